@@ -1,0 +1,1 @@
+"""The analysis engine: bytes and paths in, findings out. No network, no GitHub."""

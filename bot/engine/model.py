@@ -1,0 +1,141 @@
+"""The engine's vocabulary: layers, rules, findings and the per-file report.
+
+Everything here is plain data so that the CLI, the bot and the renderers share one shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Layer(StrEnum):
+    """Where a code line sits, ordered by what moving it off its vendor costs."""
+
+    KERNEL = "kernel"  # hand-written device code: a rewrite
+    VENDOR_LIBRARY = "vendor-library"  # calls into cuBLAS, cuDNN, NCCL...: a library mapping
+    VENDOR_PATH = "vendor-path"  # device strings, runtime calls, build flags: an edit
+    PORTABLE = "portable"  # framework-level or plain code: nothing
+
+    @property
+    def rank(self) -> int:
+        """Higher wins when two rules claim the same line (a line counts in one layer)."""
+        return _RANK[self]
+
+
+_RANK = {Layer.PORTABLE: 0, Layer.VENDOR_PATH: 1, Layer.VENDOR_LIBRARY: 2, Layer.KERNEL: 3}
+
+#: Layers whose lines are not portable, in report order.
+NON_PORTABLE: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_LIBRARY, Layer.VENDOR_PATH)
+#: All layers in report order.
+LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
+
+#: Vendors a target can be. "nvidia" is the incumbent the census measures lock-in against.
+VENDORS: tuple[str, ...] = ("nvidia", "amd", "intel", "apple", "google")
+#: Targets of the portability matrix: where a team might want to move to.
+TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One row of the rule registry (see bot/engine/rules/)."""
+
+    id: str  # stable, dotted: "cuda.kernel", "triton.jit"
+    layer: Layer
+    ecosystem: str  # "cuda", "hip", "triton", ...
+    vendors: frozenset[str]  # vendors this code runs on today
+    summary: str  # one line: why this does not travel
+
+    @property
+    def nvidia_only(self) -> bool:
+        return self.vendors == frozenset({"nvidia"})
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A region of a file claimed by one rule. Lines are 1-based and inclusive."""
+
+    rule: str
+    layer: Layer
+    ecosystem: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(slots=True)
+class FileReport:
+    """What the engine says about one file.
+
+    ``line_rules[i]`` describes line ``i + 1``: ``None`` for a line that is not code
+    (blank, comment), ``""`` for a portable code line, otherwise the id of the rule that
+    owns the line. It is what diffs use to place added and removed lines in a layer.
+    """
+
+    path: str
+    language: str | None
+    code_lines: int
+    layers: dict[Layer, int]
+    ecosystems: dict[str, int]  # non-portable code lines per ecosystem
+    findings: list[Finding]
+    line_rules: list[str | None] = field(repr=False)
+    skipped: str | None = None  # "binary", "too-large", ...: nothing was counted
+    generated: bool = False  # looks machine-generated (template instantiations, ...)
+
+    @property
+    def non_portable_lines(self) -> int:
+        return sum(self.layers[layer] for layer in NON_PORTABLE)
+
+
+def zero_layers() -> dict[Layer, int]:
+    return dict.fromkeys(LAYERS, 0)
+
+
+@dataclass(slots=True)
+class FileDelta:
+    """The change to one file between two versions, in code lines.
+
+    A line is added when it is in the new version and not in the old, as git counts it (a
+    modified line is one removed and one added); added lines take the layer they have in
+    the new version, removed lines the layer they had in the old one.
+    """
+
+    path: str
+    status: str  # "added" | "removed" | "modified" | "renamed"
+    old_path: str | None = None
+    added: dict[Layer, int] = field(default_factory=zero_layers)
+    removed: dict[Layer, int] = field(default_factory=zero_layers)
+    added_ecosystems: dict[str, int] = field(default_factory=dict)
+    removed_ecosystems: dict[str, int] = field(default_factory=dict)
+    # Added non-portable ranges in the new version, one per contiguous run of one rule.
+    added_ranges: list[Finding] = field(default_factory=list)
+    skipped: str | None = None  # "binary", "too-large", ...: not counted
+
+    @property
+    def added_non_portable(self) -> int:
+        return sum(self.added[layer] for layer in NON_PORTABLE)
+
+    @property
+    def removed_non_portable(self) -> int:
+        return sum(self.removed[layer] for layer in NON_PORTABLE)
+
+
+@dataclass(slots=True)
+class ChangeDelta:
+    """The change between two trees (a PR, or ``lockin diff BASE HEAD``)."""
+
+    files: list[FileDelta]
+    skipped_files: int = 0
+
+    def added(self) -> dict[Layer, int]:
+        return _sum_layers(f.added for f in self.files)
+
+    def removed(self) -> dict[Layer, int]:
+        return _sum_layers(f.removed for f in self.files)
+
+
+def _sum_layers(parts) -> dict[Layer, int]:
+    total = zero_layers()
+    for part in parts:
+        for layer, n in part.items():
+            total[layer] += n
+    return total
