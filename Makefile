@@ -1,0 +1,37 @@
+# `make run` and `make test` work on a fresh machine: they create .venv on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test lint format bench clean
+
+$(BIN)/lockin: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+run: $(BIN)/lockin
+	$(BIN)/lockin scan examples/repo
+	$(BIN)/lockin diff examples/change/before examples/change/after; \
+	  status=$$?; echo "lockin diff exited $$status (1 = adds non-portable code without a decision)"; \
+	  test $$status -le 1
+
+test: $(BIN)/lockin
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest -q
+
+lint: $(BIN)/lockin
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(BIN)/lockin
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(BIN)/lockin
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
