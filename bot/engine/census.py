@@ -1,0 +1,250 @@
+"""The census of a tree: FileReports aggregated into the figures the product reports.
+
+A census keeps one small ``FileSummary`` per path (counts per layer, ecosystem and rule,
+and the findings; never ``line_rules``), and running totals beside them, so that
+``Census.replace`` can swap one file after a push in time proportional to that file's
+summary, and the result equals a census built from scratch.
+
+Figures derived from the totals (the portability matrix, the share that could not move
+off NVIDIA, the alternative ecosystems) are computed on demand from per-rule line counts
+and the rule registry, so they never drift from the totals.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from bot.engine.model import (
+    LAYERS,
+    NON_PORTABLE,
+    TARGETS,
+    FileReport,
+    Finding,
+    Layer,
+    Rule,
+)
+
+#: Layers that count as "could not move off NVIDIA tomorrow" when their rule runs there alone.
+LOCKED_LAYERS: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_PATH)
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """What a census keeps of one file: counts and findings, no per-line data."""
+
+    path: str
+    language: str | None
+    code_lines: int
+    layers: Mapping[Layer, int]
+    ecosystems: Mapping[str, int]
+    rule_lines: Mapping[str, int]  # non-portable code lines per rule id
+    findings: tuple[Finding, ...]
+    skipped: str | None = None
+    generated: bool = False
+
+    @classmethod
+    def of(cls, report: FileReport) -> FileSummary:
+        rule_lines = Counter(rule for rule in report.line_rules if rule)
+        return cls(
+            path=report.path,
+            language=report.language,
+            code_lines=report.code_lines,
+            layers=dict(report.layers),
+            ecosystems=dict(report.ecosystems),
+            rule_lines=dict(rule_lines),
+            findings=tuple(report.findings),
+            skipped=report.skipped,
+            generated=report.generated,
+        )
+
+    @property
+    def non_portable_lines(self) -> int:
+        return sum(self.layers.get(layer, 0) for layer in NON_PORTABLE)
+
+
+@dataclass(slots=True)
+class Totals:
+    """Running sums over a set of files; ``add``/``remove`` are exact inverses."""
+
+    files: int = 0
+    code_lines: int = 0
+    layers: Counter[Layer] = field(default_factory=Counter)
+    ecosystems: Counter[str] = field(default_factory=Counter)
+    rule_lines: Counter[str] = field(default_factory=Counter)
+
+    def add(self, summary: FileSummary, sign: int = 1) -> None:
+        self.files += sign
+        self.code_lines += sign * summary.code_lines
+        for counter, part in (
+            (self.layers, summary.layers),
+            (self.ecosystems, summary.ecosystems),
+            (self.rule_lines, summary.rule_lines),
+        ):
+            for key, n in part.items():
+                counter[key] += sign * n
+                if not counter[key]:
+                    del counter[key]
+
+    def layer_counts(self) -> dict[Layer, int]:
+        """All four layers, zeros included, in report order."""
+        return {layer: self.layers.get(layer, 0) for layer in LAYERS}
+
+    @property
+    def non_portable_lines(self) -> int:
+        return sum(self.layers.get(layer, 0) for layer in NON_PORTABLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """An ecosystem already present that runs somewhere other than NVIDIA alone."""
+
+    ecosystem: str
+    lines: int
+    vendors: frozenset[str]
+
+
+def _is_alternative(rule: Rule) -> bool:
+    # Code that does not need NVIDIA at all (HIP, Metal, TPU) or runs on three or more
+    # vendors (Triton, SYCL, OpenCL, Vulkan, WGSL). torch.cuda-style paths that ROCm
+    # builds also reach are two-vendor and not an alternative to anything.
+    return "nvidia" not in rule.vendors or len(rule.vendors) >= 3
+
+
+class Census:
+    """Aggregate of FileReports keyed by path.
+
+    ``rules`` resolves rule ids to their layer and vendors (the engine's registry by
+    default). Generated files are kept and listed either way; with
+    ``include_generated=False`` they stay out of the main totals and appear only in
+    ``generated``.
+    """
+
+    def __init__(
+        self,
+        reports: Iterable[FileReport | FileSummary] = (),
+        *,
+        rules: Mapping[str, Rule] | None = None,
+        include_generated: bool = True,
+    ) -> None:
+        if rules is None:
+            from bot.engine import RULES  # the registry; late so tests can pass their own
+
+            rules = RULES
+        self.rules: Mapping[str, Rule] = rules
+        self.include_generated = include_generated
+        self._files: dict[str, FileSummary] = {}
+        self.totals = Totals()
+        self.generated = Totals()
+        self.skipped: Counter[str] = Counter()
+        for report in reports:
+            self.replace(report.path, report)
+
+    # -- updating ---------------------------------------------------------------
+
+    def replace(self, path: str, report: FileReport | FileSummary | None) -> None:
+        """Put ``report`` at ``path`` (``None`` removes the file). Cost: one file."""
+        old = self._files.pop(path, None)
+        if old is not None:
+            self._account(old, -1)
+        if report is None:
+            return
+        summary = report if isinstance(report, FileSummary) else FileSummary.of(report)
+        if summary.path != path:
+            raise ValueError(f"report for {summary.path!r} given for path {path!r}")
+        self._files[path] = summary
+        self._account(summary, 1)
+
+    def _account(self, summary: FileSummary, sign: int) -> None:
+        if summary.skipped:
+            self.skipped[summary.skipped] += sign
+            if not self.skipped[summary.skipped]:
+                del self.skipped[summary.skipped]
+            return
+        if summary.generated:
+            self.generated.add(summary, sign)
+            if not self.include_generated:
+                return
+        self.totals.add(summary, sign)
+
+    # -- reading ----------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._files
+
+    def get(self, path: str) -> FileSummary | None:
+        return self._files.get(path)
+
+    def files(self) -> list[FileSummary]:
+        """Counted files (not skipped; generated ones only when included), by path."""
+        return sorted((s for s in self._files.values() if self._counted(s)), key=lambda s: s.path)
+
+    def _counted(self, summary: FileSummary) -> bool:
+        return not summary.skipped and (self.include_generated or not summary.generated)
+
+    def generated_files(self) -> list[FileSummary]:
+        return sorted((s for s in self._files.values() if s.generated), key=lambda s: s.path)
+
+    def locked_to_nvidia(self) -> int:
+        """Kernel and vendor-path lines whose rule runs on NVIDIA alone."""
+        return sum(
+            n
+            for rule_id, n in self.totals.rule_lines.items()
+            if (rule := self.rules.get(rule_id))
+            and rule.nvidia_only
+            and rule.layer in LOCKED_LAYERS
+        )
+
+    def nvidia_share(self) -> float:
+        """Share of all code lines that could not move off NVIDIA tomorrow (0.0 to 1.0)."""
+        code = self.totals.code_lines
+        return self.locked_to_nvidia() / code if code else 0.0
+
+    def matrix(self) -> dict[str, dict[Layer, int]]:
+        """Per target vendor: non-portable lines per layer whose rule does not run there.
+
+        ``kernel`` lines need a rewrite, ``vendor-library`` lines a library mapping,
+        ``vendor-path`` lines an edit.
+        """
+        out = {target: dict.fromkeys(NON_PORTABLE, 0) for target in TARGETS}
+        for rule_id, n in self.totals.rule_lines.items():
+            rule = self.rules.get(rule_id)
+            if rule is None or rule.layer not in NON_PORTABLE:
+                continue
+            for target in TARGETS:
+                if target not in rule.vendors:
+                    out[target][rule.layer] += n
+        return out
+
+    def alternatives(self) -> list[Alternative]:
+        """Ecosystems present whose code already runs beyond NVIDIA, largest first."""
+        lines: Counter[str] = Counter()
+        vendors: dict[str, frozenset[str]] = {}
+        for rule_id, n in self.totals.rule_lines.items():
+            rule = self.rules.get(rule_id)
+            if rule is None or not _is_alternative(rule):
+                continue
+            lines[rule.ecosystem] += n
+            vendors[rule.ecosystem] = vendors.get(rule.ecosystem, frozenset()) | rule.vendors
+        return [Alternative(eco, n, vendors[eco]) for eco, n in lines.most_common()]
+
+    def top_files(self, n: int = 10) -> list[FileSummary]:
+        """Files with the most non-portable lines (ties by path), zero-line files left out."""
+        ranked = sorted(
+            (s for s in self.files() if s.non_portable_lines),
+            key=lambda s: (-s.non_portable_lines, s.path),
+        )
+        return ranked[:n]
+
+    def top_directories(self, n: int = 10) -> list[tuple[str, int]]:
+        """Directories by the non-portable lines of the files directly inside them."""
+        per_dir: Counter[str] = Counter()
+        for summary in self.files():
+            if summary.non_portable_lines:
+                per_dir[posixpath.dirname(summary.path) or "."] += summary.non_portable_lines
+        return sorted(per_dir.items(), key=lambda item: (-item[1], item[0]))[:n]

@@ -1,0 +1,201 @@
+"""The change between two versions of files, in code lines per layer.
+
+Which lines changed comes from git's own line diff wherever one exists (a PR file's
+``patch``, ``git diff -U0``); ``changed_lines`` is the fallback when only the two texts
+are at hand. Which layer a changed line is in comes from the engine's FileReports: added
+lines take the layer they have in the new version, removed lines the one they had in the
+old version, and lines that are not code (blank, comment) are not counted.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+
+from unidiff import PatchSet
+from unidiff.errors import UnidiffParseError
+
+from bot.engine.model import ChangeDelta, FileDelta, FileReport, Finding, Layer, Rule
+
+#: Lines added and removed: 1-based line numbers in the new and in the old version.
+LineChanges = tuple[list[int], list[int]]
+
+# GitHub's per-file `patch` starts at the first hunk; unidiff wants file headers.
+_HEADERS = "--- a/file\n+++ b/file\n"
+
+
+def _patch_lines(patched_file) -> LineChanges:
+    added: list[int] = []
+    removed: list[int] = []
+    for hunk in patched_file:
+        for line in hunk:
+            if line.is_added:
+                added.append(line.target_line_no)
+            elif line.is_removed:
+                removed.append(line.source_line_no)
+    return added, removed
+
+
+def changed_lines_from_patch(patch: str) -> LineChanges:
+    """Added and removed line numbers of one file's unified diff.
+
+    Accepts GitHub's ``patch`` field (hunks only) as well as a diff with file headers.
+    Raises ``ValueError`` when the text is not a unified diff.
+    """
+    if not patch.strip():
+        return [], []
+    text = patch if patch.startswith(("--- ", "diff ")) else _HEADERS + patch
+    try:
+        patch_set = PatchSet(text)
+    except UnidiffParseError as exc:
+        raise ValueError(f"not a unified diff: {exc}") from None
+    added: list[int] = []
+    removed: list[int] = []
+    for patched_file in patch_set:
+        file_added, file_removed = _patch_lines(patched_file)
+        added += file_added
+        removed += file_removed
+    return added, removed
+
+
+def changed_lines_by_file(diff: str) -> dict[str, LineChanges]:
+    """Per target path (source path for deletions): the lines of a multi-file git diff.
+
+    Paths are as git prints them, without the ``a/`` and ``b/`` prefixes.
+    Raises ``ValueError`` when the text is not a unified diff.
+    """
+    try:
+        patch_set = PatchSet(diff)
+    except UnidiffParseError as exc:
+        raise ValueError(f"not a unified diff: {exc}") from None
+    out: dict[str, LineChanges] = {}
+    for patched_file in patch_set:
+        path = (
+            patched_file.source_file if patched_file.is_removed_file else patched_file.target_file
+        )
+        out[_strip_prefix(path)] = _patch_lines(patched_file)
+    return out
+
+
+def _strip_prefix(path: str) -> str:
+    return path[2:] if path.startswith(("a/", "b/")) else path
+
+
+def changed_lines(old: str, new: str) -> LineChanges:
+    """Added and removed lines between two texts, for when git's diff is not available.
+
+    An approximation of git's diff: difflib's matching finds a longest common
+    subsequence like git's Myers diff does, but may pair ambiguous lines (repeated
+    braces, blank lines) differently, so single lines can be attributed to a
+    neighbouring position. Counts of changed lines agree with git on ordinary edits.
+    """
+    old_lines = old.splitlines()
+    new_lines = new.splitlines()
+    added: list[int] = []
+    removed: list[int] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "delete"):
+            removed.extend(range(i1 + 1, i2 + 1))
+        if tag in ("replace", "insert"):
+            added.extend(range(j1 + 1, j2 + 1))
+    return added, removed
+
+
+def _count(
+    report: FileReport,
+    lines: Iterable[int],
+    rules: Mapping[str, Rule],
+    layers: dict[Layer, int],
+    ecosystems: dict[str, int],
+) -> None:
+    line_rules = report.line_rules
+    for number in lines:
+        if not 0 < number <= len(line_rules):
+            continue
+        rule_id = line_rules[number - 1]
+        if rule_id is None:
+            continue
+        rule = rules.get(rule_id) if rule_id else None
+        if rule is None:
+            layers[Layer.PORTABLE] += 1
+            continue
+        layers[rule.layer] += 1
+        ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + 1
+
+
+def _added_ranges(
+    report: FileReport, added: Sequence[int], rules: Mapping[str, Rule]
+) -> list[Finding]:
+    """Contiguous runs of added non-portable lines owned by one rule.
+
+    Added non-code lines (a comment inside a new kernel) do not break a run; a line that
+    was not added, or belongs to another rule, does.
+    """
+    ranges: list[Finding] = []
+    line_rules = report.line_rules
+    current: str | None = None
+    start = end = previous = 0
+    for number in sorted(added):
+        if not 0 < number <= len(line_rules):
+            continue
+        rule_id = line_rules[number - 1]
+        if rule_id is None and current and number == previous + 1:
+            previous = number  # a non-code line inside the run
+            continue
+        if current and (rule_id != current or number != previous + 1):
+            ranges.append(_finding(rules[current], start, end))
+            current = None
+        if rule_id and rule_id in rules and rules[rule_id].layer != Layer.PORTABLE:
+            if current is None:
+                current, start = rule_id, number
+            end = number
+        previous = number
+    if current:
+        ranges.append(_finding(rules[current], start, end))
+    return ranges
+
+
+def _finding(rule: Rule, start: int, end: int) -> Finding:
+    return Finding(rule.id, rule.layer, rule.ecosystem, start, end)
+
+
+def file_delta(
+    path: str,
+    old: FileReport | None,
+    new: FileReport | None,
+    added: Sequence[int],
+    removed: Sequence[int],
+    *,
+    status: str,
+    old_path: str | None = None,
+    rules: Mapping[str, Rule] | None = None,
+) -> FileDelta:
+    """The change to one file.
+
+    ``old``/``new`` are the engine's reports of the two versions (``None`` when the file
+    does not exist on that side); ``added``/``removed`` are the changed line numbers (from
+    a patch, ``git diff`` or ``changed_lines``). A side the engine skipped (binary, too
+    large) makes the whole file skipped: it is reported, not counted.
+    """
+    if rules is None:
+        from bot.engine import RULES
+
+        rules = RULES
+    delta = FileDelta(path=path, status=status, old_path=old_path)
+    skipped = next((r.skipped for r in (new, old) if r is not None and r.skipped), None)
+    if skipped:
+        delta.skipped = skipped
+        return delta
+    if new is not None:
+        _count(new, added, rules, delta.added, delta.added_ecosystems)
+        delta.added_ranges = _added_ranges(new, added, rules)
+    if old is not None:
+        _count(old, removed, rules, delta.removed, delta.removed_ecosystems)
+    return delta
+
+
+def change_delta(files: Iterable[FileDelta]) -> ChangeDelta:
+    """All files of a change, in path order, with the count of skipped ones."""
+    ordered = sorted(files, key=lambda f: f.path)
+    return ChangeDelta(files=ordered, skipped_files=sum(1 for f in ordered if f.skipped))

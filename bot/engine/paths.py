@@ -1,0 +1,83 @@
+"""Which paths a census or a diff looks at: default exclusions plus user patterns.
+
+One ``PathFilter`` serves the CLI (``--include``/``--exclude``), the policy file's
+``paths.include``/``paths.exclude`` lists and the bot, so that a path counted by one is
+counted by all. Patterns are gitignore-style (pathspec), matched against paths relative
+to the repository root with ``/`` separators.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pathspec import GitIgnoreSpec
+
+#: Vendored and generated-by-tooling trees: someone else's code, not the team's lock-in.
+DEFAULT_EXCLUDES: tuple[str, ...] = (
+    "third_party/",
+    "vendor/",
+    "external/",
+    "node_modules/",
+    ".git/",
+)
+
+# `path = some/dir` inside a [submodule "..."] section of .gitmodules.
+_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$", re.MULTILINE)
+
+
+def submodule_paths(gitmodules: str) -> list[str]:
+    """The submodule paths declared in a ``.gitmodules`` file's text."""
+    return [m.group(1).strip('"').strip("/") for m in _SUBMODULE_PATH.finditer(gitmodules)]
+
+
+@dataclass(frozen=True, slots=True)
+class PathFilter:
+    """Decides whether a repository path is part of the analysis.
+
+    A path is included when it matches no exclusion (defaults, submodules, user
+    excludes) and, if include patterns are given, matches at least one of them.
+    """
+
+    exclude_spec: GitIgnoreSpec
+    include_spec: GitIgnoreSpec | None
+
+    @classmethod
+    def build(
+        cls,
+        include: Iterable[str] = (),
+        exclude: Iterable[str] = (),
+        *,
+        submodules: Iterable[str] = (),
+        defaults: bool = True,
+    ) -> PathFilter:
+        """Combine default exclusions, submodule paths and user patterns.
+
+        ``include``/``exclude`` take the same pattern lists as the policy file, so a
+        policy's lists can be passed straight through.
+        """
+        excluded = [*DEFAULT_EXCLUDES] if defaults else []
+        # A submodule is a directory at a fixed place: anchor it so a same-named folder
+        # elsewhere stays in.
+        excluded += [f"/{path}/" for path in submodules if path]
+        excluded += [p for p in exclude if p.strip()]
+        includes = [p for p in include if p.strip()]
+        return cls(
+            exclude_spec=GitIgnoreSpec.from_lines(excluded),
+            include_spec=GitIgnoreSpec.from_lines(includes) if includes else None,
+        )
+
+    def includes(self, path: str) -> bool:
+        """True when the file at ``path`` is analysed."""
+        if self.exclude_spec.match_file(path):
+            return False
+        return self.include_spec is None or self.include_spec.match_file(path)
+
+    def prunes(self, directory: str) -> bool:
+        """True when nothing under ``directory`` can be included (lets walks skip it)."""
+        return bool(self.exclude_spec.match_file(directory.rstrip("/") + "/"))
+
+
+#: The filter used when nothing is configured.
+DEFAULT_FILTER = PathFilter.build()
