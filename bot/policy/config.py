@@ -1,0 +1,319 @@
+"""`.github/lockin.yml`: parsed, validated against lockin.schema.json, turned into a Policy.
+
+An invalid file is an error with its line and key, never ignored: ignoring it would loosen
+the gate the team configured. The schema's ``default`` values are the only copy of the
+defaults; DEFAULT_POLICY is the empty file.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+import yaml
+from jsonschema import Draft202012Validator, ValidationError
+
+from bot.engine.model import Layer
+from bot.policy.patterns import PatternError, compile_patterns, repo_path
+
+SCHEMA: dict[str, Any] = json.loads(
+    resources.files(__package__).joinpath("lockin.schema.json").read_text("utf-8")
+)
+_VALIDATOR = Draft202012Validator(SCHEMA)
+
+#: A configuration file is a few hundred bytes; anything far larger is a mistake or an attack.
+MAX_CONFIG_BYTES = 128 * 1024
+#: Values after alias expansion, and nesting: stop "billion laughs" and self-referencing
+#: aliases before validation walks them.
+MAX_CONFIG_NODES = 10_000
+MAX_CONFIG_DEPTH = 16
+
+_SCALAR_NAMES = {
+    "tag:yaml.org,2002:str": "string",
+    "tag:yaml.org,2002:int": "integer",
+    "tag:yaml.org,2002:float": "number",
+    "tag:yaml.org,2002:bool": "boolean",
+    "tag:yaml.org,2002:null": "null",
+}
+_JSON_TYPES = {"array": "a list", "object": "a mapping", "integer": "an integer", "string": "text"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int | None  # 1-based
+    key: str | None  # dotted path: "decisions.allow_proposed", "recount.allow[1]"
+    message: str
+
+
+class PolicyError(Exception):
+    """An invalid configuration file. ``str(e)`` is one line: ``source:line: key: message``.
+
+    ``line``, ``key`` and ``message`` describe the first problem in file order;
+    ``problems`` holds all of them.
+    """
+
+    def __init__(self, source: str, problems: list[Problem]) -> None:
+        self.problems = tuple(sorted(problems, key=lambda p: (p.line or 0, p.key or "")))
+        first = self.problems[0]
+        self.source = source
+        self.line = first.line
+        self.key = first.key
+        self.message = first.message
+        more = len(self.problems) - 1
+        super().__init__(_format(source, first) + (f" (and {more} more)" if more else ""))
+
+    @classmethod
+    def at(cls, source: str, line: int | None, message: str) -> PolicyError:
+        return cls(source, [Problem(line, None, message)])
+
+
+def _format(source: str, problem: Problem) -> str:
+    where = source if problem.line is None else f"{source}:{problem.line}"
+    return ": ".join(part for part in (where, problem.key, problem.message) if part)
+
+
+@dataclass(frozen=True)
+class PathFilter:
+    """The user's include/exclude patterns (the engine applies the built-in exclusions)."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    include_generated: bool = False
+
+    def includes(self, path: str, *, generated: bool = False) -> bool:
+        if generated and not self.include_generated:
+            return False
+        path = repo_path(path)
+        if self.include and not compile_patterns(self.include).match_file(path):
+            return False
+        return not (self.exclude and compile_patterns(self.exclude).match_file(path))
+
+
+@dataclass(frozen=True)
+class DecisionSettings:
+    folder: str
+    require_default_branch: bool
+    allow_proposed: bool
+
+
+@dataclass(frozen=True)
+class RecountSettings:
+    allow: frozenset[str]  # "write", "maintain", "admin", "triage", "author"
+
+
+@dataclass(frozen=True)
+class CensusSettings:
+    max_archive_mb: int
+
+    @property
+    def max_archive_bytes(self) -> int:
+        return self.max_archive_mb * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Policy:
+    layers: tuple[Layer, ...]  # layers whose added lines need a decision
+    allowance: int  # gated lines a PR may add without one
+    enforcement: Literal["fail", "neutral"]
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    generated: Literal["exclude", "include"]
+    comment: Literal["on-change", "always", "never"]
+    check_name: str
+    decisions: DecisionSettings
+    recount: RecountSettings
+    census: CensusSettings
+
+    def path_filter(self) -> PathFilter:
+        return PathFilter(self.include, self.exclude, self.generated == "include")
+
+
+def load_policy(text: str | bytes, source: str = ".github/lockin.yml") -> Policy:
+    """Parse and validate a configuration file; raises PolicyError naming line and key."""
+    if len(text) > MAX_CONFIG_BYTES:
+        raise PolicyError.at(source, None, f"larger than {MAX_CONFIG_BYTES} bytes")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise PolicyError.at(source, None, f"not UTF-8 text ({e.reason})") from None
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        problems = list(_structure_problems(root))
+        if problems:
+            raise PolicyError(source, problems)
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark else None
+        what = ", ".join(part for part in (e.context, e.problem) if part) or str(e)
+        raise PolicyError.at(source, line, f"invalid YAML: {what}") from None
+    except yaml.YAMLError as e:
+        raise PolicyError.at(source, None, f"invalid YAML: {e}") from None
+    finally:
+        loader.dispose()
+    if data is None:  # empty file, comments only, or an explicit null
+        data = {}
+    problems = [p for error in _VALIDATOR.iter_errors(data) for p in _problems(root, error)]
+    problems += _pattern_problems(root, data)
+    if problems:
+        raise PolicyError(source, problems)
+    return _policy(_with_defaults(SCHEMA, data))
+
+
+def _structure_problems(root: yaml.Node | None) -> Iterator[Problem]:
+    """What JSON Schema cannot see once YAML is constructed: key types, duplicates, size."""
+    if root is None or _is_null(root):
+        return
+    if not isinstance(root, yaml.MappingNode):
+        yield Problem(_line(root), None, f"the top level must be a mapping, not a {_kind(root)}")
+        return
+    stack: list[tuple[yaml.Node, str | None, int]] = [(root, None, 0)]
+    seen = 0
+    while stack:
+        node, key, depth = stack.pop()
+        seen += 1
+        if seen > MAX_CONFIG_NODES or depth > MAX_CONFIG_DEPTH:
+            yield Problem(_line(node), None, "too large or too deeply nested (aliases?)")
+            return
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((item, f"{key}[{i}]", depth + 1) for i, item in enumerate(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            names: set[str] = set()
+            for key_node, value in node.value:
+                name = _join(key, str(key_node.value))
+                if key_node.tag != "tag:yaml.org,2002:str":
+                    yield Problem(_line(key_node), name, "keys must be strings (quote it)")
+                elif key_node.value in names:
+                    yield Problem(_line(key_node), name, "duplicate key")
+                names.add(key_node.value)
+                stack.append((value, name, depth + 1))
+
+
+def _problems(root: yaml.Node | None, error: ValidationError) -> Iterator[Problem]:
+    path = list(error.absolute_path)
+    node = _node_at(root, path)
+    key = _key(path)
+    match error.validator:
+        case "additionalProperties":
+            known = list(error.schema.get("properties", {}))
+            for extra in (k for k in error.instance if k not in known):
+                close = difflib.get_close_matches(extra, known, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(known)}"
+                line = _line(_key_node(node, extra))
+                yield Problem(line, _join(key, extra), f"unknown key ({hint})")
+            return
+        case "type":
+            expected = _JSON_TYPES.get(error.validator_value, error.validator_value)
+            got = _kind(node) if node is not None else type(error.instance).__name__
+            found = "nothing" if error.instance is None else f"{got} {error.instance!r}"
+            message = f"expected {expected}, got {found}"
+        case "enum":
+            choices = ", ".join(str(choice) for choice in error.validator_value)
+            message = f"{error.instance!r} is not one of: {choices}"
+        case "uniqueItems":
+            message = "lists the same value twice"
+        case "pattern" | "minLength":
+            message = f"{error.instance!r} is not allowed here"
+        case _:
+            message = error.message
+    yield Problem(_line(node), key, message)
+
+
+def _pattern_problems(root: yaml.Node | None, data: dict[str, Any]) -> Iterator[Problem]:
+    for name in ("include", "exclude"):
+        patterns = data.get(name)
+        if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+            continue  # the schema reports it
+        try:
+            compile_patterns(patterns)
+        except PatternError as e:
+            node = _node_at(root, [name, e.index])
+            yield Problem(_line(node), f"{name}[{e.index}]", str(e))
+
+
+def _with_defaults(schema: dict[str, Any], data: Any) -> Any:
+    if schema.get("type") != "object" or not isinstance(data, dict):
+        return data
+    filled = dict(data)
+    for name, sub in schema.get("properties", {}).items():
+        if name not in filled and "default" in sub:
+            filled[name] = copy.deepcopy(sub["default"])
+        if name in filled:
+            filled[name] = _with_defaults(sub, filled[name])
+    return filled
+
+
+def _policy(values: dict[str, Any]) -> Policy:
+    decisions = values["decisions"]
+    return Policy(
+        layers=tuple(Layer(layer) for layer in values["layers"]),
+        allowance=int(values["allowance"]),
+        enforcement=values["enforcement"],
+        include=tuple(values["include"]),
+        exclude=tuple(values["exclude"]),
+        generated=values["generated"],
+        comment=values["comment"],
+        check_name=values["check_name"].strip(),
+        decisions=DecisionSettings(
+            folder=repo_path(decisions["folder"]).rstrip("/"),
+            require_default_branch=decisions["require_default_branch"],
+            allow_proposed=decisions["allow_proposed"],
+        ),
+        recount=RecountSettings(frozenset(values["recount"]["allow"])),
+        census=CensusSettings(int(values["census"]["max_archive_mb"])),
+    )
+
+
+def _node_at(root: yaml.Node | None, path: list[str | int]) -> yaml.Node | None:
+    node = root
+    for step in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            node = node.value[step] if step < len(node.value) else None
+        else:
+            return node
+    return node
+
+
+def _key_node(mapping: yaml.Node | None, name: str) -> yaml.Node | None:
+    if isinstance(mapping, yaml.MappingNode):
+        return next((k for k, _ in mapping.value if k.value == name), mapping)
+    return mapping
+
+
+def _key(path: list[str | int]) -> str | None:
+    key: str | None = None
+    for step in path:
+        key = f"{key}[{step}]" if isinstance(step, int) else _join(key, step)
+    return key
+
+
+def _join(parent: str | None, name: str) -> str:
+    return f"{parent}.{name}" if parent else name
+
+
+def _line(node: yaml.Node | None) -> int | None:
+    return node.start_mark.line + 1 if node is not None else None
+
+
+def _is_null(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"
+
+
+def _kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "list"
+    return _SCALAR_NAMES.get(node.tag, "value")
+
+
+DEFAULT_POLICY: Policy = load_policy("")

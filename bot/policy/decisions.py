@@ -1,0 +1,307 @@
+"""Compute-API decision records: Markdown files (or labelled issues) with YAML front matter,
+and the `Compute-API-Decision: <ref>` lines that link them from a pull request.
+
+Parsing never judges: a record with missing fields is returned with ``None`` there, and the
+gate says which requirement failed. Only what cannot be read at all raises DecisionError.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+from bot.policy.patterns import PatternError, compile_patterns, repo_path
+
+COMPUTE_API = "compute-api"
+#: The issue label that makes an issue a decision record.
+DECISION_LABEL = "compute-api-decision"
+#: The key of the line that links a decision from a PR description or commit message.
+LINK_KEY = "Compute-API-Decision"
+STATUSES = ("proposed", "accepted", "superseded", "rejected")
+
+_MARKDOWN_SUFFIXES = (".md", ".markdown")
+_LINK_LINE = re.compile(
+    rf"^[ \t]{{0,3}}(?:[-*+][ \t]+)?{LINK_KEY}[ \t]*:[ \t]*(\S.*?)[ \t]*$", re.IGNORECASE
+)
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^[ \t]{0,3}#[ \t]+(.+?)[ \t#]*$")
+_ISSUE = re.compile(r"#(\d+)")
+_REPO_ISSUE = re.compile(r"([\w.-]+)/([\w.-]+)#(\d+)")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+class DecisionError(ValueError):
+    """A record that cannot be read at all; ``str(e)`` is one line saying why."""
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    ref: str  # how it was named: the link as written, or the path of a recorded file
+    path: str | None  # path in the repository; None for an issue
+    type: str | None
+    status: str | None
+    owner: str | None
+    compute_api: str | None
+    migration_cost: str | None
+    scope: tuple[str, ...] | None  # gitignore-style patterns; None: no scope given
+    title: str | None
+
+    def covers(self, path: str) -> bool:
+        """Whether the scope covers a path. No scope covers everything, but the gate lets a
+        record without scope cover only the pull requests that link it."""
+        if self.scope is None:
+            return True
+        return bool(self.scope) and compile_patterns(self.scope).match_file(repo_path(path))
+
+
+def parse_decision(ref: str, text: str | bytes, *, path: str | None = None) -> DecisionRecord:
+    """Read a decision record file; raises DecisionError when it has no readable front matter."""
+    meta, body = _front_matter(_decode(text), required=True)
+    return _record(ref, path, meta, body)
+
+
+def issue_record(
+    ref: str,
+    *,
+    body: str | None,
+    labels: list[str],
+    assignees: list[str],
+    state: str,
+    title: str | None = None,
+) -> DecisionRecord:
+    """An issue labelled compute-api-decision, read as a record.
+
+    Its body's front matter wins where present. Otherwise the label implies the type, the
+    first assignee is the owner, and an open issue is a proposal: an issue becomes accepted
+    only by saying so (``status: accepted``), since closing one does not tell which way it went.
+    """
+    if DECISION_LABEL not in {label.lower() for label in labels}:
+        raise DecisionError(f"issue {ref} is not labelled {DECISION_LABEL}")
+    meta, text = _front_matter(body or "", required=False)
+    meta.setdefault("type", COMPUTE_API)
+    if meta.get("owner") is None and assignees:
+        meta["owner"] = assignees[0]
+    if meta.get("status") is None and state == "open":
+        meta["status"] = "proposed"
+    if title and meta.get("title") is None:
+        meta["title"] = title
+    return _record(ref, None, meta, text)
+
+
+def find_links(*texts: str) -> list[str]:
+    """Every `Compute-API-Decision: <ref>` line of PR descriptions and commit messages, in
+    order and without repeats. Lines in fenced code, block quotes and HTML comments are
+    examples or citations, not links."""
+    found: dict[str, None] = {}
+    for text in texts:
+        for line in _live_lines(text or ""):
+            match = _LINK_LINE.match(line)
+            if match:
+                value = _unwrap(match.group(1))
+                if value:
+                    found.setdefault(value, None)
+    return list(found)
+
+
+def link_line(ref: str) -> str:
+    """The line a PR adds to its description to link a decision."""
+    return f"{LINK_KEY}: {ref}"
+
+
+@dataclass(frozen=True)
+class DecisionRef:
+    kind: Literal["path", "issue", "invalid"]
+    value: str | int  # repository path, issue number, or the raw text when invalid
+    raw: str
+    reason: str | None = None  # why it is invalid
+
+
+def parse_ref(raw: str, *, owner: str, repo: str, folder: str | None = None) -> DecisionRef:
+    """Classify a link's target: a path in this repository, an issue of it, or invalid.
+
+    ``folder`` (the decisions folder) tells where a branch name with slashes ends in a
+    ``/blob/<branch>/<path>`` URL.
+    """
+    text = _unwrap(raw)
+    if match := _ISSUE.fullmatch(text):
+        return _issue(raw, int(match.group(1)))
+    if match := _REPO_ISSUE.fullmatch(text):
+        other = _other_repo(match.group(1), match.group(2), owner, repo)
+        return _invalid(raw, other) if other else _issue(raw, int(match.group(3)))
+    if _URL.match(text):
+        return _url_ref(raw, text, owner, repo, folder)
+    if any(ch.isspace() for ch in text):  # prose such as "see the design doc"
+        return _invalid(raw, "not a path, a GitHub URL or an issue reference (#N)")
+    return _path_ref(raw, text)
+
+
+def _url_ref(raw: str, text: str, owner: str, repo: str, folder: str | None) -> DecisionRef:
+    url = urlsplit(text)
+    parts = [unquote(part) for part in url.path.split("/") if part]
+    if url.scheme not in ("http", "https") or len(parts) < 2:
+        return _invalid(raw, "not a GitHub URL of a decision record or issue")
+    other = _other_repo(parts[0], parts[1], owner, repo)
+    if other:
+        return _invalid(raw, other)
+    if url.hostname == "raw.githubusercontent.com":
+        parts = [parts[0], parts[1], "raw", *parts[2:]]
+    kind = parts[2] if len(parts) > 2 else ""
+    if kind == "issues" and len(parts) == 4 and parts[3].isdigit():
+        return _issue(raw, int(parts[3]))
+    if kind == "pull":
+        return _invalid(raw, "a pull request is not a decision record; link the record's file")
+    if kind not in ("blob", "raw") or len(parts) < 5:
+        return _invalid(raw, "not a URL of a file or an issue in this repository")
+    return _path_ref(raw, "/".join(_after_ref(parts[3:], folder)))
+
+
+def _after_ref(parts: list[str], folder: str | None) -> list[str]:
+    """Drop the branch, tag or commit from ``<ref>/<path>`` parts."""
+    if folder:
+        wanted = repo_path(folder).strip("/").split("/")
+        for start in range(1, len(parts) - len(wanted) + 1):
+            if parts[start : start + len(wanted)] == wanted:
+                return parts[start:]
+    return parts[1:]
+
+
+def _path_ref(raw: str, text: str) -> DecisionRef:
+    path = posixpath.normpath(repo_path(text))
+    if path == ".." or path.startswith("../"):
+        return _invalid(raw, "the path leaves the repository")
+    if not path.lower().endswith(_MARKDOWN_SUFFIXES):
+        return _invalid(
+            raw, "not a Markdown file: expected docs/decisions/<name>.md, its GitHub URL, or #N"
+        )
+    return DecisionRef("path", path, raw)
+
+
+def _other_repo(ref_owner: str, ref_repo: str, owner: str, repo: str) -> str | None:
+    if (ref_owner.lower(), ref_repo.lower()) == (owner.lower(), repo.lower()):
+        return None
+    return f"is in another repository ({ref_owner}/{ref_repo}); link a record in {owner}/{repo}"
+
+
+def _issue(raw: str, number: int) -> DecisionRef:
+    return DecisionRef("issue", number, raw) if number else _invalid(raw, "there is no issue #0")
+
+
+def _invalid(raw: str, reason: str) -> DecisionRef:
+    return DecisionRef("invalid", raw, raw, reason)
+
+
+def _unwrap(value: str) -> str:
+    """`docs/x.md`, <https://...> and similar Markdown wrappings around a reference."""
+    return value.strip().strip("`").strip().removeprefix("<").removesuffix(">").strip()
+
+
+def _live_lines(text: str) -> Iterator[str]:
+    """Lines outside fenced code blocks, block quotes and HTML comments."""
+    fence: str | None = None
+    in_comment = False
+    for line in text.splitlines():
+        if in_comment:
+            in_comment = "-->" not in line
+            continue
+        if fence:
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        if match := _FENCE.match(line):
+            fence = match.group(1)
+            continue
+        start = line.find("<!--")
+        if start >= 0 and "-->" not in line[start:]:
+            in_comment = True
+            continue
+        if not line.lstrip().startswith(">"):
+            yield line
+
+
+def _decode(text: str | bytes) -> str:
+    if isinstance(text, str):
+        return text
+    try:
+        return text.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DecisionError("not UTF-8 text") from None
+
+
+def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
+    lines = text.lstrip("\ufeff").splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    if first == len(lines) or lines[first].strip() != "---":
+        if required:
+            raise DecisionError("no front matter (the file must start with a '---' line)")
+        return {}, text
+    end = next(
+        (i for i in range(first + 1, len(lines)) if lines[i].strip() in ("---", "...")), None
+    )
+    if end is None:
+        raise DecisionError("front matter is not closed (no second '---' line)")
+    try:
+        meta = yaml.safe_load("".join(lines[first + 1 : end]))
+    except yaml.MarkedYAMLError as e:
+        line = e.problem_mark.line + first + 2 if e.problem_mark else first + 1
+        reserved = "cannot start any token" in str(e)
+        hint = " (quote values that start with @ or `)" if reserved else ""
+        raise DecisionError(f"bad YAML at line {line}: {e.problem}{hint}") from None
+    except yaml.YAMLError as e:
+        raise DecisionError(f"bad YAML: {e}") from None
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise DecisionError("front matter is not a mapping of keys")
+    return meta, "".join(lines[end + 1 :])
+
+
+def _record(ref: str, path: str | None, meta: dict[str, Any], body: str) -> DecisionRecord:
+    kind, status = _text(meta.get("type")), _text(meta.get("status"))
+    return DecisionRecord(
+        ref=ref,
+        path=path,
+        type=kind.lower() if kind else None,
+        status=status.lower() if status else None,
+        owner=_text(meta.get("owner")),
+        compute_api=_text(meta.get("compute_api")),
+        migration_cost=_text(meta.get("migration_cost")),
+        scope=_scope(meta.get("scope")),
+        title=_text(meta.get("title")) or _heading(body),
+    )
+
+
+def _text(value: Any) -> str | None:
+    """A field as text; several values (a list of owners) are joined."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        value = ", ".join(str(item) for item in value if item is not None)
+    return str(value).strip() or None
+
+
+def _scope(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    patterns = [value] if isinstance(value, str) else value
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise DecisionError("scope must be a gitignore-style pattern or a list of them")
+    scope = tuple(p.strip() for p in patterns if p.strip())
+    try:
+        compile_patterns(scope)
+    except PatternError as e:
+        raise DecisionError(f"scope: {e}") from None
+    return scope
+
+
+def _heading(body: str) -> str | None:
+    for line in _live_lines(body):
+        if match := _HEADING.match(line):
+            return match.group(1)
+    return None
