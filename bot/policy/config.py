@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
@@ -19,6 +19,7 @@ import yaml
 from jsonschema import Draft202012Validator, ValidationError
 
 from bot.engine.model import Layer
+from bot.engine.paths import PathFilter
 from bot.policy.patterns import PatternError, compile_patterns, repo_path
 
 SCHEMA: dict[str, Any] = json.loads(
@@ -78,20 +79,14 @@ def _format(source: str, problem: Problem) -> str:
 
 
 @dataclass(frozen=True)
-class PathFilter:
-    """The user's include/exclude patterns (the engine applies the built-in exclusions)."""
+class PathSettings:
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    generated: Literal["exclude", "include"]
 
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    include_generated: bool = False
-
-    def includes(self, path: str, *, generated: bool = False) -> bool:
-        if generated and not self.include_generated:
-            return False
-        path = repo_path(path)
-        if self.include and not compile_patterns(self.include).match_file(path):
-            return False
-        return not (self.exclude and compile_patterns(self.exclude).match_file(path))
+    @property
+    def include_generated(self) -> bool:
+        return self.generated == "include"
 
 
 @dataclass(frozen=True)
@@ -120,17 +115,16 @@ class Policy:
     layers: tuple[Layer, ...]  # layers whose added lines need a decision
     allowance: int  # gated lines a PR may add without one
     enforcement: Literal["fail", "neutral"]
-    include: tuple[str, ...]
-    exclude: tuple[str, ...]
-    generated: Literal["exclude", "include"]
+    paths: PathSettings
     comment: Literal["on-change", "always", "never"]
     check_name: str
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
 
-    def path_filter(self) -> PathFilter:
-        return PathFilter(self.include, self.exclude, self.generated == "include")
+    def path_filter(self, *, submodules: Iterable[str] = ()) -> PathFilter:
+        """The engine's filter: vendored trees and submodules out, then these patterns."""
+        return PathFilter.build(self.paths.include, self.paths.exclude, submodules=submodules)
 
 
 def load_policy(text: str | bytes, source: str = ".github/lockin.yml") -> Policy:
@@ -227,15 +221,16 @@ def _problems(root: yaml.Node | None, error: ValidationError) -> Iterator[Proble
 
 
 def _pattern_problems(root: yaml.Node | None, data: dict[str, Any]) -> Iterator[Problem]:
+    paths = data.get("paths")
     for name in ("include", "exclude"):
-        patterns = data.get(name)
+        patterns = paths.get(name) if isinstance(paths, dict) else None
         if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-            continue  # the schema reports it
+            continue  # absent, or the schema reports it
         try:
             compile_patterns(patterns)
         except PatternError as e:
-            node = _node_at(root, [name, e.index])
-            yield Problem(_line(node), f"{name}[{e.index}]", str(e))
+            node = _node_at(root, ["paths", name, e.index])
+            yield Problem(_line(node), f"paths.{name}[{e.index}]", str(e))
 
 
 def _with_defaults(schema: dict[str, Any], data: Any) -> Any:
@@ -256,9 +251,11 @@ def _policy(values: dict[str, Any]) -> Policy:
         layers=tuple(Layer(layer) for layer in values["layers"]),
         allowance=int(values["allowance"]),
         enforcement=values["enforcement"],
-        include=tuple(values["include"]),
-        exclude=tuple(values["exclude"]),
-        generated=values["generated"],
+        paths=PathSettings(
+            include=tuple(values["paths"]["include"]),
+            exclude=tuple(values["paths"]["exclude"]),
+            generated=values["paths"]["generated"],
+        ),
         comment=values["comment"],
         check_name=values["check_name"].strip(),
         decisions=DecisionSettings(

@@ -13,6 +13,7 @@ from bot.policy.config import (
     SCHEMA,
     CensusSettings,
     DecisionSettings,
+    PathSettings,
     Policy,
     PolicyError,
     RecountSettings,
@@ -49,8 +50,8 @@ def test_defaults() -> None:
     assert policy.layers == (Layer.KERNEL, Layer.VENDOR_PATH)
     assert policy.allowance == 0
     assert policy.enforcement == "fail"
-    assert (policy.include, policy.exclude) == ((), ())
-    assert policy.generated == "exclude"
+    assert policy.paths == PathSettings(include=(), exclude=(), generated="exclude")
+    assert not policy.paths.include_generated
     assert policy.comment == "on-change"
     assert policy.check_name == "lockin"
     assert policy.decisions.folder == "docs/decisions"
@@ -72,9 +73,10 @@ def test_full_file_overrides_every_default() -> None:
         layers: [kernel, vendor-library]
         allowance: 25
         enforcement: neutral
-        include: ["src/**"]
-        exclude: ["src/generated/", "!src/generated/keep.cu"]
-        generated: include
+        paths:
+          include: ["src/**"]
+          exclude: ["src/generated/", "!src/generated/keep.cu"]
+          generated: include
         comment: always
         check_name: " GPU lock-in "
         decisions:
@@ -91,9 +93,7 @@ def test_full_file_overrides_every_default() -> None:
         layers=(Layer.KERNEL, Layer.VENDOR_LIBRARY),
         allowance=25,
         enforcement="neutral",
-        include=("src/**",),
-        exclude=("src/generated/", "!src/generated/keep.cu"),
-        generated="include",
+        paths=PathSettings(("src/**",), ("src/generated/", "!src/generated/keep.cu"), "include"),
         comment="always",
         check_name="GPU lock-in",
         decisions=DecisionSettings("adr/compute", require_default_branch=True, allow_proposed=True),
@@ -109,27 +109,30 @@ def test_partial_section_keeps_its_other_defaults() -> None:
     assert policy.layers == DEFAULT_POLICY.layers
 
 
-def test_path_filter_applies_include_then_exclude_with_negation() -> None:
+def test_path_filter_applies_vendored_trees_then_include_then_exclude() -> None:
     policy = _load(
         """\
-        include: ["src/", "*.cu"]
-        exclude: ["src/gen/", "!src/gen/keep.cu", "**/test_*.py"]
+        paths:
+          include: ["src/", "*.cu"]
+          exclude: ["src/gen/", "!src/gen/keep.cu", "**/test_*.py"]
         """
     )
-    paths = policy.path_filter()
+    paths = policy.path_filter(submodules=["src/cutlass"])
     assert paths.includes("src/a.py")
-    assert paths.includes("./src/a.py")
     assert paths.includes("other/kernel.cu")  # a pattern without a slash matches anywhere
     assert not paths.includes("docs/readme.md")
     assert not paths.includes("src/gen/x.cu")
     assert paths.includes("src/gen/keep.cu")
     assert not paths.includes("src/deep/test_ops.py")
+    assert not paths.includes("third_party/flash/kernel.cu")
+    assert not paths.includes("src/cutlass/gemm.cu")
 
 
-def test_path_filter_generated_files() -> None:
-    assert not DEFAULT_POLICY.path_filter().includes("a.cu", generated=True)
-    assert DEFAULT_POLICY.path_filter().includes("a.cu")
-    assert _load("generated: include\n").path_filter().includes("a.cu", generated=True)
+def test_default_path_filter_keeps_everything_but_vendored_trees() -> None:
+    paths = DEFAULT_POLICY.path_filter()
+    assert paths.includes("csrc/attn.cu")
+    assert not paths.includes("vendor/cub/block.cuh")
+    assert _load("paths:\n  generated: include\n").paths.include_generated
 
 
 @pytest.mark.parametrize(
@@ -160,7 +163,14 @@ def test_path_filter_generated_files() -> None:
         ("layers: [kernel, kernel]\n", 1, "layers", "twice"),
         ("decisions:\n  folder: ../elsewhere\n", 2, "decisions.folder", "not allowed"),
         ("check_name: '   '\n", 1, "check_name", "not allowed"),
-        ("exclude:\n  - build/\n  - '!'\n", 3, "exclude[1]", "invalid gitignore-style pattern"),
+        (
+            "paths:\n  exclude:\n    - build/\n    - '!'\n",
+            4,
+            "paths.exclude[1]",
+            "invalid gitignore",
+        ),
+        ("paths:\n  include: src/\n", 2, "paths.include", "expected a list"),
+        ("paths:\n  generated: sometimes\n", 2, "paths.generated", "not one of: exclude, include"),
         # what YAML hides from the schema
         ("comment: always\ncomment: never\n", 2, "comment", "duplicate key"),
         ("on: fail\n", 1, "on", "keys must be strings"),
