@@ -10,6 +10,7 @@ old version, and lines that are not code (blank, comment) are not counted.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from unidiff import PatchSet
@@ -58,10 +59,12 @@ def changed_lines_from_patch(patch: str) -> LineChanges:
     return added, removed
 
 
-def changed_lines_by_file(diff: str) -> dict[str, LineChanges]:
-    """Per target path (source path for deletions): the lines of a multi-file git diff.
+def changed_lines_by_file(
+    diff: str, old_prefix: str = "a/", new_prefix: str = "b/"
+) -> dict[str, LineChanges]:
+    """Per path: the lines of a multi-file git diff.
 
-    Paths are as git prints them, without the ``a/`` and ``b/`` prefixes.
+    Keys are the new path (the old one for a deletion) without git's prefixes.
     Raises ``ValueError`` when the text is not a unified diff.
     """
     try:
@@ -70,15 +73,12 @@ def changed_lines_by_file(diff: str) -> dict[str, LineChanges]:
         raise ValueError(f"not a unified diff: {exc}") from None
     out: dict[str, LineChanges] = {}
     for patched_file in patch_set:
-        path = (
-            patched_file.source_file if patched_file.is_removed_file else patched_file.target_file
-        )
-        out[_strip_prefix(path)] = _patch_lines(patched_file)
+        if patched_file.is_removed_file:
+            path = patched_file.source_file.removeprefix(old_prefix)
+        else:
+            path = patched_file.target_file.removeprefix(new_prefix)
+        out[path] = _patch_lines(patched_file)
     return out
-
-
-def _strip_prefix(path: str) -> str:
-    return path[2:] if path.startswith(("a/", "b/")) else path
 
 
 def changed_lines(old: str, new: str) -> LineChanges:
@@ -169,6 +169,7 @@ def file_delta(
     *,
     status: str,
     old_path: str | None = None,
+    include_generated: bool = True,
     rules: Mapping[str, Rule] | None = None,
 ) -> FileDelta:
     """The change to one file.
@@ -176,14 +177,18 @@ def file_delta(
     ``old``/``new`` are the engine's reports of the two versions (``None`` when the file
     does not exist on that side); ``added``/``removed`` are the changed line numbers (from
     a patch, ``git diff`` or ``changed_lines``). A side the engine skipped (binary, too
-    large) makes the whole file skipped: it is reported, not counted.
+    large) makes the whole file skipped: it is reported, not counted; so does a
+    generated file (template instantiations...) when ``include_generated`` is false.
     """
     if rules is None:
         from bot.engine import RULES
 
         rules = RULES
     delta = FileDelta(path=path, status=status, old_path=old_path)
-    skipped = next((r.skipped for r in (new, old) if r is not None and r.skipped), None)
+    sides = [r for r in (new, old) if r is not None]
+    skipped = next((r.skipped for r in sides if r.skipped), None)
+    if not skipped and not include_generated and any(r.generated for r in sides):
+        skipped = "generated"
     if skipped:
         delta.skipped = skipped
         return delta
@@ -199,3 +204,13 @@ def change_delta(files: Iterable[FileDelta]) -> ChangeDelta:
     """All files of a change, in path order, with the count of skipped ones."""
     ordered = sorted(files, key=lambda f: f.path)
     return ChangeDelta(files=ordered, skipped_files=sum(1 for f in ordered if f.skipped))
+
+
+def ecosystem_totals(change: ChangeDelta) -> tuple[dict[str, int], dict[str, int]]:
+    """Non-portable lines added and removed per ecosystem over all files of a change."""
+    added: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    for f in change.files:
+        added.update(f.added_ecosystems)
+        removed.update(f.removed_ecosystems)
+    return dict(added), dict(removed)

@@ -42,6 +42,9 @@ class PathFilter:
 
     exclude_spec: GitIgnoreSpec
     include_spec: GitIgnoreSpec | None
+    # A "!pattern" can bring back a file under an excluded folder, so such a folder
+    # cannot be skipped wholesale.
+    reincludes: bool = False
 
     @classmethod
     def build(
@@ -66,16 +69,20 @@ class PathFilter:
         return cls(
             exclude_spec=GitIgnoreSpec.from_lines(excluded),
             include_spec=GitIgnoreSpec.from_lines(includes) if includes else None,
+            reincludes=any(p.lstrip().startswith("!") for p in excluded),
         )
 
     def includes(self, path: str) -> bool:
         """True when the file at ``path`` is analysed."""
+        path = path.removeprefix("./")
         if self.exclude_spec.match_file(path):
             return False
         return self.include_spec is None or self.include_spec.match_file(path)
 
     def prunes(self, directory: str) -> bool:
         """True when nothing under ``directory`` can be included (lets walks skip it)."""
+        if self.reincludes:
+            return directory.rstrip("/").rsplit("/", 1)[-1] == ".git"
         return bool(self.exclude_spec.match_file(directory.rstrip("/") + "/"))
 
 

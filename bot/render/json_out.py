@@ -1,0 +1,138 @@
+"""Stable JSON documents for ``lockin scan`` and ``lockin diff``.
+
+The shapes are versioned by the ``schema`` field and described by JSON Schemas shipped
+beside this module (``schemas/scan.schema.json``, ``schemas/diff.schema.json``). Within
+a version, fields are only ever added, never renamed or removed. Every layer mapping has
+all four keys (``kernel``, ``vendor-library``, ``vendor-path``, ``portable``); line
+numbers are 1-based and inclusive.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+from bot.engine.census import Census, FileSummary
+from bot.engine.delta import ecosystem_totals
+from bot.engine.model import LAYERS, ChangeDelta, FileDelta, Finding, Layer
+
+SCAN_SCHEMA = "lockin.scan/1"
+DIFF_SCHEMA = "lockin.diff/1"
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of an output document: ``"scan"`` or ``"diff"``."""
+    text = resources.files(__package__).joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def layers(counts: Mapping[Layer, int]) -> dict[str, int]:
+    return {layer.value: counts.get(layer, 0) for layer in LAYERS}
+
+
+def finding(f: Finding) -> dict[str, Any]:
+    return {
+        "rule": f.rule,
+        "layer": f.layer.value,
+        "ecosystem": f.ecosystem,
+        "start_line": f.start_line,
+        "end_line": f.end_line,
+    }
+
+
+def _sorted_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _file(summary: FileSummary) -> dict[str, Any]:
+    return {
+        "path": summary.path,
+        "language": summary.language,
+        "code_lines": summary.code_lines,
+        "layers": layers(summary.layers),
+        "ecosystems": _sorted_counts(summary.ecosystems),
+        "generated": summary.generated,
+        "findings": [finding(f) for f in summary.findings],
+    }
+
+
+def scan_document(census: Census, *, root: str, top: int = 10) -> dict[str, Any]:
+    """The ``lockin.scan/1`` document of a census."""
+    totals = census.totals
+    return {
+        "schema": SCAN_SCHEMA,
+        "root": root,
+        "totals": {
+            "files": totals.files,
+            "code_lines": totals.code_lines,
+            "layers": layers(totals.layers),
+            "ecosystems": _sorted_counts(totals.ecosystems),
+            "non_portable_lines": totals.non_portable_lines,
+            "nvidia_locked_lines": census.locked_to_nvidia(),
+            "nvidia_share": round(census.nvidia_share(), 6),
+        },
+        "matrix": {
+            target: {layer.value: n for layer, n in row.items()}
+            for target, row in census.matrix().items()
+        },
+        "alternatives": [
+            {"ecosystem": a.ecosystem, "lines": a.lines, "vendors": sorted(a.vendors)}
+            for a in census.alternatives()
+        ],
+        "top_files": [
+            {"path": s.path, "non_portable_lines": s.non_portable_lines}
+            for s in census.top_files(top)
+        ],
+        "top_directories": [
+            {"path": path, "non_portable_lines": n} for path, n in census.top_directories(top)
+        ],
+        "generated": {
+            "included": census.include_generated,
+            "files": census.generated.files,
+            "code_lines": census.generated.code_lines,
+            "non_portable_lines": census.generated.non_portable_lines,
+        },
+        "skipped": dict(sorted(census.skipped.items())),
+        "files": [_file(s) for s in census.files()],
+    }
+
+
+def _file_delta(delta: FileDelta) -> dict[str, Any]:
+    return {
+        "path": delta.path,
+        "status": delta.status,
+        "old_path": delta.old_path,
+        "skipped": delta.skipped,
+        "added": layers(delta.added),
+        "removed": layers(delta.removed),
+        "added_ecosystems": _sorted_counts(delta.added_ecosystems),
+        "removed_ecosystems": _sorted_counts(delta.removed_ecosystems),
+        "added_ranges": [finding(f) for f in delta.added_ranges],
+    }
+
+
+def diff_document(
+    change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, head: str
+) -> dict[str, Any]:
+    """The ``lockin.diff/1`` document; ``verdict`` comes from ``verdict_summary``."""
+    added, removed = change.added(), change.removed()
+    added_ecosystems, removed_ecosystems = ecosystem_totals(change)
+    return {
+        "schema": DIFF_SCHEMA,
+        "base": base,
+        "head": head,
+        "added": layers(added),
+        "removed": layers(removed),
+        "net": {layer.value: added[layer] - removed[layer] for layer in LAYERS},
+        "added_ecosystems": _sorted_counts(added_ecosystems),
+        "removed_ecosystems": _sorted_counts(removed_ecosystems),
+        "skipped_files": change.skipped_files,
+        "files": [_file_delta(f) for f in change.files],
+        "verdict": dict(verdict),
+    }
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

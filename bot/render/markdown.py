@@ -1,0 +1,236 @@
+"""GitHub-flavoured Markdown for ``lockin scan`` / ``lockin diff``, and the blocks the bot's
+comment and check run are built from.
+
+Each block is a function returning a string (empty when there is nothing to show), so a
+caller can pick and order them. Lists take a ``limit`` and end with "and N more" so a
+comment stays under GitHub's 65,536 characters. ``link`` turns a path and line range into
+a URL (the bot links to the blob at the head SHA); without it paths are plain code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.engine.census import Census, FileSummary
+from bot.engine.delta import ecosystem_totals
+from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
+from bot.render.figures import COST, percent, signed
+
+Link = Callable[[str, int | None, int | None], str]
+
+
+def code(text: str) -> str:
+    """An inline code span that survives backticks in the text."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def path_ref(path: str, link: Link | None, start: int | None = None, end: int | None = None) -> str:
+    where = path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    shown = code(where)
+    return f"[{shown}]({link(path, start, end)})" if link else shown
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], align: str = "") -> str:
+    """A GFM table; ``align`` has one letter per column, ``l`` or ``r`` (default ``l``)."""
+    if not rows:
+        return ""
+    marks = [":---" if (align[i : i + 1] or "l") == "l" else "---:" for i in range(len(headers))]
+    lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(marks) + " |"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def more(shown: int, total: int) -> str:
+    return f"\n\n…and {total - shown:,} more." if total > shown else ""
+
+
+def layer_table(counts: Mapping[Layer, int], code_lines: int) -> str:
+    """Code lines per layer with their share and what moving them costs."""
+    rows = [
+        [
+            f"`{layer.value}`",
+            f"{counts.get(layer, 0):,}",
+            percent(counts.get(layer, 0), code_lines),
+            COST[layer],
+        ]
+        for layer in LAYERS
+    ]
+    rows.append(["**total**", f"**{code_lines:,}**", "", ""])
+    return table(["Layer", "Lines", "Share", "Moving it costs"], rows, "lrrl")
+
+
+def delta_table(added: Mapping[Layer, int], removed: Mapping[Layer, int]) -> str:
+    """Added, removed and net code lines per layer."""
+    rows = [
+        [
+            f"`{layer.value}`",
+            f"{added.get(layer, 0):,}",
+            f"{removed.get(layer, 0):,}",
+            signed(added.get(layer, 0) - removed.get(layer, 0)),
+        ]
+        for layer in LAYERS
+    ]
+    return table(["Layer", "Added", "Removed", "Net"], rows, "lrrr")
+
+
+def ecosystem_table(counts: Mapping[str, int], limit: int = 20) -> str:
+    """Non-portable lines per ecosystem, largest first."""
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    rows = [[code(eco), f"{n:,}"] for eco, n in ranked[:limit] if n]
+    return table(["Ecosystem", "Non-portable lines"], rows, "lr") + more(len(rows), len(ranked))
+
+
+def ecosystem_delta_table(
+    added: Mapping[str, int], removed: Mapping[str, int], limit: int = 20
+) -> str:
+    names = sorted(
+        {*added, *removed}, key=lambda eco: (-(added.get(eco, 0) + removed.get(eco, 0)), eco)
+    )
+    rows = [
+        [code(eco), f"{added.get(eco, 0):,}", f"{removed.get(eco, 0):,}"] for eco in names[:limit]
+    ]
+    return table(["Ecosystem", "Added", "Removed"], rows, "lrr") + more(len(rows), len(names))
+
+
+def matrix_table(matrix: Mapping[str, Mapping[Layer, int]]) -> str:
+    """Per target vendor: lines to rewrite, map to another library, or edit."""
+    headers = ["Move to", *(f"{COST[layer]} (`{layer.value}`)" for layer in NON_PORTABLE)]
+    rows = [
+        [target, *(f"{row.get(layer, 0):,}" for layer in NON_PORTABLE)]
+        for target, row in matrix.items()
+    ]
+    return table(headers, rows, "lrrr")
+
+
+def top_files_table(files: Sequence[FileSummary], link: Link | None = None) -> str:
+    rows = [
+        [
+            path_ref(s.path, link),
+            f"{s.non_portable_lines:,}",
+            *(f"{s.layers.get(layer, 0):,}" for layer in NON_PORTABLE),
+        ]
+        for s in files
+    ]
+    return table(
+        ["File", "Non-portable", *(f"`{layer.value}`" for layer in NON_PORTABLE)], rows, "lrrrr"
+    )
+
+
+def top_directories_table(directories: Sequence[tuple[str, int]]) -> str:
+    rows = [[code(path + "/" if path != "." else path), f"{n:,}"] for path, n in directories]
+    return table(["Directory", "Non-portable lines"], rows, "lr")
+
+
+def pie_chart(title: str, slices: Mapping[str, int]) -> str:
+    """A mermaid pie chart of the non-zero slices (GitHub renders ```mermaid blocks)."""
+    shown = [(label, n) for label, n in slices.items() if n > 0]
+    if not shown:
+        return ""
+    safe_title = title.replace('"', "'")
+    body = "\n".join(f'    "{label.replace(chr(34), chr(39))}" : {n}' for label, n in shown)
+    return f"```mermaid\npie showData title {safe_title}\n{body}\n```"
+
+
+def findings_list(
+    items: Sequence[tuple[str, Finding]], link: Link | None = None, limit: int = 50
+) -> str:
+    """One bullet per finding: where, rule, layer, ecosystem."""
+    lines = [
+        f"- {path_ref(path, link, f.start_line, f.end_line)} {code(f.rule)} "
+        f"({f.layer.value}, {f.ecosystem})"
+        for path, f in items[:limit]
+    ]
+    return "\n".join(lines) + more(len(lines), len(items))
+
+
+def changed_files_table(
+    files: Sequence[FileDelta], link: Link | None = None, limit: int = 50
+) -> str:
+    """Files whose non-portable lines changed, with added/removed per layer."""
+    changed = [f for f in files if f.added_non_portable or f.removed_non_portable]
+    rows = []
+    for f in changed[:limit]:
+        name = path_ref(f.path, link) + (f" (from {code(f.old_path)})" if f.old_path else "")
+        per_layer = [f"+{f.added[layer]:,} / -{f.removed[layer]:,}" for layer in NON_PORTABLE]
+        rows.append([name, f.status, *per_layer])
+    headers = ["File", "Status", *(f"`{layer.value}`" for layer in NON_PORTABLE)]
+    return table(headers, rows, "llrrr") + more(len(rows), len(changed))
+
+
+def details(summary: str, body: str) -> str:
+    """A collapsible section (empty when the body is)."""
+    return f"<details>\n<summary>{summary}</summary>\n\n{body}\n\n</details>" if body else ""
+
+
+def _join(blocks: Sequence[str]) -> str:
+    return "\n\n".join(b for b in blocks if b) + "\n"
+
+
+def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None = None) -> str:
+    totals = census.totals
+    locked = census.locked_to_nvidia()
+    alternatives = census.alternatives()
+    findings = [(s.path, f) for s in census.files() for f in s.findings]
+    return _join(
+        [
+            f"## lockin census of {code(root)}",
+            f"**{locked:,}** of {totals.code_lines:,} code lines "
+            f"({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow "
+            f"({totals.files:,} files).",
+            layer_table(totals.layers, totals.code_lines),
+            pie_chart(
+                "Code lines by layer",
+                {layer.value: totals.layers.get(layer, 0) for layer in LAYERS},
+            ),
+            "### Ecosystems\n\n" + ecosystem_table(totals.ecosystems) if totals.ecosystems else "",
+            "### Moving to another vendor\n\n" + matrix_table(census.matrix())
+            if totals.non_portable_lines
+            else "",
+            "**Alternatives already present:** "
+            + ", ".join(
+                f"{code(a.ecosystem)} {a.lines:,} lines ({', '.join(sorted(a.vendors))})"
+                for a in alternatives
+            )
+            if alternatives
+            else "",
+            "### Top files\n\n" + top_files_table(census.top_files(top), link)
+            if census.top_files(1)
+            else "",
+            details("Top directories", top_directories_table(census.top_directories(top))),
+            details(f"All findings ({len(findings):,})", findings_list(findings, link, limit=500)),
+        ]
+    )
+
+
+def diff_markdown(
+    change: ChangeDelta,
+    verdict: Mapping[str, Any],
+    *,
+    base: str,
+    head: str,
+    link: Link | None = None,
+) -> str:
+    added, removed = change.added(), change.removed()
+    ranges = [(f.path, r) for f in change.files for r in f.added_ranges]
+    added_ecos, removed_ecos = ecosystem_totals(change)
+    return _join(
+        [
+            f"## lockin diff {code(base)} → {code(head)}",
+            f"**{verdict['conclusion']}**: {verdict['summary']}",
+            delta_table(added, removed),
+            pie_chart(
+                "Added non-portable lines", {layer.value: added[layer] for layer in NON_PORTABLE}
+            ),
+            "### Ecosystems\n\n" + ecosystem_delta_table(added_ecos, removed_ecos)
+            if added_ecos or removed_ecos
+            else "",
+            details("Files", changed_files_table(change.files, link)),
+            details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
+            f"{change.skipped_files:,} files skipped (binary, too large or generated)."
+            if change.skipped_files
+            else "",
+        ]
+    )

@@ -1,0 +1,144 @@
+"""SARIF 2.1.0 for GitHub code scanning: one result per finding (``lockin scan``) or per
+added non-portable range (``lockin diff``).
+
+Follows what GitHub documents for uploads: ``tool.driver.rules`` with id, short
+description, help and properties; results with ``ruleId``/``ruleIndex``, ``level``,
+``message.text``, a relative ``artifactLocation.uri`` under ``%SRCROOT%`` and a line
+region; ``partialFingerprints`` so an alert keeps its identity when lines move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from importlib import metadata
+from typing import Any
+from urllib.parse import quote
+
+from bot.engine.census import Census
+from bot.engine.model import ChangeDelta, Finding, Layer, Rule
+from bot.render.figures import COST
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+#: GitHub accepts at most 25,000 results per run; more are cut with a notification.
+MAX_RESULTS = 25_000
+FINGERPRINT = "lockinFinding/v1"
+
+
+def level(layer: Layer) -> str:
+    """Kernels and vendor paths are lock-in to act on; library calls map to peers."""
+    return "note" if layer == Layer.VENDOR_LIBRARY else "warning"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("lockin")
+    except metadata.PackageNotFoundError:
+        return "0.0.0"
+
+
+def _descriptor(rule: Rule) -> dict[str, Any]:
+    vendors = ", ".join(sorted(rule.vendors)) or "none"
+    help_text = (
+        f"{rule.summary} Layer: {rule.layer.value} (moving it off its vendor costs a "
+        f"{COST[rule.layer]}). Ecosystem: {rule.ecosystem}. Runs today on: {vendors}."
+    )
+    return {
+        "id": rule.id,
+        "name": "".join(part.capitalize() for part in rule.id.replace("-", ".").split(".")),
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": help_text},
+        "help": {"text": help_text, "markdown": help_text},
+        "defaultConfiguration": {"level": level(rule.layer)},
+        "properties": {
+            "layer": rule.layer.value,
+            "ecosystem": rule.ecosystem,
+            "vendors": sorted(rule.vendors),
+            "tags": ["portability", rule.layer.value, rule.ecosystem],
+        },
+    }
+
+
+def _fingerprint(path: str, rule: str, ordinal: int) -> str:
+    # The n-th region of a rule in a file: stable when unrelated lines move.
+    return hashlib.sha256(f"{path}\0{rule}\0{ordinal}".encode()).hexdigest()
+
+
+def sarif_log(findings: Iterable[tuple[str, Finding]], rules: Mapping[str, Rule]) -> dict[str, Any]:
+    """A SARIF log with one run: every rule of the registry, one result per finding."""
+    ordered = sorted(rules.values(), key=lambda r: r.id)
+    index = {rule.id: i for i, rule in enumerate(ordered)}
+    ordinals: Counter[tuple[str, str]] = Counter()
+    results: list[dict[str, Any]] = []
+    dropped = 0
+    for path, f in findings:
+        if len(results) >= MAX_RESULTS:
+            dropped += 1
+            continue
+        ordinals[path, f.rule] += 1
+        rule = rules.get(f.rule)
+        summary = rule.summary if rule else f.rule
+        result: dict[str, Any] = {
+            "ruleId": f.rule,
+            "level": level(f.layer),
+            "message": {
+                "text": f"{summary} ({f.layer.value}, {f.ecosystem}; "
+                f"lines {f.start_line}-{f.end_line})"
+            },
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": quote(path, safe="/"),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {"startLine": f.start_line, "endLine": f.end_line},
+                    }
+                }
+            ],
+            "partialFingerprints": {
+                FINGERPRINT: _fingerprint(path, f.rule, ordinals[path, f.rule])
+            },
+            "properties": {"layer": f.layer.value, "ecosystem": f.ecosystem},
+        }
+        if f.rule in index:
+            result["ruleIndex"] = index[f.rule]
+        results.append(result)
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    if dropped:
+        invocation["toolExecutionNotifications"] = [
+            {
+                "level": "warning",
+                "message": {
+                    "text": f"{dropped:,} findings left out: "
+                    f"GitHub accepts {MAX_RESULTS:,} results per run"
+                },
+            }
+        ]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "lockin",
+                        "semanticVersion": _version(),
+                        "rules": [_descriptor(rule) for rule in ordered],
+                    }
+                },
+                "automationDetails": {"id": "lockin/"},
+                "invocations": [invocation],
+                "results": results,
+            }
+        ],
+    }
+
+
+def scan_sarif(census: Census) -> dict[str, Any]:
+    return sarif_log(((s.path, f) for s in census.files() for f in s.findings), census.rules)
+
+
+def diff_sarif(change: ChangeDelta, rules: Mapping[str, Rule]) -> dict[str, Any]:
+    return sarif_log(((d.path, r) for d in change.files for r in d.added_ranges), rules)

@@ -1,0 +1,197 @@
+"""Terminal output: aligned tables for ``lockin scan`` and ``lockin diff``, and a progress
+line on stderr for long scans."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from bot.engine.census import Census
+from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
+from bot.render.figures import COST, percent, signed
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Columns padded to their widest cell; numbers right-aligned, text left-aligned."""
+    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    numeric = [bool(rows) and all(_is_number(row[i]) for row in rows) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [
+            cell.rjust(width) if numeric[i] else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) or (
+        isinstance(value, str) and value.lstrip("+-").replace(",", "").replace(".", "").isdigit()
+    )
+
+
+def _finding_line(path: str, f: Finding) -> str:
+    where = f"{path}:{f.start_line}" + (f"-{f.end_line}" if f.end_line != f.start_line else "")
+    return f"  {where}  {f.rule}  ({f.layer.value}, {f.ecosystem})"
+
+
+def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = True) -> str:
+    totals = census.totals
+    code = totals.code_lines
+    out = [f"lockin scan {root}: {totals.files:,} files, {code:,} code lines", ""]
+    out.append(
+        table(
+            ["layer", "lines", "share"],
+            [
+                [
+                    layer.value,
+                    f"{totals.layers.get(layer, 0):,}",
+                    percent(totals.layers.get(layer, 0), code),
+                ]
+                for layer in LAYERS
+            ]
+            + [["total", f"{code:,}", ""]],
+        )
+    )
+    locked = census.locked_to_nvidia()
+    out += [
+        "",
+        f"Could not move off NVIDIA tomorrow: {locked:,} of {code:,} code lines "
+        f"({percent(locked, code)})",
+    ]
+    if totals.ecosystems:
+        out += [
+            "",
+            table(
+                ["ecosystem", "non-portable lines"],
+                [[eco, f"{n:,}"] for eco, n in totals.ecosystems.most_common()],
+            ),
+        ]
+    if totals.non_portable_lines:
+        rows = [
+            [target, *(f"{row[layer]:,}" for layer in NON_PORTABLE)]
+            for target, row in census.matrix().items()
+        ]
+        out += ["", "Lines to touch to move to another vendor:"]
+        out.append(
+            table(["target", *(f"{layer.value} ({COST[layer]})" for layer in NON_PORTABLE)], rows)
+        )
+    alternatives = census.alternatives()
+    if alternatives:
+        listed = ", ".join(
+            f"{a.ecosystem} {a.lines:,} ({', '.join(sorted(a.vendors))})" for a in alternatives
+        )
+        out += ["", f"Alternatives already present: {listed}"]
+    top_files = census.top_files(top)
+    if top_files:
+        out += ["", f"Top {len(top_files)} files by non-portable lines:"]
+        out.append(
+            table(
+                ["lines", "path", *[layer.value for layer in NON_PORTABLE]],
+                [
+                    [
+                        f"{s.non_portable_lines:,}",
+                        s.path,
+                        *(s.layers.get(layer, 0) for layer in NON_PORTABLE),
+                    ]
+                    for s in top_files
+                ],
+            )
+        )
+        dirs = census.top_directories(top)
+        out += [
+            "",
+            f"Top {len(dirs)} directories:",
+            table(["lines", "directory"], [[f"{n:,}", path] for path, n in dirs]),
+        ]
+    generated = census.generated
+    if generated.files:
+        state = "included in" if census.include_generated else "left out of"
+        out += [
+            "",
+            f"Generated files: {generated.files:,} ({generated.code_lines:,} code lines, "
+            f"{generated.non_portable_lines:,} non-portable), {state} the totals",
+        ]
+    if census.skipped:
+        out += [
+            "",
+            "Skipped: "
+            + ", ".join(f"{n:,} {reason}" for reason, n in sorted(census.skipped.items())),
+        ]
+    if findings:
+        lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
+        if lines:
+            out += ["", f"Findings ({len(lines):,}):", *lines]
+    return "\n".join(out) + "\n"
+
+
+def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, head: str) -> str:
+    added, removed = change.added(), change.removed()
+    out = [f"lockin diff {base} {head}: {len(change.files):,} files changed", ""]
+    out.append(
+        table(
+            ["layer", "added", "removed", "net"],
+            [
+                [
+                    layer.value,
+                    f"{added[layer]:,}",
+                    f"{removed[layer]:,}",
+                    signed(added[layer] - removed[layer]),
+                ]
+                for layer in LAYERS
+            ],
+        )
+    )
+    rows = []
+    for f in change.files:
+        name = f"{f.old_path} -> {f.path}" if f.old_path else f.path
+        if f.skipped:
+            rows.append([f.status, name, f"skipped ({f.skipped})", "", ""])
+        elif f.added_non_portable or f.removed_non_portable:
+            ecos = ", ".join(sorted({*f.added_ecosystems, *f.removed_ecosystems}))
+            rows.append(
+                [f.status, name, f"+{f.added_non_portable:,}", f"-{f.removed_non_portable:,}", ecos]
+            )
+    if rows:
+        out += [
+            "",
+            "Files with non-portable changes:",
+            table(["status", "path", "added", "removed", "ecosystems"], rows),
+        ]
+    ranges = [_finding_line(f.path, r) for f in change.files for r in f.added_ranges]
+    if ranges:
+        out += ["", f"Added non-portable ranges ({len(ranges):,}):", *ranges]
+    out += ["", f"Verdict: {verdict['conclusion']}: {verdict['summary']}"]
+    for decision in verdict.get("decisions", []):
+        state = "valid" if not decision["problems"] else "; ".join(decision["problems"])
+        out.append(f"  decision {decision['ref']}: {state}")
+    for f in verdict.get("files", []):
+        if f.get("covered_by"):
+            out.append(f"  {f['path']}: covered by {f['covered_by']}")
+    return "\n".join(out) + "\n"
+
+
+class ProgressLine:
+    """``done/total`` on one rewritten stderr line, only when stderr is a terminal."""
+
+    def __init__(self, stream: TextIO, label: str = "scanning") -> None:
+        self.stream = stream
+        self.label = label
+        self.enabled = stream.isatty()
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self._last < 0.1 and done < total):
+            return
+        self._last = now
+        self.stream.write(f"\r{self.label} {done:,}/{total:,} files ({percent(done, total)})")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled and self._last:
+            self.stream.write("\r\033[K")
+            self.stream.flush()

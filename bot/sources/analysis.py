@@ -1,0 +1,144 @@
+"""Run the engine over many files: a census of a directory, the delta of a change.
+
+Large jobs go to a process pool in chunks: workers receive paths (or the two contents of
+a changed file) and send back per-file summaries or deltas, never per-line data, so
+inter-process traffic stays small. Small jobs run in-process: a pool costs more to start
+than a few files cost to classify.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import islice
+from typing import TypeVar
+
+from bot.engine import classify
+from bot.engine.census import Census, FileSummary
+from bot.engine.delta import file_delta
+from bot.engine.model import FileDelta, FileReport, zero_layers
+from bot.sources.changes import Change
+from bot.sources.tree import read
+
+#: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
+CHUNK = 48
+#: Below this many files the pool is not worth starting.
+POOL_THRESHOLD = 64
+
+Progress = Callable[[int, int], None]  # (files done, files in total)
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def unreadable(path: str) -> FileReport:
+    """The report of a file that vanished or cannot be read: listed, not counted."""
+    return FileReport(path, None, 0, zero_layers(), {}, [], [], skipped="unreadable")
+
+
+def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
+    out = []
+    for path in paths:
+        try:
+            report = classify(path, read(root, path))
+        except OSError:
+            report = unreadable(path)
+        out.append(FileSummary.of(report))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedFile:
+    """A change with both contents (``None`` where that side does not exist)."""
+
+    change: Change
+    old: bytes | None
+    new: bytes | None
+
+
+def _all_lines(report: FileReport | None) -> list[int]:
+    return list(range(1, len(report.line_rules) + 1)) if report else []
+
+
+def delta_of(item: ChangedFile, include_generated: bool = True) -> FileDelta:
+    """The FileDelta of one changed file: both sides classified, git's lines placed."""
+    change = item.change
+    old = classify(change.old_path or change.path, item.old) if item.old is not None else None
+    new = classify(change.path, item.new) if item.new is not None else None
+    # A file that appears or disappears changes every line; git's diff of it says the
+    # same, but a side narrowed away by a path filter has no patch lines of its own.
+    added = _all_lines(new) if change.status == "added" else list(change.added)
+    removed = _all_lines(old) if change.status == "removed" else list(change.removed)
+    return file_delta(
+        change.path,
+        old,
+        new,
+        added,
+        removed,
+        status=change.status,
+        old_path=change.old_path,
+        include_generated=include_generated,
+    )
+
+
+def _deltas(include_generated: bool, items: Sequence[ChangedFile]) -> list[FileDelta]:
+    return [delta_of(item, include_generated) for item in items]
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def _run(
+    work: Callable[..., list[R]],
+    chunks: list[list[T]],
+    prefix: tuple,
+    jobs: int,
+    total: int,
+    progress: Progress | None,
+) -> Iterator[R]:
+    """Apply ``work(*prefix, chunk)`` to every chunk, in a pool when it pays off."""
+    done = 0
+    if jobs <= 1 or total < POOL_THRESHOLD:
+        results: Iterator[list[R]] = (work(*prefix, chunk) for chunk in chunks)
+        for part in results:
+            done += len(part)
+            if progress:
+                progress(done, total)
+            yield from part
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(work, *prefix, chunk) for chunk in chunks]
+        for future in futures:
+            part = future.result()
+            done += len(part)
+            if progress:
+                progress(done, total)
+            yield from part
+
+
+def scan_paths(
+    root: str,
+    paths: Sequence[str],
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    include_generated: bool = True,
+) -> Census:
+    """Classify ``paths`` (relative to ``root``) and aggregate them into a Census."""
+    jobs = jobs or os.cpu_count() or 1
+    chunks = list(_chunks(paths, CHUNK))
+    summaries = _run(_summarize, chunks, (root,), jobs, len(paths), progress)
+    return Census(summaries, include_generated=include_generated)
+
+
+def change_deltas(
+    items: Sequence[ChangedFile], *, jobs: int | None = None, include_generated: bool = True
+) -> list[FileDelta]:
+    """The FileDelta of every changed file, in a pool for large changes."""
+    jobs = jobs or os.cpu_count() or 1
+    chunks = list(_chunks(items, CHUNK // 4))
+    return list(_run(_deltas, chunks, (include_generated,), jobs, len(items), None))

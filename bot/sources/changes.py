@@ -1,0 +1,63 @@
+"""The files that differ between two trees, as git reports them (``git diff --raw -z``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.engine.delta import LineChanges
+
+_STATUS = {"A": "added", "D": "removed", "M": "modified", "T": "modified", "R": "renamed"}
+_NULL_SHA = "0" * 40
+# Regular files only: symlinks (120000) and submodules (160000) hold no code of the tree.
+_FILE_MODES = frozenset({"100644", "100755", "000000"})
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One changed file. Blob ids are ``None`` where that side does not exist or is
+    not in an object store (``git diff --no-index``)."""
+
+    status: str  # "added" | "removed" | "modified" | "renamed"
+    path: str  # the new path (the old one for a removal)
+    old_path: str | None = None  # the previous path of a rename
+    old_blob: str | None = None
+    new_blob: str | None = None
+    added: tuple[int, ...] = ()  # line numbers in the new version
+    removed: tuple[int, ...] = ()  # line numbers in the old version
+
+    def with_lines(self, lines: LineChanges) -> Change:
+        return replace(self, added=tuple(lines[0]), removed=tuple(lines[1]))
+
+
+def parse_raw(output: str) -> list[Change]:
+    """Parse ``git diff --raw -z --no-abbrev [-M]`` output (without line numbers).
+
+    Copies (``C``) count as additions of the new path: the copy's lines are new code.
+    """
+    fields = output.split("\0")
+    changes: list[Change] = []
+    i = 0
+    while i < len(fields) and fields[i].startswith(":"):
+        old_mode, new_mode, old_sha, new_sha, status = fields[i][1:].split(" ")
+        two_paths = status[0] in "RC"
+        src = fields[i + 1]
+        dst = fields[i + 2] if two_paths else src
+        i += 3 if two_paths else 2
+        if old_mode not in _FILE_MODES or new_mode not in _FILE_MODES:
+            continue
+        old_blob = None if old_sha == _NULL_SHA else old_sha
+        new_blob = None if new_sha == _NULL_SHA else new_sha
+        if status[0] == "C":
+            changes.append(Change("added", dst, new_blob=new_blob))
+        elif status[0] in _STATUS:
+            kind = _STATUS[status[0]]
+            changes.append(
+                Change(
+                    kind,
+                    dst,
+                    old_path=src if kind == "renamed" else None,
+                    old_blob=old_blob,
+                    new_blob=new_blob,
+                )
+            )
+    return changes

@@ -1,0 +1,69 @@
+"""The change between two plain directories, with git's own rename detection and line diff.
+
+``git diff --no-index`` compares the trees; the result is then limited to the files
+each side's walk includes (gitignore, default exclusions, user patterns), so a diff of
+two directories counts exactly what a scan of each would.
+"""
+
+from __future__ import annotations
+
+import os
+
+from bot.engine.delta import changed_lines_by_file
+from bot.engine.paths import PathFilter
+from bot.sources import SourceError
+from bot.sources.changes import Change, parse_raw
+from bot.sources.git import run_git
+from bot.sources.tree import check_directory, walk
+
+
+def directory_changes(before: str, after: str, path_filter: PathFilter) -> list[Change]:
+    """Files that differ from ``before`` to ``after`` (paths relative to each root)."""
+    check_directory(before)
+    check_directory(after)
+    before, after = os.path.realpath(before), os.path.realpath(after)
+    if before == after:
+        return []
+    cwd = os.path.commonpath([before, after])
+    old_root, new_root = os.path.relpath(before, cwd), os.path.relpath(after, cwd)
+    if "." in (old_root, new_root):
+        raise SourceError("cannot compare a directory with one inside it")
+    old_files = set(walk(before, path_filter))
+    new_files = set(walk(after, path_filter))
+    # Exit status 1 means "differences found".
+    common = ["diff", "--no-index", "-M", "--no-ext-diff", "--no-textconv"]
+    raw = run_git([*common, "--raw", "-z", "--no-abbrev", old_root, new_root], cwd, ok=(0, 1))
+    patch = run_git([*common, "-U0", "--no-prefix", old_root, new_root], cwd, ok=(0, 1))
+
+    old_prefix, new_prefix = old_root + "/", new_root + "/"
+
+    def strip(path: str) -> str:
+        for prefix in (new_prefix, old_prefix):
+            if path.startswith(prefix):
+                return path[len(prefix) :]
+        return path
+
+    lines = changed_lines_by_file(patch, old_prefix, new_prefix)
+    out: list[Change] = []
+    for change in parse_raw(raw):
+        path = strip(change.path)
+        old_path = strip(change.old_path) if change.old_path else None
+        change = Change(change.status, path, old_path=old_path).with_lines(
+            lines.get(path, ([], []))
+        )
+        old_side = old_path or path
+        in_old = change.status != "added" and old_side in old_files
+        in_new = change.status != "removed" and path in new_files
+        if in_old or in_new:
+            out.append(_narrow(change, in_old, in_new))
+    return out
+
+
+def _narrow(change: Change, in_old: bool, in_new: bool) -> Change:
+    """A side outside the analysis (ignored, excluded) counts as absent: every line of
+    the other side is then added or removed, which callers count for such statuses."""
+    if in_old and in_new:
+        return change
+    if in_new:
+        return Change("added", change.path)
+    return Change("removed", change.old_path or change.path)

@@ -1,0 +1,409 @@
+"""The census of a repository read from one tarball, classified entry by entry as it arrives.
+
+Nothing is written to disk and the archive is never held: compressed chunks are pulled
+from their source (an HTTP response, a local file) by a worker thread, inflated with a cap
+on every read, and fed to the standard library's ``tarfile`` in stream mode; each member is
+classified and dropped before the next is read. Memory is one chunk, one file (at most
+the engine's size limit) and the census summaries.
+
+The archive is untrusted (anyone can push a crafted tree to a repository that installs
+the app): entries with absolute paths, ``..``, links, devices and fifos are skipped and
+reported, never followed; metadata headers are bounded; and an archive above its
+configured size, or one that inflates like a gzip bomb, is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import tarfile
+import threading
+import zlib
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from bot.engine import MAX_FILE_BYTES, classify
+from bot.engine.census import Census
+from bot.engine.paths import DEFAULT_FILTER, PathFilter
+from bot.sources import SourceError
+
+CHUNK = 64 * 1024
+_GZIP_MAGIC = b"\x1f\x8b"
+# Inflated bytes per compressed byte beyond which a stream is treated as a bomb. Source
+# trees inflate 3-10x; zeros inflate ~1000x. Checked only past RATIO_GRACE of output,
+# so a small archive of one repetitive file is not refused.
+MAX_RATIO = 100
+RATIO_GRACE = 32 * 1024 * 1024
+# pax and GNU long-name headers are read whole by tarfile: keep them to what a path needs.
+MAX_META_HEADER = 64 * 1024
+#: Unsafe entries kept by name in a report (all are counted).
+MAX_EXAMPLES = 20
+
+
+class ArchiveError(SourceError):
+    """The archive cannot be counted; ``str(error)`` is one line for the user."""
+
+
+class ArchiveRefused(ArchiveError):
+    """The archive is larger than allowed, or inflates like a gzip bomb."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveLimits:
+    max_compressed: int  # bytes as downloaded
+    max_inflated: int  # bytes of tar after gunzip
+
+    @classmethod
+    def for_archive(cls, max_bytes: int) -> ArchiveLimits:
+        """Limits for a configured archive size (policy ``census.max_archive_mb``)."""
+        return cls(max_compressed=max_bytes, max_inflated=10 * max_bytes)
+
+
+@dataclass(slots=True)
+class UnsafeEntries:
+    """Entries skipped because following them could touch something outside the tree."""
+
+    counts: Counter[str] = field(default_factory=Counter)  # reason -> entries
+    examples: list[tuple[str, str]] = field(default_factory=list)  # (name, reason)
+
+    def add(self, name: str, reason: str) -> None:
+        self.counts[reason] += 1
+        if len(self.examples) < MAX_EXAMPLES:
+            self.examples.append((name, reason))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+@dataclass(slots=True)
+class ArchiveCensus:
+    census: Census
+    files: int = 0  # regular files classified
+    excluded: int = 0  # regular files left out by the path filter
+    compressed_bytes: int = 0
+    inflated_bytes: int = 0
+    unsafe: UnsafeEntries = field(default_factory=UnsafeEntries)
+
+
+# -- byte sources ---------------------------------------------------------------
+
+
+class _Inflater:
+    """A read-only file object over compressed chunks: gunzips with every read capped.
+
+    Counts compressed bytes as they arrive and inflated bytes as they are produced, and
+    refuses the stream the moment either passes its limit, so a bomb costs at most one
+    ``CHUNK`` of memory. An uncompressed tar passes through (counted the same way).
+    """
+
+    def __init__(self, pull: Callable[[], bytes], limits: ArchiveLimits) -> None:
+        self._pull = pull
+        self._limits = limits
+        self._inflate: Any = None  # zlib decompressobj, or None for a plain tar
+        self._pending = b""  # compressed input not yet given to zlib
+        self._started = False
+        self._eof = False
+        self.compressed = 0
+        self.inflated = 0
+
+    def _next_input(self) -> bytes:
+        chunk = self._pull()
+        self.compressed += len(chunk)
+        if self.compressed > self._limits.max_compressed:
+            raise ArchiveRefused(
+                f"the repository archive is larger than the "
+                f"{_mb(self._limits.max_compressed)} limit (census.max_archive_mb)"
+            )
+        return chunk
+
+    def _start(self) -> None:
+        self._started = True
+        head = b""
+        while len(head) < 2:
+            chunk = self._next_input()
+            if not chunk:
+                break
+            head += chunk
+        if head.startswith(_GZIP_MAGIC):
+            self._inflate = zlib.decompressobj(wbits=31)
+        self._pending = head
+
+    def read(self, size: int = CHUNK) -> bytes:
+        if not self._started:
+            self._start()
+        size = CHUNK if size is None or size < 0 else min(size, CHUNK)
+        while not self._eof:
+            out = self._read_some(size)
+            if out:
+                self._count(len(out))
+                return out
+        return b""
+
+    def _read_some(self, size: int) -> bytes:
+        inflate = self._inflate
+        if inflate is not None and inflate.unconsumed_tail:
+            return inflate.decompress(inflate.unconsumed_tail, size)
+        data, self._pending = self._pending or self._next_input(), b""
+        if not data:
+            if inflate is not None and not inflate.eof:
+                raise ArchiveError("the repository archive ends in the middle (truncated)")
+            self._eof = True
+            return b""
+        if inflate is None:
+            return data
+        if inflate.eof:
+            # Concatenated gzip members are one stream; anything else after the end
+            # (padding) is ignored, as gzip(1) does.
+            if not data.startswith(_GZIP_MAGIC):
+                return b""
+            inflate = self._inflate = zlib.decompressobj(wbits=31)
+        out = inflate.decompress(data, size)
+        if inflate.eof and inflate.unused_data:
+            self._pending = inflate.unused_data
+        return out
+
+    def _count(self, n: int) -> None:
+        self.inflated += n
+        limits = self._limits
+        if self.inflated > limits.max_inflated or (
+            self.inflated > RATIO_GRACE and self.inflated > MAX_RATIO * self.compressed
+        ):
+            raise ArchiveRefused(
+                f"the repository archive inflates to more than {_mb(self.inflated)} from "
+                f"{_mb(self.compressed)} compressed: refused as a possible gzip bomb"
+            )
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:,.0f} MB"
+
+
+class _StreamBridge:
+    """Lets the census thread pull chunks from an async iterator on the event loop.
+
+    The thread asks for one chunk at a time and waits for it, so nothing piles up between
+    the network and the parser: the bound is the HTTP client's own read buffer.
+    """
+
+    def __init__(self, chunks: AsyncIterator[bytes], loop: asyncio.AbstractEventLoop) -> None:
+        self._chunks = chunks
+        self._loop = loop
+        self._closed = threading.Event()
+        self._current: concurrent.futures.Future[bytes] | None = None
+
+    async def _next(self) -> bytes:
+        try:
+            return await anext(self._chunks)
+        except StopAsyncIteration:
+            return b""
+
+    def pull(self) -> bytes:
+        if self._closed.is_set():
+            raise ArchiveError("the census was cancelled")
+        self._current = asyncio.run_coroutine_threadsafe(self._next(), self._loop)
+        try:
+            return self._current.result()
+        except concurrent.futures.CancelledError:
+            raise ArchiveError("the census was cancelled") from None
+
+    def close(self) -> None:
+        """Stop the thread at its next pull (called when the awaiting task is cancelled)."""
+        self._closed.set()
+        if self._current is not None:
+            self._current.cancel()
+
+
+# -- the tar walk ---------------------------------------------------------------
+
+
+class _BoundedTarInfo(tarfile.TarInfo):
+    """Refuses pax and GNU long-name headers larger than a path could need.
+
+    ``tarfile`` reads such headers into memory whole; a crafted multi-gigabyte one would
+    otherwise be the one thing the stream holds at once.
+    """
+
+    _META = frozenset(
+        {
+            tarfile.XHDTYPE,
+            tarfile.XGLTYPE,
+            tarfile.SOLARIS_XHDTYPE,
+            tarfile.GNUTYPE_LONGNAME,
+            tarfile.GNUTYPE_LONGLINK,
+        }
+    )
+
+    def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
+        if self.type in self._META and self.size > MAX_META_HEADER:
+            raise ArchiveRefused(f"the archive has a {self.size:,}-byte metadata header")
+        return super()._proc_member(tarfile_)
+
+
+def _unsafe_reason(member: tarfile.TarInfo) -> str | None:
+    if member.issym():
+        return "symlink"
+    if member.islnk():
+        return "hardlink"
+    if member.ischr() or member.isblk():
+        return "device"
+    if member.isfifo():
+        return "fifo"
+    if not (member.isfile() or member.isdir()):
+        return "special"
+    name = member.name
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
+        return "absolute-path"
+    if ".." in name.replace("\\", "/").split("/"):
+        return "path-traversal"
+    if "\x00" in name:
+        return "bad-name"
+    return None
+
+
+class _Root:
+    """Strips the single top-level folder GitHub wraps a tarball in (``owner-repo-sha/``)."""
+
+    def __init__(self, strip: bool) -> None:
+        self._strip = strip
+        self._prefix: str | None = None
+
+    def relative(self, name: str) -> str | None:
+        """The repository path of an entry, or None for the root itself / a stray entry."""
+        name = name.strip("/")
+        if not self._strip:
+            return name or None
+        top, _, rest = name.partition("/")
+        if self._prefix is None:
+            self._prefix = top
+        if top != self._prefix:
+            return None
+        return rest or None
+
+
+def _walk(
+    source: IO[bytes] | _Inflater,
+    *,
+    path_filter: PathFilter,
+    strip_root: bool,
+    census: Census,
+    result: ArchiveCensus,
+) -> None:
+    root = _Root(strip_root)
+    try:
+        with tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo) as tar:
+            for member in tar:
+                reason = _unsafe_reason(member)
+                if reason is not None:
+                    result.unsafe.add(member.name, reason)
+                    continue
+                path = root.relative(member.name)
+                if member.isdir():
+                    continue
+                if path is None:
+                    result.unsafe.add(member.name, "outside-root")
+                    continue
+                if not path_filter.includes(path):
+                    result.excluded += 1
+                    continue
+                data = _read_member(tar, member)
+                census.replace(path, classify(path, data))
+                result.files += 1
+    except (tarfile.TarError, zlib.error, EOFError) as error:
+        raise ArchiveError(f"the repository archive could not be read: {error}") from None
+
+
+def _read_member(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    # One byte past the engine's limit is enough for it to say "too-large"; the rest of
+    # the member is skipped by tarfile as it moves to the next header.
+    handle = tar.extractfile(member)
+    return handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
+
+
+def _census_from_pull(
+    pull: Callable[[], bytes],
+    *,
+    limits: ArchiveLimits,
+    path_filter: PathFilter,
+    strip_root: bool,
+    include_generated: bool,
+) -> ArchiveCensus:
+    inflater = _Inflater(pull, limits)
+    result = ArchiveCensus(Census(include_generated=include_generated))
+    try:
+        _walk(
+            inflater,
+            path_filter=path_filter,
+            strip_root=strip_root,
+            census=result.census,
+            result=result,
+        )
+    finally:
+        result.compressed_bytes, result.inflated_bytes = inflater.compressed, inflater.inflated
+    return result
+
+
+# -- entry points ---------------------------------------------------------------
+
+# Censuses are CPU-bound: two threads at most, so they neither starve the event loop's
+# other work of the default executor nor multiply the memory bound.
+_EXECUTOR = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="census")
+
+
+async def census_from_stream(
+    chunks: AsyncIterator[bytes],
+    *,
+    limits: ArchiveLimits,
+    path_filter: PathFilter = DEFAULT_FILTER,
+    strip_root: bool = True,
+    include_generated: bool = False,
+) -> ArchiveCensus:
+    """Count an archive arriving as compressed chunks (e.g. an HTTP response body)."""
+    loop = asyncio.get_running_loop()
+    bridge = _StreamBridge(chunks, loop)
+    work = loop.run_in_executor(
+        _EXECUTOR,
+        lambda: _census_from_pull(
+            bridge.pull,
+            limits=limits,
+            path_filter=path_filter,
+            strip_root=strip_root,
+            include_generated=include_generated,
+        ),
+    )
+    try:
+        return await work
+    except asyncio.CancelledError:
+        # The thread cannot be interrupted; it stops at its next pull.
+        bridge.close()
+        raise
+
+
+def census_from_file(
+    path: str | os.PathLike[str],
+    *,
+    limits: ArchiveLimits,
+    path_filter: PathFilter = DEFAULT_FILTER,
+    strip_root: bool = False,
+    include_generated: bool = False,
+) -> ArchiveCensus:
+    """Count a local ``.tar.gz`` (or ``.tar``) file the same way, read in chunks.
+
+    ``strip_root`` defaults to False because ``git archive`` writes no top folder unless
+    asked with ``--prefix``; pass True for a tarball downloaded from GitHub.
+    """
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, read chunk by chunk
+    except OSError as error:
+        raise ArchiveError(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        return _census_from_pull(
+            lambda: handle.read(CHUNK),
+            limits=limits,
+            path_filter=path_filter,
+            strip_root=strip_root,
+            include_generated=include_generated,
+        )

@@ -1,0 +1,85 @@
+"""Walk a directory the way git would see it.
+
+Files ignored by a ``.gitignore`` (at any depth, each relative to its own folder), paths
+excluded by the ``PathFilter`` (vendored trees, submodules, user patterns) and symlinks
+are left out; paths come back relative to the root with ``/`` separators, sorted.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+
+from pathspec import GitIgnoreSpec
+
+from bot.engine.paths import PathFilter, submodule_paths
+from bot.sources import SourceError
+
+
+def check_directory(root: str) -> None:
+    if not os.path.exists(root):
+        raise SourceError(f"no such directory: {root}")
+    if not os.path.isdir(root):
+        raise SourceError(f"not a directory: {root}")
+
+
+def tree_filter(root: str, include: Iterable[str] = (), exclude: Iterable[str] = ()) -> PathFilter:
+    """The filter for a checkout at ``root``: defaults, its submodules and user patterns."""
+    try:
+        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="replace") as f:
+            submodules = submodule_paths(f.read())
+    except OSError:
+        submodules = []
+    return PathFilter.build(include, exclude, submodules=submodules)
+
+
+def _load_gitignore(directory: str) -> GitIgnoreSpec | None:
+    try:
+        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    return GitIgnoreSpec.from_lines(lines) if lines else None
+
+
+def walk(root: str, path_filter: PathFilter) -> Iterator[str]:
+    """Relative paths of the files under ``root`` that the analysis looks at."""
+    check_directory(root)
+    yield from _walk(root, "", path_filter, [])
+
+
+def _ignored(rel: str, ignores: list[tuple[str, GitIgnoreSpec]]) -> bool:
+    # The deepest .gitignore that has an opinion wins, as in git (negations included).
+    for base, spec in reversed(ignores):
+        result = spec.check_file(rel[len(base) :])
+        if result.include is not None:
+            return result.include
+    return False
+
+
+def _walk(
+    root: str, prefix: str, path_filter: PathFilter, ignores: list[tuple[str, GitIgnoreSpec]]
+) -> Iterator[str]:
+    directory = os.path.join(root, prefix) if prefix else root
+    spec = _load_gitignore(directory)
+    if spec is not None:
+        ignores = [*ignores, (prefix, spec)]
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return  # unreadable folder: nothing to count, nothing to crash on
+    for entry in entries:
+        rel = prefix + entry.name
+        if entry.is_symlink():
+            continue
+        if entry.is_dir():
+            if entry.name == ".git" or path_filter.prunes(rel) or _ignored(rel + "/", ignores):
+                continue
+            yield from _walk(root, rel + "/", path_filter, ignores)
+        elif entry.is_file() and not _ignored(rel, ignores) and path_filter.includes(rel):
+            yield rel
+
+
+def read(root: str, rel: str) -> bytes:
+    with open(os.path.join(root, rel), "rb") as f:
+        return f.read()
