@@ -198,6 +198,7 @@ class Shapes:
     def issue(self, repo: Repo, issue: Issue) -> dict[str, Any]:
         url = f"{self.api}/repos/{repo.full_name}/issues/{issue.number}"
         kind = "pull" if issue.is_pr else "issues"
+        pr = repo.pulls.get(issue.number) if issue.is_pr else None
         body: dict[str, Any] = {
             "id": issue.id,
             "node_id": node_id("Issue", issue.id),
@@ -209,8 +210,9 @@ class Shapes:
             "html_url": f"{WEB}/{repo.full_name}/{kind}/{issue.number}",
             "number": issue.number,
             "state": issue.state,
-            "title": issue.title,
-            "body": issue.body,
+            # A PR's title and body live on the PR (tests edit them there).
+            "title": pr.title if pr else issue.title,
+            "body": pr.body if pr else issue.body,
             "user": self.user(issue.user),
             "labels": [self.label(repo, name) for name in issue.labels],
             "assignee": self.user(issue.assignees[0]) if issue.assignees else None,
@@ -218,7 +220,7 @@ class Shapes:
             "milestone": None,
             "locked": False,
             "comments": sum(c.issue_number == issue.number for c in repo.comments.values()),
-            "closed_at": None,
+            "closed_at": issue.created_at if issue.state == "closed" else None,
             "created_at": issue.created_at,
             "updated_at": issue.created_at,
             "author_association": "CONTRIBUTOR",
@@ -322,7 +324,7 @@ class Shapes:
             "active_lock_reason": None,
             "created_at": pr.created_at,
             "updated_at": pr.created_at,
-            "closed_at": None,
+            "closed_at": pr.created_at if pr.state == "closed" else None,
             "merged_at": None,
             "merge_commit_sha": None,
             "assignee": issue["assignee"],
