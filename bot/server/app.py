@@ -1,0 +1,114 @@
+"""The aiohttp application: webhook endpoint, probes, metrics, and the worker pool."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import aiohttp
+from aiohttp import web
+from gidgethub.routing import Router
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from bot.features import ROUTER
+from bot.github.auth import AppAuth
+from bot.github.errors import GitHubError
+from bot.github.retry import RetryPolicy
+from bot.server.dispatch import run_job
+from bot.server.jobs import LocalJobQueue
+from bot.server.logs import REDACTOR
+from bot.server.manifest import add_setup_routes
+from bot.server.services import SERVICES, Services
+from bot.server.settings import Settings
+from bot.server.webhooks import MAX_PAYLOAD, receive
+
+log = logging.getLogger("lockin.server")
+
+
+def create_app(settings: Settings, *, router: Router | None = None) -> web.Application:
+    app = web.Application(client_max_size=MAX_PAYLOAD)
+    app[SERVICES] = Services(settings=settings, router=router or ROUTER)
+    REDACTOR.add_static(settings.private_key)
+    REDACTOR.add_static(settings.webhook_secret)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    app.router.add_get("/metrics", metrics)
+    app.router.add_post(settings.webhook_path, receive)
+    if settings.configured:
+        app.cleanup_ctx.append(_github_and_workers)
+    else:
+        # The app-manifest registration page (issue 6), only while unconfigured.
+        add_setup_routes(app, settings)
+    return app
+
+
+async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
+    services = app[SERVICES]
+    settings = services.settings
+    assert settings.app_id
+    assert settings.private_key
+    session = aiohttp.ClientSession()
+    services.auth = AppAuth(
+        settings.app_id,
+        settings.private_key,
+        settings.github_api_url,
+        session,
+        policy=RetryPolicy(
+            attempts=settings.retry_attempts,
+            backoff=settings.retry_backoff,
+            secondary_wait=settings.secondary_rate_limit_wait,
+            max_rate_limit_wait=settings.max_rate_limit_wait,
+        ),
+        observer=services.metrics,
+        write_interval=settings.write_interval,
+        request_timeout=settings.request_timeout,
+        on_secret=REDACTOR.add,
+    )
+    queue = LocalJobQueue(
+        lambda job: run_job(services, job),
+        workers=settings.workers,
+        capacity=settings.queue_size,
+        shutdown_timeout=settings.shutdown_timeout,
+    )
+    services.metrics.watch_queue(queue.depth, queue.capacity)
+    await queue.start()
+    services.queue = queue
+    introduction = asyncio.create_task(_introduce(services.auth))
+    yield
+    introduction.cancel()
+    await queue.close()
+    await session.close()
+
+
+async def _introduce(auth: AppAuth) -> None:
+    """Check the credentials once at start, so a wrong key shows now, not at the first PR."""
+    try:
+        app = await auth.app_client().getitem("/app")
+    except GitHubError as exc:
+        log.error("cannot authenticate as GitHub App %s: %s", auth.app_id, exc)
+        return
+    log.info(
+        "authenticated as GitHub App %s (%s)",
+        app.get("slug"),
+        app.get("name"),
+        extra={"app_slug": app.get("slug"), "installations": app.get("installations_count")},
+    )
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok"})
+
+
+async def readyz(request: web.Request) -> web.Response:
+    services = request.app[SERVICES]
+    if not services.settings.configured:
+        return web.json_response({"status": "not configured"}, status=503)
+    if services.queue is None or not services.queue.ready():
+        return web.json_response({"status": "queue full or workers stopped"}, status=503)
+    return web.json_response({"status": "ready"})
+
+
+async def metrics(request: web.Request) -> web.Response:
+    body = request.app[SERVICES].metrics.render()
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -1,0 +1,34 @@
+"""What a feature handler receives besides the event and the GitHub client."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.github.auth import AppAuth
+from bot.server.caches import Caches
+from bot.server.metrics import Metrics
+from bot.server.settings import Settings
+
+
+class JobLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """Adds the delivery's fields to every line, keeping the caller's own `extra`."""
+
+    def process(
+        self, msg: Any, kwargs: MutableMapping[str, Any]
+    ) -> tuple[Any, MutableMapping[str, Any]]:
+        kwargs["extra"] = {**(self.extra or {}), **kwargs.get("extra", {})}
+        return msg, kwargs
+
+
+@dataclass
+class JobContext:
+    delivery_id: str
+    event: str
+    settings: Settings
+    auth: AppAuth
+    log: logging.LoggerAdapter  # type: ignore[type-arg]
+    caches: Caches
+    metrics: Metrics

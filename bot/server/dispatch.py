@@ -1,0 +1,66 @@
+"""Running one job: the event goes to every handler the router has for it."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from gidgethub import sansio
+
+from bot.server.context import JobContext, JobLog
+from bot.server.jobs import Job
+from bot.server.services import Services
+
+log = logging.getLogger("lockin.job")
+
+
+async def run_job(services: Services, job: Job) -> None:
+    """Handlers run one after another; one failing does not stop the others. A job that
+    failed releases its delivery id, so that redelivering it from GitHub runs it again."""
+    assert services.auth is not None
+    event = sansio.Event(job.payload, event=job.event, delivery_id=job.delivery_id)
+    installation_id = (job.payload.get("installation") or {}).get("id")
+    fields = {
+        "delivery_id": job.delivery_id,
+        "event": job.event,
+        "action": job.payload.get("action"),
+        "installation_id": installation_id,
+    }
+    job_log = JobLog(log, fields)
+    gh = (
+        services.auth.installation_client(installation_id, delivery_id=job.delivery_id)
+        if isinstance(installation_id, int)
+        else services.auth.app_client()
+    )
+    ctx = JobContext(
+        delivery_id=job.delivery_id,
+        event=job.event,
+        settings=services.settings,
+        auth=services.auth,
+        log=job_log,
+        caches=services.caches,
+        metrics=services.metrics,
+    )
+    started = time.monotonic()
+    outcome = "ok"
+    for handler in services.router.fetch(event):
+        try:
+            await handler(event, gh, ctx)
+        except Exception:
+            outcome = "error"
+            job_log.exception("handler %s failed", handler.__qualname__)
+    seconds = time.monotonic() - started
+    services.metrics.jobs.labels(job.event, outcome).observe(seconds)
+    if outcome == "error":
+        await services.caches.deliveries.release(job.delivery_id)
+    job_log.log(
+        logging.INFO if outcome == "ok" else logging.ERROR,
+        "job %s",
+        outcome,
+        extra={
+            "outcome": outcome,
+            "ms": round(seconds * 1000, 1),
+            "queued_ms": round((time.time() - job.received_at) * 1000 - seconds * 1000, 1),
+            "github_requests": gh.requests_made,
+        },
+    )

@@ -1,0 +1,119 @@
+"""The job queue: accepted deliveries wait here for a worker.
+
+`JobQueue` is the interface the webhook endpoint uses; `LocalJobQueue` is the embedded
+default (a bounded asyncio queue and a pool of worker tasks). A Redis-backed queue can take
+its place: jobs are plain data, and the worker function is given at construction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+log = logging.getLogger("lockin.jobs")
+
+
+@dataclass(frozen=True)
+class Job:
+    delivery_id: str
+    event: str
+    payload: dict[str, Any]
+    received_at: float = field(default_factory=time.time)
+
+
+Worker = Callable[[Job], Awaitable[None]]
+
+
+class JobQueue(Protocol):
+    capacity: int
+
+    async def start(self) -> None: ...
+
+    async def submit(self, job: Job) -> bool:
+        """Queue a job; False when the queue is full or closing (answer 503)."""
+        ...
+
+    def depth(self) -> int: ...
+
+    def ready(self) -> bool:
+        """Workers running and room for another job."""
+        ...
+
+    async def close(self) -> None:
+        """Stop accepting, finish queued and running jobs (bounded), stop the workers."""
+        ...
+
+
+class LocalJobQueue:
+    def __init__(
+        self, work: Worker, *, workers: int, capacity: int, shutdown_timeout: float
+    ) -> None:
+        self.capacity = capacity
+        self._work = work
+        self._worker_count = workers
+        self._shutdown_timeout = shutdown_timeout
+        self._queue: asyncio.Queue[Job] = asyncio.Queue(maxsize=capacity)
+        self._workers: list[asyncio.Task[None]] = []
+        self._running: dict[asyncio.Task[None], Job] = {}
+        self._accepting = False
+
+    async def start(self) -> None:
+        self._accepting = True
+        self._workers = [
+            asyncio.create_task(self._worker(), name=f"lockin-worker-{n}")
+            for n in range(self._worker_count)
+        ]
+
+    async def submit(self, job: Job) -> bool:
+        if not self._accepting:
+            return False
+        try:
+            self._queue.put_nowait(job)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    def depth(self) -> int:
+        return self._queue.qsize()
+
+    def ready(self) -> bool:
+        alive = any(not task.done() for task in self._workers)
+        return self._accepting and alive and not self._queue.full()
+
+    async def close(self) -> None:
+        self._accepting = False
+        try:
+            await asyncio.wait_for(self._queue.join(), self._shutdown_timeout)
+        except TimeoutError:
+            lost = [job.delivery_id for job in self._running.values()]
+            while not self._queue.empty():
+                lost.append(self._queue.get_nowait().delivery_id)
+                self._queue.task_done()
+            log.error(
+                "shutdown timeout: %d job(s) not finished; redeliver them from the App's "
+                "advanced settings",
+                len(lost),
+                extra={"lost_deliveries": lost},
+            )
+        for task in self._workers:
+            task.cancel()
+        await asyncio.gather(*self._workers, return_exceptions=True)
+
+    async def _worker(self) -> None:
+        me = asyncio.current_task()
+        assert me is not None
+        while True:
+            job = await self._queue.get()
+            self._running[me] = job
+            try:
+                await self._work(job)
+            except Exception:
+                # The worker function handles its own errors; this keeps the pool alive.
+                log.exception("job crashed", extra={"delivery_id": job.delivery_id})
+            finally:
+                del self._running[me]
+                self._queue.task_done()

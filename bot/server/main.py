@@ -1,0 +1,61 @@
+"""`lockin serve`: load settings, print the start-up banner, run the server."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+
+from aiohttp import web
+
+from bot.server.app import create_app
+from bot.server.logs import configure_logging
+from bot.server.settings import Settings, SettingsError
+
+# Seconds to let open HTTP connections finish at shutdown; the job queue drains after.
+_CONNECTION_GRACE = 5.0
+
+
+def serve(environ: Mapping[str, str] | None = None) -> int:
+    try:
+        settings = Settings.from_env(os.environ if environ is None else environ)
+    except SettingsError as exc:
+        print(f"lockin: {exc}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, settings.log_format)
+    print(banner(settings), file=sys.stderr, flush=True)
+    try:
+        web.run_app(
+            create_app(settings),
+            host=settings.host,
+            port=settings.port,
+            access_log=None,
+            print=None,
+            shutdown_timeout=_CONNECTION_GRACE,
+        )
+    except OSError as exc:
+        print(
+            f"lockin: cannot listen on {settings.host}:{settings.port}: {exc.strerror}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def banner(settings: Settings) -> str:
+    """Who we are, where GitHub should send webhooks, and where each setting came from."""
+    local = f"http://{settings.host}:{settings.port}"
+    public = settings.base_url or local
+    lines = [f"lockin GitHub App server, App id {settings.app_id or '(none)'}"]
+    lines.append(f"  webhook URL   {public}{settings.webhook_path}")
+    if settings.base_url is None:
+        lines.append("                (set BASE_URL to the public URL GitHub can reach)")
+    if not settings.configured:
+        lines.append(
+            f"  not configured: open {public}/ to register the App, or set APP_ID, "
+            "PRIVATE_KEY and WEBHOOK_SECRET"
+        )
+    lines.append("  settings (value [source: env, file = .env, default]):")
+    width = max(len(name) for name in settings.public_view())
+    lines += [f"    {name:<{width}}  {shown}" for name, shown in settings.public_view().items()]
+    return "\n".join(lines)

@@ -1,0 +1,64 @@
+"""Prometheus metrics, one registry per app so several apps can live in one process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+_JOB_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.deliveries = Counter(
+            "lockin_webhook_deliveries",
+            "Webhook deliveries by event and outcome (queued, ignored, duplicate, rejected...).",
+            ["event", "outcome"],
+            registry=r,
+        )
+        self.queue_depth = Gauge("lockin_job_queue_depth", "Jobs waiting for a worker.", registry=r)
+        self.queue_capacity = Gauge(
+            "lockin_job_queue_capacity", "Jobs the queue holds before answering 503.", registry=r
+        )
+        self.jobs = Histogram(
+            "lockin_job_duration_seconds",
+            "Time from a worker taking a job to its end, by event and outcome.",
+            ["event", "outcome"],
+            buckets=_JOB_BUCKETS,
+            registry=r,
+        )
+        self.github_requests = Counter(
+            "lockin_github_requests",
+            "HTTP exchanges with GitHub by method and status (or timeout / connection error).",
+            ["method", "status"],
+            registry=r,
+        )
+        self.github_seconds = Histogram(
+            "lockin_github_request_duration_seconds",
+            "Duration of one HTTP exchange with GitHub.",
+            registry=r,
+        )
+        self.rate_limit_remaining = Gauge(
+            "lockin_github_rate_limit_remaining",
+            "Requests left in GitHub's primary rate limit, per installation ('app' for the JWT).",
+            ["installation"],
+            registry=r,
+        )
+
+    def watch_queue(self, depth: Callable[[], int], capacity: int) -> None:
+        self.queue_depth.set_function(depth)
+        self.queue_capacity.set(capacity)
+
+    def github_request(
+        self, *, method: str, status: str, seconds: float, scope: str, remaining: int | None
+    ) -> None:
+        self.github_requests.labels(method, status).inc()
+        self.github_seconds.observe(seconds)
+        if remaining is not None:
+            self.rate_limit_remaining.labels(scope).set(remaining)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

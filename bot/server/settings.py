@@ -1,0 +1,276 @@
+"""Server settings from the environment, with Probot's names.
+
+Every value is read from the process environment first, then from a `.env` file in the
+working directory (what the manifest setup page writes), then from the default. A bad value
+raises `SettingsError` whose text is one line that names the setting.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
+from dotenv import dotenv_values
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+LOG_FORMATS = ("json", "pretty")
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message is one line naming it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    app_id: str | None
+    private_key: str | None
+    webhook_secret: str | None
+    webhook_path: str = "/api/github/webhooks"
+    host: str = "0.0.0.0"
+    port: int = 3000
+    log_level: str = "info"
+    log_format: str = "json"
+    github_api_url: str = "https://api.github.com"
+    base_url: str | None = None
+    workers: int = 4
+    queue_size: int = 1000
+    write_interval: float = 1.0
+    request_timeout: float = 10.0
+    max_rate_limit_wait: float = 900.0
+    redis_url: str | None = None
+    # Jobs still queued or running after this many seconds of shutdown are logged as lost.
+    shutdown_timeout: float = 25.0
+    # Attempts per GitHub request on 5xx and timeouts, and the first backoff delay.
+    retry_attempts: int = 4
+    retry_backoff: float = 0.5
+    # GitHub asks to wait at least a minute after a secondary limit that names no delay.
+    secondary_rate_limit_wait: float = 60.0
+    private_key_path: str | None = None
+    sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.app_id and self.private_key and self.webhook_secret)
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str], *, env_file: Path | None = Path(".env")
+    ) -> Settings:
+        values = _Layered(environ, _read_env_file(env_file))
+        kwargs: dict[str, Any] = {}
+        sources: dict[str, str] = {}
+        for spec in _SPECS:
+            raw, source = values.first(spec.names)
+            if raw is None or raw == "":
+                sources[spec.field] = "default"
+                continue
+            try:
+                kwargs[spec.field] = spec.parse(raw)
+            except ValueError as exc:
+                raise SettingsError(f"{spec.names[0]}: {exc}") from None
+            sources[spec.field] = source
+        _load_private_key(values, kwargs, sources)
+        _check_complete(kwargs)
+        kwargs.setdefault("app_id", None)
+        kwargs.setdefault("webhook_secret", None)
+        return cls(**kwargs, sources=sources)
+
+    def public_view(self) -> dict[str, str]:
+        """Each setting with where it came from, secret values masked (for the banner)."""
+        view: dict[str, str] = {}
+        for f in fields(self):
+            if f.name == "sources":
+                continue
+            value = getattr(self, f.name)
+            shown = "(set)" if f.name in _SECRET_FIELDS and value else repr(value)
+            view[f.name] = f"{shown} [{self.sources.get(f.name, 'default')}]"
+        return view
+
+
+_SECRET_FIELDS = frozenset({"private_key", "webhook_secret", "redis_url"})
+
+
+class _Layered:
+    """The environment over the `.env` file; remembers which layer answered."""
+
+    def __init__(self, environ: Mapping[str, str], file_values: Mapping[str, str]) -> None:
+        self._layers = (("env", environ), ("file", file_values))
+
+    def first(self, names: tuple[str, ...]) -> tuple[str | None, str]:
+        for source, layer in self._layers:
+            for name in names:
+                value = layer.get(name)
+                if value not in (None, ""):
+                    return value, source
+        return None, "default"
+
+
+def _read_env_file(path: Path | None) -> dict[str, str]:
+    if path is None or not path.is_file():
+        return {}
+    return {k: v for k, v in dotenv_values(path, interpolate=False).items() if v is not None}
+
+
+def _int_in(low: int, high: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            raise ValueError(f"expected an integer, got {raw!r}") from None
+        if not low <= value <= high:
+            raise ValueError(f"expected an integer from {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def _seconds(*, positive: bool) -> Callable[[str], float]:
+    def parse(raw: str) -> float:
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            raise ValueError(f"expected a number of seconds, got {raw!r}") from None
+        if value < 0 or (positive and value == 0) or value != value:
+            raise ValueError(f"expected a {'positive' if positive else 'non-negative'} number")
+        return value
+
+    return parse
+
+
+def _choice(options: tuple[str, ...], aliases: Mapping[str, str] | None = None) -> Callable:
+    def parse(raw: str) -> str:
+        value = raw.strip().lower()
+        value = (aliases or {}).get(value, value)
+        if value not in options:
+            raise ValueError(f"expected one of {', '.join(options)}, got {raw!r}")
+        return value
+
+    return parse
+
+
+def _url(raw: str) -> str:
+    parts = urlsplit(raw.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"expected an http(s) URL, got {raw!r}")
+    return raw.strip().rstrip("/")
+
+
+def _app_id(raw: str) -> str:
+    # Kept as a string: gidgethub's get_jwt and GitHub both want `iss` as a string.
+    value = raw.strip()
+    if not value.isdigit() or int(value) == 0:
+        raise ValueError(f"expected the App's numeric id, got {raw!r}")
+    return value
+
+
+def _webhook_path(raw: str) -> str:
+    value = raw.strip()
+    if not value.startswith("/") or any(c.isspace() for c in value):
+        raise ValueError(f"expected a path starting with '/', got {raw!r}")
+    return value
+
+
+def _text(raw: str) -> str:
+    return raw.strip()
+
+
+@dataclass(frozen=True)
+class _Spec:
+    field: str
+    names: tuple[str, ...]
+    parse: Callable[[str], Any]
+
+
+_SPECS = (
+    _Spec("app_id", ("APP_ID",), _app_id),
+    _Spec("webhook_secret", ("WEBHOOK_SECRET",), str),
+    _Spec("webhook_path", ("WEBHOOK_PATH",), _webhook_path),
+    _Spec("host", ("HOST",), _text),
+    _Spec("port", ("PORT",), _int_in(1, 65535)),
+    _Spec(
+        "log_level", ("LOG_LEVEL",), _choice(LOG_LEVELS, {"warn": "warning", "fatal": "critical"})
+    ),
+    _Spec("log_format", ("LOG_FORMAT",), _choice(LOG_FORMATS)),
+    _Spec("github_api_url", ("GITHUB_API_URL",), _url),
+    _Spec("base_url", ("BASE_URL", "WEBHOOK_PROXY_URL"), _url),
+    _Spec("workers", ("WORKERS",), _int_in(1, 256)),
+    _Spec("queue_size", ("QUEUE_SIZE",), _int_in(1, 1_000_000)),
+    _Spec("write_interval", ("WRITE_INTERVAL",), _seconds(positive=False)),
+    _Spec("request_timeout", ("REQUEST_TIMEOUT",), _seconds(positive=True)),
+    _Spec("max_rate_limit_wait", ("MAX_RATE_LIMIT_WAIT",), _seconds(positive=False)),
+    _Spec("redis_url", ("REDIS_URL",), _text),
+    _Spec("shutdown_timeout", ("SHUTDOWN_TIMEOUT",), _seconds(positive=False)),
+    _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
+    _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
+    _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),
+)
+
+
+def _load_private_key(values: _Layered, kwargs: dict[str, Any], sources: dict[str, str]) -> None:
+    raw, source = values.first(("PRIVATE_KEY",))
+    if raw is not None:
+        kwargs["private_key"] = parse_private_key(raw, "PRIVATE_KEY")
+        sources["private_key"] = source
+        return
+    path, source = values.first(("PRIVATE_KEY_PATH",))
+    if path is None:
+        kwargs["private_key"] = None
+        sources["private_key"] = "default"
+        return
+    try:
+        text = Path(path).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SettingsError(f"PRIVATE_KEY_PATH: cannot read {path}: {reason}") from None
+    kwargs["private_key"] = parse_private_key(text, "PRIVATE_KEY_PATH")
+    kwargs["private_key_path"] = path
+    sources["private_key"] = source
+    sources["private_key_path"] = source
+
+
+def parse_private_key(raw: str, name: str) -> str:
+    """The App's RSA key as PEM text, from PEM, `\\n`-escaped PEM or base64 of PEM."""
+    text = raw.strip()
+    if "-----BEGIN" not in text:
+        try:
+            text = base64.b64decode(text, validate=False).decode("utf-8").strip()
+        except (binascii.Error, UnicodeDecodeError):
+            text = ""
+    text = text.replace("\\n", "\n")
+    if "-----BEGIN" not in text:
+        raise SettingsError(
+            f"{name}: not a PEM private key (give the PEM text, the PEM with \\n escapes, "
+            "or its base64)"
+        )
+    try:
+        key = load_pem_private_key(text.encode("ascii"), password=None)
+    except (ValueError, TypeError, UnicodeEncodeError):
+        raise SettingsError(
+            f"{name}: the PEM does not hold a readable unencrypted private key"
+        ) from None
+    if not isinstance(key, rsa.RSAPrivateKey):
+        raise SettingsError(f"{name}: GitHub App keys are RSA keys; this one is not")
+    return text + "\n"
+
+
+def _check_complete(kwargs: Mapping[str, Any]) -> None:
+    """All three credentials, or none (then the manifest setup page serves)."""
+    present = {
+        "APP_ID": kwargs.get("app_id"),
+        "PRIVATE_KEY": kwargs.get("private_key"),
+        "WEBHOOK_SECRET": kwargs.get("webhook_secret"),
+    }
+    if any(present.values()) and not all(present.values()):
+        missing = [name for name, value in present.items() if not value]
+        given = [name for name, value in present.items() if value]
+        hint = " (or PRIVATE_KEY_PATH)" if missing[0] == "PRIVATE_KEY" else ""
+        raise SettingsError(
+            f"{missing[0]}: missing{hint}; it is required when {' and '.join(given)} is set"
+        )

@@ -1,0 +1,124 @@
+"""The webhook endpoint: verify, deduplicate, queue, answer; the work happens later.
+
+GitHub gives a delivery 10 s and never redelivers a failure by itself, so the answer comes
+as soon as the delivery is safely queued. Status codes:
+200 ping · 202 queued, ignored (no handler) or duplicate · 400 missing GitHub headers or
+malformed payload · 401 missing or wrong `X-Hub-Signature-256` · 413 above 25 MB ·
+415 neither `application/json` nor `application/x-www-form-urlencoded` (GitHub's "form"
+content type, whose JSON is in the `payload` field) · 503 not configured, or the queue is
+full (GitHub records the failure; the delivery can be redelivered).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from aiohttp import web
+from gidgethub import BadRequest, ValidationFailure, sansio
+
+from bot.server.jobs import Job
+from bot.server.services import SERVICES, Services
+
+# GitHub caps webhook payloads at 25 MB.
+MAX_PAYLOAD = 25 * 2**20
+CONTENT_TYPES = ("application/json", "application/x-www-form-urlencoded")
+# Before the signature is checked the event name is an untrusted label value.
+UNVERIFIED = "unverified"
+
+log = logging.getLogger("lockin.webhook")
+
+
+async def receive(request: web.Request) -> web.Response:
+    started = time.monotonic()
+    services = request.app[SERVICES]
+    status, outcome, event_name, detail = await _handle(request, services)
+    services.metrics.deliveries.labels(event_name, outcome).inc()
+    body = {"status": outcome} if status < 400 else {"error": detail}
+    delivery_id = request.headers.get("X-GitHub-Delivery")
+    if delivery_id:
+        body["delivery"] = delivery_id
+    log.log(
+        logging.INFO if status < 400 else logging.WARNING,
+        "delivery %s: %s",
+        event_name,
+        outcome,
+        extra={
+            "delivery_id": delivery_id,
+            "event": event_name,
+            "outcome": outcome,
+            "http_status": status,
+            "detail": detail,
+            "ms": round((time.monotonic() - started) * 1000, 2),
+        },
+    )
+    return web.json_response(body, status=status)
+
+
+async def _handle(request: web.Request, services: Services) -> tuple[int, str, str, str | None]:
+    """(HTTP status, outcome, event label, detail for the sender)."""
+    settings = services.settings
+    if not settings.configured or services.queue is None:
+        return (
+            503,
+            "not_configured",
+            UNVERIFIED,
+            (
+                "lockin is not configured: set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET, "
+                "or register the app from this server's setup page"
+            ),
+        )
+    if request.content_type not in CONTENT_TYPES:
+        return (
+            415,
+            "bad_content_type",
+            UNVERIFIED,
+            (
+                f"content type {request.content_type!r} is not supported; "
+                "set the webhook's content type to application/json"
+            ),
+        )
+    event_name = request.headers.get("X-GitHub-Event", "")
+    delivery_id = request.headers.get("X-GitHub-Delivery", "")
+    if not event_name or not delivery_id:
+        return (
+            400,
+            "missing_headers",
+            UNVERIFIED,
+            ("X-GitHub-Event and X-GitHub-Delivery headers are required"),
+        )
+    try:
+        body = await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        return 413, "too_large", UNVERIFIED, f"payload above {MAX_PAYLOAD} bytes"
+    signature = request.headers.get("X-Hub-Signature-256")
+    if not signature:
+        return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 header is missing"
+    assert settings.webhook_secret  # configured
+    try:
+        sansio.validate_event(body, signature=signature, secret=settings.webhook_secret)
+    except ValidationFailure:
+        return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 does not match the payload"
+    headers = {
+        "content-type": request.headers["Content-Type"],
+        "x-github-event": event_name,
+        "x-github-delivery": delivery_id,
+    }
+    try:
+        # The signature is checked above (SHA-256 only); this only decodes the payload.
+        event = sansio.Event.from_http(headers, body)
+    except BadRequest:
+        return 400, "malformed", event_name, "the payload is not valid JSON"
+    if not isinstance(event.data, dict):
+        return 400, "malformed", event_name, "the payload is not a JSON object"
+    if event.event == "ping":
+        return 200, "pong", event_name, None
+    if not services.router.fetch(event):
+        return 202, "ignored", event_name, None
+    deliveries = services.caches.deliveries
+    if not await deliveries.claim(delivery_id):
+        return 202, "duplicate", event_name, None
+    if not await services.queue.submit(Job(delivery_id, event_name, event.data)):
+        await deliveries.release(delivery_id)
+        return 503, "queue_full", event_name, "the job queue is full; redeliver later"
+    return 202, "queued", event_name, None
