@@ -37,6 +37,7 @@ from cachetools import TTLCache
 from dotenv import dotenv_values
 from gidgethub.aiohttp import GitHubAPI
 
+from .logs import REDACTOR
 from .settings import Settings, parse_private_key
 
 log = logging.getLogger(__name__)
@@ -218,9 +219,9 @@ class _Pages:
             for name in ("layout", "setup", "registered", "problem")
         }
 
-    def render(self, name: str, title: str, status: int = 200, **values: str) -> web.Response:
+    def render(self, template: str, title: str, status: int = 200, **values: str) -> web.Response:
         escaped = {key: html.escape(value, quote=True) for key, value in values.items()}
-        body = self._templates[name].substitute(escaped)
+        body = self._templates[template].substitute(escaped)
         page = self._templates["layout"].substitute(title=html.escape(title), body=body)
         return web.Response(
             text=page, status=status, content_type="text/html", headers=_SECURITY_HEADERS
@@ -303,9 +304,9 @@ class ManifestFlow:
                     "Already registered",
                     f"{self._env_file} already holds an APP_ID. Restart the server to use it.",
                 )
-            return await self._exchange(code)
+            return await self._exchange(code, state)
 
-    async def _exchange(self, code: str) -> web.Response:
+    async def _exchange(self, code: str, state: str) -> web.Response:
         try:
             app, env = await exchange_code(
                 self._settings.github_api_url,
@@ -314,22 +315,26 @@ class ManifestFlow:
             )
             # The next start must load what we write: check the key now, not after the restart.
             parse_private_key(env["PRIVATE_KEY"], "PRIVATE_KEY")
+            for key in ("PRIVATE_KEY", "WEBHOOK_SECRET", "GITHUB_CLIENT_SECRET"):
+                REDACTOR.add_static(env[key])
             update_dotenv(self._env_file, env)
-        except gidgethub.HTTPException as exc:
-            log.warning("setup: GitHub refused the manifest code (HTTP %s)", exc.status_code)
-            return self._pages.problem(
-                502,
-                "GitHub refused the registration code",
-                f"GitHub answered {int(exc.status_code)}: the code expires after an hour and "
-                "works once. Open /setup and register again.",
-            )
-        except (aiohttp.ClientError, TimeoutError) as exc:
-            log.warning("setup: cannot reach GitHub to exchange the manifest code: %r", exc)
+        except (gidgethub.GitHubBroken, aiohttp.ClientError, TimeoutError) as exc:
+            reason = _failure(exc)
+            log.warning("setup: GitHub did not convert the manifest code: %s", reason)
+            self._states[state] = True  # the code is still good for its hour: let a reload retry
             return self._pages.problem(
                 502,
                 "GitHub did not answer",
-                f"Could not reach {self._settings.github_api_url}. Check GITHUB_API_URL and "
-                "the network, then open /setup and register again.",
+                f"Exchanging the code with {self._settings.github_api_url} failed ({reason}). "
+                "Reload this page to try again.",
+            )
+        except gidgethub.HTTPException as exc:
+            log.warning("setup: GitHub refused the manifest code: %s", _failure(exc))
+            return self._pages.problem(
+                502,
+                "GitHub refused the registration code",
+                f"GitHub answered {_failure(exc)}: a code works once and expires after an hour. "
+                "Open /setup and register again.",
             )
         except (KeyError, TypeError, ValueError, OSError) as exc:
             log.error("setup: cannot store the new App's credentials: %s", _no_secrets(exc))
@@ -402,6 +407,12 @@ def _reachability_warning(webhook_url: str) -> str:
     )
 
 
+def _failure(exc: BaseException) -> str:
+    if isinstance(exc, gidgethub.HTTPException):
+        return f"HTTP {int(exc.status_code)}"
+    return type(exc).__name__ if isinstance(exc, TimeoutError) else str(exc) or repr(exc)
+
+
 def _no_secrets(exc: BaseException) -> str:
     # A KeyError names the missing field; other errors could quote a value, so give the type.
     return f"missing field {exc}" if isinstance(exc, KeyError) else type(exc).__name__
@@ -424,7 +435,6 @@ def add_setup_routes(
     for path in SETUP_PATHS:
         app.router.add_get(path, flow.setup_page)
     app.router.add_get(CALLBACK_PATH, flow.callback)
-    log.info("setup: no App configured; open %s to register one on GitHub", SETUP_PATHS[-1])
 
 
 def _gh_org(env_file: Path) -> str | None:

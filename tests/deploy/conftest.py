@@ -1,0 +1,58 @@
+"""An unconfigured lockin server on loopback, in a scratch working directory holding app.yml."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.server.app import create_app
+from bot.server.settings import Settings
+from tests.fakegithub import FakeGitHub
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PUBLIC_URL = "https://lockin.example.org"
+
+
+@dataclass
+class SetupServer:
+    url: str
+    workdir: Path
+    settings: Settings
+
+
+@pytest.fixture
+def app_yml() -> dict:
+    return yaml.safe_load((REPO_ROOT / "app.yml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The server's working directory: where it finds app.yml and writes .env, as in production."""
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(REPO_ROOT / "app.yml", work / "app.yml")
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("GH_ORG", raising=False)
+    return work
+
+
+StartServer = Callable[..., Awaitable[SetupServer]]
+
+
+@pytest.fixture
+def start_server(aiohttp_server, workdir: Path, fake_github: FakeGitHub) -> StartServer:
+    """Start the real app (create_app) with these settings, GitHub being the fake."""
+
+    async def start(**environ: str) -> SetupServer:
+        settings = Settings.from_env(
+            {"GITHUB_API_URL": fake_github.url, **environ}, env_file=workdir / ".env"
+        )
+        server = await aiohttp_server(create_app(settings), host="127.0.0.1")
+        return SetupServer(str(server.make_url("")).rstrip("/"), workdir, settings)
+
+    return start
