@@ -136,13 +136,30 @@ def load_policy(text: str | bytes, source: str = ".github/lockin.yml") -> Policy
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise PolicyError.at(source, None, f"not UTF-8 text ({e.reason})") from None
-    loader = yaml.SafeLoader(text)
+    root, data = _parse(text, source)
+    if data is None:  # empty file, comments only, or an explicit null
+        data = {}
+    problems = [p for error in _VALIDATOR.iter_errors(data) for p in _problems(root, error)]
+    problems += _pattern_problems(root, data)
+    if problems:
+        raise PolicyError(source, problems)
+    return _policy(_with_defaults(SCHEMA, data))
+
+
+def _parse(text: str, source: str) -> tuple[yaml.Node | None, Any]:
+    """One parse gives both the nodes (for line numbers) and the data."""
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, e.position) + 1
+        what = f"invalid YAML: {e.reason} (U+{e.character:04X})"
+        raise PolicyError.at(source, line, what) from None
     try:
         root = loader.get_single_node()
         problems = list(_structure_problems(root))
         if problems:
             raise PolicyError(source, problems)
-        data = loader.construct_document(root) if root is not None else None
+        return root, loader.construct_document(root) if root is not None else None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark else None
@@ -152,13 +169,6 @@ def load_policy(text: str | bytes, source: str = ".github/lockin.yml") -> Policy
         raise PolicyError.at(source, None, f"invalid YAML: {e}") from None
     finally:
         loader.dispose()
-    if data is None:  # empty file, comments only, or an explicit null
-        data = {}
-    problems = [p for error in _VALIDATOR.iter_errors(data) for p in _problems(root, error)]
-    problems += _pattern_problems(root, data)
-    if problems:
-        raise PolicyError(source, problems)
-    return _policy(_with_defaults(SCHEMA, data))
 
 
 def _structure_problems(root: yaml.Node | None) -> Iterator[Problem]:

@@ -253,8 +253,8 @@ def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
         reserved = "cannot start any token" in str(e)
         hint = " (quote values that start with @ or `)" if reserved else ""
         raise DecisionError(f"bad YAML at line {line}: {e.problem}{hint}") from None
-    except yaml.YAMLError as e:
-        raise DecisionError(f"bad YAML: {e}") from None
+    except yaml.YAMLError as e:  # a character YAML refuses: the message spans lines
+        raise DecisionError(f"bad YAML: {' '.join(str(e).split())}") from None
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
