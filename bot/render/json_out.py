@@ -1,7 +1,7 @@
 """Stable JSON documents for ``lockin scan`` and ``lockin diff``.
 
 The shapes are versioned by the ``schema`` field and described by JSON Schemas shipped
-beside this module (``schemas/scan.schema.json``, ``schemas/diff.schema.json``). Within
+beside this module (``scan.schema.json``, ``diff.schema.json``). Within
 a version, fields are only ever added, never renamed or removed. Every layer mapping has
 all four keys (``kernel``, ``vendor-library``, ``vendor-path``, ``portable``); line
 numbers are 1-based and inclusive.
@@ -17,6 +17,7 @@ from typing import Any
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, ChangeDelta, FileDelta, Finding, Layer
+from bot.policy.gate import Verdict
 
 SCAN_SCHEMA = "lockin.scan/1"
 DIFF_SCHEMA = "lockin.diff/1"
@@ -24,7 +25,7 @@ DIFF_SCHEMA = "lockin.diff/1"
 
 def load_schema(name: str) -> dict[str, Any]:
     """The JSON Schema of an output document: ``"scan"`` or ``"diff"``."""
-    text = resources.files(__package__).joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
+    text = resources.files(__package__).joinpath(f"{name}.schema.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -131,6 +132,29 @@ def diff_document(
         "skipped_files": change.skipped_files,
         "files": [_file_delta(f) for f in change.files],
         "verdict": dict(verdict),
+    }
+
+
+def verdict_summary(verdict: Verdict) -> dict[str, Any]:
+    """The policy's verdict as plain data (the ``verdict`` of a diff document)."""
+    return {
+        "conclusion": verdict.conclusion,
+        "summary": verdict.summary,
+        "gated_lines": verdict.gated_lines,
+        "needs_decision": verdict.needs_decision,
+        "files": [
+            {
+                "path": f.path,
+                "gated_lines": f.gated_lines,
+                "covered_by": f.covered_by,
+                "reason": f.reason,
+            }
+            for f in verdict.files
+        ],
+        "decisions": [
+            {"ref": d.ref, "valid": d.valid, "problems": list(d.problems)}
+            for d in verdict.decisions
+        ],
     }
 
 

@@ -169,8 +169,8 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
         state = "valid" if not decision["problems"] else "; ".join(decision["problems"])
         out.append(f"  decision {decision['ref']}: {state}")
     for f in verdict.get("files", []):
-        if f.get("covered_by"):
-            out.append(f"  {f['path']}: covered by {f['covered_by']}")
+        state = f"covered by {f['covered_by']}" if f["covered_by"] else f["reason"]
+        out.append(f"  {f['path']}: {f['gated_lines']:,} gated lines, {state}")
     return "\n".join(out) + "\n"
 
 

@@ -61,3 +61,21 @@ def parse_raw(output: str) -> list[Change]:
                 )
             )
     return changes
+
+
+def narrow(change: Change, old_included: bool, new_included: bool) -> Change | None:
+    """Limit a change to the paths the analysis includes on each side.
+
+    A side outside the analysis (ignored, excluded) counts as absent: a rename out of an
+    excluded folder becomes an addition, into one a removal (callers count every line of
+    an added or removed file). ``None`` when neither side is included.
+    """
+    in_old = change.status != "added" and old_included
+    in_new = change.status != "removed" and new_included
+    if in_old and in_new:
+        return change
+    if in_new:
+        return Change("added", change.path, new_blob=change.new_blob)
+    if in_old:
+        return Change("removed", change.old_path or change.path, old_blob=change.old_blob)
+    return None

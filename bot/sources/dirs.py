@@ -12,7 +12,7 @@ import os
 from bot.engine.delta import changed_lines_by_file
 from bot.engine.paths import PathFilter
 from bot.sources import SourceError
-from bot.sources.changes import Change, parse_raw
+from bot.sources.changes import Change, narrow, parse_raw
 from bot.sources.git import run_git
 from bot.sources.tree import check_directory, walk
 
@@ -51,19 +51,7 @@ def directory_changes(before: str, after: str, path_filter: PathFilter) -> list[
         change = Change(change.status, path, old_path=old_path).with_lines(
             lines.get(path, ([], []))
         )
-        old_side = old_path or path
-        in_old = change.status != "added" and old_side in old_files
-        in_new = change.status != "removed" and path in new_files
-        if in_old or in_new:
-            out.append(_narrow(change, in_old, in_new))
+        narrowed = narrow(change, (old_path or path) in old_files, path in new_files)
+        if narrowed is not None:
+            out.append(narrowed)
     return out
-
-
-def _narrow(change: Change, in_old: bool, in_new: bool) -> Change:
-    """A side outside the analysis (ignored, excluded) counts as absent: every line of
-    the other side is then added or removed, which callers count for such statuses."""
-    if in_old and in_new:
-        return change
-    if in_new:
-        return Change("added", change.path)
-    return Change("removed", change.old_path or change.path)

@@ -74,9 +74,11 @@ class GitRepo:
         out = self._git("merge-base", base, head, ok=(0, 1))
         return out.strip() or None
 
-    def list_files(self, commit: str) -> list[TreeEntry]:
-        """Regular files of a commit (no symlinks, no submodules), with blob id and size."""
-        out = self._git("ls-tree", "-r", "-z", "--long", "--full-tree", commit)
+    def list_files(self, commit: str, under: str | None = None) -> list[TreeEntry]:
+        """Regular files of a commit (no symlinks, no submodules), with blob id and size,
+        optionally only those under one folder."""
+        limit = ("--", under) if under else ()
+        out = self._git("ls-tree", "-r", "-z", "--long", "--full-tree", commit, *limit)
         entries = []
         for record in out.split("\0"):
             if not record:
@@ -157,6 +159,10 @@ class GitRepo:
         )
         lines = changed_lines_by_file(patch)
         return [c.with_lines(lines.get(c.path, ([], []))) for c in parse_raw(raw)]
+
+    def remote_url(self, name: str) -> str | None:
+        """The URL of a remote, ``None`` when there is no such remote."""
+        return self._git("remote", "get-url", name, ok=(0, 2)).strip() or None
 
     def messages(self, base: str, head: str) -> list[str]:
         """Commit messages reachable from ``head`` and not from ``base``."""

@@ -23,12 +23,16 @@ import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from bot.engine import MAX_FILE_BYTES, classify
 from bot.engine.census import Census
+from bot.engine.model import FileReport, zero_layers
 from bot.engine.paths import DEFAULT_FILTER, PathFilter
 from bot.sources import SourceError
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
 
 CHUNK = 64 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -297,30 +301,40 @@ def _walk(
         with tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo) as tar:
             for member in tar:
                 reason = _unsafe_reason(member)
+                path = root.relative(member.name) if reason is None else None
+                if reason is None and member.isdir():
+                    continue
+                if reason is None and path is None:
+                    reason = "outside-root"
                 if reason is not None:
+                    # Kept in the census as a skipped file, so the report names it.
                     result.unsafe.add(member.name, reason)
-                    continue
-                path = root.relative(member.name)
-                if member.isdir():
-                    continue
-                if path is None:
-                    result.unsafe.add(member.name, "outside-root")
+                    census.replace(member.name, _skipped(member.name, reason))
                     continue
                 if not path_filter.includes(path):
                     result.excluded += 1
                     continue
-                data = _read_member(tar, member)
-                census.replace(path, classify(path, data))
+                census.replace(path, classify_entry(path, _read_member(tar, member)))
                 result.files += 1
     except (tarfile.TarError, zlib.error, EOFError) as error:
         raise ArchiveError(f"the repository archive could not be read: {error}") from None
 
 
+def classify_entry(path: str, data: bytes) -> FileReport:
+    """The engine's report on a file, from at most one byte past the engine's size limit:
+    enough for it to say "too-large", and the same whether the bytes came from a tarball
+    member or a whole blob."""
+    return classify(path, data[: MAX_FILE_BYTES + 1])
+
+
 def _read_member(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
-    # One byte past the engine's limit is enough for it to say "too-large"; the rest of
-    # the member is skipped by tarfile as it moves to the next header.
+    # The rest of a large member is skipped by tarfile as it moves to the next header.
     handle = tar.extractfile(member)
     return handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
+
+
+def _skipped(path: str, reason: str) -> FileReport:
+    return FileReport(path, None, 0, zero_layers(), {}, [], [], skipped=reason)
 
 
 def _census_from_pull(
@@ -405,5 +419,33 @@ def census_from_file(
             limits=limits,
             path_filter=path_filter,
             strip_root=strip_root,
+            include_generated=include_generated,
+        )
+
+
+async def census_from_github(
+    gh: GitHub,
+    owner: str,
+    repo: str,
+    ref: str,
+    *,
+    limits: ArchiveLimits,
+    path_filter: PathFilter = DEFAULT_FILTER,
+    include_generated: bool = False,
+) -> ArchiveCensus:
+    """Count the repository at ``ref`` from its tarball, streamed as it downloads."""
+    url_vars = {"owner": owner, "repo": repo, "ref": ref}
+    async with gh.stream("/repos/{owner}/{repo}/tarball/{ref}", url_vars) as response:
+        declared = response.content_length
+        if declared is not None and declared > limits.max_compressed:
+            raise ArchiveRefused(
+                f"the repository archive ({_mb(declared)}) is larger than the "
+                f"{_mb(limits.max_compressed)} limit (census.max_archive_mb)"
+            )
+        return await census_from_stream(
+            response.content.iter_chunked(CHUNK),
+            limits=limits,
+            path_filter=path_filter,
+            strip_root=True,
             include_generated=include_generated,
         )

@@ -1,0 +1,309 @@
+"""The ``lockin`` command line: ``scan``, ``diff``, ``serve`` and ``worker``.
+
+Exit codes: 0 success (for ``diff``: the change passes the policy), 1 ``diff`` adds
+non-portable code without a decision, 2 bad input. Errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from bot.engine.census import Census
+from bot.engine.delta import change_delta
+from bot.engine.paths import PathFilter
+from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
+from bot.policy.decisions import DecisionRecord, find_links, parse_decision, parse_ref
+from bot.policy.gate import LinkedDecision, evaluate
+from bot.render import json_out, markdown, sarif, text
+from bot.sources import SourceError
+from bot.sources.analysis import ChangedFile, change_deltas, scan_paths
+from bot.sources.changes import Change, narrow
+from bot.sources.dirs import directory_changes
+from bot.sources.git import GitRepo
+from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
+from bot.sources.tree import check_directory, walk
+
+CONFIG_PATH = ".github/lockin.yml"
+FORMATS = ("text", "json", "markdown", "sarif")
+
+
+class UsageError(Exception):
+    """Bad input the user can fix; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, like every other error of the command (argparse prints the usage too).
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="lockin",
+        description="Count the GPU code that could not move off its vendor tomorrow.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    scan = commands.add_parser("scan", help="census of a directory or checkout")
+    scan.add_argument("path", nargs="?", default=".", help="directory to scan (default: .)")
+    scan.add_argument("--format", choices=FORMATS, default="text")
+    scan.add_argument("--config", help=f"policy file (default: PATH/{CONFIG_PATH} if present)")
+    scan.add_argument("--include", action="append", default=[], metavar="PAT")
+    scan.add_argument("--exclude", action="append", default=[], metavar="PAT")
+    scan.add_argument("--top", type=_positive, default=10, metavar="N")
+    scan.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
+
+    diff = commands.add_parser(
+        "diff", help="change between two revisions (or two directories) and its verdict"
+    )
+    diff.add_argument("base", help="base revision (the default branch) or directory")
+    diff.add_argument("head", help="head revision or directory")
+    diff.add_argument("--repo", help="repository of the revisions (default: .)")
+    diff.add_argument("--format", choices=FORMATS, default="text")
+    diff.add_argument("--config", help=f"policy file (default: {CONFIG_PATH} at BASE)")
+    diff.add_argument(
+        "--decision", action="append", default=[], metavar="REF", help="link a decision record"
+    )
+    diff.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
+
+    commands.add_parser("serve", help="run the GitHub App's webhook server")
+    commands.add_parser("worker", help="run a background worker (Redis queue)")
+    return parser
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return number
+
+
+# -- policy --------------------------------------------------------------------
+
+
+def _policy(config: str | None, snapshot: Snapshot) -> Policy:
+    """The policy: ``--config`` when given, else ``.github/lockin.yml`` of ``snapshot``."""
+    if config:
+        try:
+            with open(config, "rb") as f:
+                return load_policy(f.read(), config)
+        except OSError as exc:
+            raise UsageError(f"cannot read config {config}: {exc.strerror}") from None
+    data = snapshot.read(CONFIG_PATH)
+    return (
+        load_policy(data, f"{snapshot.label}:{CONFIG_PATH}") if data is not None else DEFAULT_POLICY
+    )
+
+
+# -- scan ----------------------------------------------------------------------
+
+
+def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    root = args.path
+    check_directory(root)
+    snapshot = DirSnapshot(root)
+    policy = _policy(args.config, snapshot)
+    path_filter = PathFilter.build(
+        [*policy.paths.include, *args.include],
+        [*policy.paths.exclude, *args.exclude],
+        submodules=submodules_of(snapshot),
+    )
+    paths = list(walk(root, path_filter))
+    progress = text.ProgressLine(err)
+    census = scan_paths(
+        root,
+        paths,
+        jobs=args.jobs,
+        progress=progress,
+        include_generated=policy.paths.include_generated,
+    )
+    progress.finish()
+    out.write(_render_scan(census, args.format, root, args.top))
+    return 0
+
+
+def _render_scan(census: Census, fmt: str, root: str, top: int) -> str:
+    if fmt == "json":
+        return json_out.dumps(json_out.scan_document(census, root=root, top=top))
+    if fmt == "markdown":
+        return markdown.scan_markdown(census, root=root, top=top)
+    if fmt == "sarif":
+        return json_out.dumps(sarif.scan_sarif(census))
+    return text.render_scan(census, root=root, top=top)
+
+
+# -- diff ----------------------------------------------------------------------
+
+
+def _changed_files(repo: GitRepo, changes: Sequence[Change]) -> list[ChangedFile]:
+    blobs = [b for c in changes for b in (c.old_blob, c.new_blob) if b]
+    contents = dict(repo.read_blobs(dict.fromkeys(blobs)))
+    return [
+        ChangedFile(
+            c,
+            contents.get(c.old_blob) if c.old_blob else None,
+            contents.get(c.new_blob) if c.new_blob else None,
+        )
+        for c in changes
+    ]
+
+
+def _dir_files(before: str, after: str, changes: Sequence[Change]) -> list[ChangedFile]:
+    old, new = DirSnapshot(before), DirSnapshot(after)
+    return [
+        ChangedFile(
+            c,
+            old.read(c.old_path or c.path) if c.status != "added" else None,
+            new.read(c.path) if c.status != "removed" else None,
+        )
+        for c in changes
+    ]
+
+
+def _recorded(snapshot: Snapshot, folder: str) -> list[DecisionRecord]:
+    """Decision records in the decisions folder; unreadable files are not records."""
+    records = []
+    for path in snapshot.files_under(folder):
+        if not path.endswith((".md", ".markdown")):
+            continue
+        data = snapshot.read(path)
+        try:
+            records.append(parse_decision(path, data or b"", path=path))
+        except ValueError:
+            continue
+    return records
+
+
+def _linked(
+    refs: Sequence[str], head: Snapshot, folder: str, owner: str, repo: str
+) -> list[LinkedDecision]:
+    linked = []
+    for raw in refs:
+        ref = parse_ref(raw, owner=owner, repo=repo, folder=folder)
+        if ref.kind == "invalid":
+            linked.append(LinkedDecision(raw, None, ref.reason))
+        elif ref.kind == "issue":
+            linked.append(
+                LinkedDecision(raw, None, "issue references can only be checked by the GitHub App")
+            )
+        else:
+            data = head.read(str(ref.value))
+            if data is None:
+                linked.append(LinkedDecision(raw, None, f"no file {ref.value} at {head.label}"))
+                continue
+            try:
+                linked.append(
+                    LinkedDecision(raw, parse_decision(raw, data, path=str(ref.value)), None)
+                )
+            except ValueError as exc:
+                linked.append(LinkedDecision(raw, None, str(exc)))
+    return linked
+
+
+def _origin(repo: GitRepo) -> tuple[str, str]:
+    """owner/name of the ``origin`` remote, so that GitHub URLs of this repo resolve."""
+    try:
+        url = repo.remote_url("origin") or ""
+    except SourceError:
+        url = ""
+    parts = url.removesuffix(".git").replace(":", "/").split("/")
+    return (parts[-2], parts[-1]) if len(parts) >= 2 else ("", "")
+
+
+def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    directories = args.repo is None and os.path.isdir(args.base) and os.path.isdir(args.head)
+    if directories:
+        base: Snapshot = DirSnapshot(args.base)
+        head: Snapshot = DirSnapshot(args.head)
+        policy = _policy(args.config, base)
+        submodules = submodules_of(base) + submodules_of(head)
+        path_filter = policy.path_filter(submodules=submodules)
+        changes = directory_changes(args.base, args.head, path_filter)
+        files = _dir_files(args.base, args.head, changes)
+        messages: list[str] = []
+        owner = name = ""
+    else:
+        repo = GitRepo(args.repo or ".")
+        base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
+        base = GitSnapshot(repo, base_commit, args.base)
+        head = GitSnapshot(repo, head_commit, args.head)
+        policy = _policy(args.config, base)
+        path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
+        # Like a pull request: the change HEAD makes since it left BASE.
+        start = repo.merge_base(base_commit, head_commit) or base_commit
+        changes = [
+            kept
+            for change in repo.changes(start, head_commit)
+            if (
+                kept := narrow(
+                    change,
+                    path_filter.includes(change.old_path or change.path),
+                    path_filter.includes(change.path),
+                )
+            )
+        ]
+        files = _changed_files(repo, changes)
+        messages = repo.messages(base_commit, head_commit)
+        owner, name = _origin(repo)
+    deltas = change_deltas(files, jobs=args.jobs, include_generated=policy.paths.include_generated)
+    delta = change_delta(deltas)
+    folder = policy.decisions.folder
+    linked = _linked([*args.decision, *find_links(*messages)], head, folder, owner, name)
+    verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(base, folder))
+    summary = json_out.verdict_summary(verdict)
+    out.write(_render_diff(delta, summary, args.format, args.base, args.head))
+    if args.format != "text":
+        err.write(f"lockin: {summary['conclusion']}: {summary['summary']}\n")
+    return 1 if verdict.conclusion == "failure" else 0
+
+
+def _render_diff(delta, summary: dict[str, Any], fmt: str, base: str, head: str) -> str:
+    if fmt == "json":
+        return json_out.dumps(json_out.diff_document(delta, summary, base=base, head=head))
+    if fmt == "markdown":
+        return markdown.diff_markdown(delta, summary, base=base, head=head)
+    if fmt == "sarif":
+        from bot.engine import RULES
+
+        return json_out.dumps(sarif.diff_sarif(delta, RULES))
+    return text.render_diff(delta, summary, base=base, head=head)
+
+
+# -- entry point ---------------------------------------------------------------
+
+
+def main(
+    argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "serve":
+            from bot.server.main import serve
+
+            serve()
+            return 0
+        if args.command == "worker":
+            from bot.server.worker import main as worker_main
+
+            return worker_main() or 0
+        return _scan(args, out, err) if args.command == "scan" else _diff(args, out, err)
+    except (UsageError, SourceError, PolicyError) as exc:
+        err.write(f"lockin: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        err.write("lockin: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # `lockin scan | head`: the reader left. Point stdout at /dev/null so the
+        # interpreter's final flush does not fail a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,299 @@
+"""The check run's output for a PR: title with the figures, summary, per-file text,
+annotations. Also the blocks the sticky comment shares (bot/render/comment.py).
+
+GitHub caps title, summary and text; every list here is bounded ("and N more") and each
+field is cut to its limit as a last resort, so a huge PR never makes the PATCH fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bot.engine import rule
+from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
+from bot.render.markdown import (
+    cell,
+    code,
+    delta_table,
+    ecosystem_delta_table,
+    more,
+    path_ref,
+    signed,
+    table,
+)
+from bot.review.checks import CheckOutput
+
+if TYPE_CHECKING:
+    from bot.policy.gate import FileGate
+    from bot.review.report import PRReport
+
+#: GitHub's limits for check run output fields.
+MAX_SUMMARY = 65_535
+MAX_TEXT = 65_535
+MAX_TITLE = 255
+#: Rows in per-file tables and lists before "and N more".
+MAX_ROWS = 100
+
+
+def fit(text: str, limit: int) -> str:
+    """Cut to ``limit`` characters with a note; lists are bounded before this is needed."""
+    if len(text) <= limit:
+        return text
+    note = "\n\n…(cut to fit GitHub's size limit)"
+    return text[: limit - len(note)] + note
+
+
+def ecosystem_sums(delta: ChangeDelta) -> tuple[dict[str, int], dict[str, int]]:
+    added: dict[str, int] = {}
+    removed: dict[str, int] = {}
+    for f in delta.files:
+        for sums, part in ((added, f.added_ecosystems), (removed, f.removed_ecosystems)):
+            for eco, n in part.items():
+                sums[eco] = sums.get(eco, 0) + n
+    return added, removed
+
+
+def non_portable(counts: Mapping[Layer, int]) -> int:
+    return sum(counts.get(layer, 0) for layer in NON_PORTABLE)
+
+
+def figures(delta: ChangeDelta) -> str:
+    """``+120 −3 non-portable lines (kernel +100, vendor-path +20)``."""
+    added, removed = delta.added(), delta.removed()
+    parts = [
+        f"{layer.value} {signed(added[layer] - removed[layer])}"
+        for layer in NON_PORTABLE
+        if added[layer] or removed[layer]
+    ]
+    head = f"+{non_portable(added):,} −{non_portable(removed):,} non-portable lines"
+    return head + (f" ({', '.join(parts)})" if parts else "")
+
+
+def headline(report: PRReport) -> str:
+    """One line saying what the check concluded and why."""
+    if report.config.error is not None:
+        return f"Invalid configuration: {report.config.error}"
+    analysis, verdict = report.analysis, report.verdict
+    assert analysis is not None
+    assert verdict is not None
+    delta = analysis.delta
+    added, removed = non_portable(delta.added()), non_portable(delta.removed())
+    if verdict.needs_decision:
+        files = len(verdict.uncovered)
+        return (
+            f"{verdict.gated_lines:,} gated lines added without a compute-API decision "
+            f"({files:,} file{'s' if files != 1 else ''}): {figures(delta)}"
+        )
+    if report.incomplete:
+        return f"{report.incomplete:,} files could not be read: {figures(delta)}"
+    if added:
+        return f"{figures(delta)}: every gated line is covered"
+    if removed:
+        return f"No non-portable lines added; {removed:,} removed"
+    return "No non-portable lines added or removed"
+
+
+def decisions_block(report: PRReport) -> str:
+    """The linked decisions and what the gate said of each, then the covering records."""
+    verdict = report.verdict
+    if verdict is None:
+        return ""
+    lines = []
+    for check in verdict.decisions[:MAX_ROWS]:
+        mark = "✅" if check.valid else "❌"
+        why = "valid" if check.valid else "; ".join(check.problems)
+        lines.append(f"- {mark} {code(check.ref)}: {why}")
+    lines_more = more(len(lines), len(verdict.decisions))
+    covering = sorted({f.covered_by for f in verdict.files if f.covered_by})
+    out = []
+    if lines:
+        out.append("**Linked decisions**\n\n" + "\n".join(lines) + lines_more)
+    if covering:
+        out.append("**Covered by**: " + ", ".join(code(ref) for ref in covering))
+    return "\n\n".join(out)
+
+
+def gate_table(report: PRReport, *, link: bool = True, limit: int = MAX_ROWS) -> str:
+    """Files adding gated lines, with the record that covers each or why none does."""
+    verdict = report.verdict
+    if verdict is None or not verdict.files:
+        return ""
+    url = report.blob_url if link else None
+    rows = [
+        [path_ref(g.path, url), f"{g.gated_lines:,}", _coverage(g)] for g in verdict.files[:limit]
+    ]
+    return table(["File", "Gated lines", "Decision"], rows, "lrl") + more(
+        len(rows), len(verdict.files)
+    )
+
+
+def _coverage(gate: FileGate) -> str:
+    if gate.covered_by:
+        return f"✅ {code(gate.covered_by)}"
+    return "❌ " + cell(gate.reason or "no decision covers this path")
+
+
+def next_steps(report: PRReport) -> str:
+    if report.config.error is not None:
+        error = report.config.error
+        return (
+            f"Fix {code(error.source)} on the default branch (line {error.line}, "
+            f"key {code(error.key or '-')}): {error.message}. The check stays failing until "
+            "the file is valid: an invalid policy is never read as a looser one."
+        )
+    verdict = report.verdict
+    assert verdict is not None
+    steps = []
+    if verdict.needs_decision:
+        folder = report.config.policy.decisions.folder
+        steps.append(
+            f"Record the compute-API decision this PR implies: commit a record under "
+            f"{code(folder + '/')} (`type: compute-api`, `status: accepted`, an `owner`, "
+            f"`compute_api`, `migration_cost`, and a `scope` covering the files above), then "
+            "add `Compute-API-Decision: <path>` to the PR description."
+        )
+        if report.draft:
+            steps.append("The PR comment holds a ready-to-commit draft.")
+    if report.incomplete:
+        steps.append(
+            f"{report.incomplete:,} files were not read (GitHub lists at most 3,000 files and "
+            "the check reads a bounded number of blobs): split the PR, or run "
+            "`lockin diff` on a checkout."
+        )
+    return " ".join(steps) if steps else "Nothing to do."
+
+
+def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
+    analysis = report.analysis
+    if analysis is None:
+        return ""
+    changed = [f for f in analysis.delta.files if f.added_non_portable or f.removed_non_portable]
+    rows = [_file_row(f, report) for f in changed[:limit]]
+    parts = [
+        "### Files with non-portable changes\n\n"
+        + (
+            table(
+                ["File", "Status", *(f"`{layer.value}`" for layer in NON_PORTABLE)], rows, "llrrr"
+            )
+            or "None."
+        )
+        + more(len(rows), len(changed))
+    ]
+    notes = [
+        f"{analysis.listed:,} files changed, {analysis.analysed:,} analysed by the engine",
+        f"{analysis.binary:,} binary skipped" if analysis.binary else "",
+        f"{analysis.excluded:,} excluded by path filters" if analysis.excluded else "",
+    ]
+    skipped = [f for f in analysis.delta.files if f.skipped and f.skipped != "binary"]
+    if skipped:
+        notes.append(
+            f"{len(skipped):,} skipped ("
+            + ", ".join(sorted({f.skipped or "" for f in skipped}))
+            + ")"
+        )
+    parts.append("; ".join(n for n in notes if n) + ".")
+    if analysis.unread:
+        shown = ", ".join(code(p) for p in analysis.unread[:20])
+        parts.append(
+            f"Not read: {shown}" + more(min(20, len(analysis.unread)), len(analysis.unread))
+        )
+    if analysis.unlisted:
+        parts.append(
+            f"{analysis.unlisted:,} files beyond GitHub's 3,000-file listing were not seen."
+        )
+    return "\n\n".join(parts)
+
+
+def _file_row(f: FileDelta, report: PRReport) -> list[str]:
+    name = path_ref(f.path, report.blob_url) + (f" (from {code(f.old_path)})" if f.old_path else "")
+    counts = [f"+{f.added[layer]:,} / −{f.removed[layer]:,}" for layer in NON_PORTABLE]
+    return [name, f.status, *counts]
+
+
+def summary_blocks(report: PRReport) -> list[str]:
+    """Blocks shared by the check run summary and the comment."""
+    analysis = report.analysis
+    if analysis is None:
+        return []
+    delta = analysis.delta
+    added_ecos, removed_ecos = ecosystem_sums(delta)
+    return [
+        delta_table(delta.added(), delta.removed()),
+        "**Ecosystems**\n\n" + ecosystem_delta_table(added_ecos, removed_ecos)
+        if added_ecos or removed_ecos
+        else "",
+        gate_table(report),
+        decisions_block(report),
+    ]
+
+
+def annotations(report: PRReport) -> list[dict[str, Any]]:
+    """One annotation per added non-portable range: rule, layer, ecosystem, why."""
+    if report.analysis is None or report.verdict is None:
+        return []
+    gates = {g.path: g for g in report.verdict.files}
+    failing = report.conclusion == "failure"
+    out = []
+    for f in report.analysis.delta.files:
+        gate = gates.get(f.path)
+        for r in f.added_ranges:
+            known = rule(r.rule)
+            uncovered = (
+                gate is not None and gate.covered_by is None and r.layer in gate_layers(report)
+            )
+            if uncovered:
+                level, status = (
+                    ("failure" if failing else "warning"),
+                    "needs a compute-API decision",
+                )
+            elif gate is not None and gate.covered_by:
+                level, status = "notice", f"covered by {gate.covered_by}"
+            else:
+                level, status = "notice", "not gated by this repository's policy"
+            out.append(
+                {
+                    "path": f.path,
+                    "start_line": r.start_line,
+                    "end_line": r.end_line,
+                    "annotation_level": level,
+                    "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})",
+                    "message": f"{known.summary if known else r.rule}. This code {status}.",
+                }
+            )
+    return out
+
+
+def gate_layers(report: PRReport) -> tuple[Layer, ...]:
+    return report.config.policy.layers
+
+
+def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
+    notes = annotations(report)
+    left_out = max(0, len(notes) - annotation_cap)
+    blocks = [f"## {headline(report)}", *summary_blocks(report)]
+    if report.census is not None:
+        from bot.render.comment import census_block
+
+        blocks.append(census_block(report.census))
+    if left_out:
+        blocks.append(f"{left_out:,} annotations left out (at most {annotation_cap:,} per run).")
+    blocks.append("**What to do next**: " + next_steps(report))
+    text = [
+        per_file_text(report),
+        f"GitHub API requests for this check: {report.requests:,} (trigger: {report.trigger}). "
+        f"Configuration: {report.config.source}.",
+    ]
+    return CheckOutput(
+        conclusion=report.conclusion,
+        title=fit(_title(report), MAX_TITLE),
+        summary=fit("\n\n".join(b for b in blocks if b), MAX_SUMMARY),
+        text=fit("\n\n".join(t for t in text if t), MAX_TEXT),
+        annotations=notes[:annotation_cap],
+    )
+
+
+def _title(report: PRReport) -> str:
+    if report.config.error is not None:
+        return f"Invalid {report.config.error.source.split(':')[-1].split('@')[0]}"
+    return headline(report)

@@ -1,0 +1,125 @@
+"""The sticky PR comment: the change by layer, where it goes, per-file detail with the
+records that cover each file, and, when the gate fails, a ready-to-commit decision record.
+
+Always under GitHub's 65,536-character comment limit: lists shrink ("and N more") until
+the body fits, and only then is it cut.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from bot.engine.model import LAYERS, NON_PORTABLE
+from bot.policy.decisions import link_line
+from bot.render.checkrun import MAX_ROWS, fit, headline, summary_blocks
+from bot.render.markdown import (
+    changed_files_table,
+    code,
+    details,
+    layer_table,
+    percent,
+    pie_chart,
+)
+
+if TYPE_CHECKING:
+    from bot.engine.census import Census
+    from bot.review.report import PRReport
+
+#: GitHub refuses comment bodies above 65,536 characters; leave room for the marker.
+MAX_COMMENT = 65_000
+#: Slices of the "where the lines go" chart before the rest is grouped as "other".
+MAX_SLICES = 8
+
+
+def render_comment(report: PRReport) -> str:
+    """The comment for a PR the check analysed (config valid)."""
+    for limit in (MAX_ROWS, 30, 10):
+        body = _body(report, limit)
+        if len(body) <= MAX_COMMENT:
+            return body
+    return fit(body, MAX_COMMENT)
+
+
+def render_clean(report: PRReport) -> str:
+    """The comment once a PR that touched non-portable code no longer does."""
+    return (
+        "### lockin: no non-portable lines any more\n\n"
+        f"As of {code(report.head_sha[:7])} this pull request no longer adds or removes "
+        "kernel, vendor-library or vendor-path lines, so no compute-API decision is needed."
+    )
+
+
+def _body(report: PRReport, limit: int) -> str:
+    analysis = report.analysis
+    assert analysis is not None
+    blocks = [
+        f"### lockin: {headline(report)}",
+        *summary_blocks(report),
+        _where_chart(report),
+        details(
+            "Per-file detail",
+            changed_files_table(analysis.delta.files, report.blob_url, limit=limit),
+        ),
+    ]
+    if report.census is not None:
+        blocks.append(census_block(report.census))
+    if report.draft and report.verdict is not None and report.verdict.uncovered:
+        blocks.append(_draft_block(*report.draft))
+    blocks.append(
+        f"<sub>Checked at {code(report.head_sha[:7])} · policy: {report.config.source} · "
+        "comment `/lockin recount` to re-run and count the whole repository</sub>"
+    )
+    return "\n\n".join(b for b in blocks if b)
+
+
+def _where_chart(report: PRReport) -> str:
+    """Where the PR's non-portable lines go (or, for a PR that only removes, come from)."""
+    assert report.analysis is not None
+    files = report.analysis.delta.files
+    added = {f.path: f.added_non_portable for f in files if f.added_non_portable}
+    counts, verb = (
+        (added, "added")
+        if added
+        else (
+            {f.path: f.removed_non_portable for f in files if f.removed_non_portable},
+            "removed",
+        )
+    )
+    by_dir: dict[str, int] = {}
+    for path, n in counts.items():
+        folder = posixpath.dirname(path) or "(root)"
+        by_dir[folder] = by_dir.get(folder, 0) + n
+    ranked = sorted(by_dir.items(), key=lambda item: (-item[1], item[0]))
+    slices = dict(ranked[: MAX_SLICES - 1])
+    rest = sum(n for _, n in ranked[MAX_SLICES - 1 :])
+    if rest:
+        slices["other"] = rest
+    return pie_chart(f"Non-portable lines {verb}, by folder", slices)
+
+
+def _draft_block(path: str, markdown: str) -> str:
+    fence = "````" if "```" in markdown else "```"
+    return details(
+        "A ready-to-commit decision record",
+        f"Commit this as {code(path)}, fill in the TODOs, then add this line to the PR "
+        f"description:\n\n```\n{link_line(path)}\n```\n\n{fence}markdown\n{markdown}\n{fence}",
+    )
+
+
+def census_block(census: Census) -> str:
+    """The whole repository at the head: what `/lockin recount` adds."""
+    totals = census.totals
+    locked = census.locked_to_nvidia()
+    layers = {layer.value: totals.layers.get(layer, 0) for layer in LAYERS}
+    non_portable = sum(totals.layers.get(layer, 0) for layer in NON_PORTABLE)
+    return "\n\n".join(
+        [
+            "#### The whole repository",
+            f"**{locked:,}** of {totals.code_lines:,} code lines "
+            f"({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow; "
+            f"{non_portable:,} are non-portable in all ({totals.files:,} files).",
+            layer_table(totals.layers, totals.code_lines),
+            pie_chart("Code lines by layer", layers),
+        ]
+    )
