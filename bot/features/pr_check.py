@@ -1,0 +1,103 @@
+"""Webhooks that (re-)run the pull-request check (bot.review.run_check).
+
+- ``pull_request``: opened, synchronize, reopened, ready_for_review, and edited only when
+  the description changed (a `Compute-API-Decision:` line may have been added).
+- ``check_suite`` requested/rerequested: the PRs come from the payload; for fork PRs GitHub
+  lists none, so they are found through our own runs' ``external_id`` on that head.
+- ``check_run`` rerequested, and requested_action ``recount`` (our Recount button): only for
+  runs of this app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gidgethub import sansio
+from gidgethub.routing import Router
+
+from bot.github.client import GitHub
+from bot.review.checks import our_runs, pr_number_from_external_id
+from bot.review.run import run_check
+from bot.server.context import JobContext
+
+router = Router()
+
+
+def _repo(event: sansio.Event) -> tuple[str, str]:
+    owner, name = event.data["repository"]["full_name"].split("/", 1)
+    return owner, name
+
+
+def _own_prs(event: sansio.Event, pull_requests: list[dict[str, Any]]) -> list[int]:
+    """PR numbers of this repository (a payload may list PRs whose base is another repo)."""
+    repo_id = event.data["repository"]["id"]
+    return [pr["number"] for pr in pull_requests if pr["base"]["repo"]["id"] == repo_id]
+
+
+@router.register("pull_request", action="opened")
+@router.register("pull_request", action="synchronize")
+@router.register("pull_request", action="reopened")
+@router.register("pull_request", action="ready_for_review")
+@router.register("pull_request", action="edited")
+async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    action = event.data["action"]
+    if action == "edited" and "body" not in (event.data.get("changes") or {}):
+        return  # a title or base change does not change the links
+    pr = event.data["pull_request"]
+    owner, repo = _repo(event)
+    await run_check(
+        gh,
+        ctx,
+        owner=owner,
+        repo=repo,
+        number=pr["number"],
+        head_sha=pr["head"]["sha"],
+        trigger=f"pull_request.{action}",
+    )
+
+
+@router.register("check_suite", action="requested")
+@router.register("check_suite", action="rerequested")
+async def on_check_suite(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    suite = event.data["check_suite"]
+    owner, repo = _repo(event)
+    numbers = _own_prs(event, suite.get("pull_requests") or [])
+    if not numbers:
+        numbers = await _prs_from_our_runs(gh, ctx, owner, repo, suite["head_sha"])
+    for number in numbers:
+        await run_check(
+            gh,
+            ctx,
+            owner=owner,
+            repo=repo,
+            number=number,
+            head_sha=suite["head_sha"],
+            trigger=f"check_suite.{event.data['action']}",
+        )
+
+
+@router.register("check_run", action="rerequested")
+@router.register("check_run", action="requested_action")
+async def on_check_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    run = event.data["check_run"]
+    if str((run.get("app") or {}).get("id")) != str(ctx.settings.app_id):
+        return  # another app's run
+    action = event.data["action"]
+    if action == "requested_action" and event.data["requested_action"]["identifier"] != "recount":
+        return
+    owner, repo = _repo(event)
+    number = pr_number_from_external_id(run.get("external_id"), owner, repo)
+    numbers = [number] if number else _own_prs(event, run.get("pull_requests") or [])
+    trigger = "check_run.recount" if action == "requested_action" else "check_run.rerequested"
+    for n in numbers:
+        await run_check(
+            gh, ctx, owner=owner, repo=repo, number=n, head_sha=run["head_sha"], trigger=trigger
+        )
+
+
+async def _prs_from_our_runs(
+    gh: GitHub, ctx: JobContext, owner: str, repo: str, head_sha: str
+) -> list[int]:
+    runs = await our_runs(gh, owner, repo, head_sha, name=None, app_id=ctx.settings.app_id)
+    numbers = {pr_number_from_external_id(run.get("external_id"), owner, repo) for run in runs}
+    return sorted(n for n in numbers if n)

@@ -1,0 +1,137 @@
+"""Writing our check run: created (or reused) in progress, completed with annotations.
+
+GitHub takes at most 50 annotations a request: the completing PATCH carries the first 50
+and later PATCHes append the rest (GitHub appends annotations to a run's output), up to
+``MAX_ANNOTATIONS``; the summary already says how many were left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+
+ANNOTATIONS_PER_REQUEST = 50
+#: Annotations written per run: beyond this a PR is not reviewed line by line anyway.
+MAX_ANNOTATIONS = 1000
+RECOUNT_ACTION = {
+    "label": "Recount",
+    "description": "Re-run the check and count the repo",
+    "identifier": "recount",
+}
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def external_id(owner: str, repo: str, number: int) -> str:
+    """Names the PR a run belongs to: fork PRs' check_suite events list no pull requests,
+    so the run itself must say which PR to re-check."""
+    return f"{owner}/{repo}#{number}"
+
+
+def pr_number_from_external_id(value: str | None, owner: str, repo: str) -> int | None:
+    prefix = f"{owner}/{repo}#".lower()
+    if value and value.lower().startswith(prefix) and value[len(prefix) :].isdigit():
+        return int(value[len(prefix) :])
+    return None
+
+
+@dataclass(slots=True)
+class CheckOutput:
+    conclusion: str  # success | failure | neutral
+    title: str
+    summary: str
+    text: str
+    annotations: list[dict[str, Any]] = field(default_factory=list)
+
+    def output(self, annotations: list[dict[str, Any]], *, text: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"title": self.title, "summary": self.summary}
+        if text:
+            out["text"] = self.text
+        if annotations:
+            out["annotations"] = annotations
+        return out
+
+
+class CheckRun:
+    """One run of ours on one head SHA."""
+
+    def __init__(self, gh: GitHub, owner: str, repo: str, run_id: int) -> None:
+        self._gh = gh
+        self._url = f"/repos/{owner}/{repo}/check-runs/{run_id}"
+        self.id = run_id
+        self.completed = False
+
+    @classmethod
+    async def start(
+        cls,
+        gh: GitHub,
+        *,
+        owner: str,
+        repo: str,
+        name: str,
+        head_sha: str,
+        external_id: str,
+        reuse: int | None,
+    ) -> CheckRun:
+        """Reuse our unfinished run ``reuse`` (a redelivered event must not add a second
+        run), else create one in progress."""
+        if reuse is not None:
+            return cls(gh, owner, repo, reuse)
+        run = await gh.post(
+            f"/repos/{owner}/{repo}/check-runs",
+            data={
+                "name": name,
+                "head_sha": head_sha,
+                "status": "in_progress",
+                "started_at": now(),
+                "external_id": external_id,
+                "output": {"title": "Counting non-portable lines…", "summary": "In progress."},
+            },
+        )
+        return cls(gh, owner, repo, run["id"])
+
+    async def complete(self, result: CheckOutput) -> None:
+        annotations = result.annotations[:MAX_ANNOTATIONS]
+        first = annotations[:ANNOTATIONS_PER_REQUEST]
+        await self._gh.patch(
+            self._url,
+            data={
+                "status": "completed",
+                "conclusion": result.conclusion,
+                "completed_at": now(),
+                "output": result.output(first),
+                "actions": [RECOUNT_ACTION],
+            },
+        )
+        self.completed = True
+        for start in range(ANNOTATIONS_PER_REQUEST, len(annotations), ANNOTATIONS_PER_REQUEST):
+            batch = annotations[start : start + ANNOTATIONS_PER_REQUEST]
+            await self._gh.patch(self._url, data={"output": result.output(batch, text=False)})
+
+
+async def our_runs(
+    gh: GitHub, owner: str, repo: str, head_sha: str, *, name: str | None, app_id: str | None
+) -> list[dict[str, Any]]:
+    """Our app's runs on a commit (newest first), optionally of one check name."""
+    params: dict[str, Any] = {"filter": "latest"}
+    if name:
+        params["check_name"] = name
+    if app_id:
+        params["app_id"] = app_id
+    runs = [
+        run
+        async for run in gh.getiter(
+            f"/repos/{owner}/{repo}/commits/{head_sha}/check-runs?{urlencode(params)}",
+            iterable_key="check_runs",
+        )
+    ]
+    if app_id:
+        runs = [run for run in runs if str((run.get("app") or {}).get("id")) == str(app_id)]
+    return runs

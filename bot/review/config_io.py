@@ -1,0 +1,50 @@
+"""The repository's policy: `.github/lockin.yml` from the default branch, never from the PR.
+
+Probot's convention: the repository's own file, else the same path in the owner's `.github`
+repository, else the defaults. The client's conditional requests make the repeated read
+free of quota. An invalid file is returned as an error, never replaced by the defaults: the
+check reports it as a failure instead of silently loosening the team's gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.github.errors import NotFound
+from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
+from bot.review.contents import decode_content
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+
+CONFIG_PATH = ".github/lockin.yml"
+#: The owner-wide fallback repository, as Probot apps use it.
+ORG_CONFIG_REPO = ".github"
+
+
+@dataclass(frozen=True, slots=True)
+class RepoConfig:
+    policy: Policy
+    source: str  # where it came from, for the output: "octo/repo:.github/lockin.yml@main"
+    error: PolicyError | None = None
+
+
+async def load_repo_config(gh: GitHub, owner: str, repo: str, default_branch: str) -> RepoConfig:
+    places = [(repo, default_branch)]
+    if repo.lower() != ORG_CONFIG_REPO:
+        places.append((ORG_CONFIG_REPO, None))  # its own default branch
+    for name, ref in places:
+        query = f"?ref={ref}" if ref else ""
+        try:
+            data = await gh.getitem(f"/repos/{owner}/{name}/contents/{CONFIG_PATH}{query}")
+        except NotFound:
+            continue
+        if not isinstance(data, dict) or data.get("type") != "file":
+            continue
+        source = f"{owner}/{name}:{CONFIG_PATH}" + (f"@{ref}" if ref else "")
+        try:
+            return RepoConfig(load_policy(decode_content(data), source), source)
+        except PolicyError as error:
+            return RepoConfig(DEFAULT_POLICY, source, error)
+    return RepoConfig(DEFAULT_POLICY, "defaults (no .github/lockin.yml)")

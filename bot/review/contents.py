@@ -1,0 +1,94 @@
+"""Reading file contents of a PR's two sides: blobs by SHA, and the merge base's tree.
+
+Blobs are immutable and named by their content, so they are cached by SHA in the shared
+job cache (``ctx.caches.blobs``): a synchronize event re-reads only what the push changed,
+and a cache hit can only return what the repository itself holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from bot.github.errors import NotFound
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+    from bot.server.caches import Cache
+
+#: Blob reads in flight per job: enough to hide latency, few enough for GitHub's
+#: secondary limits, which punish bursts of concurrent requests.
+CONCURRENT_READS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    sha: str
+    size: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """A commit's files (blobs only) by path. ``truncated``: GitHub left entries out."""
+
+    entries: dict[str, TreeEntry]
+    truncated: bool
+
+
+async def read_tree(gh: GitHub, owner: str, repo: str, tree_ish: str) -> Tree:
+    """A whole tree in one request (``recursive=1``); GitHub truncates above 100,000 entries."""
+    data = await gh.getitem(f"/repos/{owner}/{repo}/git/trees/{tree_ish}?recursive=1")
+    entries = {
+        item["path"]: TreeEntry(item["sha"], item.get("size"))
+        for item in data["tree"]
+        if item["type"] == "blob"
+    }
+    return Tree(entries, bool(data.get("truncated")))
+
+
+def decode_content(data: dict) -> bytes:
+    """The bytes of a blob or contents answer (base64 in JSON)."""
+    content = data.get("content") or ""
+    return base64.b64decode(content) if data.get("encoding") == "base64" else content.encode()
+
+
+class BlobReader:
+    """Blob contents of one repository by SHA, through the shared cache."""
+
+    def __init__(self, gh: GitHub, owner: str, repo: str, cache: Cache) -> None:
+        self._gh = gh
+        self._url = f"/repos/{owner}/{repo}"
+        self._cache = cache
+
+    async def blob(self, sha: str) -> bytes:
+        cached = await self._cache.get(f"blob:{sha}")
+        if cached is not None:
+            return cached
+        raw = decode_content(await self._gh.getitem(f"{self._url}/git/blobs/{sha}"))
+        await self._cache.put(f"blob:{sha}", raw)
+        return raw
+
+    async def blobs(self, shas: set[str]) -> dict[str, bytes]:
+        """Several blobs, a few requests at a time."""
+        gate = asyncio.Semaphore(CONCURRENT_READS)
+
+        async def read(sha: str) -> tuple[str, bytes]:
+            async with gate:
+                return sha, await self.blob(sha)
+
+        return dict(await asyncio.gather(*(read(sha) for sha in sorted(shas))))
+
+    async def file_at(self, path: str, ref: str) -> bytes | None:
+        """A file by path at a commit (for paths a truncated tree left out); None if absent."""
+        try:
+            data = await self._gh.getitem(f"{self._url}/contents/{quote(path)}?ref={ref}")
+        except NotFound:
+            return None
+        if not isinstance(data, dict) or data.get("type") != "file":
+            return None
+        raw = decode_content(data)
+        await self._cache.put(f"blob:{data['sha']}", raw)
+        return raw

@@ -1,0 +1,132 @@
+"""Decision records as the gate needs them: the PR's links resolved, and the records on the
+default branch that cover paths by scope.
+
+A linked path is read at the PR head (a PR may add its own record) or on the default branch
+when the policy requires it; an issue link is read through the issues API. Reading never
+judges: the gate (bot.policy) decides which requirement a record misses.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from bot.github.errors import NotFound
+from bot.policy.config import Policy
+from bot.policy.decisions import (
+    DecisionError,
+    DecisionRecord,
+    DecisionRef,
+    find_links,
+    issue_record,
+    parse_decision,
+    parse_ref,
+)
+from bot.policy.gate import LinkedDecision
+from bot.review.contents import BlobReader
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+
+#: Links followed per PR, and records read from the decisions folder: bounds the requests a
+#: description full of links (or a folder of thousands of files) can cost.
+MAX_LINKS = 20
+MAX_RECORDS = 200
+_RECORD_SUFFIXES = (".md", ".markdown")
+
+
+async def pr_link_texts(gh: GitHub, owner: str, repo: str, number: int, body: str) -> list[str]:
+    """The PR description and every commit message (links may be commit trailers)."""
+    texts = [body]
+    async for commit in gh.getiter(f"/repos/{owner}/{repo}/pulls/{number}/commits"):
+        texts.append(commit["commit"]["message"])
+    return texts
+
+
+async def linked_decisions(
+    gh: GitHub,
+    reader: BlobReader,
+    texts: list[str],
+    *,
+    owner: str,
+    repo: str,
+    head_sha: str,
+    default_branch: str,
+    policy: Policy,
+) -> list[LinkedDecision]:
+    linked: list[LinkedDecision] = []
+    for raw in find_links(*texts)[:MAX_LINKS]:
+        ref = parse_ref(raw, owner=owner, repo=repo, folder=policy.decisions.folder)
+        if ref.kind == "invalid":
+            linked.append(LinkedDecision(ref, None, ref.reason))
+        elif ref.kind == "issue":
+            linked.append(await _issue(gh, owner, repo, ref))
+        else:
+            on_default = policy.decisions.require_default_branch
+            at = default_branch if on_default else head_sha
+            where = f"the default branch ({default_branch})" if on_default else "the PR head"
+            linked.append(await _file(reader, ref, at, where))
+    return linked
+
+
+async def _file(reader: BlobReader, ref: DecisionRef, at: str, where: str) -> LinkedDecision:
+    path = str(ref.value)
+    data = await reader.file_at(path, at)
+    if data is None:
+        return LinkedDecision(ref, None, f"{path} does not exist on {where}")
+    try:
+        return LinkedDecision(ref, parse_decision(ref.raw, data, path=path), None)
+    except DecisionError as error:
+        return LinkedDecision(ref, None, f"{path}: {error}")
+
+
+async def _issue(gh: GitHub, owner: str, repo: str, ref: DecisionRef) -> LinkedDecision:
+    try:
+        issue = await gh.getitem(f"/repos/{owner}/{repo}/issues/{ref.value}")
+    except NotFound:
+        return LinkedDecision(ref, None, f"issue #{ref.value} does not exist")
+    if "pull_request" in issue:
+        return LinkedDecision(ref, None, f"#{ref.value} is a pull request, not an issue")
+    try:
+        record = issue_record(
+            ref.raw,
+            body=issue.get("body"),
+            labels=[label["name"] for label in issue.get("labels", [])],
+            assignees=[user["login"] for user in issue.get("assignees") or []],
+            state=issue.get("state", "open"),
+            title=issue.get("title"),
+        )
+    except DecisionError as error:
+        return LinkedDecision(ref, None, str(error))
+    return LinkedDecision(ref, record, None)
+
+
+async def recorded_decisions(
+    gh: GitHub, reader: BlobReader, *, owner: str, repo: str, default_branch: str, policy: Policy
+) -> list[DecisionRecord]:
+    """The records in the decisions folder on the default branch (unreadable ones skipped:
+    the gate only uses records that can be read)."""
+    folder = policy.decisions.folder
+    try:
+        listing = await gh.getitem(
+            f"/repos/{owner}/{repo}/contents/{quote(folder)}?ref={default_branch}"
+        )
+    except NotFound:
+        return []
+    if not isinstance(listing, list):
+        return []
+    entries = [
+        entry
+        for entry in listing
+        if entry.get("type") == "file" and entry["name"].lower().endswith(_RECORD_SUFFIXES)
+    ][:MAX_RECORDS]
+    blobs = await reader.blobs({entry["sha"] for entry in entries})
+    records: list[DecisionRecord] = []
+    for entry in entries:
+        path = posixpath.join(folder, entry["name"])
+        try:
+            records.append(parse_decision(path, blobs[entry["sha"]], path=path))
+        except DecisionError:
+            continue
+    return records

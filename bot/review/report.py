@@ -1,0 +1,52 @@
+"""Everything one PR check found, as the renderers (check run, comment) need it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from bot.engine.census import Census
+    from bot.policy.gate import LinkedDecision, Verdict
+    from bot.review.analysis import PRAnalysis
+    from bot.review.config_io import RepoConfig
+
+
+@dataclass(slots=True)
+class PRReport:
+    owner: str
+    repo: str
+    number: int
+    head_sha: str
+    config: RepoConfig
+    analysis: PRAnalysis | None = None  # None: the configuration is invalid, nothing analysed
+    verdict: Verdict | None = None
+    linked: list[LinkedDecision] = field(default_factory=list)
+    draft: tuple[str, str] | None = None  # (path, Markdown) of a ready-to-commit record
+    census: Census | None = None  # the whole repository at the head (recount)
+    requests: int = 0  # GitHub API requests this check made
+    trigger: str = "pull_request"
+    repo_url: str = ""  # the repository's html_url (GitHub Enterprise hosts differ)
+
+    @property
+    def incomplete(self) -> int:
+        """Files the check could not read (GitHub's 3,000-file cap, the read budget)."""
+        if self.analysis is None:
+            return 0
+        return len(self.analysis.unread) + self.analysis.unlisted
+
+    @property
+    def conclusion(self) -> str:
+        """Never more lenient than the policy: an invalid policy fails, and a PR the check
+        could not read entirely cannot pass."""
+        if self.config.error is not None:
+            return "failure"
+        assert self.verdict is not None
+        if self.verdict.conclusion == "success" and self.incomplete:
+            return "neutral" if self.config.policy.enforcement == "neutral" else "failure"
+        return self.verdict.conclusion
+
+    def blob_url(self, path: str, start: int | None = None, end: int | None = None) -> str:
+        anchor = f"#L{start}" + (f"-L{end}" if end and end != start else "") if start else ""
+        return f"{self.repo_url}/blob/{self.head_sha}/{quote(path)}{anchor}"

@@ -1,0 +1,249 @@
+"""The whole PR check: policy, analysis, gate, check run, sticky comment.
+
+Order and guarantees:
+- One check per PR at a time (``PR_LOCKS``), so two deliveries never race on our writes.
+- The check runs at the PR's current head: GitHub lists a PR's files only for its current
+  head, so an event naming an older head is checked at the newer one (that head's own
+  event then finds the work done).
+- A check run we started is never left in progress: any error completes it as ``failure``
+  with the reason, then propagates to the job log. Failure, not neutral, even for GitHub
+  outages, because branch protection counts neutral as passing and an outage must not let
+  unchecked code through; the Recount button re-runs it.
+- The comment is written only if the PR head is still the one analysed: a result for an
+  old head never overwrites a newer one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.engine.model import NON_PORTABLE
+from bot.github.errors import GitHubError
+from bot.policy.gate import draft_decision, evaluate
+from bot.render.checkrun import check_output
+from bot.render.comment import render_clean, render_comment
+from bot.review.analysis import analyse_pr
+from bot.review.checks import MAX_ANNOTATIONS, CheckOutput, CheckRun, external_id, our_runs
+from bot.review.config_io import load_repo_config
+from bot.review.contents import BlobReader
+from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
+from bot.review.locks import KeyedLock, LocalKeyedLock, pr_key
+from bot.review.report import PRReport
+from bot.review.sticky import bot_login, write_sticky
+
+if TYPE_CHECKING:
+    from bot.engine.census import Census
+    from bot.github.client import GitHub
+    from bot.server.context import JobContext
+
+#: Serialises checks per PR. In-process; a deployment with several hosts swaps in a
+#: Redis-backed KeyedLock here.
+PR_LOCKS: KeyedLock = LocalKeyedLock()
+
+#: Triggers that mean "a new head was pushed": when a run of ours already exists for that
+#: head, another delivery (or a redelivery of this one) already covered it.
+_NEW_HEAD_TRIGGERS = frozenset(
+    {"pull_request.opened", "pull_request.synchronize", "check_suite.requested"}
+)
+
+
+@dataclass(slots=True)
+class CheckOutcome:
+    conclusion: str | None  # None: nothing was checked (closed PR, already checked)
+    head_sha: str | None
+    check_run_id: int | None = None
+    comment: str = "none"  # created | updated | unchanged | deleted | none | stale | skipped
+    requests: int = 0
+    report: PRReport | None = None
+    note: str = ""
+
+
+async def run_check(
+    gh: GitHub,
+    ctx: JobContext,
+    *,
+    owner: str,
+    repo: str,
+    number: int,
+    head_sha: str | None = None,
+    census: Census | None = None,
+    trigger: str = "pull_request",
+) -> CheckOutcome:
+    """Check PR ``number``; ``census`` (a recount's whole-repository count) is shown too."""
+    async with PR_LOCKS.hold(pr_key(owner, repo, number)):
+        start = gh.requests_made
+        outcome = await _check(gh, ctx, owner, repo, number, head_sha, census, trigger, start)
+        outcome.requests = gh.requests_made - start
+        ctx.log.info(
+            "pr check %s/%s#%s: %s",
+            owner,
+            repo,
+            number,
+            outcome.conclusion or outcome.note,
+            extra={
+                "pr": number,
+                "head_sha": outcome.head_sha,
+                "conclusion": outcome.conclusion,
+                "comment": outcome.comment,
+                "github_requests": outcome.requests,
+                "trigger": trigger,
+            },
+        )
+        return outcome
+
+
+async def _check(
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    number: int,
+    head_sha: str | None,
+    census: Census | None,
+    trigger: str,
+    start: int,
+) -> CheckOutcome:
+    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    current = pr["head"]["sha"]
+    if pr["state"] != "open":
+        return CheckOutcome(None, current, note="pull request is closed")
+    if head_sha and head_sha != current:
+        ctx.log.info(
+            "event names head %s, PR is at %s: checking the current head", head_sha, current
+        )
+    config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+    name = config.policy.check_name
+    ours = external_id(owner, repo, number)
+    existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
+    existing = [run for run in existing if run.get("external_id") == ours]
+    if trigger in _NEW_HEAD_TRIGGERS and any(r["status"] == "completed" for r in existing):
+        return CheckOutcome(None, current, note="head already checked")
+    unfinished = next((r["id"] for r in existing if r["status"] != "completed"), None)
+    run = await CheckRun.start(
+        gh, owner=owner, repo=repo, name=name, head_sha=current, external_id=ours, reuse=unfinished
+    )
+    report = PRReport(
+        owner,
+        repo,
+        number,
+        current,
+        config,
+        census=census,
+        trigger=trigger,
+        repo_url=pr["base"]["repo"]["html_url"],
+    )
+    comment, comment_error = "skipped", None
+    try:
+        if config.error is None:
+            await _analyse(gh, ctx, report, pr)
+            try:
+                comment = await _comment(gh, ctx, report)
+            except GitHubError as exc:
+                # The comment is secondary: the check run still gets the real result.
+                comment, comment_error = "failed", exc
+        report.requests = gh.requests_made - start
+        await run.complete(check_output(report, MAX_ANNOTATIONS))
+    except Exception as exc:
+        if not run.completed:
+            await _complete_with_error(ctx, run, exc)
+        raise
+    if comment_error is not None:
+        raise comment_error
+    return CheckOutcome(report.conclusion, current, run.id, comment, report=report)
+
+
+async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None:
+    policy = report.config.policy
+    owner, repo, number = report.owner, report.repo, report.number
+    analysis = await analyse_pr(
+        gh,
+        ctx.caches.blobs,
+        owner=owner,
+        repo=repo,
+        number=number,
+        base_sha=pr["base"]["sha"],
+        head_sha=report.head_sha,
+        changed_files=pr.get("changed_files", 0),
+        policy=policy,
+    )
+    report.analysis = analysis
+    added = analysis.delta.added()
+    linked, recorded = [], []
+    # Decisions matter only past the allowance: below it no request is spent on them.
+    if sum(added[layer] for layer in policy.layers) > policy.allowance:
+        reader = BlobReader(gh, owner, repo, ctx.caches.blobs)
+        default_branch = pr["base"]["repo"]["default_branch"]
+        texts = await pr_link_texts(gh, owner, repo, number, pr.get("body") or "")
+        linked = await linked_decisions(
+            gh,
+            reader,
+            texts,
+            owner=owner,
+            repo=repo,
+            head_sha=report.head_sha,
+            default_branch=default_branch,
+            policy=policy,
+        )
+        recorded = await recorded_decisions(
+            gh, reader, owner=owner, repo=repo, default_branch=default_branch, policy=policy
+        )
+    report.linked = linked
+    report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
+    if report.verdict.uncovered:
+        report.draft = draft_decision(
+            analysis.delta,
+            report.verdict,
+            title=pr.get("title") or f"PR #{number}",
+            compute_api_hint=None,
+            folder=policy.decisions.folder,
+        )
+
+
+def _touches_non_portable(report: PRReport) -> bool:
+    assert report.analysis is not None
+    delta = report.analysis.delta
+    return any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
+
+
+async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
+    """Create, update or leave the sticky comment (see bot.review.sticky)."""
+    mode = report.config.policy.comment
+    if mode == "never":
+        return "skipped"
+    now = await gh.getitem(f"/repos/{report.owner}/{report.repo}/pulls/{report.number}")
+    if now["head"]["sha"] != report.head_sha:
+        return "stale"
+    login = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
+    touched = _touches_non_portable(report)
+    body = render_comment(report) if touched or mode == "always" else render_clean(report)
+    return await write_sticky(
+        gh,
+        report.owner,
+        report.repo,
+        report.number,
+        login,
+        body,
+        create=touched or mode == "always",
+    )
+
+
+async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: Exception) -> None:
+    if isinstance(exc, GitHubError):
+        reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
+    else:
+        reason = f"internal error ({type(exc).__name__})"
+    output = CheckOutput(
+        conclusion="failure",
+        title="The check could not finish",
+        summary=(
+            f"lockin stopped before it could count this pull request: {reason[:500]}.\n\n"
+            "It reports failure rather than let unchecked code pass a required check. "
+            "Press **Recount** (or re-run the check) to try again."
+        ),
+        text="",
+    )
+    try:
+        await run.complete(output)
+    except GitHubError:
+        ctx.log.warning("could not complete check run %s after an error", run.id)

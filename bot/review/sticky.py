@@ -1,0 +1,71 @@
+"""The sticky PR comment: one per PR, ours, found by a hidden marker and edited in place.
+
+A comment counts as ours only when it carries the marker AND was written by the app's own
+bot user: a marker pasted by someone else is ignored. If a race between two workers left two
+of ours, the oldest is kept and the rest deleted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+
+MARKER = "<!-- lockin:sticky-comment -->"
+
+# The app's slug never changes for an app id: GET /app is asked once per process.
+_BOT_LOGINS: dict[str, str] = {}
+
+
+async def bot_login(app_client: GitHub, app_id: str) -> str:
+    """``{slug}[bot]``, the login GitHub gives comments an app writes."""
+    if app_id not in _BOT_LOGINS:
+        app = await app_client.getitem("/app")
+        _BOT_LOGINS[app_id] = f"{app['slug']}[bot]"
+    return _BOT_LOGINS[app_id]
+
+
+async def our_comments(
+    gh: GitHub, owner: str, repo: str, number: int, login: str
+) -> list[dict[str, Any]]:
+    ours = [
+        comment
+        async for comment in gh.getiter(f"/repos/{owner}/{repo}/issues/{number}/comments")
+        if MARKER in (comment.get("body") or "")
+        and (comment.get("user") or {}).get("login", "").lower() == login.lower()
+    ]
+    return sorted(ours, key=lambda c: (c["created_at"], c["id"]))
+
+
+async def write_sticky(
+    gh: GitHub,
+    owner: str,
+    repo: str,
+    number: int,
+    login: str,
+    body: str | None,
+    *,
+    create: bool,
+) -> str:
+    """Bring the sticky comment to ``body``; return what was done (for logs and tests).
+
+    ``body`` None means "only if one exists, leave it alone". ``create`` False never creates
+    one (a PR that never touched non-portable code gets no comment).
+    """
+    ours = await our_comments(gh, owner, repo, number, login)
+    keep, extra = (ours[0], ours[1:]) if ours else (None, [])
+    for duplicate in extra:
+        await gh.delete(f"/repos/{owner}/{repo}/issues/comments/{duplicate['id']}")
+    if body is None:
+        return "kept" if keep else "none"
+    body = f"{MARKER}\n{body}"
+    if keep is None:
+        if not create:
+            return "none"
+        await gh.post(f"/repos/{owner}/{repo}/issues/{number}/comments", data={"body": body})
+        return "created"
+    if keep.get("body") == body:
+        return "unchanged"
+    await gh.patch(f"/repos/{owner}/{repo}/issues/comments/{keep['id']}", data={"body": body})
+    return "updated"
