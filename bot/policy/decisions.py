@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
@@ -40,6 +40,10 @@ class DecisionError(ValueError):
     """A record that cannot be read at all; ``str(e)`` is one line saying why."""
 
 
+class NoFrontMatter(DecisionError):
+    """Markdown without front matter: not a record (a README in the decisions folder)."""
+
+
 @dataclass(frozen=True)
 class DecisionRecord:
     ref: str  # how it was named: the link as written, or the path of a recorded file
@@ -64,6 +68,26 @@ def parse_decision(ref: str, text: str | bytes, *, path: str | None = None) -> D
     """Read a decision record file; raises DecisionError when it has no readable front matter."""
     meta, body = _front_matter(_decode(text), required=True)
     return _record(ref, path, meta, body)
+
+
+def read_records(
+    files: Iterable[tuple[str, str | bytes]],
+) -> tuple[list[DecisionRecord], list[str]]:
+    """The records among a decisions folder's files, given as (path, content), in path
+    order, and one line per record that cannot be read. Files that are not Markdown or
+    have no front matter (a README, an index) are not records and are skipped."""
+    records: list[DecisionRecord] = []
+    problems: list[str] = []
+    for path, text in sorted(files, key=lambda item: item[0]):
+        if not path.lower().endswith(_MARKDOWN_SUFFIXES):
+            continue
+        try:
+            records.append(parse_decision(path, text, path=path))
+        except NoFrontMatter:
+            continue
+        except DecisionError as e:
+            problems.append(f"{path}: {e}")
+    return records, problems
 
 
 def issue_record(
@@ -239,21 +263,26 @@ def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
     first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     if first == len(lines) or lines[first].strip() != "---":
         if required:
-            raise DecisionError("no front matter (the file must start with a '---' line)")
+            raise NoFrontMatter("no front matter (the file must start with a '---' line)")
         return {}, text
     end = next(
         (i for i in range(first + 1, len(lines)) if lines[i].strip() in ("---", "...")), None
     )
     if end is None:
         raise DecisionError("front matter is not closed (no second '---' line)")
+    front = "".join(lines[first + 1 : end])
     try:
-        meta = yaml.safe_load("".join(lines[first + 1 : end]))
+        meta = yaml.safe_load(front)
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + first + 2 if e.problem_mark else first + 1
         reserved = "cannot start any token" in str(e)
         hint = " (quote values that start with @ or `)" if reserved else ""
         raise DecisionError(f"bad YAML at line {line}: {e.problem}{hint}") from None
-    except yaml.YAMLError as e:  # a character YAML refuses: the message spans lines
+    except yaml.reader.ReaderError as e:  # a control character YAML refuses
+        line = front.count("\n", 0, e.position) + first + 2
+        what = f"{e.reason} (U+{e.character:04X})"
+        raise DecisionError(f"bad YAML at line {line}: {what}") from None
+    except yaml.YAMLError as e:
         raise DecisionError(f"bad YAML: {' '.join(str(e).split())}") from None
     if meta is None:
         meta = {}

@@ -14,6 +14,7 @@ from bot.policy.decisions import (
     link_line,
     parse_decision,
     parse_ref,
+    read_records,
 )
 
 RECORD = """\
@@ -268,3 +269,29 @@ def test_unlabelled_issue_is_not_a_record() -> None:
         issue_record(
             "#9", body="---\ntype: compute-api\n---\n", labels=["bug"], assignees=[], state="open"
         )
+
+
+def test_control_character_is_reported_at_its_line() -> None:
+    with pytest.raises(DecisionError, match=r"^bad YAML at line 4: .*U\+0000"):
+        parse_decision("r", "\n---\ntype: compute-api\nowner: \x00\n---\n")
+
+
+def test_read_records_skips_non_records_and_reports_broken_ones() -> None:
+    folder = "docs/decisions"
+    records, problems = read_records(
+        [
+            (f"{folder}/0002-triton.md", "---\ntype: compute-api\nscope: kernels/\n---\n"),
+            (f"{folder}/README.md", "# Decisions\n\nOne file per decision.\n"),
+            (f"{folder}/template.yml", "type: compute-api\n"),
+            (f"{folder}/0001-cuda.md", b"---\ntype: compute-api\nstatus: accepted\n---\n"),
+            (f"{folder}/0003-broken.md", "---\nowner: @alice\n---\n"),
+        ]
+    )
+    assert [(r.ref, r.path) for r in records] == [
+        (f"{folder}/0001-cuda.md", f"{folder}/0001-cuda.md"),
+        (f"{folder}/0002-triton.md", f"{folder}/0002-triton.md"),
+    ]
+    assert problems == [
+        f"{folder}/0003-broken.md: bad YAML at line 2: found character '@' that "
+        "cannot start any token (quote values that start with @ or `)"
+    ]
