@@ -1,0 +1,248 @@
+"""Repository censuses by commit: cached, counted once per commit, refreshed on push.
+
+A census of a commit never changes, so it is cached by commit SHA (and by the policy's
+path settings, which decide what is counted) in the shared job cache
+(``ctx.caches.census``, a get/put interface Redis can replace). Concurrent requests for
+the same census share one count (single flight). The default branch's latest census is
+kept under its own key: the badge shows it and PR comments show it as the base figure.
+
+A push to the default branch updates that census incrementally when the census of the
+commit before the push is cached: only the files the push changed are read (blobs, shared
+with the PR check's blob cache) and replaced. Anything the compare API cannot describe
+exactly (a force push, a truncated file list) falls back to a full tarball count, so the
+incremental result always equals a full recount.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from bot.engine.census import Census
+from bot.github.errors import NotFound
+from bot.policy.config import Policy
+from bot.review.contents import CONCURRENT_READS, BlobReader
+from bot.review.locks import LocalKeyedLock
+from bot.sources.tarball import ArchiveLimits, census_from_github, classify_entry
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+    from bot.server.caches import Cache, Caches
+
+log = logging.getLogger("lockin.census")
+
+T = TypeVar("T")
+ZERO_SHA = "0" * 40
+# GitHub's compare lists at most 300 files; at that count the list may be cut short.
+COMPARE_MAX_FILES = 300
+
+
+@dataclass(frozen=True, slots=True)
+class CensusAt:
+    """A census and the commit it counts."""
+
+    sha: str
+    scope: str  # fingerprint of the path settings it was counted with
+    census: Census
+
+
+def scope_of(policy: Policy) -> str:
+    """What the policy changes about a census: its path patterns and generated-file choice."""
+    paths = policy.paths
+    text = repr((paths.include, paths.exclude, paths.generated))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _repo_key(owner: str, repo: str) -> str:
+    return f"{owner}/{repo}".lower()  # GitHub names are case-insensitive
+
+
+class SingleFlight:
+    """Concurrent calls with one key share one run of the work.
+
+    Waiters are shielded from each other: one caller giving up does not cancel the count
+    the others are waiting for.
+    """
+
+    def __init__(self) -> None:
+        self._running: dict[str, asyncio.Future[object]] = {}
+
+    async def run(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
+        future = self._running.get(key)
+        if future is None:
+            future = asyncio.ensure_future(work())
+            self._running[key] = future
+            future.add_done_callback(lambda done: self._forget(key, done))
+        return await asyncio.shield(future)  # type: ignore[return-value]
+
+    def _forget(self, key: str, done: asyncio.Future[object]) -> None:
+        if self._running.get(key) is done:
+            del self._running[key]
+        if not done.cancelled():
+            done.exception()  # retrieved here, so nobody is warned when all waiters left
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._running
+
+
+class CensusStore:
+    """Census results in a get/put cache, with the single flight and per-repo refresh order."""
+
+    def __init__(self, cache: Cache) -> None:
+        self._cache = cache
+        self._flights = SingleFlight()
+        # Pushes to one repository are applied in arrival order, one at a time.
+        self._refresh_order = LocalKeyedLock()
+
+    async def get(self, owner: str, repo: str, sha: str, scope: str) -> CensusAt | None:
+        return await self._cache.get(f"census:{_repo_key(owner, repo)}@{sha}:{scope}")
+
+    async def put(self, owner: str, repo: str, result: CensusAt) -> None:
+        await self._cache.put(
+            f"census:{_repo_key(owner, repo)}@{result.sha}:{result.scope}", result
+        )
+
+    async def default_branch(self, owner: str, repo: str) -> CensusAt | None:
+        """The latest census of the default branch, if one was counted."""
+        return await self._cache.get(f"census-default:{_repo_key(owner, repo)}")
+
+    async def _set_default_branch(self, owner: str, repo: str, result: CensusAt) -> None:
+        await self._cache.put(f"census-default:{_repo_key(owner, repo)}", result)
+
+    async def forget_default_branch(self, owner: str, repo: str) -> None:
+        """The app was removed from the repository: its badge goes back to unknown."""
+        await self._cache.put(f"census-default:{_repo_key(owner, repo)}", None)
+
+    async def census_at(
+        self, gh: GitHub, owner: str, repo: str, sha: str, policy: Policy
+    ) -> CensusAt:
+        """The census of a commit: cached, or counted once however many ask at the same time."""
+        scope = scope_of(policy)
+        cached = await self.get(owner, repo, sha, scope)
+        if cached is not None:
+            return cached
+
+        async def count() -> CensusAt:
+            archive = await census_from_github(
+                gh,
+                owner,
+                repo,
+                sha,
+                limits=ArchiveLimits.for_archive(policy.census.max_archive_bytes),
+                path_filter=policy.path_filter(),
+                include_generated=policy.paths.include_generated,
+            )
+            result = CensusAt(sha, scope, archive.census)
+            await self.put(owner, repo, result)
+            return result
+
+        key = f"{_repo_key(owner, repo)}@{sha}:{scope}"
+        return await self._flights.run(key, count)
+
+    async def refresh_default_branch(
+        self,
+        gh: GitHub,
+        owner: str,
+        repo: str,
+        *,
+        before: str,
+        after: str,
+        policy: Policy,
+        blobs: Cache,
+    ) -> CensusAt:
+        """The default branch moved from ``before`` to ``after``: bring its census along."""
+        async with self._refresh_order.hold(_repo_key(owner, repo)):
+            scope = scope_of(policy)
+            result = await self.get(owner, repo, after, scope)
+            if result is None:
+                previous = await self._previous(owner, repo, before, scope)
+                if previous is not None:
+                    reader = BlobReader(gh, owner, repo, blobs)
+                    result = await _incremental(gh, reader, owner, repo, previous, after, policy)
+                if result is not None:
+                    await self.put(owner, repo, result)
+                else:
+                    result = await self.census_at(gh, owner, repo, after, policy)
+            await self._set_default_branch(owner, repo, result)
+            return result
+
+    async def _previous(self, owner: str, repo: str, before: str, scope: str) -> CensusAt | None:
+        if before == ZERO_SHA:
+            return None  # the branch was just created: nothing to start from
+        latest = await self.default_branch(owner, repo)
+        if latest is not None and latest.sha == before and latest.scope == scope:
+            return latest
+        return await self.get(owner, repo, before, scope)
+
+
+async def _incremental(
+    gh: GitHub,
+    reader: BlobReader,
+    owner: str,
+    repo: str,
+    previous: CensusAt,
+    after: str,
+    policy: Policy,
+) -> CensusAt | None:
+    """``previous`` moved to ``after`` by recounting only the changed files; None when the
+    compare API cannot list the change exactly (then the caller counts the tarball)."""
+    compare = await gh.getitem(
+        "/repos/{owner}/{repo}/compare/{basehead}",
+        {"owner": owner, "repo": repo, "basehead": f"{previous.sha}...{after}"},
+    )
+    files = compare.get("files") or []
+    # "ahead" means `before` is an ancestor, so the file list is exactly before..after;
+    # after a force push it would be relative to a merge base instead.
+    if compare.get("status") not in ("ahead", "identical") or len(files) >= COMPARE_MAX_FILES:
+        log.info("census: full recount of %s/%s@%s (%s)", owner, repo, after, compare.get("status"))
+        return None
+    path_filter = policy.path_filter()
+    # A copy: the previous census stays cached for PRs still based on it.
+    census = copy.deepcopy(previous.census, {id(previous.census.rules): previous.census.rules})
+    wanted = {
+        f["sha"]
+        for f in files
+        if f["status"] != "removed" and f.get("sha") and path_filter.includes(f["filename"])
+    }
+    contents = await _read_blobs(reader, wanted)
+    for f in files:
+        path = f["filename"]
+        if f["status"] == "renamed" and f.get("previous_filename"):
+            census.replace(f["previous_filename"], None)
+        data = contents.get(f.get("sha") or "") if f["status"] != "removed" else None
+        census.replace(path, classify_entry(path, data) if data is not None else None)
+    return CensusAt(after, previous.scope, census)
+
+
+async def _read_blobs(reader: BlobReader, shas: set[str]) -> dict[str, bytes]:
+    """Blob contents by SHA. A SHA GitHub has no blob for is a submodule commit: the tarball
+    holds an empty folder there, so the path counts as no file at all."""
+    gate = asyncio.Semaphore(CONCURRENT_READS)
+
+    async def read(sha: str) -> tuple[str, bytes | None]:
+        async with gate:
+            try:
+                return sha, await reader.blob(sha)
+            except NotFound:
+                return sha, None
+
+    pairs = await asyncio.gather(*(read(sha) for sha in sorted(shas)))
+    return {sha: data for sha, data in pairs if data is not None}
+
+
+# One store per census cache: every job of a running app shares its flights and locks.
+_STORES: weakref.WeakKeyDictionary[Cache, CensusStore] = weakref.WeakKeyDictionary()
+
+
+def census_store(caches: Caches) -> CensusStore:
+    """The census store of the app whose job caches these are."""
+    store = _STORES.get(caches.census)
+    if store is None:
+        store = _STORES[caches.census] = CensusStore(caches.census)
+    return store

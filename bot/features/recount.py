@@ -1,0 +1,268 @@
+"""`/lockin recount` and `/lockin help` in PR comments; the default branch's census on push.
+
+Who may run a command is asked of GitHub (the collaborator-permission endpoint), never
+read from ``author_association``, which says NONE for private members of an org. A
+refused command gets one "confused" reaction and nothing else, so a stranger cannot make
+the bot write. An accepted recount gets "eyes" at once and "rocket" when the check run and
+the sticky comment carry the new figures (or a reply saying what failed).
+
+Abuse: recounts of one PR head are coalesced. While one runs, later commands only add
+their comment to the list it answers (their worker is free at once), and for a minute after
+it finished the same head is answered from its result. Reactions are per comment, each
+kind at most once.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cachetools import TTLCache
+from gidgethub import sansio
+from gidgethub.routing import Router
+
+from bot.census_store import ZERO_SHA, census_store
+from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
+from bot.github.errors import GitHubError, NotFound
+from bot.policy.config import Policy
+from bot.review.config_io import load_repo_config
+from bot.review.run import run_check
+from bot.review.sticky import bot_login
+from bot.sources.tarball import ArchiveError
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+    from bot.server.caches import Cache
+    from bot.server.context import JobContext
+
+router = Router()
+
+#: How long a finished recount of a PR head answers repeated commands for that head.
+COOLDOWN = 60.0
+
+
+@dataclass(slots=True)
+class RecountResult:
+    error: str | None = None  # what to tell the user when the recount failed
+
+
+@dataclass(slots=True)
+class _Recounts:
+    """Recounts running (key -> comments waiting for the answer) and recently finished."""
+
+    waiting: dict[str, list[int]] = field(default_factory=dict)
+    recent: TTLCache[str, RecountResult] = field(
+        default_factory=lambda: TTLCache(maxsize=4096, ttl=COOLDOWN)
+    )
+
+
+# One state per running app (keyed by its census cache, which every job of the app shares).
+_STATE: weakref.WeakKeyDictionary[Cache, _Recounts] = weakref.WeakKeyDictionary()
+
+
+def _recounts(ctx: JobContext) -> _Recounts:
+    return _STATE.setdefault(ctx.caches.census, _Recounts())
+
+
+def _repo_names(payload: dict[str, Any]) -> tuple[str, str]:
+    owner, _, name = payload["repository"]["full_name"].partition("/")
+    return owner, name
+
+
+# -- issue_comment ------------------------------------------------------------------
+
+
+@router.register("issue_comment", action="created")
+async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    data = event.data
+    issue, comment, sender = data["issue"], data["comment"], data["sender"]
+    if not issue.get("pull_request"):
+        return  # an issue, not a pull request
+    commands = parse_commands(comment.get("body"))
+    if not commands or await _from_a_bot(sender, ctx):
+        return
+    owner, repo = _repo_names(data)
+    config = await load_repo_config(gh, owner, repo, data["repository"]["default_branch"])
+    login = sender["login"]
+    if not await may_run(
+        gh, owner, repo, login, (issue.get("user") or {}).get("login"), config.policy
+    ):
+        ctx.log.info("refused /lockin from %s on %s/%s#%s", login, owner, repo, issue["number"])
+        await _react(gh, owner, repo, comment["id"], "confused")
+        return
+    for command in commands:
+        if command.name == RECOUNT:
+            await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config.policy)
+        else:
+            await _reply(gh, owner, repo, issue["number"], help_reply(command))
+
+
+async def _from_a_bot(sender: dict[str, Any], ctx: JobContext) -> bool:
+    """Bots never run commands: this app's own comments quote them, other bots echo them."""
+    login = sender.get("login") or ""
+    if sender.get("type") == "Bot" or login.endswith("[bot]"):
+        return True
+    return login.lower() == (await bot_login(ctx.auth.app_client(), ctx.settings.app_id)).lower()
+
+
+async def may_run(
+    gh: GitHub, owner: str, repo: str, login: str, pr_author: str | None, policy: Policy
+) -> bool:
+    """Whether ``login`` may run commands here, per the policy's ``recount.allow``."""
+    allow = policy.recount.allow
+    if "author" in allow and pr_author and login.lower() == pr_author.lower():
+        return True
+    try:
+        answer = await gh.getitem(
+            "/repos/{owner}/{repo}/collaborators/{username}/permission",
+            {"owner": owner, "repo": repo, "username": login},
+        )
+    except NotFound:
+        return False
+    # role_name names maintain and triage (and custom roles); permission is the base role
+    # a custom role extends (admin, write, read, none).
+    return answer.get("role_name") in allow or answer.get("permission") in allow
+
+
+def help_reply(command: Command) -> str:
+    if command.unknown:
+        return f"`/lockin {command.unknown}` is not a lockin command.\n\n{HELP_TEXT}"
+    return HELP_TEXT
+
+
+async def _recount(
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    number: int,
+    comment_id: int,
+    policy: Policy,
+) -> None:
+    await _react(gh, owner, repo, comment_id, "eyes")
+    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    head = pr["head"]["sha"]
+    key = f"{owner}/{repo}#{number}@{head}".lower()
+    state = _recounts(ctx)
+    done = state.recent.get(key)
+    if done is not None:
+        await _answer(gh, owner, repo, number, [comment_id], done)
+        return
+    if key in state.waiting:
+        state.waiting[key].append(comment_id)  # the recount running now answers it
+        return
+    state.waiting[key] = [comment_id]
+    try:
+        result = await _run_recount(gh, ctx, owner, repo, number, head, policy)
+    except Exception:
+        state.waiting.pop(key, None)
+        raise
+    # No await between these two lines: a command arriving now finds one or the other.
+    state.recent[key] = result
+    comments = state.waiting.pop(key)
+    await _answer(gh, owner, repo, number, comments, result)
+
+
+async def _run_recount(
+    gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int, head: str, policy: Policy
+) -> RecountResult:
+    census, error = None, None
+    try:
+        census = (await census_store(ctx.caches).census_at(gh, owner, repo, head, policy)).census
+    except ArchiveError as exc:
+        error = f"the repository could not be counted: {exc}"
+        ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, head, exc)
+    try:
+        await run_check(
+            gh,
+            ctx,
+            owner=owner,
+            repo=repo,
+            number=number,
+            head_sha=head,
+            census=census,
+            trigger="recount",
+        )
+    except GitHubError as exc:
+        ctx.log.warning("recount of %s/%s#%s failed: %s", owner, repo, number, exc)
+        return RecountResult(f"the check could not be re-run: {exc}")
+    return RecountResult(error)
+
+
+async def _answer(
+    gh: GitHub, owner: str, repo: str, number: int, comments: list[int], result: RecountResult
+) -> None:
+    if result.error is None:
+        for comment_id in comments:
+            await _react(gh, owner, repo, comment_id, "rocket")
+    else:
+        await _reply(
+            gh, owner, repo, number, f"lockin could not finish `/lockin recount`: {result.error}"
+        )
+
+
+async def _react(gh: GitHub, owner: str, repo: str, comment_id: int, content: str) -> None:
+    # GitHub answers an existing reaction with 200 instead of a duplicate, so a retry is safe.
+    await gh.post(
+        "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+        {"owner": owner, "repo": repo, "comment_id": comment_id},
+        data={"content": content},
+        idempotent=True,
+    )
+
+
+async def _reply(gh: GitHub, owner: str, repo: str, number: int, body: str) -> None:
+    await gh.post(
+        "/repos/{owner}/{repo}/issues/{number}/comments",
+        {"owner": owner, "repo": repo, "number": number},
+        data={"body": body},
+    )
+
+
+# -- push and installation changes ------------------------------------------------------
+
+
+@router.register("push")
+async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    """A push to the default branch refreshes its census (the badge, PR base figures)."""
+    data = event.data
+    repository = data["repository"]
+    if data.get("ref") != f"refs/heads/{repository['default_branch']}":
+        return
+    if data.get("deleted") or data.get("after", ZERO_SHA) == ZERO_SHA:
+        return
+    owner, repo = _repo_names(data)
+    config = await load_repo_config(gh, owner, repo, repository["default_branch"])
+    try:
+        result = await census_store(ctx.caches).refresh_default_branch(
+            gh,
+            owner,
+            repo,
+            before=data.get("before") or ZERO_SHA,
+            after=data["after"],
+            policy=config.policy,
+            blobs=ctx.caches.blobs,
+        )
+    except ArchiveError as exc:
+        ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, data["after"], exc)
+        return
+    ctx.log.info(
+        "default-branch census of %s/%s@%s: %.1f%% locked to NVIDIA",
+        owner,
+        repo,
+        result.sha,
+        100 * result.census.nvidia_share(),
+    )
+
+
+@router.register("installation_repositories", action="removed")
+@router.register("installation", action="deleted")
+async def on_removed(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    """The app no longer sees these repositories: their badges go back to unknown."""
+    data = event.data
+    repositories = data.get("repositories_removed") or data.get("repositories") or []
+    store = census_store(ctx.caches)
+    for repository in repositories:
+        owner, _, name = repository["full_name"].partition("/")
+        await store.forget_default_branch(owner, name)
