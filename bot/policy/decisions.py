@@ -162,7 +162,7 @@ def parse_ref(raw: str, *, owner: str, repo: str, folder: str | None = None) -> 
         return _url_ref(raw, text, owner, repo, folder)
     if any(ch.isspace() for ch in text):  # prose such as "see the design doc"
         return _invalid(raw, "not a path, a GitHub URL or an issue reference (#N)")
-    return _path_ref(raw, text)
+    return _path_ref(raw, text.partition("#")[0])  # docs/x.md#section names the file
 
 
 def _url_ref(raw: str, text: str, owner: str, repo: str, folder: str | None) -> DecisionRef:

@@ -116,7 +116,7 @@ def _gated(counts: dict[Layer, int], layers: Iterable[Layer]) -> int:
 
 def _requirements(record: DecisionRecord, allow_proposed: bool) -> list[str]:
     """What a record lacks to satisfy the gate, scope aside."""
-    problems = []
+    problems: list[str] = []
     if record.type != COMPUTE_API:
         found = f"type is {record.type!r}" if record.type else "no type"
         problems.append(f"{found}, not {COMPUTE_API!r}")
@@ -253,8 +253,7 @@ def draft_decision(
         'owner:  # TODO: who owns this choice, quoted: "@octocat" or "@org/kernel-team"',
         compute_api,
         'migration_cost:  # TODO: what moving off it costs, e.g. "~1,200 lines, 3 weeks to HIP"',
-        "scope:  # paths this decision covers; later pull requests inside them need no link",
-        *(f"  - {json.dumps(pattern)}" for pattern in _scope([f.path for f in targets])),
+        *_scope_lines(_scope([f.path for f in targets])),
         "---",
         "",
         f"# Compute-API decision: {title}",
@@ -293,6 +292,14 @@ def draft_decision(
         "",
     ]
     return path, "\n".join(out)
+
+
+def _scope_lines(patterns: list[str]) -> list[str]:
+    # An empty `scope:` would read as "no scope", which covers everything once linked.
+    comment = "  # paths this decision covers; later pull requests inside them need no link"
+    if not patterns:
+        return [f"scope: []{comment}"]
+    return [f"scope:{comment}", *(f"  - {json.dumps(pattern)}" for pattern in patterns)]
 
 
 def _scope(paths: Sequence[str]) -> list[str]:

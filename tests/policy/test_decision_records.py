@@ -153,6 +153,7 @@ def _ref(raw: str) -> DecisionRef:
         ("docs/decisions/0001-x.md", "path", "docs/decisions/0001-x.md"),
         ("./docs/decisions/0001-x.md", "path", "docs/decisions/0001-x.md"),
         ("/docs/decisions/0001-x.md", "path", "docs/decisions/0001-x.md"),
+        ("docs/decisions/0001-x.md#consequences", "path", "docs/decisions/0001-x.md"),
         ("`docs/decisions/a/../0001-x.markdown`", "path", "docs/decisions/0001-x.markdown"),
         (
             "https://github.com/octo/GPU-lab/blob/main/docs/decisions/0001-x.md",

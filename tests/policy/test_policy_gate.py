@@ -368,6 +368,13 @@ def test_draft_without_hint_leaves_a_marked_placeholder_and_caps_the_file_list()
     assert draft.scope == ("k/**",)
 
 
+def test_draft_for_a_change_without_gated_files_covers_nothing() -> None:
+    delta = ChangeDelta([change("model.py", portable=10)])
+    verdict = evaluate(delta, DEFAULT_POLICY, linked=[], recorded=[])
+    path, text = draft_decision(delta, verdict, title="x", compute_api_hint=None, folder="adr")
+    assert parse_decision(path, text).scope == ()  # an empty scope, not "everything"
+
+
 def test_verdict_is_immutable() -> None:
     verdict = run(change(ATTN, kernel=1))
     with pytest.raises(dataclasses.FrozenInstanceError):
