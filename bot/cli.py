@@ -16,7 +16,13 @@ from bot.engine.census import Census
 from bot.engine.delta import change_delta
 from bot.engine.paths import PathFilter
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
-from bot.policy.decisions import DecisionRecord, find_links, parse_decision, parse_ref
+from bot.policy.decisions import (
+    DecisionRecord,
+    find_links,
+    parse_decision,
+    parse_ref,
+    read_records,
+)
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.render import json_out, markdown, sarif, text
 from bot.sources import SourceError
@@ -167,17 +173,11 @@ def _dir_files(before: str, after: str, changes: Sequence[Change]) -> list[Chang
     ]
 
 
-def _recorded(snapshot: Snapshot, folder: str) -> list[DecisionRecord]:
-    """Decision records in the decisions folder; unreadable files are not records."""
-    records = []
-    for path in snapshot.files_under(folder):
-        if not path.endswith((".md", ".markdown")):
-            continue
-        data = snapshot.read(path)
-        try:
-            records.append(parse_decision(path, data or b"", path=path))
-        except ValueError:
-            continue
+def _recorded(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionRecord]:
+    """Decision records in the decisions folder; broken ones are reported, not used."""
+    records, problems = read_records(snapshot.files_under(folder))
+    for problem in problems:
+        err.write(f"lockin: warning: {problem}\n")
     return records
 
 
@@ -256,7 +256,7 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     delta = change_delta(deltas)
     folder = policy.decisions.folder
     linked = _linked([*args.decision, *find_links(*messages)], head, folder, owner, name)
-    verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(base, folder))
+    verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(base, folder, err))
     summary = json_out.verdict_summary(verdict)
     out.write(_render_diff(delta, summary, args.format, args.base, args.head))
     if args.format != "text":

@@ -20,8 +20,8 @@ class Snapshot(Protocol):
     def read(self, path: str) -> bytes | None:
         """A file's bytes, ``None`` when it does not exist (or is not a regular file)."""
 
-    def files_under(self, folder: str) -> list[str]:
-        """Repository paths of the regular files under ``folder``, sorted."""
+    def files_under(self, folder: str) -> list[tuple[str, bytes]]:
+        """The regular files under ``folder``: (repository path, content), by path."""
 
 
 def _safe(path: str) -> str | None:
@@ -38,11 +38,13 @@ class GitSnapshot:
         safe = _safe(path)
         return self.repo.read_file(self.commit, safe) if safe else None
 
-    def files_under(self, folder: str) -> list[str]:
+    def files_under(self, folder: str) -> list[tuple[str, bytes]]:
         prefix = _safe(folder)
         if prefix is None:
             return []
-        return sorted(e.path for e in self.repo.list_files(self.commit, prefix))
+        entries = self.repo.list_files(self.commit, prefix)
+        contents = self.repo.read_blobs(e.blob for e in entries)
+        return [(e.path, data) for e, (_, data) in zip(entries, contents, strict=True) if data]
 
 
 class DirSnapshot:
@@ -57,7 +59,7 @@ class DirSnapshot:
         with open(full, "rb") as f:
             return f.read()
 
-    def files_under(self, folder: str) -> list[str]:
+    def files_under(self, folder: str) -> list[tuple[str, bytes]]:
         prefix = _safe(folder)
         base = os.path.join(self.root, prefix) if prefix else None
         if base is None or not os.path.isdir(base):
@@ -66,12 +68,9 @@ class DirSnapshot:
         for directory, dirs, files in os.walk(base):
             dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(directory, d))]
             rel = os.path.relpath(directory, self.root).replace(os.sep, "/")
-            found += [
-                f"{rel}/{name}"
-                for name in files
-                if not os.path.islink(os.path.join(directory, name))
-            ]
-        return sorted(found)
+            found += [f"{rel}/{name}" for name in files]
+        # read() leaves out symlinks and anything else that is not a regular file.
+        return [(path, data) for path in sorted(found) if (data := self.read(path)) is not None]
 
 
 def submodules_of(snapshot: Snapshot) -> list[str]:
