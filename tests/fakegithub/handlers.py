@@ -89,10 +89,9 @@ def reply(body: Any, status: int = 200, headers: dict[str, str] | None = None) -
     )
 
 
-def error(status: int, message: str, **extra: Any) -> web.Response:
+def error(code: int, message: str, **extra: Any) -> web.Response:
     return reply(
-        {"message": message, "documentation_url": "https://docs.github.com/rest", **extra},
-        status,
+        {"message": message, "documentation_url": "https://docs.github.com/rest", **extra}, code
     )
 
 
