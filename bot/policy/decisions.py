@@ -108,7 +108,8 @@ def issue_record(
     if DECISION_LABEL not in {label.lower() for label in labels}:
         raise DecisionError(f"issue {ref} is not labelled {DECISION_LABEL}")
     meta, text = _front_matter(body or "", required=False)
-    meta.setdefault("type", COMPUTE_API)
+    if meta.get("type") is None:
+        meta["type"] = COMPUTE_API
     if meta.get("owner") is None and assignees:
         meta["owner"] = assignees[0]
     if meta.get("status") is None and state == "open":

@@ -254,6 +254,17 @@ def test_issue_record_without_front_matter() -> None:
     assert closed.owner == "bob"
 
 
+def test_issue_with_an_empty_type_key_takes_the_labels_type() -> None:
+    record = issue_record(
+        "#7",
+        body="---\ntype:\nstatus: accepted\n---\n",
+        labels=["compute-api-decision"],
+        assignees=["erin"],
+        state="open",
+    )
+    assert record.type == "compute-api"
+
+
 def test_issue_front_matter_type_beats_the_label() -> None:
     record = issue_record(
         "#6",
