@@ -367,6 +367,8 @@ async def test_comments_are_authored_by_the_app_bot_and_paginate(
         f"/repos/acme/ml/issues/comments/{comment['id']}", json={"body": "edited"}
     )
     assert (await edited.json())["body"] == repo.comments[comment["id"]].body == "edited"
+    fetched = await client.get(f"/repos/acme/ml/issues/comments/{comment['id']}")
+    assert (await fetched.json())["body"] == "edited"
     too_long = await client.post(
         f"/repos/acme/ml/issues/{issue.number}/comments", json={"body": "x" * 65537}
     )
@@ -443,6 +445,8 @@ async def test_annotations_capped_at_50_per_request_and_appended_by_patch(
         await client.patch(f"/repos/acme/ml/check-runs/{run['id']}", json=patch)
     ).json()
     assert updated["output"]["annotations_count"] == 100
+    fetched = await (await client.get(f"/repos/acme/ml/check-runs/{run['id']}")).json()
+    assert (fetched["status"], fetched["conclusion"]) == ("completed", "failure")
     stored = repo.check_runs[run["id"]]
     assert (stored.status, stored.conclusion, len(stored.annotations)) == (
         "completed",

@@ -51,6 +51,7 @@ class ObjectStore:
     blobs: dict[str, bytes] = field(default_factory=dict)
     trees: dict[str, list[TreeEntry]] = field(default_factory=dict)
     commits: dict[str, Commit] = field(default_factory=dict)
+    _walks: dict[str, list[tuple[str, TreeEntry]]] = field(default_factory=dict, repr=False)
 
     def write_tree(self, files: dict[str, bytes]) -> str:
         """Store the nested trees of a flat {path: bytes} snapshot; return the root tree SHA."""
@@ -98,15 +99,18 @@ class ObjectStore:
         self.commits[sha] = commit
         return commit
 
-    def walk_tree(self, tree_sha: str, prefix: str = "") -> list[tuple[str, TreeEntry]]:
-        """Every entry below a tree, depth first, with its full path (git ls-tree -r -t)."""
-        out: list[tuple[str, TreeEntry]] = []
-        for entry in self.trees[tree_sha]:
-            path = prefix + entry.name
-            out.append((path, entry))
-            if entry.type == "tree":
-                out.extend(self.walk_tree(entry.sha, path + "/"))
-        return out
+    def walk_tree(self, tree_sha: str) -> list[tuple[str, TreeEntry]]:
+        """Every entry below a tree, depth first, with its full path (git ls-tree -r -t).
+
+        Trees are immutable (content-addressed), so each walk is computed once."""
+        if tree_sha not in self._walks:
+            out: list[tuple[str, TreeEntry]] = []
+            for entry in self.trees[tree_sha]:
+                out.append((entry.name, entry))
+                if entry.type == "tree":
+                    out += [(f"{entry.name}/{p}", e) for p, e in self.walk_tree(entry.sha)]
+            self._walks[tree_sha] = out
+        return self._walks[tree_sha]
 
     def ancestors(self, sha: str) -> list[str]:
         """Commits reachable from sha, nearest first (breadth first)."""

@@ -67,7 +67,7 @@ class Call:
         return any(media in self.accept for media in media_types)
 
 
-Handler = Callable[["FakeGitHub", Call], Awaitable[web.StreamResponse]]
+Handler = Callable[["FakeGitHub", Call], Awaitable[web.Response]]
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -203,11 +203,11 @@ async def get_content(fake: FakeGitHub, call: Call) -> web.Response:
         return error(404, f"No commit found for the ref {ref}")
     path = call.params["path"].strip("/")
     commit = repo.store.commits[sha]
-    entries = {p: e for p, e in repo.store.walk_tree(commit.tree_sha)}
     if path in commit.files:
         data = commit.files[path]
         item = _content_item(fake, repo, path, "file", blob_sha(data), len(data), ref)
         return _file_response(call, data, item)
+    entries = dict(repo.store.walk_tree(commit.tree_sha))
     if path not in entries:
         return not_found()
     listing = [

@@ -231,10 +231,13 @@ class FakeGitHub:
                 content_type=request.content_type if body else "",
             )
             record.contract_errors = list(contract.request_errors(contract_request))
-        elif not request.path.startswith("/_codeload/"):
+        elif not request.path.startswith("/_codeload/"):  # the archive host is not the API
             record.contract_errors = [f"{request.method} {request.path}: not in the contract"]
         self._note_errors(record.contract_errors)
-        response = await self._answer(request, handler, operation, record)
+        if request.path.startswith("/_codeload/"):
+            response = await handler(request)
+        else:
+            response = await self._answer(request, operation, record)
         record.status = response.status
         # The description has schemas for JSON bodies only (not raw/diff media types).
         json_body = response.content_type == "application/json"
@@ -264,27 +267,22 @@ class FakeGitHub:
         )
 
     async def _answer(
-        self,
-        request: web.Request,
-        handler: Any,
-        operation: contract.Operation | None,
-        record: Recorded,
+        self, request: web.Request, operation: contract.Operation | None, record: Recorded
     ) -> web.StreamResponse:
         token, bucket, auth_error = self._authenticate(request, operation)
         fault = next((f for f in self._faults if f.matches(request.method, request.path)), None)
+        fault_headers: dict[str, str] = {}
         if fault is not None:
             fault.times -= 1
             answer = respond(fault, self.timeout_delay)
             if answer.delay:
                 # Held open, as a stalled GitHub would; released early when the fake closes.
                 await _wait(self._closing, answer.delay)
-            bucket.used += 1
             response = handlers.reply(answer.body, answer.status)
-            response.headers.update(bucket.headers() | answer.headers)
-            return response
-        if operation is None:
-            return await handler(request) if request.path.startswith("/_codeload/") else not_found()
-        if auth_error is not None:
+            fault_headers = answer.headers
+        elif operation is None:
+            response = not_found()
+        elif auth_error is not None:
             response = error(401, auth_error)
         elif bucket.remaining == 0:
             response = error(403, "API rate limit exceeded for installation.")
@@ -293,18 +291,12 @@ class FakeGitHub:
             response = error(422, "Invalid request.\n\n" + "\n".join(record.contract_errors))
         else:
             response = await self._call(request, operation, token, record)
-        if (
-            request.method == "GET"
-            and response.status == 200
-            and isinstance(response, web.Response)
-        ):
-            etag = 'W/"' + hashlib.sha256(response.body or b"").hexdigest() + '"'  # type: ignore[arg-type]
-            response.headers["ETag"] = etag
-            if etag in _etags(request.headers.get("If-None-Match", "")):
-                response = web.Response(status=304, headers={"ETag": etag})
-        if response.status != 304 and operation.operation_id not in FREE_OPERATIONS:
+        if request.method == "GET" and response.status == 200:
+            response = _conditional(request, response)
+        if response.status != 304 and record.operation not in FREE_OPERATIONS:
             bucket.used += 1
-        response.headers.update(bucket.headers())
+        response.headers.update(bucket.headers() | fault_headers)
+        response.headers["X-GitHub-Request-Id"] = f"FAKE:{len(self.requests):08X}"
         return response
 
     def _authenticate(
@@ -353,9 +345,7 @@ class FakeGitHub:
         call = Call(
             request, dict(request.match_info), dict(request.query), record.json, repo, token
         )
-        response = await handlers.HANDLERS[operation.operation_id](self, call)
-        assert isinstance(response, web.Response)
-        return response
+        return await handlers.HANDLERS[operation.operation_id](self, call)
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         raise AssertionError("the middleware answers every contract route")
@@ -368,6 +358,15 @@ def _parse_json(body: bytes) -> Any:
         return json.loads(body)
     except ValueError:
         return None
+
+
+def _conditional(request: web.Request, response: web.Response) -> web.Response:
+    """Tag a GET answer and turn it into 304 when the client already holds it."""
+    etag = 'W/"' + hashlib.sha256(response.body).hexdigest() + '"'  # type: ignore[arg-type]
+    response.headers["ETag"] = etag
+    if etag in _etags(request.headers.get("If-None-Match", "")):
+        return web.Response(status=304, headers={"ETag": etag})
+    return response
 
 
 def _etags(header: str) -> set[str]:

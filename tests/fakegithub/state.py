@@ -194,6 +194,8 @@ class Repo:
         name = ref.removeprefix("refs/heads/")
         if name in self.branches:
             return self.branches[name]
+        if ref in self.store.commits:
+            return ref
         if ref.startswith("refs/pull/") and ref.endswith("/head"):
             pr = self.pulls.get(int(ref.split("/")[2]))
             return pr.head_sha if pr else None
