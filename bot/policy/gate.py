@@ -89,7 +89,9 @@ def evaluate(
 
     judged = [(link, _link_problems(link, policy)) for link in linked]
     usable = [link.record for link, problems in judged if link.record and not problems]
-    standing = [r for r in recorded if r.scope is not None and not _requirements(r, False)]
+    scoped = [r for r in recorded if r.scope is not None]
+    standing = [r for r in scoped if not _requirements(r, False)]
+    lapsed = [r for r in scoped if _requirements(r, False)]  # named when they would cover
 
     files: list[FileGate] = []
     for path, lines in gated:
@@ -97,7 +99,7 @@ def evaluate(
             files.append(FileGate(path, lines, None, f"within the allowance of {policy.allowance}"))
             continue
         cover = _first_covering(usable, path) or _first_covering(standing, path)
-        reason = None if cover else _why_uncovered(path, recorded)
+        reason = None if cover else _why_uncovered(path, lapsed)
         files.append(FileGate(path, lines, cover, reason))
 
     uncovered = [f.path for f in files if needs and f.covered_by is None]
@@ -146,10 +148,10 @@ def _first_covering(records: Iterable[DecisionRecord], path: str) -> str | None:
     return next((r.ref for r in records if r.covers(path)), None)
 
 
-def _why_uncovered(path: str, recorded: Sequence[DecisionRecord]) -> str:
-    """Point at a recorded decision that would cover the file but for one requirement."""
-    for record in recorded:
-        if record.scope is not None and record.covers(path):
+def _why_uncovered(path: str, lapsed: Sequence[DecisionRecord]) -> str:
+    """Point at a recorded decision whose scope covers the file but that fails a requirement."""
+    for record in lapsed:
+        if record.covers(path):
             problems = _requirements(record, False)
             return f"recorded decision {record.ref} covers it but: {'; '.join(problems)}"
     return "no valid linked or recorded compute-API decision covers it"
