@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from bot.engine import MAX_FILE_BYTES, classify
+from bot.engine import classify
 from bot.engine.census import Census
 from bot.engine.model import FileReport, zero_layers
 from bot.engine.paths import DEFAULT_FILTER, PathFilter
@@ -45,6 +45,9 @@ RATIO_GRACE = 32 * 1024 * 1024
 MAX_META_HEADER = 64 * 1024
 #: Unsafe entries kept by name in a report (all are counted).
 MAX_EXAMPLES = 20
+#: Files above this size are listed as "too-large", not read: hand-written source is far
+#: smaller, and it bounds what one entry can cost (the engine itself has no limit).
+MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
 class ArchiveError(SourceError):
@@ -321,14 +324,16 @@ def _walk(
 
 
 def classify_entry(path: str, data: bytes) -> FileReport:
-    """The engine's report on a file, from at most one byte past the engine's size limit:
-    enough for it to say "too-large", and the same whether the bytes came from a tarball
-    member or a whole blob."""
-    return classify(path, data[: MAX_FILE_BYTES + 1])
+    """The engine's report on one file, the same whether the bytes came from a tarball
+    member or a whole blob (the incremental census relies on it)."""
+    if len(data) > MAX_FILE_BYTES:
+        return _skipped(path, "too-large")
+    return classify(path, data)
 
 
 def _read_member(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
-    # The rest of a large member is skipped by tarfile as it moves to the next header.
+    # Past the limit one byte more than the limit is enough to say "too-large"; the rest
+    # of the member is skipped by tarfile as it moves to the next header.
     handle = tar.extractfile(member)
     return handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
 

@@ -1,0 +1,188 @@
+"""The streamed tarball reader on its own: what it counts, skips, reports and refuses."""
+
+from __future__ import annotations
+
+import os
+import tarfile
+import tempfile
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.engine import classify
+from bot.engine.census import Census
+from bot.engine.paths import PathFilter
+from bot.sources.tarball import (
+    CHUNK,
+    MAX_FILE_BYTES,
+    ArchiveError,
+    ArchiveLimits,
+    ArchiveRefused,
+    census_from_file,
+    census_from_stream,
+)
+from tests.recount.archives import (
+    ROOT,
+    gzip_bomb,
+    gzip_bytes,
+    hostile_entries,
+    incompressible,
+    tarball,
+)
+from tests.recount.conftest import FILES, KERNEL
+
+LIMITS = ArchiveLimits.for_archive(64 * 2**20)
+
+
+async def chunks(data: bytes, size: int = 7000) -> AsyncIterator[bytes]:
+    """Bytes as a network would deliver them: small, unaligned pieces."""
+    for start in range(0, len(data), size):
+        yield data[start : start + size]
+
+
+def oracle(files: dict[str, str | bytes], path_filter: PathFilter | None = None) -> Census:
+    """The census a directory scan gives: every included file classified whole."""
+    path_filter = path_filter or PathFilter.build()
+    return Census(
+        classify(path, content.encode() if isinstance(content, str) else content)
+        for path, content in files.items()
+        if path_filter.includes(path)
+    )
+
+
+def same(a: Census, b: Census) -> None:
+    assert a.totals == b.totals
+    assert a.generated == b.generated
+    assert a.skipped == b.skipped
+    assert a.files() == b.files()
+
+
+async def test_counts_every_file_as_a_directory_scan_would() -> None:
+    result = await census_from_stream(chunks(tarball(FILES)), limits=LIMITS)
+    same(result.census, oracle(FILES))
+    assert "third_party/lib/vendored.cu" not in result.census  # default exclusion
+    assert result.excluded == 1
+    assert result.census.locked_to_nvidia() > 0
+    assert result.compressed_bytes == len(tarball(FILES))
+
+
+async def test_applies_the_policy_path_filter() -> None:
+    path_filter = PathFilter.build(exclude=["csrc/"])
+    result = await census_from_stream(
+        chunks(tarball(FILES)), limits=LIMITS, path_filter=path_filter
+    )
+    same(result.census, oracle(FILES, path_filter))
+    assert result.census.locked_to_nvidia() == 0
+
+
+async def test_hostile_entries_are_skipped_reported_and_never_touch_the_disk() -> None:
+    marker = f"lockin-{uuid.uuid4().hex}"
+    data = tarball(FILES, specials=hostile_entries(marker))
+    result = await census_from_stream(chunks(data), limits=LIMITS)
+
+    same_files = oracle(FILES).files()
+    assert result.census.files() == same_files
+    assert result.unsafe.counts == {
+        "path-traversal": 1,
+        "absolute-path": 1,
+        "symlink": 1,
+        "hardlink": 1,
+        "device": 2,
+        "fifo": 1,
+    }
+    assert {name for name, _ in result.unsafe.examples} >= {
+        f"{ROOT}/../../{marker}-traversal.py",
+        f"/tmp/{marker}-absolute.py",
+    }
+    # The census itself names them as skipped, so every report built from it can show them.
+    assert result.census.skipped["symlink"] == 1
+    assert result.census.skipped["path-traversal"] == 1
+    assert not _anything_named(marker)
+
+
+def _anything_named(marker: str) -> list[str]:
+    found = []
+    for folder in {Path(tempfile.gettempdir()), Path.cwd(), *Path.cwd().parents}:
+        found += [str(p) for p in folder.glob(f"{marker}*")]
+    return found
+
+
+async def test_a_gzip_bomb_is_refused_before_it_inflates() -> None:
+    bomb = gzip_bomb()  # 1 GiB of zeros in about 1 MB
+    assert len(bomb) < 2 * 2**20
+    roomy = ArchiveLimits.for_archive(1024 * 2**20)  # the policy's default limit
+    with pytest.raises(ArchiveRefused, match="gzip bomb"):
+        await census_from_stream(chunks(bomb, CHUNK), limits=roomy)
+
+
+async def test_an_archive_above_the_size_limit_is_refused() -> None:
+    data = incompressible(3 * 2**20)
+    with pytest.raises(ArchiveRefused, match="larger than the 2 MB limit"):
+        await census_from_stream(chunks(data), limits=ArchiveLimits.for_archive(2 * 2**20))
+
+
+async def test_inflated_bytes_have_their_own_limit() -> None:
+    data = tarball({"a.py": "x = 1\n" * 200_000})  # 1.2 MB of tar in a few kB of gzip
+    limits = ArchiveLimits(max_compressed=2**20, max_inflated=2**20)
+    with pytest.raises(ArchiveRefused, match="gzip bomb"):
+        await census_from_stream(chunks(data), limits=limits)
+
+
+async def test_an_oversized_metadata_header_is_refused() -> None:
+    import io
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        info = tarfile.TarInfo(f"{ROOT}/a.py")
+        info.pax_headers = {"comment": "x" * 200_000}
+        tar.addfile(info, io.BytesIO(b""))
+    with pytest.raises(ArchiveRefused, match="metadata header"):
+        await census_from_stream(chunks(gzip_bytes(out.getvalue())), limits=LIMITS)
+
+
+async def test_a_truncated_archive_is_an_error_not_a_partial_count() -> None:
+    data = tarball(FILES)
+    with pytest.raises(ArchiveError, match="could not be read|truncated"):
+        await census_from_stream(chunks(data[: len(data) // 2]), limits=LIMITS)
+
+
+async def test_garbage_is_an_error() -> None:
+    with pytest.raises(ArchiveError, match="could not be read"):
+        await census_from_stream(chunks(os.urandom(5000)), limits=LIMITS)
+
+
+async def test_files_above_the_size_limit_are_listed_not_read() -> None:
+    big = "int x;\n" * (MAX_FILE_BYTES // 7 + 1)
+    result = await census_from_stream(
+        chunks(tarball({"big.cu": big, "k.cu": KERNEL})), limits=LIMITS
+    )
+    assert result.census.skipped == {"too-large": 1}
+    assert [s.path for s in result.census.files()] == ["k.cu"]
+
+
+async def test_entries_outside_the_top_folder_are_reported() -> None:
+    data = tarball({"k.cu": KERNEL}, specials=[tarfile.TarInfo("elsewhere/x.cu")])
+    result = await census_from_stream(chunks(data), limits=LIMITS)
+    assert result.unsafe.counts == {"outside-root": 1}
+    assert [s.path for s in result.census.files()] == ["k.cu"]
+
+
+def test_a_local_git_archive_without_top_folder(tmp_path: Path) -> None:
+    archive = tmp_path / "repo.tar.gz"
+    archive.write_bytes(tarball(FILES, root=None))
+    result = census_from_file(archive, limits=LIMITS)
+    same(result.census, oracle(FILES))
+
+
+def test_a_plain_tar_is_read_too(tmp_path: Path) -> None:
+    archive = tmp_path / "repo.tar"
+    archive.write_bytes(tarball(FILES, compress=False))
+    result = census_from_file(archive, limits=LIMITS, strip_root=True)
+    same(result.census, oracle(FILES))
+
+
+def test_a_missing_file_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ArchiveError, match="cannot read"):
+        census_from_file(tmp_path / "nope.tar.gz", limits=LIMITS)
