@@ -231,7 +231,8 @@ class Census:
                 continue
             lines[rule.ecosystem] += n
             vendors[rule.ecosystem] = vendors.get(rule.ecosystem, frozenset()) | rule.vendors
-        return [Alternative(eco, n, vendors[eco]) for eco, n in lines.most_common()]
+        ranked = sorted(lines.items(), key=lambda item: (-item[1], item[0]))
+        return [Alternative(eco, n, vendors[eco]) for eco, n in ranked]
 
     def top_files(self, n: int = 10) -> list[FileSummary]:
         """Files with the most non-portable lines (ties by path), zero-line files left out."""

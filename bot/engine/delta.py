@@ -73,7 +73,8 @@ def changed_lines_by_file(
         raise ValueError(f"not a unified diff: {exc}") from None
     out: dict[str, LineChanges] = {}
     for patched_file in patch_set:
-        if patched_file.is_removed_file:
+        # Not `is_removed_file`: unidiff also says so of a file emptied to zero lines.
+        if patched_file.target_file == "/dev/null":
             path = patched_file.source_file.removeprefix(old_prefix)
         else:
             path = patched_file.target_file.removeprefix(new_prefix)

@@ -67,7 +67,10 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
             "",
             table(
                 ["ecosystem", "non-portable lines"],
-                [[eco, f"{n:,}"] for eco, n in totals.ecosystems.most_common()],
+                [
+                    [eco, f"{n:,}"]
+                    for eco, n in sorted(totals.ecosystems.items(), key=lambda i: (-i[1], i[0]))
+                ],
             ),
         ]
     if totals.non_portable_lines:

@@ -1,0 +1,79 @@
+"""Default exclusions, submodules, user patterns and the gitignore-aware walk."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.engine.paths import DEFAULT_FILTER, PathFilter, submodule_paths
+from bot.sources import SourceError
+from bot.sources.tree import tree_filter, walk
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "third_party/cutlass/include/gemm.h",
+        "src/vendor/lib.cu",
+        "external/x.cpp",
+        "web/node_modules/a/index.js",
+        ".git/HEAD",
+    ],
+)
+def test_vendored_trees_are_excluded_by_default(path: str) -> None:
+    assert not DEFAULT_FILTER.includes(path)
+
+
+def test_ordinary_paths_are_included() -> None:
+    assert DEFAULT_FILTER.includes("csrc/kernel.cu")
+    assert DEFAULT_FILTER.includes("./model.py")
+    assert DEFAULT_FILTER.includes("vendored.cu")
+
+
+def test_submodules_from_gitmodules_are_anchored() -> None:
+    gitmodules = '[submodule "cutlass"]\n\tpath = csrc/cutlass\n\turl = https://x/cutlass.git\n'
+    assert submodule_paths(gitmodules) == ["csrc/cutlass"]
+    path_filter = PathFilter.build(submodules=submodule_paths(gitmodules))
+    assert not path_filter.includes("csrc/cutlass/include/cute/tensor.hpp")
+    assert path_filter.includes("other/csrc/cutlass/x.h")
+
+
+def test_user_include_and_exclude_with_negation() -> None:
+    path_filter = PathFilter.build(
+        ["csrc/**", "*.py"], ["csrc/generated/", "!csrc/generated/keep.cu"]
+    )
+    assert path_filter.includes("csrc/a.cu")
+    assert path_filter.includes("tools/run.py")
+    assert not path_filter.includes("docs/x.md")
+    assert not path_filter.includes("csrc/generated/inst_1.cu")
+    assert path_filter.includes("csrc/generated/keep.cu")
+    assert not path_filter.prunes("csrc/generated")  # a negation may bring files back
+
+
+def test_walk_honours_nested_gitignore_defaults_and_symlinks(tmp_path: Path) -> None:
+    files = {
+        ".gitignore": "build/\n*.log\n",
+        "a.cu": "",
+        "run.log": "",
+        "build/out.cu": "",
+        "pkg/.gitignore": "gen_*.cu\n!gen_keep.cu\n",
+        "pkg/gen_1.cu": "",
+        "pkg/gen_keep.cu": "",
+        "pkg/b.py": "",
+        "third_party/x.cu": "",
+        ".gitmodules": '[submodule "m"]\n\tpath = mod\n',
+        "mod/y.cu": "",
+    }
+    for rel, content in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(content)
+    os.symlink(tmp_path / "a.cu", tmp_path / "link.cu")
+    found = list(walk(str(tmp_path), tree_filter(str(tmp_path), exclude=["pkg/b.py"])))
+    assert found == [".gitignore", ".gitmodules", "a.cu", "pkg/.gitignore", "pkg/gen_keep.cu"]
+
+
+def test_walk_of_a_missing_directory_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such directory"):
+        list(walk(str(tmp_path / "nope"), DEFAULT_FILTER))

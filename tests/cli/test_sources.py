@@ -1,0 +1,141 @@
+"""Reading git revisions without a checkout, and comparing two directories."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.engine.paths import DEFAULT_FILTER, PathFilter
+from bot.sources import SourceError
+from bot.sources.dirs import directory_changes
+from bot.sources.git import GitRepo
+from bot.sources.snapshot import DirSnapshot, GitSnapshot
+from tests.cli.gitrepo import commit, git, init
+
+BODY = "".join(f"line {i}\n" for i in range(1, 21))
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = init(tmp_path / "repo")
+    commit(
+        path, {"keep.txt": BODY, "old_name.txt": BODY, "gone.txt": "a\nb\n", "img.bin": b"\0\1\2"}
+    )
+    git(path, "branch", "base")
+    commit(
+        path,
+        {
+            "keep.txt": BODY.replace("line 5\n", "line five\n") + "line 21\n",
+            "old_name.txt": None,
+            "new_name.txt": BODY.replace("line 20\n", "line twenty\n"),
+            "gone.txt": None,
+            "img.bin": b"\0\1\2\3",
+            "added.txt": "x\n",
+        },
+        "Rework things\n\nCompute-API-Decision: docs/decisions/0001.md\n",
+    )
+    return path
+
+
+def test_changes_between_revisions_with_rename_and_git_lines(repo: Path) -> None:
+    git_repo = GitRepo(str(repo))
+    changes = {
+        c.path: c for c in git_repo.changes(git_repo.resolve("base"), git_repo.resolve("main"))
+    }
+    assert set(changes) == {"keep.txt", "new_name.txt", "gone.txt", "img.bin", "added.txt"}
+    assert changes["keep.txt"].status == "modified"
+    assert (changes["keep.txt"].added, changes["keep.txt"].removed) == ((5, 21), (5,))
+    renamed = changes["new_name.txt"]
+    assert (renamed.status, renamed.old_path) == ("renamed", "old_name.txt")
+    assert (renamed.added, renamed.removed) == ((20,), (20,))
+    assert changes["gone.txt"].status == "removed"
+    assert changes["gone.txt"].removed == (1, 2)
+    assert changes["added.txt"].added == (1,)
+    assert changes["img.bin"].old_blob and changes["img.bin"].new_blob
+
+
+def test_bare_repository_reads_files_and_messages(repo: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    git_repo = GitRepo(str(bare))
+    head = git_repo.resolve("main")
+    paths = [e.path for e in git_repo.list_files(head)]
+    assert paths == ["added.txt", "img.bin", "keep.txt", "new_name.txt"]
+    assert git_repo.read_file(head, "added.txt") == b"x\n"
+    assert git_repo.read_file(head, "missing.txt") is None
+    messages = git_repo.messages(git_repo.resolve("base"), head)
+    assert len(messages) == 1
+    assert "Compute-API-Decision: docs/decisions/0001.md" in messages[0]
+    snapshot = GitSnapshot(git_repo, head, "main")
+    assert snapshot.read("../etc/passwd") is None
+    assert snapshot.files_under("nowhere") == []
+
+
+def test_read_blobs_streams_many_objects(repo: Path) -> None:
+    git_repo = GitRepo(str(repo))
+    entries = git_repo.list_files(git_repo.resolve("main")) * 300
+    contents = list(git_repo.read_blobs(e.blob for e in entries))
+    assert len(contents) == len(entries)
+    assert all(len(data) == e.size for e, (_, data) in zip(entries, contents, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda tmp: tmp / "missing", "no such repository"),
+        (lambda tmp: tmp, "not a git repository"),
+    ],
+)
+def test_bad_repository_paths(tmp_path: Path, make, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        GitRepo(str(make(tmp_path)))
+
+
+@pytest.mark.parametrize("revision", ["nope", "--all", "main~99"])
+def test_missing_revision(repo: Path, revision: str) -> None:
+    with pytest.raises(SourceError, match="revision not found"):
+        GitRepo(str(repo)).resolve(revision)
+
+
+def test_directory_changes_with_rename_ignore_and_exclusion(tmp_path: Path) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    for root in (before, after):
+        (root / "third_party").mkdir(parents=True)
+        (root / ".gitignore").write_text("*.log\n")
+    (before / "a.txt").write_text(BODY)
+    (after / "b.txt").write_text(BODY.replace("line 3\n", "line three\n"))
+    (before / "same.txt").write_text("same\n")
+    shutil.copy(before / "same.txt", after / "same.txt")
+    (after / "debug.log").write_text("ignored\n")
+    (after / "third_party" / "lib.cu").write_text("excluded\n")
+    (before / "old.txt").write_text("1\n2\n")
+    (after / "new.txt").write_text("only\n")
+    changes = {c.path: c for c in directory_changes(str(before), str(after), DEFAULT_FILTER)}
+    assert set(changes) == {"b.txt", "old.txt", "new.txt"}
+    assert (changes["b.txt"].status, changes["b.txt"].old_path) == ("renamed", "a.txt")
+    assert (changes["b.txt"].added, changes["b.txt"].removed) == ((3,), (3,))
+    assert changes["old.txt"].status == "removed"
+    assert changes["new.txt"].status == "added"
+
+
+def test_directory_changes_narrowed_by_a_filter(tmp_path: Path) -> None:
+    before, after = tmp_path / "b", tmp_path / "a"
+    (before / "gen").mkdir(parents=True)
+    after.mkdir()
+    (before / "gen" / "k.txt").write_text(BODY)
+    (after / "k.txt").write_text(BODY)  # moved out of an excluded folder
+    path_filter = PathFilter.build(exclude=["gen/"])
+    changes = directory_changes(str(before), str(after), path_filter)
+    assert [(c.status, c.path) for c in changes] == [("added", "k.txt")]
+
+
+def test_directory_snapshot_lists_folder(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "decisions").mkdir(parents=True)
+    (tmp_path / "docs" / "decisions" / "0001.md").write_text("---\ntype: compute-api\n---\n")
+    snapshot = DirSnapshot(str(tmp_path))
+    assert snapshot.files_under("docs/decisions") == [
+        ("docs/decisions/0001.md", b"---\ntype: compute-api\n---\n")
+    ]
+    assert snapshot.read("docs/../../x") is None
