@@ -53,7 +53,7 @@ def test_changes_between_revisions_with_rename_and_git_lines(repo: Path) -> None
     assert changes["gone.txt"].status == "removed"
     assert changes["gone.txt"].removed == (1, 2)
     assert changes["added.txt"].added == (1,)
-    assert changes["img.bin"].old_blob and changes["img.bin"].new_blob
+    assert changes["img.bin"].old_blob != changes["img.bin"].new_blob
 
 
 def test_bare_repository_reads_files_and_messages(repo: Path, tmp_path: Path) -> None:
