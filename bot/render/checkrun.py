@@ -11,15 +11,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.engine import rule
+from bot.engine.delta import ecosystem_totals
 from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
+from bot.render.figures import signed
 from bot.render.markdown import (
-    cell,
     code,
     delta_table,
     ecosystem_delta_table,
     more,
     path_ref,
-    signed,
     table,
 )
 from bot.review.checks import CheckOutput
@@ -44,14 +44,9 @@ def fit(text: str, limit: int) -> str:
     return text[: limit - len(note)] + note
 
 
-def ecosystem_sums(delta: ChangeDelta) -> tuple[dict[str, int], dict[str, int]]:
-    added: dict[str, int] = {}
-    removed: dict[str, int] = {}
-    for f in delta.files:
-        for sums, part in ((added, f.added_ecosystems), (removed, f.removed_ecosystems)):
-            for eco, n in part.items():
-                sums[eco] = sums.get(eco, 0) + n
-    return added, removed
+def cell(text: str) -> str:
+    """Text safe inside a table cell: pipes escaped, newlines flattened."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def non_portable(counts: Mapping[Layer, int]) -> int:
@@ -79,10 +74,11 @@ def headline(report: PRReport) -> str:
     assert verdict is not None
     delta = analysis.delta
     added, removed = non_portable(delta.added()), non_portable(delta.removed())
-    if verdict.needs_decision:
+    if verdict.uncovered:
         files = len(verdict.uncovered)
+        lines = sum(f.gated_lines for f in verdict.uncovered)
         return (
-            f"{verdict.gated_lines:,} gated lines added without a compute-API decision "
+            f"{lines:,} gated lines added without a compute-API decision "
             f"({files:,} file{'s' if files != 1 else ''}): {figures(delta)}"
         )
     if report.incomplete:
@@ -111,6 +107,9 @@ def decisions_block(report: PRReport) -> str:
         out.append("**Linked decisions**\n\n" + "\n".join(lines) + lines_more)
     if covering:
         out.append("**Covered by**: " + ", ".join(code(ref) for ref in covering))
+    if report.record_problems:
+        broken = "\n".join(f"- {cell(p)}" for p in report.record_problems[:MAX_ROWS])
+        out.append("**Unreadable decision records** (they cover nothing)\n\n" + broken)
     return "\n\n".join(out)
 
 
@@ -145,7 +144,7 @@ def next_steps(report: PRReport) -> str:
     verdict = report.verdict
     assert verdict is not None
     steps = []
-    if verdict.needs_decision:
+    if verdict.uncovered:
         folder = report.config.policy.decisions.folder
         steps.append(
             f"Record the compute-API decision this PR implies: commit a record under "
@@ -217,7 +216,7 @@ def summary_blocks(report: PRReport) -> list[str]:
     if analysis is None:
         return []
     delta = analysis.delta
-    added_ecos, removed_ecos = ecosystem_sums(delta)
+    added_ecos, removed_ecos = ecosystem_totals(delta)
     return [
         delta_table(delta.added(), delta.removed()),
         "**Ecosystems**\n\n" + ecosystem_delta_table(added_ecos, removed_ecos)

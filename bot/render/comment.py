@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 from bot.engine.model import LAYERS, NON_PORTABLE
 from bot.policy.decisions import link_line
 from bot.render.checkrun import MAX_ROWS, fit, headline, summary_blocks
+from bot.render.figures import percent
 from bot.render.markdown import (
     changed_files_table,
     code,
     details,
     layer_table,
-    percent,
     pie_chart,
 )
 

@@ -120,7 +120,7 @@ async def our_runs(
     gh: GitHub, owner: str, repo: str, head_sha: str, *, name: str | None, app_id: str | None
 ) -> list[dict[str, Any]]:
     """Our app's runs on a commit (newest first), optionally of one check name."""
-    params: dict[str, Any] = {"filter": "latest"}
+    params: dict[str, Any] = {"filter": "all"}
     if name:
         params["check_name"] = name
     if app_id:

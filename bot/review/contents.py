@@ -72,14 +72,21 @@ class BlobReader:
         return raw
 
     async def blobs(self, shas: set[str]) -> dict[str, bytes]:
-        """Several blobs, a few requests at a time."""
+        """Several blobs, a few requests at a time; the first failure cancels the rest."""
         gate = asyncio.Semaphore(CONCURRENT_READS)
+        out: dict[str, bytes] = {}
 
-        async def read(sha: str) -> tuple[str, bytes]:
+        async def read(sha: str) -> None:
             async with gate:
-                return sha, await self.blob(sha)
+                out[sha] = await self.blob(sha)
 
-        return dict(await asyncio.gather(*(read(sha) for sha in sorted(shas))))
+        try:
+            async with asyncio.TaskGroup() as group:
+                for sha in sorted(shas):
+                    group.create_task(read(sha))
+        except ExceptionGroup as failed:
+            raise failed.exceptions[0] from None
+        return out
 
     async def file_at(self, path: str, ref: str) -> bytes | None:
         """A file by path at a commit (for paths a truncated tree left out); None if absent."""

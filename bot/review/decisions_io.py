@@ -22,6 +22,7 @@ from bot.policy.decisions import (
     issue_record,
     parse_decision,
     parse_ref,
+    read_records,
 )
 from bot.policy.gate import LinkedDecision
 from bot.review.contents import BlobReader
@@ -59,7 +60,7 @@ async def linked_decisions(
     for raw in find_links(*texts)[:MAX_LINKS]:
         ref = parse_ref(raw, owner=owner, repo=repo, folder=policy.decisions.folder)
         if ref.kind == "invalid":
-            linked.append(LinkedDecision(ref, None, ref.reason))
+            linked.append(LinkedDecision(ref.raw, None, ref.reason))
         elif ref.kind == "issue":
             linked.append(await _issue(gh, owner, repo, ref))
         else:
@@ -74,20 +75,20 @@ async def _file(reader: BlobReader, ref: DecisionRef, at: str, where: str) -> Li
     path = str(ref.value)
     data = await reader.file_at(path, at)
     if data is None:
-        return LinkedDecision(ref, None, f"{path} does not exist on {where}")
+        return LinkedDecision(ref.raw, None, f"{path} does not exist on {where}")
     try:
-        return LinkedDecision(ref, parse_decision(ref.raw, data, path=path), None)
+        return LinkedDecision(ref.raw, parse_decision(ref.raw, data, path=path), None)
     except DecisionError as error:
-        return LinkedDecision(ref, None, f"{path}: {error}")
+        return LinkedDecision(ref.raw, None, f"{path}: {error}")
 
 
 async def _issue(gh: GitHub, owner: str, repo: str, ref: DecisionRef) -> LinkedDecision:
     try:
         issue = await gh.getitem(f"/repos/{owner}/{repo}/issues/{ref.value}")
     except NotFound:
-        return LinkedDecision(ref, None, f"issue #{ref.value} does not exist")
+        return LinkedDecision(ref.raw, None, f"issue #{ref.value} does not exist")
     if "pull_request" in issue:
-        return LinkedDecision(ref, None, f"#{ref.value} is a pull request, not an issue")
+        return LinkedDecision(ref.raw, None, f"#{ref.value} is a pull request, not an issue")
     try:
         record = issue_record(
             ref.raw,
@@ -98,35 +99,30 @@ async def _issue(gh: GitHub, owner: str, repo: str, ref: DecisionRef) -> LinkedD
             title=issue.get("title"),
         )
     except DecisionError as error:
-        return LinkedDecision(ref, None, str(error))
-    return LinkedDecision(ref, record, None)
+        return LinkedDecision(ref.raw, None, str(error))
+    return LinkedDecision(ref.raw, record, None)
 
 
 async def recorded_decisions(
     gh: GitHub, reader: BlobReader, *, owner: str, repo: str, default_branch: str, policy: Policy
-) -> list[DecisionRecord]:
-    """The records in the decisions folder on the default branch (unreadable ones skipped:
-    the gate only uses records that can be read)."""
+) -> tuple[list[DecisionRecord], list[str]]:
+    """The records in the decisions folder on the default branch, and one line per file
+    that cannot be read (shown in the output: a broken record covers nothing)."""
     folder = policy.decisions.folder
     try:
         listing = await gh.getitem(
-            f"/repos/{owner}/{repo}/contents/{quote(folder)}?ref={default_branch}"
+            f"/repos/{owner}/{repo}/contents/{quote(folder)}?ref={quote(default_branch)}"
         )
     except NotFound:
-        return []
+        return [], []
     if not isinstance(listing, list):
-        return []
+        return [], []
     entries = [
         entry
         for entry in listing
         if entry.get("type") == "file" and entry["name"].lower().endswith(_RECORD_SUFFIXES)
     ][:MAX_RECORDS]
     blobs = await reader.blobs({entry["sha"] for entry in entries})
-    records: list[DecisionRecord] = []
-    for entry in entries:
-        path = posixpath.join(folder, entry["name"])
-        try:
-            records.append(parse_decision(path, blobs[entry["sha"]], path=path))
-        except DecisionError:
-            continue
-    return records
+    return read_records(
+        (posixpath.join(folder, entry["name"]), blobs[entry["sha"]]) for entry in entries
+    )

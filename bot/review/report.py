@@ -23,6 +23,7 @@ class PRReport:
     analysis: PRAnalysis | None = None  # None: the configuration is invalid, nothing analysed
     verdict: Verdict | None = None
     linked: list[LinkedDecision] = field(default_factory=list)
+    record_problems: list[str] = field(default_factory=list)  # unreadable recorded decisions
     draft: tuple[str, str] | None = None  # (path, Markdown) of a ready-to-commit record
     census: Census | None = None  # the whole repository at the head (recount)
     requests: int = 0  # GitHub API requests this check made

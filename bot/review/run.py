@@ -185,7 +185,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
             default_branch=default_branch,
             policy=policy,
         )
-        recorded = await recorded_decisions(
+        recorded, report.record_problems = await recorded_decisions(
             gh, reader, owner=owner, repo=repo, default_branch=default_branch, policy=policy
         )
     report.linked = linked

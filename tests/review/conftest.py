@@ -1,0 +1,89 @@
+"""The PR check end to end: signed webhooks over HTTP to the real server app, which talks to
+the fake GitHub on loopback. `bot` is the whole arrangement; tests drive it with deliveries and
+assert on what the fake recorded."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient
+from gidgethub.routing import Router
+
+from bot.features import pr_check
+from bot.server.app import create_app
+from bot.server.services import SERVICES
+from bot.server.settings import Settings
+from tests.fakegithub import CheckRun, Comment, FakeGitHub, PullRequest, Repo
+from tests.support.webhooks import pull_request_event, webhook_headers
+
+SECRET = "review-tests-secret"
+MARKER = "<!-- lockin:sticky-comment -->"
+
+
+@dataclass
+class Bot:
+    fake: FakeGitHub
+    client: TestClient
+
+    async def deliver(
+        self, event: str, payload: dict[str, Any], delivery: str | None = None
+    ) -> int:
+        body = json.dumps(payload).encode()
+        headers = webhook_headers(
+            event, body, SECRET, delivery or str(uuid.uuid4()), app_id=self.fake.app_id
+        )
+        response = await self.client.post("/api/github/webhooks", data=body, headers=headers)
+        return response.status
+
+    async def settle(self) -> None:
+        """Wait until every accepted delivery has been worked off."""
+        queue = self.client.server.app[SERVICES].queue
+        await queue._queue.join()
+
+    async def pr_event(self, repo: Repo, pr: PullRequest, action: str, **kwargs: Any) -> None:
+        status = await self.deliver(
+            "pull_request", pull_request_event(self.fake, repo, pr, action, **kwargs)
+        )
+        assert status == 202
+        await self.settle()
+
+    def runs(self, repo: Repo, head_sha: str | None = None) -> list[CheckRun]:
+        return sorted(
+            (r for r in repo.check_runs.values() if head_sha in (None, r.head_sha)),
+            key=lambda r: r.id,
+        )
+
+    def sticky(self, repo: Repo, number: int) -> list[Comment]:
+        return [
+            c
+            for c in sorted(repo.comments.values(), key=lambda c: c.id)
+            if c.issue_number == number and MARKER in c.body and c.user == self.fake.bot_login
+        ]
+
+
+def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "app_id": str(fake.app_id),
+        "private_key": fake.private_key_pem,
+        "webhook_secret": SECRET,
+        "github_api_url": fake.url,
+        "write_interval": 0.0,
+        "retry_backoff": 0.01,
+        "request_timeout": 5.0,
+        "workers": 2,
+        "log_format": "pretty",
+    }
+    return Settings(**(values | overrides))
+
+
+@pytest.fixture
+async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
+    app = create_app(settings_for(fake_github), router=Router(pr_check.router))
+    client = await aiohttp_client(app)
+    yield Bot(fake_github, client)
+    assert fake_github.contract_errors == []
