@@ -109,6 +109,7 @@ class FileDelta:
     # Added non-portable ranges in the new version, one per contiguous run of one rule.
     added_ranges: list[Finding] = field(default_factory=list)
     skipped: str | None = None  # "binary", "too-large", ...: not counted
+    generated: bool = False  # either version looks machine-generated
 
     @property
     def added_non_portable(self) -> int:
