@@ -28,9 +28,10 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) or (
-        isinstance(value, str) and value.lstrip("+-").replace(",", "").replace(".", "").isdigit()
-    )
+    if isinstance(value, int | float) or value == "":
+        return True  # an empty cell (a total row's share) does not make a column text
+    digits = str(value).lstrip("+-").rstrip("%").replace(",", "").replace(".", "")
+    return digits.isdigit()
 
 
 def _finding_line(path: str, f: Finding) -> str:

@@ -1,0 +1,342 @@
+"""The `lockin` command end to end: scan formats, diff of revisions and directories,
+exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft4Validator, Draft202012Validator
+
+from bot.cli import main
+from bot.render.json_out import load_schema
+from tests.cli.gitrepo import commit, git, init
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+SARIF_SCHEMA = json.loads(
+    (Path(__file__).parent / "schemas" / "sarif-2.1.0-rtm.5.json").read_text()
+)
+
+KERNEL = """\
+#include <cuda_runtime.h>
+
+__global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+
+void launch(float* x, float a, int n, cudaStream_t s) {
+  scale<<<(n + 255) / 256, 256, 0, s>>>(x, a, n);
+}
+"""
+POLICY = "layers: [kernel, vendor-path]\nenforcement: fail\n"
+RECORD = """\
+---
+type: compute-api
+status: accepted
+owner: "@gpu-team"
+compute_api: CUDA 12.4
+migration_cost: "~50 lines to HIP"
+scope:
+  - {scope}
+---
+
+# CUDA kernels under {scope}
+"""
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_one_line_error(err: str, text: str) -> None:
+    assert err.count("\n") == 1, err
+    assert err.startswith("lockin: error: ")
+    assert text in err
+    assert "Traceback" not in err
+
+
+# -- scan ----------------------------------------------------------------------
+
+
+def test_scan_json_follows_the_documented_schema() -> None:
+    code, out, err = run("scan", str(EXAMPLES / "repo"), "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    Draft202012Validator(load_schema("scan")).validate(doc)
+    assert doc["schema"] == "lockin.scan/1"
+    files = {f["path"]: f for f in doc["files"]}
+    assert doc["totals"]["code_lines"] == sum(f["code_lines"] for f in files.values())
+    assert doc["totals"]["code_lines"] == sum(doc["totals"]["layers"].values())
+    for f in files.values():
+        assert sum(f["layers"].values()) == f["code_lines"]
+    kernel_file = files["csrc/fused_softmax.cu"]
+    assert kernel_file["layers"]["kernel"] > 0
+    assert "cuda.kernel" in {f["rule"] for f in kernel_file["findings"]}
+    assert files["model.py"]["layers"]["kernel"] == 0
+    assert 0 < doc["totals"]["nvidia_share"] < 1
+    assert doc["matrix"]["amd"]["kernel"] >= kernel_file["layers"]["kernel"]
+    assert doc["top_files"][0]["path"] in files
+
+
+def test_scan_sarif_is_valid_sarif_2_1_0() -> None:
+    code, out, _ = run("scan", str(EXAMPLES / "repo"), "--format", "sarif")
+    assert code == 0
+    log = json.loads(out)
+    Draft4Validator(SARIF_SCHEMA).validate(log)
+    run_ = log["runs"][0]
+    rules = run_["tool"]["driver"]["rules"]
+    ids = [r["id"] for r in rules]
+    assert run_["results"]
+    for result in run_["results"]:
+        assert ids[result["ruleIndex"]] == result["ruleId"]
+        layer = result["properties"]["layer"]
+        assert result["level"] == ("note" if layer == "vendor-library" else "warning")
+        location = result["locations"][0]["physicalLocation"]
+        assert not location["artifactLocation"]["uri"].startswith("/")
+        assert location["region"]["startLine"] <= location["region"]["endLine"]
+        assert result["partialFingerprints"]
+    for rule in rules:
+        assert rule["shortDescription"]["text"]
+        assert rule["help"]["text"]
+        assert rule["properties"]["layer"] in ("kernel", "vendor-library", "vendor-path")
+
+
+def test_scan_markdown_and_text() -> None:
+    code, md, _ = run("scan", str(EXAMPLES / "repo"), "--format", "markdown")
+    assert code == 0
+    assert "```mermaid\npie" in md
+    assert "| Layer | Lines | Share | Moving it costs |" in md
+    assert "csrc/fused_softmax.cu" in md
+    code, text, _ = run("scan", str(EXAMPLES / "repo"), "--top", "3")
+    assert code == 0
+    assert "Could not move off NVIDIA tomorrow" in text
+    assert "csrc/fused_softmax.cu" in text
+
+
+def test_scan_include_exclude_and_pool(tmp_path: Path) -> None:
+    for i in range(80):  # enough files for the process pool
+        (tmp_path / "k" / f"k{i}.cu").parent.mkdir(exist_ok=True)
+        (tmp_path / "k" / f"k{i}.cu").write_text(KERNEL)
+    (tmp_path / "m.py").write_text("import torch\nx = torch.ones(3)\n")
+    code, out, _ = run("scan", str(tmp_path), "--format", "json", "--jobs", "2")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["totals"]["files"] == 81
+    single = json.loads(run("scan", str(tmp_path), "--format", "json", "--jobs", "1")[1])
+    assert single == doc
+    only_py = json.loads(run("scan", str(tmp_path), "--format", "json", "--include", "*.py")[1])
+    assert [f["path"] for f in only_py["files"]] == ["m.py"]
+    no_k = json.loads(run("scan", str(tmp_path), "--format", "json", "--exclude", "k/")[1])
+    assert [f["path"] for f in no_k["files"]] == ["m.py"]
+
+
+def test_scan_skips_binary_files(tmp_path: Path) -> None:
+    (tmp_path / "weights.bin").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "k.cu").write_text(KERNEL)
+    doc = json.loads(run("scan", str(tmp_path), "--format", "json")[1])
+    assert doc["skipped"] == {"binary": 1}
+    assert [f["path"] for f in doc["files"]] == ["k.cu"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "text"),
+    [
+        (["scan", "/no/such/dir"], "no such directory: /no/such/dir"),
+        (["scan", ".", "--format", "xml"], "invalid choice: 'xml'"),
+        (["scan", ".", "--jobs", "0"], "must be at least 1"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["scan", ".", "--config", "/no/such/lockin.yml"], "cannot read config"),
+    ],
+)
+def test_scan_bad_input_is_one_line_and_exit_2(argv: list[str], text: str) -> None:
+    code, out, err = run(*argv)
+    assert code == 2
+    assert out == ""
+    assert_one_line_error(err, text)
+
+
+def test_scan_invalid_config_names_line_and_key(tmp_path: Path) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "lockin.yml").write_text("enforcement: maybe\n")
+    code, _, err = run("scan", str(tmp_path))
+    assert code == 2
+    assert_one_line_error(err, "lockin.yml:1: enforcement")
+
+
+# -- diff of two directories ------------------------------------------------------
+
+
+def test_example_change_fails_and_says_why() -> None:
+    before, after = EXAMPLES / "change" / "before", EXAMPLES / "change" / "after"
+    code, out, _ = run("diff", str(before), str(after))
+    assert code == 1
+    assert "Verdict: failure" in out
+    assert "ops/fused_gelu.cu" in out
+    code, out, err = run("diff", str(before), str(after), "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    Draft202012Validator(load_schema("diff")).validate(doc)
+    assert doc["verdict"]["conclusion"] == "failure"
+    added = {f["path"]: f for f in doc["files"]}["ops/fused_gelu.cu"]
+    assert added["status"] == "added"
+    assert added["added"]["kernel"] > 0
+    assert any(r["rule"] == "cuda.kernel" for r in added["added_ranges"])
+    assert doc["removed"]["portable"] + doc["removed"]["vendor-path"] > 0
+    assert err.startswith("lockin: failure: ")
+
+
+def test_linked_decision_covering_the_new_kernel_passes(tmp_path: Path) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(EXAMPLES / "change" / "before", before)
+    shutil.copytree(EXAMPLES / "change" / "after", after)
+    (after / "docs" / "decisions" / "0002-ops.md").write_text(RECORD.format(scope="ops/**"))
+    code, out, _ = run("diff", str(before), str(after), "--decision", "docs/decisions/0002-ops.md")
+    assert code == 0, out
+    assert "covered by docs/decisions/0002-ops.md" in out
+
+
+# -- diff of git revisions ----------------------------------------------------------
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = init(tmp_path / "repo")
+    commit(
+        path,
+        {
+            ".github/lockin.yml": POLICY,
+            "docs/decisions/0001-csrc.md": RECORD.format(scope="csrc/**"),
+            "csrc/old.cu": KERNEL,
+            "model.py": "import torch\n\nx = torch.ones(3)\n",
+        },
+        "base",
+    )
+    git(path, "branch", "base")
+    return path
+
+
+def test_git_kernel_outside_every_scope_fails_inside_a_scope_passes(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "outside")
+    commit(repo, {"ops/new.cu": KERNEL}, "add an unscoped kernel")
+    code, out, _ = run("diff", "base", "outside", "--repo", str(repo))
+    assert code == 1
+    assert "ops/new.cu" in out
+    git(repo, "checkout", "-q", "-b", "inside", "base")
+    commit(repo, {"csrc/new.cu": KERNEL}, "add a kernel under csrc")
+    code, out, _ = run("diff", "base", "inside", "--repo", str(repo), "--format", "json")
+    assert code == 0
+    verdict = json.loads(out)["verdict"]
+    assert verdict["files"][0]["covered_by"] == "docs/decisions/0001-csrc.md"
+
+
+def test_git_trailer_links_a_record_added_at_head_and_bare_repo_agrees(
+    repo: Path, tmp_path: Path
+) -> None:
+    git(repo, "checkout", "-q", "-b", "linked")
+    commit(
+        repo,
+        {"ops/new.cu": KERNEL, "docs/decisions/0002-ops.md": RECORD.format(scope="ops/**")},
+        "Add ops kernel\n\nCompute-API-Decision: docs/decisions/0002-ops.md\n",
+    )
+    code, out, _ = run("diff", "base", "linked", "--repo", str(repo), "--format", "json")
+    assert code == 0, out
+    assert json.loads(out)["verdict"]["decisions"] == [
+        {"ref": "docs/decisions/0002-ops.md", "valid": True, "problems": []}
+    ]
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    code_bare, out_bare, _ = run("diff", "base", "linked", "--repo", str(bare), "--format", "json")
+    assert (code_bare, out_bare) == (code, out)
+
+
+def test_git_rename_deletion_and_binary(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "moves")
+    git(repo, "mv", "csrc/old.cu", "csrc/moved.cu")
+    commit(repo, {"model.py": None, "assets/logo.png": b"\x89PNG\r\n\x1a\n\0\0\0"}, "move things")
+    code, out, _ = run("diff", "base", "moves", "--repo", str(repo), "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    files = {f["path"]: f for f in doc["files"]}
+    moved = files["csrc/moved.cu"]
+    assert (moved["status"], moved["old_path"]) == ("renamed", "csrc/old.cu")
+    assert sum(moved["added"].values()) == sum(moved["removed"].values()) == 0
+    assert files["model.py"]["status"] == "removed"
+    assert files["model.py"]["removed"]["portable"] == 2
+    assert files["assets/logo.png"]["skipped"] == "binary"
+    assert doc["skipped_files"] == 1
+
+
+def test_git_deleting_a_kernel_passes_and_counts_removed_lines(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "delete")
+    commit(repo, {"csrc/old.cu": None}, "drop the kernel")
+    code, out, _ = run("diff", "base", "delete", "--repo", str(repo), "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["removed"]["kernel"] > 0
+    assert doc["added"]["kernel"] == 0
+
+
+def test_git_300_file_change(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "big")
+    commit(repo, {f"csrc/gen/k{i:03}.cu": KERNEL for i in range(300)}, "300 kernels")
+    code, out, _ = run(
+        "diff", "base", "big", "--repo", str(repo), "--format", "json", "--jobs", "2"
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert len(doc["files"]) == 300
+    per_file = doc["files"][0]["added"]["kernel"]
+    assert per_file > 0
+    assert doc["added"]["kernel"] == 300 * per_file
+
+
+def test_git_invalid_policy_at_base_is_exit_2(repo: Path) -> None:
+    commit(repo, {".github/lockin.yml": "allowance: -3\n"}, "break the policy")
+    git(repo, "branch", "-f", "base")
+    code, _, err = run("diff", "base", "main", "--repo", str(repo))
+    assert code == 2
+    assert_one_line_error(err, "base:.github/lockin.yml:1: allowance")
+
+
+@pytest.mark.parametrize(
+    ("argv", "text"),
+    [
+        (["diff", "base", "nope"], "revision not found: nope"),
+        (["diff", "base", "main", "--repo", "/no/such/repo"], "no such repository"),
+        (["diff", "base"], "the following arguments are required: head"),
+    ],
+)
+def test_git_bad_input_is_exit_2(repo: Path, argv: list[str], text: str) -> None:
+    if "--repo" not in argv:
+        argv = [*argv, "--repo", str(repo)]
+    code, _, err = run(*argv)
+    assert code == 2
+    assert_one_line_error(err, text)
+
+
+def test_not_a_repository_is_exit_2(tmp_path: Path) -> None:
+    code, _, err = run("diff", "a", "b", "--repo", str(tmp_path))
+    assert code == 2
+    assert_one_line_error(err, "not a git repository")
+
+
+def test_real_entry_point_exit_codes() -> None:
+    lockin = Path(sys.executable).with_name("lockin")
+    before, after = EXAMPLES / "change" / "before", EXAMPLES / "change" / "after"
+    proc = subprocess.run(
+        [str(lockin), "diff", str(before), str(after)], capture_output=True, text=True
+    )
+    assert proc.returncode == 1
+    assert "Verdict: failure" in proc.stdout
+    proc = subprocess.run([str(lockin), "scan", "/no/such/dir"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr == "lockin: error: no such directory: /no/such/dir\n"
