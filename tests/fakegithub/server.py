@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_urldispatcher import AbstractRoute
 
-from . import contract, handlers
+from . import contract, endpoints
 from .auth import (
     AuthError,
     Bucket,
@@ -32,8 +32,8 @@ from .auth import (
     new_token_value,
     verify_app_jwt,
 )
+from .endpoints import Call, error, not_found, reply
 from .faults import KINDS, Fault, respond
-from .handlers import Call, error, not_found
 from .shapes import Shapes
 from .state import Ids, Repo
 
@@ -177,7 +177,7 @@ class FakeGitHub:
         for operation in contract.operations():
             route = app.router.add_route(operation.method, operation.route, self._dispatch)
             self._routes[route] = operation
-        app.router.add_get(CODELOAD_ROUTE, functools.partial(handlers.codeload, self))
+        app.router.add_get(CODELOAD_ROUTE, functools.partial(endpoints.codeload, self))
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -278,7 +278,7 @@ class FakeGitHub:
             if answer.delay:
                 # Held open, as a stalled GitHub would; released early when the fake closes.
                 await _wait(self._closing, answer.delay)
-            response = handlers.reply(answer.body, answer.status)
+            response = reply(answer.body, answer.status)
             fault_headers = answer.headers
         elif operation is None:
             response = not_found()
@@ -345,7 +345,7 @@ class FakeGitHub:
         call = Call(
             request, dict(request.match_info), dict(request.query), record.json, repo, token
         )
-        return await handlers.HANDLERS[operation.operation_id](self, call)
+        return await endpoints.HANDLERS[operation.operation_id](self, call)
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         raise AssertionError("the middleware answers every contract route")

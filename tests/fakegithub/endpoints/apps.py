@@ -1,0 +1,62 @@
+"""The App itself: installation tokens, manifest conversion, rate-limit overview."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from ..state import iso
+from .common import Call, error, handles, not_found, reply
+
+if TYPE_CHECKING:
+    from ..server import FakeGitHub
+
+
+@handles("apps/get-authenticated")
+async def get_app(fake: FakeGitHub, call: Call) -> web.Response:
+    return reply(fake.shapes.app())
+
+
+@handles("apps/create-installation-access-token")
+async def create_token(fake: FakeGitHub, call: Call) -> web.Response:
+    installation = fake.installations.get(int(call.params["installation_id"]))
+    if installation is None:
+        return not_found()
+    if installation.suspended:
+        return error(403, "This installation has been suspended")
+    token = fake.issue_token(installation.id)
+    requested = (call.json or {}).get("permissions")
+    body = {
+        "token": token.value,
+        "expires_at": iso(token.expires_at),
+        "permissions": requested or fake.shapes.app()["permissions"],
+        "repository_selection": "all",
+    }
+    return reply(body, 201)
+
+
+@handles("apps/create-from-manifest")
+async def convert_manifest(fake: FakeGitHub, call: Call) -> web.Response:
+    if call.params["code"] not in fake.manifest_codes:
+        return not_found()
+    fake.manifest_codes.discard(call.params["code"])  # codes are single use
+    app = fake.shapes.app()
+    body = {
+        **app,
+        "client_secret": secrets.token_hex(20),
+        "webhook_secret": secrets.token_hex(20),
+        "pem": fake.private_key_pem,
+    }
+    return reply(body, 201)
+
+
+@handles("rate-limit/get")
+async def rate_limit(fake: FakeGitHub, call: Call) -> web.Response:
+    bucket = fake.bucket_for(call.token)
+    core = {"limit": bucket.limit, "remaining": bucket.remaining, "reset": bucket.reset}
+    core["used"] = bucket.used
+    search = {"limit": 30, "remaining": 30, "reset": int(time.time()) + 60, "used": 0}
+    return reply({"rate": core, "resources": {"core": core, "search": search}})
