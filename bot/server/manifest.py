@@ -114,8 +114,9 @@ class ManifestError(ValueError):
 def update_dotenv(path: Path, values: Mapping[str, str]) -> None:
     """Set `values` in the dotenv file at `path`, keeping its other lines; the file ends 0600.
 
-    Values are written unquoted on one line (newlines as `\\n`), the one form that python-dotenv,
-    systemd's EnvironmentFile and `docker run --env-file` all read the same way. The new file is
+    Values are written unquoted on one line (newlines as `\\n`): python-dotenv (lockin itself),
+    `docker run --env-file` and `kubectl create secret --from-env-file` all read that form the
+    same way, while quotes would reach the latter two as part of the value. The new file is
     created 0600 next to the old one and renamed over it, so the secrets are never readable by
     others, not even for a moment, and a crash leaves the old file intact.
     """

@@ -324,6 +324,9 @@ def test_systemd_unit_runs_lockin_serve_hardened() -> None:
     argv = shlex.split(exec_start)
     assert [Path(argv[0]).name, *argv[1:]] == LOCKIN_SERVE
     assert _values(service, "EnvironmentFile")
+    # lockin reads the credentials' .env from its working directory: the state directory.
+    (state,) = _values(service, "StateDirectory")
+    assert _values(service, "WorkingDirectory") == [f"/var/lib/{state}"]
     assert _values(service, "User") not in ([], ["root"])
     for key, value in (
         ("NoNewPrivileges", "yes"),
