@@ -170,9 +170,11 @@ async def _run_recount(
     census, error = None, None
     try:
         census = (await census_store(ctx.caches).census_at(gh, owner, repo, head, policy)).census
-    except ArchiveError as exc:
+    except (ArchiveError, GitHubError) as exc:
+        # The PR check does not need the census: it still runs, and the reply says why
+        # the figures are missing.
         error = f"the repository could not be counted: {exc}"
-        ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, head, exc)
+        ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head, exc)
     try:
         await run_check(
             gh,

@@ -174,5 +174,7 @@ def repo(fake_github: FakeGitHub) -> Repo:
 
 @pytest.fixture
 def pr(repo: Repo) -> PullRequest:
-    repo.commit({"kernels/add.py": TRITON}, branch="feature")
-    return repo.open_pr(head_branch="feature", title="Add a Triton kernel", user="contributor")
+    repo.commit(
+        {"csrc/add.cu": KERNEL.replace("scale", "add"), "kernels/add.py": TRITON}, branch="feature"
+    )
+    return repo.open_pr(head_branch="feature", title="Add kernels", user="contributor")
