@@ -40,6 +40,12 @@ async def _register_form(session: aiohttp.ClientSession, url: str) -> Form:
     return form
 
 
+async def _callback_link(session: aiohttp.ClientSession, url: str, code: str) -> str:
+    """Open the setup page, then the link GitHub would send this browser back with."""
+    state = _state(await _register_form(session, url))
+    return f"{url}{CALLBACK_PATH}?code={code}&state={state}"
+
+
 def _listing(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
@@ -126,8 +132,7 @@ async def test_callback_from_another_browser_is_refused(
     server = await start_server(BASE_URL=PUBLIC_URL)
     fake_github.add_manifest_code("code-1")
     async with _session() as victim, _session() as attacker:
-        state = _state(await _register_form(attacker, server.url))
-        link = f"{server.url}{CALLBACK_PATH}?code=code-1&state={state}"
+        link = await _callback_link(attacker, server.url, "code-1")
         async with victim.get(link) as response:
             assert response.status == 403
     assert fake_github.requests == []
@@ -148,8 +153,7 @@ async def test_callback_exchanges_the_code_and_writes_env_0600(
     before = _listing(workdir)
     fake_github.add_manifest_code("code-1")
     async with _session() as session:
-        state = _state(await _register_form(session, server.url))
-        link = f"{server.url}{CALLBACK_PATH}?code=code-1&state={state}"
+        link = await _callback_link(session, server.url, "code-1")
         async with session.get(link) as response:
             assert response.status == 200
             page = await response.text()
@@ -193,14 +197,14 @@ async def test_the_flow_is_one_shot(start_server: StartServer, fake_github: Fake
     fake_github.add_manifest_code("code-1")
     fake_github.add_manifest_code("code-2")
     async with _session() as session:
-        first = _state(await _register_form(session, server.url))
-        second = _state(await _register_form(session, server.url))
-        async with session.get(f"{server.url}{CALLBACK_PATH}?code=code-2&state={second}") as r:
+        first = await _callback_link(session, server.url, "code-1")
+        second = await _callback_link(session, server.url, "code-2")
+        async with session.get(second) as r:
             assert r.status == 200
         written = (server.workdir / ".env").read_bytes()
-        for path in ("/", "/setup", f"{CALLBACK_PATH}?code=code-1&state={first}"):
-            async with session.get(server.url + path) as response:
-                assert response.status == 404, path
+        for url in (server.url, server.url + "/setup", first):
+            async with session.get(url) as response:
+                assert response.status == 404, url
     assert len(fake_github.requests) == 1
     assert (server.workdir / ".env").read_bytes() == written
 
@@ -210,8 +214,7 @@ async def test_a_code_github_refuses_writes_nothing(
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
     async with _session() as session:
-        state = _state(await _register_form(session, server.url))
-        link = f"{server.url}{CALLBACK_PATH}?code=expired&state={state}"
+        link = await _callback_link(session, server.url, "expired")
         async with session.get(link) as response:
             assert response.status == 502
             assert "/setup" in await response.text()
@@ -226,8 +229,7 @@ async def test_a_github_outage_leaves_the_callback_retryable(
     fake_github.add_manifest_code("code-1")
     fake_github.fail("POST", "/app-manifests/", status=502)
     async with _session() as session:
-        state = _state(await _register_form(session, server.url))
-        link = f"{server.url}{CALLBACK_PATH}?code=code-1&state={state}"
+        link = await _callback_link(session, server.url, "code-1")
         async with session.get(link) as response:
             assert response.status == 502
             assert "Reload this page" in await response.text()
