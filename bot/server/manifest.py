@@ -260,7 +260,10 @@ class ManifestFlow:
             manifest, webhook_url = self._manifest(request)
         except ManifestError as exc:
             return self._pages.problem(503, "lockin cannot be registered yet", str(exc))
-        state = secrets.token_urlsafe(32)
+        # A reload or a second tab keeps this browser's pending state, so no tab goes stale.
+        state = request.cookies.get(STATE_COOKIE, "")
+        if state not in self._states:
+            state = secrets.token_urlsafe(32)
         self._states[state] = True
         owner = f"the organisation {self._org}" if self._org else "your personal account"
         response = self._pages.render(
@@ -320,7 +323,7 @@ class ManifestFlow:
                 REDACTOR.add_static(env[key])
             update_dotenv(self._env_file, env)
         except (gidgethub.GitHubBroken, aiohttp.ClientError, TimeoutError) as exc:
-            reason = _failure(exc)
+            reason = _reason(exc)
             log.warning("setup: GitHub did not convert the manifest code: %s", reason)
             self._states[state] = True  # the code is still good for its hour: let a reload retry
             return self._pages.problem(
@@ -330,19 +333,19 @@ class ManifestFlow:
                 "Reload this page to try again.",
             )
         except gidgethub.HTTPException as exc:
-            log.warning("setup: GitHub refused the manifest code: %s", _failure(exc))
+            log.warning("setup: GitHub refused the manifest code: %s", _reason(exc))
             return self._pages.problem(
                 502,
                 "GitHub refused the registration code",
-                f"GitHub answered {_failure(exc)}: a code works once and expires after an hour. "
+                f"GitHub answered {_reason(exc)}: a code works once and expires after an hour. "
                 "Open /setup and register again.",
             )
         except (KeyError, TypeError, ValueError, OSError) as exc:
-            log.error("setup: cannot store the new App's credentials: %s", _no_secrets(exc))
+            log.error("setup: cannot store the new App's credentials: %s", _reason(exc))
             return self._pages.problem(
                 500,
                 "The App was created but its credentials were not saved",
-                f"Writing {self._env_file} failed ({_no_secrets(exc)}). Delete the new App on "
+                f"Saving to {self._env_file} failed ({_reason(exc)}). Delete the new App on "
                 "GitHub, fix the cause and register again.",
             )
         self._registered = True
@@ -408,15 +411,15 @@ def _reachability_warning(webhook_url: str) -> str:
     )
 
 
-def _failure(exc: BaseException) -> str:
+def _reason(exc: BaseException) -> str:
+    """What went wrong, for the page and the log; none of these texts quotes a secret."""
     if isinstance(exc, gidgethub.HTTPException):
         return f"HTTP {int(exc.status_code)}"
-    return type(exc).__name__ if isinstance(exc, TimeoutError) else str(exc) or repr(exc)
-
-
-def _no_secrets(exc: BaseException) -> str:
-    # A KeyError names the missing field; other errors could quote a value, so give the type.
-    return f"missing field {exc}" if isinstance(exc, KeyError) else type(exc).__name__
+    if isinstance(exc, KeyError):
+        return f"GitHub's answer lacks {exc}"
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    return str(exc) or type(exc).__name__
 
 
 def add_setup_routes(

@@ -59,8 +59,9 @@ async def test_setup_page_offers_the_app_yml_manifest(
     start_server: StartServer, fake_github: FakeGitHub, app_yml: dict
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
+    states = set()
     async with _session() as session:
-        for path in ("/", "/setup"):
+        for path in ("/", "/setup", "/setup"):
             form = await _register_form(session, server.url + path)
             assert form.method == "post"
             assert form.action.startswith(f"{fake_github.url}/settings/apps/new?state=")
@@ -77,6 +78,9 @@ async def test_setup_page_offers_the_app_yml_manifest(
             assert manifest["redirect_url"] == server.url + CALLBACK_PATH
             cookie = session.cookie_jar.filter_cookies(URL(server.url))[STATE_COOKIE]
             assert cookie.value == _state(form)
+            states.add(cookie.value)
+    # Reloads and other tabs of one browser share its pending state, so none goes stale.
+    assert len(states) == 1
     assert fake_github.requests == []
 
 
