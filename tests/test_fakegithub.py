@@ -478,6 +478,35 @@ async def test_check_runs_for_ref_filter_latest_and_by_name(
     assert fake.contract_errors == []
 
 
+async def test_more_than_three_actions_are_refused(
+    fake: FakeGitHub, client: Client, repo: Repo
+) -> None:
+    action = {"label": "Recount", "description": "Count again", "identifier": "recount"}
+    body = {"name": "lockin", "head_sha": repo.head(), "actions": [action] * 4}
+    assert (await client.post("/repos/acme/ml/check-runs", json=body)).status == 422
+    body["actions"] = [action]
+    assert (await client.post("/repos/acme/ml/check-runs", json=body)).status == 201
+    assert [r.actions for r in repo.check_runs.values()] == [[action]]
+    assert len(fake.contract_errors) == 1
+
+
+async def test_diff_media_type_gives_a_git_diff(client: Client, repo: Repo) -> None:
+    repo.commit({"kernels/add.cu": KERNEL.replace("+= 1", "+= 2")}, branch="tweak")
+    repo.open_pr(head_branch="tweak")
+    response = await client.get(
+        "/repos/acme/ml/pulls/1", headers={"Accept": "application/vnd.github.diff"}
+    )
+    assert response.status == 200
+    assert (await response.text()).splitlines()[:6] == [
+        "diff --git a/kernels/add.cu b/kernels/add.cu",
+        "index 17e6e61..b1f345d 100644",  # as `git diff` prints it
+        "--- a/kernels/add.cu",
+        "+++ b/kernels/add.cu",
+        "@@ -1,3 +1,3 @@",
+        " __global__ void add(float* x) {",
+    ]
+
+
 async def test_completed_without_conclusion_is_refused(client: Client, repo: Repo) -> None:
     body = {"name": "lockin", "head_sha": repo.head(), "status": "completed"}
     assert (await client.post("/repos/acme/ml/check-runs", json=body)).status == 422

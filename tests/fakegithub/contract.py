@@ -128,9 +128,45 @@ def _describe(error: Exception) -> str:
     return "; ".join(details)
 
 
-def request_errors(request: ContractRequest) -> Iterator[str]:
-    for error in openapi().iter_request_errors(request):
-        yield _describe(error)
+def _resolve(node: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" not in node:
+        return node
+    target: Any = description()
+    for part in node["$ref"].removeprefix("#/").split("/"):
+        target = target[part]
+    return target
+
+
+@functools.cache
+def _any_string_parameters(template: str, method: str) -> frozenset[str]:
+    """Path parameters that any string satisfies: their values cannot change a verdict."""
+    item = description()["paths"][template]
+    parameters = [
+        _resolve(p) for p in [*item.get("parameters", []), *item[method].get("parameters", [])]
+    ]
+    return frozenset(
+        p["name"] for p in parameters if p["in"] == "path" and p["schema"] == {"type": "string"}
+    )
+
+
+_verdicts: dict[tuple[Any, ...], list[str]] = {}
+
+
+def request_errors(request: ContractRequest) -> list[str]:
+    """The contract violations of a request. Verdicts on body-less requests are cached by what
+    can change them (a file path or a branch name cannot): validation costs ~4 ms a request."""
+    if request.body is not None:
+        return [_describe(e) for e in openapi().iter_request_errors(request)]
+    free = _any_string_parameters(request.path_pattern, request.method)
+    key = (
+        request.method,
+        request.path_pattern,
+        tuple(sorted((k, v) for k, v in request.path_params.items() if k not in free)),
+        tuple(sorted(request.query.items())),
+    )
+    if key not in _verdicts:
+        _verdicts[key] = [_describe(e) for e in openapi().iter_request_errors(request)]
+    return list(_verdicts[key])
 
 
 def response_errors(request: ContractRequest, response: ContractResponse) -> Iterator[str]:

@@ -230,7 +230,7 @@ class FakeGitHub:
                 body=body or None,
                 content_type=request.content_type if body else "",
             )
-            record.contract_errors = list(contract.request_errors(contract_request))
+            record.contract_errors = contract.request_errors(contract_request)
         elif not request.path.startswith("/_codeload/"):  # the archive host is not the API
             record.contract_errors = [f"{request.method} {request.path}: not in the contract"]
         self._note_errors(record.contract_errors)
