@@ -120,10 +120,12 @@ class Transport:
         renewed = False
         while True:
             attempt += 1
+            # Credentials first: a token mint must not eat into the write's paced slot.
+            authorization = await self._credentials.authorization()
             await self._pacer.before(method)
             request_headers = {
                 **headers,
-                "authorization": await self._credentials.authorization(),
+                "authorization": authorization,
                 "x-github-api-version": API_VERSION,
                 "user-agent": self.config.user_agent,
             }

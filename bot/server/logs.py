@@ -97,7 +97,7 @@ class _OurHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """Marks the handler `configure_logging` installed, so a second call replaces it."""
 
 
-def configure_logging(level: str, fmt: str, *, stream: IO[str] | None = None) -> None:
+def configure_logging(level: str, fmt: str, *, stream: IO[str] | None = None) -> logging.Handler:
     root = logging.getLogger()
     for handler in [h for h in root.handlers if isinstance(h, _OurHandler)]:
         root.removeHandler(handler)
@@ -107,3 +107,4 @@ def configure_logging(level: str, fmt: str, *, stream: IO[str] | None = None) ->
     # Our own loggers at the chosen level; libraries only when they warn.
     root.setLevel(logging.WARNING)
     logging.getLogger("lockin").setLevel(level.upper())
+    return handler

@@ -1,0 +1,93 @@
+"""`serve` as a real process: banner, webhooks over loopback, SIGTERM drains and exits 0."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+from tests.fakegithub import FakeGitHub
+from tests.support.webhooks import load_example, webhook_headers
+
+SECRET = "process-secret-value"
+SERVE = "from bot.server.main import serve; raise SystemExit(serve())"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def wait_healthy(url: str, process: asyncio.subprocess.Process) -> None:
+    deadline = time.monotonic() + 20
+    async with aiohttp.ClientSession() as http:
+        while time.monotonic() < deadline:
+            assert process.returncode is None, "the server exited at start"
+            try:
+                async with http.get(url + "/healthz") as response:
+                    if response.status == 200:
+                        return
+            except aiohttp.ClientConnectionError:
+                pass
+            await asyncio.sleep(0.05)
+    raise AssertionError("the server never became healthy")
+
+
+async def test_serve_runs_answers_and_stops_cleanly_on_sigterm(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    port = free_port()
+    environ = {
+        **os.environ,
+        "APP_ID": str(fake_github.app_id),
+        "PRIVATE_KEY": fake_github.private_key_pem.replace("\n", "\\n"),
+        "WEBHOOK_SECRET": SECRET,
+        "GITHUB_API_URL": fake_github.url,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "LOG_FORMAT": "json",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        SERVE,
+        env=environ,
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        await wait_healthy(url, process)
+        body = json.dumps(load_example("ping.event.1")).encode()
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(
+                url + "/api/github/webhooks",
+                data=body,
+                headers=webhook_headers("ping", body, SECRET),
+            ) as response,
+        ):
+            assert response.status == 200
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0
+    banner, logs = stderr.decode(), stdout.decode()
+    assert f"webhook URL   http://127.0.0.1:{port}/api/github/webhooks" in banner
+    assert "webhook_secret" in banner
+    assert "authenticated as GitHub App lockin" in logs
+    for line in logs.splitlines():
+        json.loads(line)  # every log line is one JSON object
+    for text in (banner, logs):
+        assert SECRET not in text
+        assert fake_github.private_key_pem.splitlines()[1] not in text

@@ -1,0 +1,164 @@
+"""Settings from the environment and `.env`, the start-up banner, and `serve` refusing bad
+settings with one clear line."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from bot.server.main import banner, serve
+from bot.server.settings import Settings, SettingsError
+from tests.fakegithub import FakeGitHub
+
+SECRET = "whsec-value-for-tests"
+
+
+@pytest.fixture
+def pem() -> str:
+    return FakeGitHub().private_key_pem
+
+
+def env(pem: str, **more: str) -> dict[str, str]:
+    return {"APP_ID": "12345", "PRIVATE_KEY": pem, "WEBHOOK_SECRET": SECRET, **more}
+
+
+def test_defaults_match_probot(pem: str) -> None:
+    settings = Settings.from_env(env(pem), env_file=None)
+    assert settings.configured
+    assert settings.app_id == "12345"
+    assert (settings.webhook_path, settings.host, settings.port) == (
+        "/api/github/webhooks",
+        "0.0.0.0",
+        3000,
+    )
+    assert (settings.log_level, settings.log_format) == ("info", "json")
+    assert settings.github_api_url == "https://api.github.com"
+    assert settings.sources["app_id"] == "env"
+    assert settings.sources["port"] == "default"
+
+
+def test_private_key_in_every_accepted_form(pem: str, tmp_path: Path) -> None:
+    escaped = pem.strip().replace("\n", "\\n")
+    encoded = base64.b64encode(pem.encode()).decode()
+    key_file = tmp_path / "app.pem"
+    key_file.write_text(pem)
+    forms = [
+        {"PRIVATE_KEY": pem},
+        {"PRIVATE_KEY": escaped},
+        {"PRIVATE_KEY": encoded},
+        {"PRIVATE_KEY_PATH": str(key_file)},
+    ]
+    keys = set()
+    for form in forms:
+        values = {"APP_ID": "1", "WEBHOOK_SECRET": SECRET, **form}
+        keys.add(Settings.from_env(values, env_file=None).private_key)
+    assert keys == {pem.strip() + "\n"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "line"),
+    [
+        ({"APP_ID": "my-app"}, "APP_ID: expected the App's numeric id"),
+        ({"APP_ID": ""}, "APP_ID: missing; it is required when PRIVATE_KEY and WEBHOOK_SECRET"),
+        ({"WEBHOOK_SECRET": ""}, "WEBHOOK_SECRET: missing"),
+        ({"PRIVATE_KEY": ""}, "PRIVATE_KEY: missing (or PRIVATE_KEY_PATH)"),
+        ({"PRIVATE_KEY": "not a key"}, "PRIVATE_KEY: not a PEM private key"),
+        (
+            {"PRIVATE_KEY": "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----"},
+            "PRIVATE_KEY: the PEM does not hold a readable unencrypted private key",
+        ),
+        ({"PRIVATE_KEY": "", "PRIVATE_KEY_PATH": "/no/such.pem"}, "PRIVATE_KEY_PATH: cannot read"),
+        ({"PORT": "http"}, "PORT: expected an integer"),
+        ({"PORT": "70000"}, "PORT: expected an integer from 1 to 65535"),
+        ({"LOG_FORMAT": "xml"}, "LOG_FORMAT: expected one of json, pretty"),
+        ({"LOG_LEVEL": "loud"}, "LOG_LEVEL: expected one of"),
+        ({"GITHUB_API_URL": "api.github.com"}, "GITHUB_API_URL: expected an http(s) URL"),
+        ({"WEBHOOK_PATH": "hooks"}, "WEBHOOK_PATH: expected a path starting with '/'"),
+        ({"WORKERS": "0"}, "WORKERS: expected an integer from 1"),
+        ({"REQUEST_TIMEOUT": "0"}, "REQUEST_TIMEOUT: expected a positive number"),
+        ({"WRITE_INTERVAL": "soon"}, "WRITE_INTERVAL: expected a number of seconds"),
+    ],
+)
+def test_bad_settings_give_one_line_naming_the_setting(
+    pem: str, changes: dict[str, str], line: str
+) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env(env(pem, **changes), env_file=None)
+    message = str(caught.value)
+    assert message.startswith(line)
+    assert "\n" not in message
+    assert pem.splitlines()[1] not in message
+
+
+def test_an_ec_key_is_refused(pem: str) -> None:
+    ec_pem = (
+        ec.generate_private_key(ec.SECP256R1())
+        .private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        .decode()
+    )
+    with pytest.raises(SettingsError, match=r"^PRIVATE_KEY: GitHub App keys are RSA keys"):
+        Settings.from_env(env(ec_pem), env_file=None)
+
+
+def test_nothing_set_means_unconfigured_not_an_error() -> None:
+    settings = Settings.from_env({}, env_file=None)
+    assert not settings.configured
+    assert settings.app_id is None
+
+
+def test_dotenv_file_is_read_and_the_environment_wins(pem: str, tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    escaped = pem.strip().replace("\n", "\\n")
+    dotenv.write_text(
+        f"APP_ID=777\nPRIVATE_KEY={escaped}\nWEBHOOK_SECRET=from-file\nPORT=4000\n"
+        'LOG_FORMAT="pretty"\n'
+    )
+    settings = Settings.from_env({"PORT": "5000"}, env_file=dotenv)
+    assert settings.configured
+    assert (settings.app_id, settings.webhook_secret) == ("777", "from-file")
+    assert settings.port == 5000
+    assert settings.log_format == "pretty"
+    assert settings.sources["port"] == "env"
+    assert settings.sources["app_id"] == "file"
+    assert settings.sources["private_key"] == "file"
+
+
+def test_base_url_from_webhook_proxy_url(pem: str) -> None:
+    settings = Settings.from_env(env(pem, WEBHOOK_PROXY_URL="https://smee.io/abc/"), env_file=None)
+    assert settings.base_url == "https://smee.io/abc"
+
+
+def test_banner_names_sources_and_hides_secret_values(pem: str) -> None:
+    settings = Settings.from_env(
+        env(pem, BASE_URL="https://lockin.example.org", REDIS_URL="redis://:pw@localhost/0"),
+        env_file=None,
+    )
+    text = banner(settings)
+    assert "https://lockin.example.org/api/github/webhooks" in text
+    assert "App id 12345" in text
+    assert "private_key" in text
+    assert "(set) [env]" in text
+    assert "3000 [default]" in text
+    for secret in (SECRET, pem.splitlines()[1], "pw@"):
+        assert secret not in text
+
+
+def test_unconfigured_banner_points_to_the_setup_page() -> None:
+    text = banner(Settings.from_env({"PORT": "3100"}, env_file=None))
+    assert "not configured: open http://0.0.0.0:3100/ to register the App" in text
+
+
+def test_serve_refuses_bad_settings_with_exit_2_and_one_line(
+    pem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert serve(env(pem, PORT="eighty")) == 2
+    err = capsys.readouterr().err
+    assert err == "lockin: PORT: expected an integer, got 'eighty'\n"
