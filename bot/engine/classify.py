@@ -1,0 +1,182 @@
+"""classify(path, bytes) -> FileReport: every code line of a file placed in one layer.
+
+Detection runs on the masked code (comments removed, string literals masked) so a "cuda" in a
+comment, docstring or log message counts for nothing; only string-literal kinds look inside
+strings. When several rules claim a line the higher layer wins, then the longer region.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.engine.languages import Language, detect
+from bot.engine.lexer import Lexed, lex
+from bot.engine.model import FileReport, Finding, Layer, zero_layers
+from bot.engine.regions import KINDS, STRING_KINDS, Source
+from bot.engine.registry import SPECS, SPECS_BY_LANGUAGE
+
+_SNIFF = 8192
+_MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
+_GENERATED = re.compile(
+    r"auto-?generated|automatically generated|generated (?:by|from|with)\b|do not edit"
+    r"|@generated|this file (?:is|was) generated",
+    re.I,
+)
+_GENERATED_HEAD = 2048
+# Explicit template instantiations: the whole content of the small per-configuration files
+# kernel libraries generate by the hundred (flash-attention's flash_fwd_hdim128_fp16_sm80.cu).
+_INSTANTIATION = re.compile(
+    r"^[ \t]*(?:extern[ \t]+)?template[ \t]*(?:<[ \t]*>|[ \t](?![ \t]*<))", re.M
+)
+_INSTANTIATION_MAX_LINES = 30
+_INSTANTIATING_LANGUAGES = frozenset({"CUDA", "HIP", "C++"})
+
+
+def _decode(data: bytes) -> str | None:
+    """Text of ``data``, or None when it looks binary."""
+    if b"\0" in data[:_SNIFF]:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    head = data[:_SNIFF].decode("utf-8", errors="replace")
+    if head.count("\ufffd") > _MAX_UNDECODABLE * max(len(head), 1):
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _report(path: str, language: str | None, nlines: int, skipped: str | None) -> FileReport:
+    return FileReport(path, language, 0, zero_layers(), {}, [], [None] * nlines, skipped)
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+
+
+def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
+    if _GENERATED.search(text, 0, _GENERATED_HEAD):
+        return True
+    return (
+        lang.name in _INSTANTIATING_LANGUAGES
+        and code_lines <= _INSTANTIATION_MAX_LINES
+        and _INSTANTIATION.search(masked) is not None
+    )
+
+
+def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
+    """(spec index, first line, last line) of every region any applicable rule claims."""
+    text, masked = lexed.text, lexed.masked
+    in_code: dict[str, bool] = {}  # keyword -> present in the masked code
+    in_text: dict[str, bool] = {}  # keyword -> present in the raw text (for string kinds)
+    claims: set[tuple[int, int, int]] = set()
+    src: Source | None = None
+    for index in SPECS_BY_LANGUAGE[lang.name]:
+        spec = SPECS[index]
+        if spec.keywords:
+            hits, haystack = (in_text, text) if spec.kind in STRING_KINDS else (in_code, masked)
+            for keyword in spec.keywords:
+                hit = hits.get(keyword)
+                if hit is None:
+                    hit = hits[keyword] = keyword in haystack
+                if hit:
+                    break
+            else:
+                continue
+        if spec.requires is not None and not spec.requires.search(text):
+            continue
+        if spec.unless is not None and spec.unless.search(text):
+            continue
+        if src is None:
+            src = Source(lexed, lang.family.nesting)
+        for first, last in KINDS[spec.kind](src, spec.pattern, spec.keywords):
+            claims.add((index, first, last))
+    return sorted(claims)
+
+
+def classify(path: str, data: bytes) -> FileReport:
+    """Place each code line of ``path`` in a layer. Never raises: odd input is reported."""
+    try:
+        return _classify(path, data)
+    except Exception:  # the engine must not take a census down; the report says it gave up
+        return _report(path, None, 0, "error")
+
+
+def _classify(path: str, data: bytes) -> FileReport:
+    text = _decode(data)
+    if text is None:
+        return _report(path, None, 0, "binary")
+    lang = detect(path, text)
+    if lang is None:
+        return _report(path, None, _line_count(text), None)
+    lexed = lex(text, lang.family)
+    code = lexed.code
+    code_lines = sum(code)
+    claims = _claims(lang, lexed)
+    layers = zero_layers()
+    ecosystems: dict[str, int] = {}
+    findings: list[Finding] = []
+    if not claims:
+        layers[Layer.PORTABLE] = code_lines
+        line_rules: list[str | None] = ["" if c else None for c in code]
+    else:
+        line_rules = _resolve(claims, code, layers, ecosystems, findings)
+    return FileReport(
+        path=path,
+        language=lang.name,
+        code_lines=code_lines,
+        layers=layers,
+        ecosystems=ecosystems,
+        findings=findings,
+        line_rules=line_rules,
+        generated=_generated(lang, text, lexed.masked, code_lines),
+    )
+
+
+def _resolve(
+    claims: list[tuple[int, int, int]],
+    code: list[bool],
+    layers: dict[Layer, int],
+    ecosystems: dict[str, int],
+    findings: list[Finding],
+) -> list[str | None]:
+    """Give each line to one claim (higher layer, then longer region) and tally the result."""
+    n = len(code)
+    owner: list[int] = [-1] * n
+    ranked = sorted(claims, key=lambda c: (SPECS[c[0]].rule.layer.rank, min(c[2], n) - c[1], -c[0]))
+    for index, first, last in ranked:
+        first, last = max(first, 1), min(last, n)
+        if first <= last:
+            owner[first - 1 : last] = [index] * (last - first + 1)
+    line_rules: list[str | None] = []
+    run: tuple[int, int, int] | None = None  # (spec index, first line, last line)
+    for i in range(n):
+        if not code[i]:
+            line_rules.append(None)
+            continue
+        index = owner[i]
+        if index < 0:
+            line_rules.append("")
+            layers[Layer.PORTABLE] += 1
+            if run:
+                findings.append(_finding(run))
+                run = None
+            continue
+        rule = SPECS[index].rule
+        line_rules.append(rule.id)
+        layers[rule.layer] += 1
+        ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + 1
+        if run and run[0] == index:
+            run = (index, run[1], i + 1)
+        else:
+            if run:
+                findings.append(_finding(run))
+            run = (index, i + 1, i + 1)
+    if run:
+        findings.append(_finding(run))
+    return line_rules
+
+
+def _finding(run: tuple[int, int, int]) -> Finding:
+    rule = SPECS[run[0]].rule
+    return Finding(rule.id, rule.layer, rule.ecosystem, run[1], run[2])

@@ -1,0 +1,116 @@
+"""Path (and, for ambiguous extensions, content) -> language, from data/languages.yml."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+import yaml
+
+from bot.engine.lexer import FAMILIES, Family
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    name: str
+    family: Family
+
+
+@dataclass(frozen=True, slots=True)
+class _Heuristic:
+    extensions: frozenset[str]
+    keyword: str  # literal the text must hold before the pattern is tried
+    language: Language
+    pattern: re.Pattern[str]
+    unless: re.Pattern[str] | None
+
+
+def _load() -> tuple[
+    dict[str, Language], dict[str, Language], dict[str, Language], re.Pattern[str] | None,
+    list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
+]:  # fmt: skip
+    raw = yaml.load(
+        resources.files("bot.engine").joinpath("data/languages.yml").read_text("utf-8"),
+        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
+    )
+    by_name: dict[str, Language] = {}
+    by_file: dict[str, Language] = {}
+    by_ext: dict[str, Language] = {}
+    globs: list[tuple[str, Language]] = []
+    for name, spec in raw["languages"].items():
+        lang = Language(name, FAMILIES[spec["family"]])
+        by_name[name] = lang
+        for filename in spec.get("filenames", ()):
+            by_file[filename] = lang
+        for ext in spec.get("extensions", ()):
+            by_ext[ext.lower()] = lang
+        globs += [(glob, lang) for glob in spec.get("globs", ())]
+    glob_re = (
+        re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs)) if globs else None
+    )
+    heuristics = [
+        _Heuristic(
+            frozenset(h["extensions"]),
+            h["keyword"],
+            by_name[h["language"]],
+            re.compile(h["pattern"], re.M),
+            re.compile(h["unless"], re.M) if h.get("unless") else None,
+        )
+        for h in raw.get("heuristics", ())
+    ]
+    groups = {name: frozenset(members) for name, members in raw.get("groups", {}).items()}
+    return by_name, by_file, by_ext, glob_re, globs, heuristics, groups
+
+
+LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS = _load()
+
+
+def expand(names: list[str] | tuple[str, ...]) -> frozenset[str]:
+    """Language names, with group names (data/languages.yml `groups`) replaced by members."""
+    out: set[str] = set()
+    for name in names:
+        if name in GROUPS:
+            out |= GROUPS[name]
+        elif name in LANGUAGES:
+            out.add(name)
+        else:
+            raise ValueError(f"unknown language or group: {name!r}")
+    return frozenset(out)
+
+
+def _extensions(filename: str) -> list[str]:
+    """Every dotted suffix of a file name, longest first: 'a.cu.cc' -> ['.cu.cc', '.cc']."""
+    lower = filename.lower()
+    return [lower[i:] for i, ch in enumerate(lower) if ch == "." and i > 0]
+
+
+def by_path(path: str) -> tuple[Language | None, str]:
+    """The language a path names (before content heuristics) and the extension that chose it."""
+    filename = path.rsplit("/", 1)[-1]
+    if filename in _BY_FILE:
+        return _BY_FILE[filename], ""
+    if _GLOB_RE is not None and _GLOB_RE.match(filename):
+        for glob, lang in _GLOBS:
+            if fnmatch.fnmatchcase(filename, glob):
+                return lang, ""
+    for ext in _extensions(filename):
+        if ext in _BY_EXT:
+            return _BY_EXT[ext], ext
+    return None, ""
+
+
+def detect(path: str, text: str) -> Language | None:
+    lang, ext = by_path(path)
+    if lang is None or not ext:
+        return lang
+    for h in _HEURISTICS:
+        if (
+            ext in h.extensions
+            and h.keyword in text
+            and h.pattern.search(text)
+            and not (h.unless and h.unless.search(text))
+        ):
+            return h.language
+    return lang

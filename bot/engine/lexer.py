@@ -1,0 +1,151 @@
+"""Per language family: which lines are code, and the code with comments and strings masked.
+
+Each family is one compiled master regex run with ``finditer``, so the per-character work
+happens in C. Every token pattern matches once started: an unterminated block comment or
+triple-quoted string runs to the end of the file, an unterminated ordinary string to the end
+of its line, and no pattern nests quantifiers that could match the same text two ways, so
+no input makes them backtrack catastrophically.
+
+The masked text has the same length and the same newlines as the source, so an offset or a
+line number means the same in both: comments become spaces, string literals become
+``FILL`` (not blank, so a line inside a multi-line string still counts as code, and not a
+word character, so no rule pattern matches inside it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import accumulate
+
+FILL = "\x01"
+
+# A double-quoted body, unrolled (a backslash always starts a new iteration), to end of line.
+_DQ_LINE = r'"[^"\\\n]*(?:\\[\s\S]?[^"\\\n]*)*"?'
+_SQ_LINE = r"'[^'\\\n]*(?:\\[\s\S]?[^'\\\n]*)*'?"
+
+# Each master regex opens with a lookahead on the characters a token can start with: the
+# engine then skips plain code at C speed instead of trying every alternative at every offset.
+_C = re.compile(
+    r"(?=[#/\"'R])(?:"
+    r"(?P<keep>\#[ \t]*include[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\"))"
+    r"|(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
+    r'|(?P<string>R"(?P<delim>[^()\\\s"]{0,16})\([\s\S]*?(?:\)(?P=delim)"|\Z)'
+    rf"|{_DQ_LINE}"
+    # A character literal only when it closes soon, so C++14 digit separators stay code.
+    r"|'(?:\\[^\n]{1,8}?|[^'\\\n]{1,4})'))"
+)
+
+_PY = re.compile(
+    r"(?=[#\"'])(?:(?P<comment>\#[^\n]*)"
+    r'|(?P<string>"""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    r"|'''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    rf"|{_DQ_LINE}|{_SQ_LINE}))"
+)
+
+# Configuration and build files: their quoted values are the configuration itself, so strings
+# stay visible to rules; they are tokenized only where a '#' inside them is not a comment.
+_HASH = re.compile(r"(?P<comment>(?:^|(?<=[ \t]))\#[^\n]*)", re.M)
+_MAKE = re.compile(r"(?P<comment>(?<!\\)\#[^\n]*)")
+_DOCKER = re.compile(r"(?P<comment>^[ \t]*\#[^\n]*)", re.M)
+_CMAKE = re.compile(
+    r'(?=["#])(?:(?P<keep>"[^"\\]*(?:\\[\s\S]?[^"\\]*)*"?)'
+    r"|(?P<comment>\#\[(?P<eq>=*)\[[\s\S]*?(?:\](?P=eq)\]|\Z)|\#[^\n]*))"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """How a group of languages writes comments and strings, and how its code nests."""
+
+    name: str
+    tokens: re.Pattern[str]
+    nesting: str  # "braces" (C-like), "indent" (Python-like) or "lines" (config, build)
+    docstrings: bool = False
+
+
+FAMILIES: dict[str, Family] = {
+    "c": Family("c", _C, "braces"),
+    "python": Family("python", _PY, "indent", docstrings=True),
+    "hash": Family("hash", _HASH, "lines"),
+    "make": Family("make", _MAKE, "lines"),
+    "docker": Family("docker", _DOCKER, "lines"),
+    "cmake": Family("cmake", _CMAKE, "lines"),
+}
+
+_PREFIX_OK = frozenset({"", "r", "u", "b", "f", "rb", "br", "fr", "rf"})
+
+
+@dataclass(slots=True)
+class Lexed:
+    """A source text with its masked twin, string literal spans and per-line code flags."""
+
+    text: str
+    masked: str
+    strings: list[tuple[int, int]]  # [start, end) of each string literal, docstrings excluded
+    lines: list[str]  # masked text split in lines (no trailing empty line)
+    code: list[bool]  # code[i]: line i + 1 holds code
+    _starts: list[int] | None = None
+
+    @property
+    def line_starts(self) -> list[int]:
+        """Offset of the first character of each line (and one past the end)."""
+        if self._starts is None:
+            self._starts = list(accumulate((len(line) + 1 for line in self.lines), initial=0))
+        return self._starts
+
+
+def _blank(token: str, fill: str) -> str:
+    if "\n" not in token:
+        return fill * len(token)
+    return "\n".join(fill * len(part) for part in token.split("\n"))
+
+
+def _is_docstring(text: str, start: int, end: int) -> bool:
+    """A triple-quoted string that is a statement of its own (docstring or bare comment)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t").lower() not in _PREFIX_OK:
+        return False
+    line_end = text.find("\n", end)
+    tail = text[end : line_end if line_end >= 0 else len(text)].strip()
+    if tail and not tail.startswith("#"):
+        return False
+    i = line_start - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    # After an opening bracket, a comma or an operator the string is a value, not a statement.
+    return i < 0 or text[i] not in "([{,=+%\\"
+
+
+def lex(text: str, family: Family) -> Lexed:
+    pieces: list[str] = []
+    strings: list[tuple[int, int]] = []
+    last = 0
+    docstrings = family.docstrings
+    for m in family.tokens.finditer(text):
+        kind = m.lastgroup  # the outermost group closes last: "keep", "comment" or "string"
+        if kind == "keep":
+            continue
+        start, end = m.span()
+        if start == end:
+            continue
+        pieces.append(text[last:start])
+        if kind == "string":
+            token = m.group()
+            if docstrings and token[:3] in ('"""', "'''") and _is_docstring(text, start, end):
+                pieces.append(_blank(token, " "))
+            else:
+                pieces.append(_blank(token, FILL))
+                strings.append((start, end))
+        else:
+            pieces.append(_blank(m.group(), " "))
+        last = end
+    if last == 0:
+        masked = text
+    else:
+        pieces.append(text[last:])
+        masked = "".join(pieces)
+    lines = masked.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return Lexed(text, masked, strings, lines, [bool(line.strip()) for line in lines])

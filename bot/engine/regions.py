@@ -1,0 +1,447 @@
+"""Region machinery: from a rule's pattern match to the whole span of lines it owns.
+
+A rule names one region kind (``KINDS``); the kind turns each match of the rule's pattern in
+the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
+
+``line``                  the lines of the match itself
+``statement``             the statement holding the match (C: up to ``;``/``{``/``}``;
+                          Python and build files: the bracket-balanced logical line)
+``c-function``            a declaration from its start (``template<...>`` included) to its
+                          ``;`` or to the closing brace of its body
+``c-block-statement``     a statement from its start to the closing brace of the first block
+                          after the match (a lambda body handed to ``parallel_for``)
+``preprocessor-block``    the ``#if``/``#elif`` branch whose condition matched, nesting aware
+``preprocessor-else``     the ``#else`` branch of the ``#if`` whose condition matched
+``python-def``            a decorated ``def`` (decorators from the match, signature, body)
+``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
+``string-literal``        a string literal whose body matches the pattern
+``call-argument-string``  the string literals inside the call (or ``name=`` value) the
+                          pattern opens, and string constants assigned to names used there
+``file``                  every line of the file (when the pattern, if any, matches)
+
+Structures a kind needs (brace pairs, preprocessor branches, Python blocks) are computed once
+per file, on first use, so each kind costs linear time whatever the number of matches.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
+
+from bot.engine.lexer import Lexed
+
+Span = tuple[int, int]
+Keywords = tuple[str, ...]
+
+_C_STMT_END = re.compile(r"[;{}]")
+_C_DECL_END = re.compile(r"[;{]")
+_OPEN_BRACE = re.compile(r"\{")
+_BRACES = re.compile(r"[{}]")
+# Lines that end a C statement without a semicolon: directives and access labels.
+_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
+_NON_SPACE = re.compile(r"\S")
+_PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
+_BRACKETS = re.compile(r"[()\[\]{},]|\\?\n")
+_PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
+_PY_DECORATOR = re.compile(r"[ \t]*@")
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t(]*", re.M)
+_STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
+_LOGICAL_LIMIT = 50_000  # bracket tokens scanned for one logical line before giving up
+
+
+class Source:
+    """A lexed file plus the structures region kinds share, built lazily once."""
+
+    __slots__ = (
+        "_assigned",
+        "_blocks",
+        "_branches",
+        "_pairs",
+        "_string_starts",
+        "family",
+        "lexed",
+        "masked",
+    )
+
+    def __init__(self, lexed: Lexed, nesting: str) -> None:
+        self.lexed = lexed
+        self.masked = lexed.masked
+        self.family = nesting
+        self._pairs: dict[int, int] | None = None
+        self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
+        self._blocks: tuple[dict[int, int], list[int], list[bool]] | None = None
+        self._string_starts: list[int] | None = None
+        self._assigned: dict[str, Span] | None = None
+
+    @property
+    def nlines(self) -> int:
+        return len(self.lexed.lines)
+
+    def line_of(self, offset: int) -> int:
+        return min(bisect_right(self.lexed.line_starts, offset), max(self.nlines, 1))
+
+    def span(self, start: int, end: int) -> Span:
+        """Lines of the characters [start, end)."""
+        return self.line_of(start), self.line_of(max(start, end - 1))
+
+    def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
+        """Matches of ``pattern`` in the masked code, tried only on lines holding a keyword.
+
+        A rule's pattern must match within the line(s) holding one of its keywords; running
+        it there instead of over the whole file keeps a file with many rules linear and fast.
+        """
+        masked = self.masked
+        if not keywords:
+            yield from pattern.finditer(masked)
+            return
+        windows: list[tuple[int, int]] = []
+        for keyword in keywords:
+            i = masked.find(keyword)
+            while i >= 0:
+                end = masked.find("\n", i + len(keyword))
+                if end < 0:
+                    end = len(masked)
+                windows.append((masked.rfind("\n", 0, i) + 1, end))
+                i = masked.find(keyword, end)
+        if not windows:
+            return
+        windows.sort()
+        start, end = windows[0]
+        for lo, hi in windows:
+            if lo <= end + 1:
+                end = max(end, hi)
+                continue
+            yield from pattern.finditer(masked, start, end)
+            start, end = lo, hi
+        yield from pattern.finditer(masked, start, end)
+
+    # -- C-like structure -------------------------------------------------------------
+
+    def brace_pairs(self) -> dict[int, int]:
+        if self._pairs is None:
+            pairs: dict[int, int] = {}
+            stack: list[int] = []
+            for m in _BRACES.finditer(self.masked):
+                if m.group() == "{":
+                    stack.append(m.start())
+                elif stack:
+                    pairs[stack.pop()] = m.start()
+            self._pairs = pairs
+        return self._pairs
+
+    def c_statement_start(self, pos: int) -> int:
+        """Offset where the C statement holding ``pos`` starts."""
+        masked = self.masked
+        lo = max(0, pos - _STATEMENT_WINDOW)
+        cut = max(
+            masked.rfind(";", lo, pos), masked.rfind("{", lo, pos), masked.rfind("}", lo, pos)
+        )
+        if cut < 0 and lo > 0:
+            return masked.rfind("\n", 0, pos) + 1
+        begin = cut + 1
+        for barrier in _C_BARRIER.finditer(masked, begin, pos):
+            if barrier.end() <= pos:
+                begin = barrier.end()
+        first = _NON_SPACE.search(masked, begin, pos + 1)
+        return first.start() if first else pos
+
+    def directive_span(self, pos: int) -> Span | None:
+        """The lines of the preprocessor directive holding ``pos`` (with ``\\`` continuations)."""
+        line = self.line_of(pos)
+        lines = self.lexed.lines
+        if not lines[line - 1].lstrip().startswith("#"):
+            return None
+        end = line
+        while end < len(lines) and lines[end - 1].rstrip().endswith("\\"):
+            end += 1
+        return line, end
+
+    def block_end(self, open_brace: int) -> int:
+        """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""
+        return self.brace_pairs().get(open_brace, len(self.masked) - 1)
+
+    def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
+        """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
+        if self._branches is None:
+            at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
+            stack: list[list[tuple[int, str]]] = []
+            groups: list[tuple[list[tuple[int, str]], int]] = []
+            for m in _PP.finditer(self.masked):
+                directive, line = m.group(1), self.line_of(m.start())
+                if directive.startswith("if"):
+                    stack.append([(line, directive)])
+                elif directive in ("elif", "else"):
+                    if stack:
+                        stack[-1].append((line, directive))
+                elif stack:
+                    groups.append((stack.pop(), line))
+            groups += [(branches, self.nlines) for branches in stack]  # unclosed: to the end
+            for branches, end in groups:
+                for index, (line, _) in enumerate(branches):
+                    at[line] = (branches, index, end)
+            self._branches = at
+        return self._branches
+
+    # -- Python-like structure --------------------------------------------------------
+
+    def blocks(self) -> tuple[dict[int, int], list[int], list[bool]]:
+        """(def line -> last line of its body, innermost def holding each line, logical starts)."""
+        if self._blocks is None:
+            self._blocks = self._scan_blocks()
+        return self._blocks
+
+    def _scan_blocks(self) -> tuple[dict[int, int], list[int], list[bool]]:
+        lines, code, n = self.lexed.lines, self.lexed.code, self.nlines
+        starts = [True] * n
+        # Lines that open inside a multi-line string or inside brackets continue a statement.
+        for s, e in self.lexed.strings:
+            first, last = self.span(s, e)
+            for i in range(first, last):
+                starts[i] = False
+        depth = 0
+        line = 0
+        for m in _BRACKETS.finditer(self.masked):
+            ch = m.group()
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth = max(0, depth - 1)
+            elif ch[-1] == "\n":
+                line = self.line_of(m.start())
+                if (depth or len(ch) == 2) and line < n:
+                    starts[line] = False
+        ends: dict[int, int] = {}
+        enclosing = [0] * n
+        stack: list[tuple[int, int]] = []  # (indent, def line)
+        last_code = 0
+        for i in range(n):
+            if not code[i]:
+                continue
+            if starts[i]:
+                text = lines[i]
+                indent = len(text) - len(text.lstrip())
+                while stack and indent <= stack[-1][0]:
+                    ends[stack.pop()[1]] = last_code
+                if _PY_DEF.match(text):
+                    stack.append((indent, i + 1))
+            enclosing[i] = stack[-1][1] if stack else 0
+            last_code = i + 1
+        for _, def_line in stack:
+            ends[def_line] = last_code
+        return ends, enclosing, starts
+
+    def logical_end(self, pos: int, call: bool = False, value: bool = False) -> int:
+        """Offset ending the bracket-balanced logical line (or call, or ``name=`` value) at pos."""
+        depth = 1 if call else 0
+        for count, m in enumerate(_BRACKETS.finditer(self.masked, pos)):
+            ch = m.group()
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth < 0 or (call and depth == 0):
+                    return m.start() if depth < 0 else m.end()
+            elif ch == ",":
+                if value and depth == 0:
+                    return m.start()
+            elif ch == "\n" and depth <= 0 and not self.in_string(m.start()):
+                return m.start()
+            if count > _LOGICAL_LIMIT:
+                return m.start()
+        return len(self.masked)
+
+    def string_starts(self) -> list[int]:
+        if self._string_starts is None:
+            self._string_starts = [s for s, _ in self.lexed.strings]
+        return self._string_starts
+
+    def in_string(self, offset: int) -> bool:
+        i = bisect_right(self.string_starts(), offset) - 1
+        return i >= 0 and offset < self.lexed.strings[i][1]
+
+    def strings_between(self, start: int, end: int) -> list[Span]:
+        starts = self.string_starts()
+        i, j = bisect_left(starts, start), bisect_left(starts, end)
+        return [self.span(*self.lexed.strings[k]) for k in range(i, j)]
+
+    def assigned_strings(self) -> dict[str, Span]:
+        """Names assigned a string literal (``SRC = r'''...'''``) -> the assignment's lines."""
+        if self._assigned is None:
+            starts = set(self.string_starts())
+            assigned: dict[str, Span] = {}
+            for m in _ASSIGN.finditer(self.masked):
+                value = m.end()
+                while value < len(self.masked) and self.masked[value] in " \t\n(":
+                    value += 1
+                if value in starts:
+                    assigned[m.group(1)] = self.span(m.start(), self.logical_end(value + 1))
+            self._assigned = assigned
+        return self._assigned
+
+
+# -- kinds ------------------------------------------------------------------------------
+
+
+def _line(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    for m in src.finditer(pattern, keywords):
+        yield src.span(m.start(), m.end())
+
+
+def _statement_span(src: Source, m: re.Match[str]) -> Span:
+    masked = src.masked
+    if src.family != "braces":
+        line_start = masked.rfind("\n", 0, m.start()) + 1
+        return src.span(line_start, src.logical_end(line_start))
+    directive = src.directive_span(m.start())
+    if directive:
+        return directive
+    end = _C_STMT_END.search(masked, m.end())
+    return src.span(src.c_statement_start(m.start()), end.end() if end else len(masked))
+
+
+def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    for m in src.finditer(pattern, keywords):
+        yield _statement_span(src, m)
+
+
+def _block(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords, ends: re.Pattern[str]
+) -> Iterator[Span]:
+    masked = src.masked
+    for m in src.finditer(pattern, keywords):
+        directive = src.directive_span(m.start())
+        if directive:
+            yield directive
+            continue
+        start = src.c_statement_start(m.start())
+        end = ends.search(masked, m.end())
+        if end is None:
+            yield src.span(start, len(masked))
+        elif end.group() == ";":
+            yield src.span(start, end.end())
+        else:
+            yield src.span(start, src.block_end(end.start()) + 1)
+
+
+def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    return _block(src, pattern, keywords, _C_DECL_END)
+
+
+def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    return _block(src, pattern, keywords, _OPEN_BRACE)
+
+
+def _pp_branches(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords, else_branch: bool
+) -> Iterator[Span]:
+    branches = src.pp_branches()
+    for m in src.finditer(pattern, keywords):
+        found = branches.get(src.line_of(m.start()))
+        if found is None:
+            continue
+        group, index, end = found
+        if else_branch:
+            if index + 1 < len(group) and group[index + 1][1] == "else":
+                yield group[index + 1][0], end
+        elif index + 1 < len(group):
+            yield group[index][0], group[index + 1][0] - 1
+        else:
+            yield group[index][0], end
+
+
+def _preprocessor_block(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    return _pp_branches(src, pattern, keywords, else_branch=False)
+
+
+def _preprocessor_else(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    return _pp_branches(src, pattern, keywords, else_branch=True)
+
+
+def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    ends, _, starts = src.blocks()
+    lines = src.lexed.lines
+    for m in src.finditer(pattern, keywords):
+        first = src.line_of(m.start())
+        # Walk from the matched decorator over the rest of the decorator stack to the def.
+        for line in range(first, min(first + 200, src.nlines) + 1):
+            text = lines[line - 1]
+            if starts[line - 1] and _PY_DEF.match(text):
+                yield first, ends.get(line, line)
+                break
+            if starts[line - 1] and text.strip() and not _PY_DECORATOR.match(text):
+                break
+
+
+def _python_enclosing_def(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    ends, enclosing, _ = src.blocks()
+    lines = src.lexed.lines
+    for m in src.finditer(pattern, keywords):
+        line = src.line_of(m.start())
+        def_line = enclosing[line - 1]
+        if not def_line:
+            yield _statement_span(src, m)
+            continue
+        first = def_line
+        while first > 1 and _PY_DECORATOR.match(lines[first - 2]):
+            first -= 1
+        yield first, ends.get(def_line, def_line)
+
+
+def string_body(token: str) -> str:
+    """The characters between a string literal's quotes (raw-string delimiters included)."""
+    if token.startswith('R"'):
+        return token[token.find("(") + 1 : token.rfind(")")]
+    quote = 3 if token[:3] in ('"""', "'''") else 1
+    body = token[quote:]
+    return body[:-quote] if body.endswith(token[:quote]) else body
+
+
+def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    text = src.lexed.text
+    for s, e in src.lexed.strings:
+        body = string_body(text[s:e])
+        if any(k in body for k in keywords) and pattern.search(body):
+            yield src.span(s, e)
+
+
+def _call_argument_string(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    masked = src.masked
+    for m in src.finditer(pattern, keywords):
+        call = m.group().rstrip().endswith("(")
+        end = src.logical_end(m.end(), call=call, value=not call)
+        yield from src.strings_between(m.end(), end)
+        assigned = src.assigned_strings()
+        for name in {n.group() for n in _NAME.finditer(masked, m.end(), end)}:
+            if name in assigned:
+                yield assigned[name]
+
+
+def _file(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
+    if src.nlines and (pattern is None or next(src.finditer(pattern, keywords), None)):
+        yield 1, src.nlines
+
+
+#: Kinds that look inside string literals: their keywords are searched in the raw text.
+STRING_KINDS = frozenset({"string-literal"})
+
+KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] = {
+    "line": _line,
+    "statement": _statement,
+    "c-function": _c_function,
+    "c-block-statement": _c_block_statement,
+    "preprocessor-block": _preprocessor_block,
+    "preprocessor-else": _preprocessor_else,
+    "python-def": _python_def,
+    "python-enclosing-def": _python_enclosing_def,
+    "string-literal": _string_literal,
+    "call-argument-string": _call_argument_string,
+    "file": _file,
+}

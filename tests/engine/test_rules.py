@@ -1,0 +1,80 @@
+"""Every registry row proves itself: its positive snippets yield a finding of that rule (with
+the exact span when the row says so), its negative snippets do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import ECOSYSTEMS, RULES, classify, rule
+from bot.engine.languages import by_path
+from bot.engine.model import VENDORS, Layer
+from bot.engine.registry import RULE_ID, SPECS, Example, RuleSpec
+
+POSITIVE = [(s, ex) for s in SPECS for ex in s.positive]
+NEGATIVE = [(s, ex) for s in SPECS for ex in s.negative]
+
+
+def _ids(case: tuple[RuleSpec, Example]) -> str:
+    return f"{case[0].rule.id}:{case[1].path}"
+
+
+@pytest.mark.parametrize("case", POSITIVE, ids=[_ids(c) for c in POSITIVE])
+def test_positive_example_yields_a_finding(case: tuple[RuleSpec, Example]) -> None:
+    spec, example = case
+    report = classify(example.path, example.code.encode())
+    spans = [(f.start_line, f.end_line) for f in report.findings if f.rule == spec.rule.id]
+    assert spans, f"no {spec.rule.id} finding in {report.findings}"
+    if example.lines is not None:
+        assert example.lines in spans
+    assert report.layers[spec.rule.layer] >= 1
+    assert report.ecosystems[spec.rule.ecosystem] >= 1
+
+
+@pytest.mark.parametrize("case", NEGATIVE, ids=[_ids(c) for c in NEGATIVE])
+def test_negative_example_yields_no_finding(case: tuple[RuleSpec, Example]) -> None:
+    spec, example = case
+    report = classify(example.path, example.code.encode())
+    assert spec.rule.id not in {f.rule for f in report.findings}
+    assert report.code_lines > 0, "a negative example must still be code the rule could see"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.rule.id for s in SPECS])
+def test_rule_row_is_complete(spec: RuleSpec) -> None:
+    assert RULE_ID.match(spec.rule.id)
+    assert spec.positive
+    assert spec.negative
+    assert spec.rule.summary
+    assert "\n" not in spec.rule.summary
+    assert spec.rule.ecosystem in ECOSYSTEMS
+    assert spec.rule.layer is not Layer.PORTABLE
+    assert spec.rule.vendors <= set(VENDORS)
+    assert spec.languages
+    # A rule without keywords would run its regex on every file of its languages.
+    assert spec.keywords or spec.kind == "file"
+    for example in (*spec.positive, *spec.negative):
+        lang, _ = by_path(example.path)
+        assert lang is not None, f"{example.path}: no language"
+
+
+def test_registry_api() -> None:
+    assert len(RULES) == len(SPECS) >= 40
+    assert rule("cuda.kernel").layer is Layer.KERNEL
+    assert rule("cuda.kernel").nvidia_only
+    with pytest.raises(KeyError):
+        rule("no.such-rule")
+    used = {r.ecosystem for r in RULES.values()}
+    assert used <= set(ECOSYSTEMS)
+    for eco in ECOSYSTEMS.values():
+        assert eco.title
+        assert eco.vendors <= set(VENDORS)
+
+
+def test_vendor_overrides_follow_the_taxonomy() -> None:
+    assert ECOSYSTEMS["cuda"].vendors == {"nvidia"}
+    assert ECOSYSTEMS["hip"].vendors == {"amd"}
+    assert ECOSYSTEMS["triton"].vendors == {"nvidia", "amd", "intel"}
+    assert ECOSYSTEMS["metal"].vendors == {"apple"}
+    assert ECOSYSTEMS["pallas-tpu"].vendors == {"google"}
+    assert rule("torch.cuda-call").vendors == {"nvidia", "amd"}
+    assert rule("triton.gluon-nvidia").vendors == {"nvidia"}
+    assert rule("sycl.esimd").vendors == {"intel"}
