@@ -1,19 +1,24 @@
 """A pull request's change in non-portable lines: its files, both versions, the engine.
 
-Requests are kept few: the file list (100 a page), one compare for the merge base and one
-recursive tree for the base side's blob SHAs (both only when an old version is needed),
-and one blob read per version that matters, only for files the engine can read and the
-path filters keep. The old version is read only when the patch removes lines (or there is
-no patch), the new one only when it adds lines. Files are diffed against the merge base,
-as GitHub's own PR diff is, so commits on the base branch never count as the PR's.
+Requests are kept few. The file list (100 a page); the merge base from one compare, since
+files are diffed against the merge base as GitHub's own PR diff is (commits on the base
+branch never count as the PR's); and a version of a file only where it matters: the old one
+when the patch removes lines (or there is no patch), the new one when it adds lines, and only
+for files the engine can read and the path filters keep.
 
-Above ``MAX_BLOB_READS`` reads the PR is too large to read blob by blob within a sane
-request budget: the analysis reads the first ``MAX_BLOB_READS`` and reports how many files
-were left unread (``unread``); the verdict must not pass a PR whose reading was cut short.
+Small PRs read those versions blob by blob (base blob SHAs from ONE recursive tree of the
+merge base; every blob cached by SHA, so a new push re-reads only what changed). Above
+``TARBALL_THRESHOLD`` reads a PR reads each side from one tarball instead: two requests
+however many files. Should an archive be unusable (larger than the policy's
+``census.max_archive_mb``, unreadable), blob reads resume up to ``MAX_BLOB_READS`` and the
+files beyond are listed as unread; the check never passes a PR it did not read entirely.
+
+The engine runs in a worker thread so that webhooks keep being acknowledged meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,19 +27,25 @@ from bot.engine import classify
 from bot.engine.delta import change_delta, changed_lines, changed_lines_from_patch, file_delta
 from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
-from bot.engine.paths import PathFilter
-from bot.review.contents import BlobReader, Tree, read_tree
+from bot.github.errors import NotFound
+from bot.review.archive import ArchiveUnusable, read_from_archive
+from bot.review.contents import BlobReader, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.policy import Policy
+    from bot.policy.config import Policy
     from bot.server.caches import Cache
 
-#: Blob reads one PR check may make (two per file at most).
+#: Version reads above which a PR's sides come from two tarballs instead of blobs.
+TARBALL_THRESHOLD = 100
+#: Blob reads one check makes at most when the tarballs cannot be used.
 MAX_BLOB_READS = 600
+#: Bytes of one file handed to the engine from an archive (larger files are not source code
+#: anyone hand-writes; the engine reports what it is given).
+MAX_FILE_BYTES = 4 * 1024 * 1024
 
-# PR file statuses as the engine's deltas name them.
+# PR file statuses as the engine's deltas name them (a copy's lines are all new).
 _STATUS = {"copied": "added", "changed": "modified", "unchanged": "modified"}
 
 
@@ -42,26 +53,28 @@ _STATUS = {"copied": "added", "changed": "modified", "unchanged": "modified"}
 class PRAnalysis:
     delta: ChangeDelta
     listed: int  # files GitHub listed
-    unlisted: int  # files beyond GitHub's MAX_PR_FILES listing cap: never seen
+    unlisted: int  # files beyond GitHub's 3,000-file listing: never seen
     analysed: int  # files the engine read
-    binary: int  # files skipped as binary (GitHub gives them no patch and no lines)
-    excluded: int  # files the path filters or the generated-file setting left out
-    unread: list[str] = field(default_factory=list)  # candidates beyond MAX_BLOB_READS
+    binary: int  # files skipped as binary
+    excluded: int  # code files the path filters or the generated-file setting left out
+    unread: list[str] = field(default_factory=list)  # candidates the check could not read
     merge_base: str | None = None
+    source: str = "blobs"  # "blobs" | "tarballs": how the versions were read
 
 
 @dataclass(slots=True)
 class _Plan:
-    """What one file needs: which versions to read and which lines changed."""
+    """One file: which lines changed, which versions to read, the engine's reports."""
 
     file: PRFile
     status: str
     old_path: str
-    added: list[int] | None  # None: no usable patch, diff the two texts
+    added: list[int] | None  # None: no usable patch, the two texts are diffed here
     removed: list[int] | None
-    old_sha: str | None = None
-    old: bytes | None = None
-    new: bytes | None = None
+    old: FileReport | None = None
+    new: FileReport | None = None
+    old_text: str = ""  # kept only when there is no patch
+    new_text: str = ""
 
     @property
     def needs_new(self) -> bool:
@@ -71,25 +84,144 @@ class _Plan:
     def needs_old(self) -> bool:
         return self.status != "added" and (self.removed is None or bool(self.removed))
 
+    @property
+    def reads(self) -> int:
+        return int(self.needs_new) + int(self.needs_old)
 
-def _known_language(path: str) -> bool:
-    return by_path(path)[0] is not None
+    def take(self, side: str, data: bytes) -> None:
+        """Classify one version as it arrives (keeping its text only for a diff here)."""
+        keep = self.added is None
+        if side == "new":
+            self.new = classify(self.file.filename, data)
+            self.new_text = _text(data) if keep else ""
+        else:
+            self.old = classify(self.old_path, data)
+            self.old_text = _text(data) if keep else ""
 
 
-def _is_candidate(path: str, paths: PathFilter) -> bool:
-    return paths.includes(path) and _known_language(path)
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
 
 
 def _plan(file: PRFile) -> _Plan:
-    status = _STATUS.get(file.status, file.status)
-    old_path = file.previous_filename or file.filename
     added: list[int] | None = None
     removed: list[int] | None = None
     if file.patch is not None:
         # An unparsable patch leaves None: the two versions are diffed instead.
         with suppress(ValueError):
             added, removed = changed_lines_from_patch(file.patch)
-    return _Plan(file, status, old_path, added, removed)
+    status = _STATUS.get(file.status, file.status)
+    return _Plan(file, status, file.previous_filename or file.filename, added, removed)
+
+
+def _known_language(path: str) -> bool:
+    return by_path(path)[0] is not None
+
+
+@dataclass(slots=True)
+class _Sides:
+    """Reading both sides of one PR."""
+
+    gh: GitHub
+    reader: BlobReader
+    owner: str
+    repo: str
+    base_sha: str
+    head_sha: str
+    max_archive: int
+    merge_base: str | None = None
+    tree_sha: str | None = None
+    source: str = "blobs"
+
+    async def find_merge_base(self) -> str:
+        if self.merge_base is None:
+            url = f"/repos/{self.owner}/{self.repo}/compare/{self.base_sha}...{self.head_sha}"
+            data = await self.gh.getitem(f"{url}?per_page=1")
+            commit = data["merge_base_commit"]
+            self.merge_base, self.tree_sha = commit["sha"], commit["commit"]["tree"]["sha"]
+        return self.merge_base
+
+    async def read(self, plans: list[_Plan]) -> list[str]:
+        """Fill in every plan's reports; return the paths that could not be read."""
+        if sum(p.reads for p in plans) > TARBALL_THRESHOLD:
+            try:
+                plans = await self._from_archives(plans)
+                self.source = "tarballs"
+            except (ArchiveUnusable, NotFound):
+                pass  # blob reads below, within their budget
+        kept, unread = _within_budget(plans)
+        await self._from_blobs(kept)
+        return [p.file.filename for p in unread]
+
+    async def _from_archives(self, plans: list[_Plan]) -> list[_Plan]:
+        """Both sides from their tarballs; return the plans still missing a version."""
+        for side in ("new", "old"):
+            wanted = {_side_path(p, side): p for p in plans if _needs(p, side)}
+            if not wanted:
+                continue
+            ref = self.head_sha if side == "new" else await self.find_merge_base()
+            await read_from_archive(
+                self.gh,
+                self.owner,
+                self.repo,
+                ref,
+                set(wanted),
+                lambda path, data, side=side, wanted=wanted: wanted[path].take(side, data),
+                max_bytes=self.max_archive,
+                max_file=MAX_FILE_BYTES,
+            )
+        return [
+            p for p in plans if (p.needs_new and p.new is None) or (p.needs_old and p.old is None)
+        ]
+
+    async def _from_blobs(self, plans: list[_Plan]) -> None:
+        new_shas = {p.file.filename: p.file.sha for p in plans if p.needs_new and p.new is None}
+        old_shas = await self._old_shas([p for p in plans if p.needs_old and p.old is None])
+        blobs = await self.reader.blobs({s for s in (*new_shas.values(), *old_shas.values()) if s})
+        missing_old = [
+            p for p in plans if p.needs_old and p.old is None and not old_shas.get(p.old_path)
+        ]
+        for plan in missing_old:  # paths a truncated tree left out
+            data = await self.reader.file_at(plan.old_path, await self.find_merge_base())
+            if data is not None:
+                blobs[f"path:{plan.old_path}"] = data
+                old_shas[plan.old_path] = f"path:{plan.old_path}"
+
+        def classify_all() -> None:
+            for plan in plans:
+                if (sha := new_shas.get(plan.file.filename)) and sha in blobs:
+                    plan.take("new", blobs[sha])
+                if (sha := old_shas.get(plan.old_path)) and sha in blobs:
+                    plan.take("old", blobs[sha])
+
+        await asyncio.to_thread(classify_all)
+
+    async def _old_shas(self, plans: list[_Plan]) -> dict[str, str]:
+        if not plans:
+            return {}
+        await self.find_merge_base()
+        assert self.tree_sha is not None
+        tree = await read_tree(self.gh, self.owner, self.repo, self.tree_sha)
+        return {
+            p.old_path: tree.entries[p.old_path].sha for p in plans if p.old_path in tree.entries
+        }
+
+
+def _needs(plan: _Plan, side: str) -> bool:
+    return plan.needs_new if side == "new" else plan.needs_old
+
+
+def _side_path(plan: _Plan, side: str) -> str:
+    return plan.file.filename if side == "new" else plan.old_path
+
+
+def _within_budget(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
+    reads = 0
+    for index, plan in enumerate(plans):
+        reads += plan.reads
+        if reads > MAX_BLOB_READS:
+            return plans[:index], plans[index:]
+    return plans, []
 
 
 async def analyse_pr(
@@ -105,36 +237,35 @@ async def analyse_pr(
     policy: Policy,
 ) -> PRAnalysis:
     files = await list_pr_files(gh, owner, repo, number)
-    reader = BlobReader(gh, owner, repo, blob_cache)
+    paths = policy.path_filter()
     deltas: list[FileDelta] = []
     plans: list[_Plan] = []
     binary = excluded = 0
-    paths = policy.path_filter()
     for file in files:
-        if not _is_candidate(file.filename, paths):
-            excluded += int(_known_language(file.filename))
+        if not _known_language(file.filename):
             continue
-        if file.looks_binary:
+        if not paths.includes(file.filename):
+            excluded += 1
+        elif file.looks_binary:
             binary += 1
-            deltas.append(FileDelta(file.filename, _STATUS.get(file.status, file.status)))
-            deltas[-1].skipped = "binary"
-            continue
-        plan = _plan(file)
-        if plan.needs_new or plan.needs_old:
+            deltas.append(_binary(file))
+        elif (plan := _plan(file)).reads:
             plans.append(plan)
-    plans, unread = _within_budget(plans)
-    merge_base = None
-    if any(p.needs_old for p in plans):
-        merge_base, tree_sha = await _merge_base(gh, owner, repo, base_sha, head_sha)
-        tree = await read_tree(gh, owner, repo, tree_sha)
-        await _read_old(reader, plans, tree, merge_base)
-    new_shas = {p.file.sha for p in plans if p.needs_new and p.file.sha}
-    new_blobs = await reader.blobs(new_shas)
-    for plan in plans:
-        if plan.needs_new and plan.file.sha:
-            plan.new = new_blobs[plan.file.sha]
+    sides = _Sides(
+        gh,
+        BlobReader(gh, owner, repo, blob_cache),
+        owner,
+        repo,
+        base_sha,
+        head_sha,
+        policy.census.max_archive_bytes,
+    )
+    unread = await sides.read(plans)
+    skipped = set(unread)
     analysed = 0
     for plan in plans:
+        if plan.file.filename in skipped:
+            continue
         delta = _file_delta(plan, policy)
         if delta is None:
             excluded += 1
@@ -150,67 +281,31 @@ async def analyse_pr(
         binary=binary,
         excluded=excluded,
         unread=unread,
-        merge_base=merge_base,
+        merge_base=sides.merge_base,
+        source=sides.source,
     )
 
 
-def _within_budget(plans: list[_Plan]) -> tuple[list[_Plan], list[str]]:
-    kept: list[_Plan] = []
-    reads = 0
-    for plan in plans:
-        cost = int(plan.needs_new) + int(plan.needs_old)
-        if reads + cost > MAX_BLOB_READS:
-            return kept, [p.file.filename for p in plans[len(kept) :]]
-        reads += cost
-        kept.append(plan)
-    return kept, []
-
-
-async def _merge_base(
-    gh: GitHub, owner: str, repo: str, base_sha: str, head_sha: str
-) -> tuple[str, str]:
-    """The merge base commit and its tree (``per_page=1`` keeps the commit list short)."""
-    data = await gh.getitem(f"/repos/{owner}/{repo}/compare/{base_sha}...{head_sha}?per_page=1")
-    commit = data["merge_base_commit"]
-    return commit["sha"], commit["commit"]["tree"]["sha"]
-
-
-async def _read_old(reader: BlobReader, plans: list[_Plan], tree: Tree, merge_base: str) -> None:
-    for plan in plans:
-        if plan.needs_old:
-            entry = tree.entries.get(plan.old_path)
-            plan.old_sha = entry.sha if entry else None
-    blobs = await reader.blobs({p.old_sha for p in plans if p.old_sha})
-    for plan in plans:
-        if plan.old_sha:
-            plan.old = blobs[plan.old_sha]
-        elif plan.needs_old and tree.truncated:
-            plan.old = await reader.file_at(plan.old_path, merge_base)
+def _binary(file: PRFile) -> FileDelta:
+    delta = FileDelta(file.filename, _STATUS.get(file.status, file.status), file.previous_filename)
+    delta.skipped = "binary"
+    return delta
 
 
 def _file_delta(plan: _Plan, policy: Policy) -> FileDelta | None:
-    """The engine's view of one file; None when it turns out to be generated and excluded."""
-    old = classify(plan.old_path, plan.old) if plan.old is not None else None
-    new = classify(plan.file.filename, plan.new) if plan.new is not None else None
-    if _excluded_generated(new or old, policy):
+    """The engine's view of one file; None when it turns out generated and excluded."""
+    report = plan.new or plan.old
+    if report is not None and report.generated and not policy.paths.include_generated:
         return None
     added, removed = plan.added, plan.removed
     if added is None or removed is None:
-        added, removed = changed_lines(_text(plan.old), _text(plan.new))
+        added, removed = changed_lines(plan.old_text, plan.new_text)
     return file_delta(
         plan.file.filename,
-        old,
-        new,
+        plan.old,
+        plan.new,
         added,
         removed,
         status=plan.status,
         old_path=plan.file.previous_filename,
     )
-
-
-def _excluded_generated(report: FileReport | None, policy: Policy) -> bool:
-    return report is not None and report.generated and not policy.paths.include_generated
-
-
-def _text(data: bytes | None) -> str:
-    return data.decode("utf-8", errors="replace") if data is not None else ""

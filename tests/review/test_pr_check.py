@@ -231,29 +231,60 @@ async def test_fork_pr_is_checked_from_the_base_repository(bot: Bot) -> None:
     assert len(bot.sticky(repo, pr.number)) == 1
 
 
-async def test_pr_of_3000_files_stays_within_the_request_bound(bot: Bot) -> None:
-    repo = new_repo(bot.fake)
+def pr_of_3000_files(repo: Repo) -> PullRequest:
     files: dict[str, str | None] = {
-        f"pkg/mod{i:04d}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(2990)
+        f"pkg/mod{i:04d}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(2980)
     }
-    files |= {f"csrc/k{i}.cu": KERNEL.replace("scale", f"scale{i}") for i in range(10)}
-    pr = open_pr(repo, files)
+    files |= {f"csrc/k{i:02d}.cu": KERNEL.replace("scale", f"scale{i}") for i in range(20)}
+    return open_pr(repo, files)
 
-    await bot.pr_event(repo, pr, "opened")
 
+def assert_bounded_output(bot: Bot, repo: Repo, pr: PullRequest) -> None:
     run = bot.runs(repo, pr.head_sha)[-1]
-    assert run.status == "completed"
-    assert run.conclusion == "failure"
     pages = bot.fake.requests_to("GET", rf"/pulls/{pr.number}/files$")
     assert len(pages) == 30
     assert all(r.query.get("per_page") == "100" for r in pages)
-    blob_reads = bot.fake.requests_to("GET", r"/git/blobs/")
-    assert len(blob_reads) <= MAX_BLOB_READS
-    assert "files were not read" in run.output["summary"]
     assert len(run.output["summary"]) <= 65_535
     assert len(run.output["text"]) <= 65_535
     [comment] = bot.sticky(repo, pr.number)
     assert len(comment.body) < 65_536
+
+
+async def test_pr_of_3000_files_is_read_from_one_tarball(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = pr_of_3000_files(repo)
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert_bounded_output(bot, repo, pr)
+    assert len(bot.fake.requests_to("GET", r"/tarball/")) == 1  # added files: the head only
+    assert not bot.fake.requests_to("GET", r"/git/blobs/")
+    assert "3,000 files changed, 3,000 analysed" in run.output["text"]
+    # Every added range annotated: 50 with the completing PATCH, the rest appended by another.
+    per_kernel = len(run.annotations) // 20
+    assert per_kernel >= 2
+    assert len(run.annotations) == 20 * per_kernel > 50
+    assert {a["path"] for a in run.annotations} == {f"csrc/k{i:02d}.cu" for i in range(20)}
+    assert len(bot.fake.requests_to("PATCH", r"/check-runs/")) == 2
+
+
+async def test_pr_of_3000_files_without_a_usable_tarball_is_capped_and_never_passes(
+    bot: Bot,
+) -> None:
+    repo = new_repo(bot.fake)
+    pr = pr_of_3000_files(repo)
+    repo.set_tarball(pr.head_sha, b"not a tarball")
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert_bounded_output(bot, repo, pr)
+    assert len(bot.fake.requests_to("GET", r"/git/blobs/")) == MAX_BLOB_READS
+    assert "files were not read" in run.output["summary"]
+    assert "Not read:" in run.output["text"]
 
 
 async def test_file_without_patch_is_fetched_and_counted(bot: Bot) -> None:
