@@ -121,11 +121,10 @@ def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         [*policy.paths.exclude, *args.exclude],
         submodules=submodules_of(snapshot),
     )
-    paths = list(walk(root, path_filter))
     progress = text.ProgressLine(err)
     census = scan_paths(
         root,
-        paths,
+        walk(root, path_filter),
         jobs=args.jobs,
         progress=progress,
         include_generated=policy.paths.include_generated,

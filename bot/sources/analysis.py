@@ -9,10 +9,11 @@ than a few files cost to classify.
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from typing import TypeVar
 
 from bot.engine import classify
@@ -94,35 +95,48 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 def _run(
     work: Callable[..., list[R]],
-    chunks: list[list[T]],
+    items: Iterable[T],
+    size: int,
     prefix: tuple,
     jobs: int,
-    total: int,
     progress: Progress | None,
 ) -> Iterator[R]:
-    """Apply ``work(*prefix, chunk)`` to every chunk, in a pool when it pays off."""
-    done = 0
-    if jobs <= 1 or total < POOL_THRESHOLD:
-        results: Iterator[list[R]] = (work(*prefix, chunk) for chunk in chunks)
-        for part in results:
-            done += len(part)
-            if progress:
-                progress(done, total)
-            yield from part
+    """Apply ``work(*prefix, chunk)`` to chunks of ``items``, in a pool when it pays off.
+
+    Items are consumed as they come (a directory walk keeps going while the first
+    chunks are classified); results come back in input order.
+    """
+    it = iter(items)
+    head = list(islice(it, POOL_THRESHOLD))
+    chunks = _chunks(chain(head, it), size)
+    seen = done = 0
+
+    def report(part: list[R]) -> list[R]:
+        nonlocal done
+        done += len(part)
+        if progress:
+            progress(done, max(seen, done))
+        return part
+
+    if jobs <= 1 or len(head) < POOL_THRESHOLD:
+        for chunk in chunks:
+            seen += len(chunk)
+            yield from report(work(*prefix, chunk))
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(work, *prefix, chunk) for chunk in chunks]
-        for future in futures:
-            part = future.result()
-            done += len(part)
-            if progress:
-                progress(done, total)
-            yield from part
+        pending: deque[Future[list[R]]] = deque()
+        for chunk in chunks:
+            seen += len(chunk)
+            pending.append(pool.submit(work, *prefix, chunk))
+            while pending and pending[0].done():
+                yield from report(pending.popleft().result())
+        while pending:
+            yield from report(pending.popleft().result())
 
 
 def scan_paths(
     root: str,
-    paths: Sequence[str],
+    paths: Iterable[str],
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
@@ -130,8 +144,7 @@ def scan_paths(
 ) -> Census:
     """Classify ``paths`` (relative to ``root``) and aggregate them into a Census."""
     jobs = jobs or os.cpu_count() or 1
-    chunks = list(_chunks(paths, CHUNK))
-    summaries = _run(_summarize, chunks, (root,), jobs, len(paths), progress)
+    summaries = _run(_summarize, paths, CHUNK, (root,), jobs, progress)
     return Census(summaries, include_generated=include_generated)
 
 
@@ -140,5 +153,4 @@ def change_deltas(
 ) -> list[FileDelta]:
     """The FileDelta of every changed file, in a pool for large changes."""
     jobs = jobs or os.cpu_count() or 1
-    chunks = list(_chunks(items, CHUNK // 4))
-    return list(_run(_deltas, chunks, (include_generated,), jobs, len(items), None))
+    return list(_run(_deltas, items, CHUNK // 4, (include_generated,), jobs, None))

@@ -25,7 +25,7 @@ _GIT = ("git", "-c", "core.quotePath=false", "-c", "color.ui=never")
 class TreeEntry:
     path: str
     blob: str
-    size: int
+    size: int  # -1 when the object is absent (partial clone)
 
 
 def run_git(args: list[str], cwd: str, *, ok: tuple[int, ...] = (0,)) -> str:
@@ -86,7 +86,8 @@ class GitRepo:
             meta, path = record.split("\t", 1)
             mode, kind, blob, size = meta.split()
             if kind == "blob" and mode in ("100644", "100755"):
-                entries.append(TreeEntry(path, blob, int(size)))
+                # git prints "BAD" for an object absent from a partial clone.
+                entries.append(TreeEntry(path, blob, int(size) if size.isdigit() else -1))
         return entries
 
     def read_blobs(self, names: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:

