@@ -82,6 +82,20 @@ def test_pull_request_payloads(fake: FakeGitHub, repo: Repo, pr: PullRequest, ac
     assert payload["sender"]["login"] == "alice"
 
 
+def test_labels_assignees_and_draft_keep_the_webhook_shape(fake: FakeGitHub, repo: Repo) -> None:
+    repo.commit({"kernels/mul.cu": "__global__ void mul() {}\n"}, branch="draft")
+    pr = repo.open_pr(head_branch="draft", draft=True)
+    issue = repo.issues[pr.number]
+    issue.labels.append("compute-api-decision")
+    issue.assignees += ["bob", "carol"]
+    payload = webhooks.pull_request_event(fake, repo, pr, "labeled")
+    assert schema_errors("pull_request", "labeled", payload) == []
+    assert payload["label"]["name"] == "compute-api-decision"
+    assert payload["pull_request"]["draft"] is True
+    assert payload["pull_request"]["assignee"]["login"] == "bob"
+    assert [a["login"] for a in payload["pull_request"]["assignees"]] == ["bob", "carol"]
+
+
 def test_synchronize_and_edited_carry_what_changed(
     fake: FakeGitHub, repo: Repo, pr: PullRequest
 ) -> None:

@@ -180,10 +180,9 @@ class FakeGitHub:
         app.router.add_get(CODELOAD_ROUTE, functools.partial(endpoints.codeload, self))
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        host, port = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
         self.shapes.api = self.url
 
     async def close(self) -> None:

@@ -74,14 +74,17 @@ def _example_for(event: str, action: str) -> dict[str, Any]:
     return payload
 
 
-def overlay(template: Any, ours: Any) -> Any:
+def overlay(template: Any, ours: Any, user: dict[str, Any] | None = None) -> Any:
     """Our values in the example's shape: keys the example lacks are not added (the payload
     schemas forbid unknown properties) and a value whose JSON type differs keeps the example's
-    (push payloads carry timestamps as integers where REST has strings)."""
+    (push payloads carry timestamps as integers where REST has strings). Where the example has
+    no user to copy the shape from (null, or an empty list), `user` (a webhook user) serves."""
+    if user is not None and isinstance(ours, dict) and "login" in ours and not template:
+        template = user
     if isinstance(template, dict) and isinstance(ours, dict):
-        return {k: overlay(v, ours[k]) if k in ours else v for k, v in template.items()}
+        return {k: overlay(v, ours[k], user) if k in ours else v for k, v in template.items()}
     if isinstance(template, list) and isinstance(ours, list):
-        return [overlay(template[0], item) if template else item for item in ours]
+        return [overlay(template[0] if template else None, item, user) for item in ours]
     if template is None or ours is None or type(template) is type(ours):
         return ours
     return template
@@ -114,15 +117,22 @@ def pull_request_event(
     changes: dict[str, Any] | None = None,
     before: str | None = None,
     sender: str | None = None,
+    label: str | None = None,
 ) -> dict[str, Any]:
     """A pull_request delivery. `edited` carries `changes` (default: the body changed from "");
-    `synchronize` carries before/after (before defaults to the head's parent). `closed` and
+    `synchronize` carries before/after (before defaults to the head's parent); `labeled` and
+    `unlabeled` carry `label` (default: the PR's last label). `closed` and
     `reopened` also set the fake PR's state, as the event implies."""
     if action in ("closed", "reopened"):
         pr.state = repo.issues[pr.number].state = "closed" if action == "closed" else "open"
     payload = _example_for("pull_request", action)
     payload["number"] = pr.number
-    payload["pull_request"] = overlay(payload["pull_request"], fake.shapes.pull(pr))
+    payload["pull_request"] = overlay(
+        payload["pull_request"], fake.shapes.pull(pr), payload["sender"]
+    )
+    if action in ("labeled", "unlabeled"):
+        labels = repo.issues[pr.number].labels
+        payload["label"] = fake.shapes.label(repo, label or labels[-1])
     if action == "edited":
         payload["changes"] = changes if changes is not None else {"body": {"from": ""}}
     if action == "synchronize":
@@ -145,7 +155,7 @@ def issue_comment_event(
     `changes` (default: the body changed from "")."""
     payload = _example_for("issue_comment", action)
     issue = repo.issues[pr.number]
-    payload["issue"] = overlay(payload["issue"], fake.shapes.issue(repo, issue))
+    payload["issue"] = overlay(payload["issue"], fake.shapes.issue(repo, issue), payload["sender"])
     if issue.is_pr and "pull_request" not in payload["issue"]:
         payload["issue"]["pull_request"] = fake.shapes.issue(repo, issue)["pull_request"]
     payload["comment"] = overlay(payload["comment"], fake.shapes.comment(repo, comment))
