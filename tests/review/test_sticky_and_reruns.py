@@ -1,0 +1,83 @@
+"""Beyond issue 4's list: the sticky comment's lifecycle and who may re-run the check."""
+
+from __future__ import annotations
+
+from tests.review.conftest import MARKER, Bot
+from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr
+from tests.support.webhooks import check_run_event, pull_request_event
+
+
+async def test_comment_says_so_when_the_pr_no_longer_touches_non_portable_code(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+    await bot.pr_event(repo, pr, "opened")
+    [first] = bot.sticky(repo, pr.number)
+
+    repo.push_to_pr(pr.number, {"csrc/scale.cu": None, "model.py": MODEL + "# tidy\n"})
+    await bot.pr_event(repo, pr, "synchronize")
+
+    [comment] = bot.sticky(repo, pr.number)
+    assert comment.id == first.id
+    assert "no non-portable lines any more" in comment.body
+    assert f"`{pr.head_sha[:7]}`" in comment.body
+    assert bot.runs(repo, pr.head_sha)[-1].conclusion == "success"
+
+
+async def test_only_our_own_marked_comment_counts_and_duplicates_are_removed(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+    pasted = repo.add_comment(pr.number, f"{MARKER}\nlooks like the bot", user="mallory")
+    login = bot.fake.bot_login
+    oldest = repo.add_comment(
+        pr.number, f"{MARKER}\nold", user=login, user_type="Bot", via_app=True
+    )
+    newer = repo.add_comment(pr.number, f"{MARKER}\ndup", user=login, user_type="Bot", via_app=True)
+
+    await bot.pr_event(repo, pr, "opened")
+
+    assert [c.id for c in bot.sticky(repo, pr.number)] == [oldest.id]
+    assert newer.id not in repo.comments
+    assert repo.comments[pasted.id].body == f"{MARKER}\nlooks like the bot"
+    assert "without a compute-API decision" in repo.comments[oldest.id].body
+
+
+async def test_a_repeated_event_for_a_checked_head_writes_nothing(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+    payload = pull_request_event(bot.fake, repo, pr, "opened")
+    assert await bot.deliver("pull_request", payload) == 202
+    await bot.settle()
+    writes = len(bot.fake.requests_to("POST", "")) + len(bot.fake.requests_to("PATCH", ""))
+
+    assert await bot.deliver("pull_request", payload) == 202  # a new delivery id
+    await bot.settle()
+
+    assert len(bot.fake.requests_to("POST", "")) + len(bot.fake.requests_to("PATCH", "")) == writes
+    assert len(bot.runs(repo, pr.head_sha)) == 1
+    assert len(bot.sticky(repo, pr.number)) == 1
+
+
+async def test_recount_button_reruns_our_check_and_ignores_other_apps(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+    await bot.pr_event(repo, pr, "opened")
+    [run] = bot.runs(repo, pr.head_sha)
+
+    foreign = check_run_event(bot.fake, repo, run, requested_action="recount")
+    foreign["check_run"]["app"]["id"] = bot.fake.app_id + 1
+    assert await bot.deliver("check_run", foreign) == 202
+    await bot.settle()
+    assert len(bot.runs(repo, pr.head_sha)) == 1
+
+    other_button = check_run_event(bot.fake, repo, run, requested_action="something-else")
+    assert await bot.deliver("check_run", other_button) == 202
+    await bot.settle()
+    assert len(bot.runs(repo, pr.head_sha)) == 1
+
+    pressed = check_run_event(bot.fake, repo, run, requested_action="recount")
+    assert await bot.deliver("check_run", pressed) == 202
+    await bot.settle()
+    runs = bot.runs(repo, pr.head_sha)
+    assert len(runs) == 2
+    assert runs[-1].conclusion == "failure"
+    assert "trigger: check_run.recount" in runs[-1].output["text"]
