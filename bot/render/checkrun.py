@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.engine import rule
+from bot.engine import RULES
 from bot.engine.delta import ecosystem_totals
-from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
+from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
 from bot.render.figures import signed
 from bot.render.markdown import (
+    changed_files_table,
     code,
     delta_table,
     ecosystem_delta_table,
@@ -164,33 +165,24 @@ def next_steps(report: PRReport) -> str:
 
 
 def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
+    """What the check read, file by file."""
     analysis = report.analysis
     if analysis is None:
         return ""
-    changed = [f for f in analysis.delta.files if f.added_non_portable or f.removed_non_portable]
-    rows = [_file_row(f, report) for f in changed[:limit]]
-    parts = [
-        "### Files with non-portable changes\n\n"
-        + (
-            table(
-                ["File", "Status", *(f"`{layer.value}`" for layer in NON_PORTABLE)], rows, "llrrr"
-            )
-            or "None."
-        )
-        + more(len(rows), len(changed))
-    ]
+    files = changed_files_table(analysis.delta.files, report.blob_url, limit=limit)
+    parts = ["### Files with non-portable changes\n\n" + (files or "None.")]
     notes = [
-        f"{analysis.listed:,} files changed, {analysis.analysed:,} analysed by the engine",
+        f"{analysis.listed:,} files changed, {analysis.analysed:,} analysed "
+        f"(versions read from {analysis.source})",
         f"{analysis.binary:,} binary skipped" if analysis.binary else "",
-        f"{analysis.excluded:,} excluded by path filters" if analysis.excluded else "",
+        f"{analysis.excluded:,} code files excluded by the path filters"
+        if analysis.excluded
+        else "",
     ]
-    skipped = [f for f in analysis.delta.files if f.skipped and f.skipped != "binary"]
+    skipped = sorted({f.skipped for f in analysis.delta.files if f.skipped not in (None, "binary")})
     if skipped:
-        notes.append(
-            f"{len(skipped):,} skipped ("
-            + ", ".join(sorted({f.skipped or "" for f in skipped}))
-            + ")"
-        )
+        count = sum(1 for f in analysis.delta.files if f.skipped in skipped)
+        notes.append(f"{count:,} skipped ({', '.join(str(s) for s in skipped)})")
     parts.append("; ".join(n for n in notes if n) + ".")
     if analysis.unread:
         shown = ", ".join(code(p) for p in analysis.unread[:20])
@@ -202,12 +194,6 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
             f"{analysis.unlisted:,} files beyond GitHub's 3,000-file listing were not seen."
         )
     return "\n\n".join(parts)
-
-
-def _file_row(f: FileDelta, report: PRReport) -> list[str]:
-    name = path_ref(f.path, report.blob_url) + (f" (from {code(f.old_path)})" if f.old_path else "")
-    counts = [f"+{f.added[layer]:,} / −{f.removed[layer]:,}" for layer in NON_PORTABLE]
-    return [name, f.status, *counts]
 
 
 def summary_blocks(report: PRReport) -> list[str]:
@@ -228,43 +214,36 @@ def summary_blocks(report: PRReport) -> list[str]:
 
 
 def annotations(report: PRReport) -> list[dict[str, Any]]:
-    """One annotation per added non-portable range: rule, layer, ecosystem, why."""
+    """One annotation per added non-portable range: rule, layer, ecosystem, why it will not
+    move, and what the gate says of its file."""
     if report.analysis is None or report.verdict is None:
         return []
     gates = {g.path: g for g in report.verdict.files}
-    failing = report.conclusion == "failure"
+    gated = report.config.policy.layers
+    level_uncovered = "failure" if report.conclusion == "failure" else "warning"
     out = []
     for f in report.analysis.delta.files:
         gate = gates.get(f.path)
         for r in f.added_ranges:
-            known = rule(r.rule)
-            uncovered = (
-                gate is not None and gate.covered_by is None and r.layer in gate_layers(report)
-            )
-            if uncovered:
-                level, status = (
-                    ("failure" if failing else "warning"),
-                    "needs a compute-API decision",
-                )
-            elif gate is not None and gate.covered_by:
-                level, status = "notice", f"covered by {gate.covered_by}"
+            if gate is not None and gate.covered_by:
+                level, status = "notice", f"Covered by the decision {gate.covered_by}."
+            elif gate is not None and report.verdict.needs_decision and r.layer in gated:
+                level, status = level_uncovered, "Needs a compute-API decision."
             else:
-                level, status = "notice", "not gated by this repository's policy"
+                level, status = "notice", "Needs no decision under this repository's policy."
+            known = RULES.get(r.rule)
+            why = known.summary if known else r.rule
             out.append(
                 {
                     "path": f.path,
                     "start_line": r.start_line,
                     "end_line": r.end_line,
                     "annotation_level": level,
-                    "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})",
-                    "message": f"{known.summary if known else r.rule}. This code {status}.",
+                    "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})"[:255],
+                    "message": f"Will not move off its vendor as is: {why}. {status}",
                 }
             )
     return out
-
-
-def gate_layers(report: PRReport) -> tuple[Layer, ...]:
-    return report.config.policy.layers
 
 
 def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:

@@ -261,7 +261,7 @@ async def test_pr_of_3000_files_is_read_from_one_tarball(bot: Bot) -> None:
     assert_bounded_output(bot, repo, pr)
     assert len(bot.fake.requests_to("GET", r"/tarball/")) == 1  # added files: the head only
     assert not bot.fake.requests_to("GET", r"/git/blobs/")
-    assert "3,000 files changed, 3,000 analysed" in run.output["text"]
+    assert "3,000 files changed, 3,000 analysed (versions read from tarballs)" in run.output["text"]
     # Every added range annotated: 50 with the completing PATCH, the rest appended by another.
     per_kernel = len(run.annotations) // 20
     assert per_kernel >= 2
