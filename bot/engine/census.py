@@ -169,6 +169,17 @@ class Census:
                 return
         self.totals.add(summary, sign)
 
+    def copy(self) -> Census:
+        """An independent census with the same files (summaries are immutable and shared)."""
+        twin = Census(rules=self.rules, include_generated=self.include_generated)
+        twin._files = dict(self._files)
+        for mine, theirs in ((self.totals, twin.totals), (self.generated, twin.generated)):
+            theirs.files, theirs.code_lines = mine.files, mine.code_lines
+            theirs.layers, theirs.ecosystems = Counter(mine.layers), Counter(mine.ecosystems)
+            theirs.rule_lines = Counter(mine.rule_lines)
+        twin.skipped = Counter(self.skipped)
+        return twin
+
     # -- reading ----------------------------------------------------------------
 
     def __len__(self) -> int:

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TypeVar
 
-from bot.engine import classify
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import file_delta
 from bot.engine.model import FileDelta, FileReport, zero_layers
 from bot.sources.changes import Change
+from bot.sources.tarball import MAX_FILE_BYTES, classify_entry
 from bot.sources.tree import read
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
@@ -42,7 +42,9 @@ def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
     out = []
     for path in paths:
         try:
-            report = classify(path, read(root, path))
+            # One byte past the limit is enough for classify_entry to say "too-large":
+            # a huge file never sits in memory whole.
+            report = classify_entry(path, read(root, path, MAX_FILE_BYTES + 1))
         except OSError:
             report = unreadable(path)
         out.append(FileSummary.of(report))
@@ -65,8 +67,9 @@ def _all_lines(report: FileReport | None) -> list[int]:
 def delta_of(item: ChangedFile, include_generated: bool = True) -> FileDelta:
     """The FileDelta of one changed file: both sides classified, git's lines placed."""
     change = item.change
-    old = classify(change.old_path or change.path, item.old) if item.old is not None else None
-    new = classify(change.path, item.new) if item.new is not None else None
+    old_path = change.old_path or change.path
+    old = classify_entry(old_path, item.old) if item.old is not None else None
+    new = classify_entry(change.path, item.new) if item.new is not None else None
     # A file that appears or disappears changes every line; git's diff of it says the
     # same, but a side narrowed away by a path filter has no patch lines of its own.
     added = _all_lines(new) if change.status == "added" else list(change.added)

@@ -80,6 +80,7 @@ def _walk(
             yield rel
 
 
-def read(root: str, rel: str) -> bytes:
+def read(root: str, rel: str, limit: int = -1) -> bytes:
+    """A file's bytes, at most ``limit`` of them (all when negative)."""
     with open(os.path.join(root, rel), "rb") as f:
-        return f.read()
+        return f.read(limit)

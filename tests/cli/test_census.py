@@ -176,3 +176,12 @@ def test_replace_equals_a_fresh_census(start, edits, include_generated) -> None:
     fresh = Census(final.values(), rules=RULES, include_generated=include_generated)
     assert _figures(census) == _figures(fresh)
     assert len(census) == len(final)
+
+
+def test_copy_is_independent() -> None:
+    census = Census(sample(), rules=RULES)
+    twin = census.copy()
+    twin.replace("csrc/attn.cu", None)
+    twin.replace("new.cu", report("new.cu", [K]))
+    assert _figures(census) == _figures(Census(sample(), rules=RULES))
+    assert _figures(twin) == _figures(Census([*sample()[1:], report("new.cu", [K])], rules=RULES))

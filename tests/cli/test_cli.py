@@ -14,6 +14,7 @@ import pytest
 from jsonschema import Draft4Validator, Draft202012Validator
 
 from bot.cli import main
+from bot.render import text
 from bot.render.json_out import load_schema
 from tests.cli.gitrepo import commit, git, init
 
@@ -139,11 +140,12 @@ def test_scan_include_exclude_and_pool(tmp_path: Path) -> None:
     assert [f["path"] for f in no_k["files"]] == ["m.py"]
 
 
-def test_scan_skips_binary_files(tmp_path: Path) -> None:
+def test_scan_skips_binary_and_huge_files(tmp_path: Path) -> None:
     (tmp_path / "weights.bin").write_bytes(bytes(range(256)) * 4)
     (tmp_path / "k.cu").write_text(KERNEL)
+    (tmp_path / "huge.cu").write_text(KERNEL * (5 * 1024 * 1024 // len(KERNEL)))
     doc = json.loads(run("scan", str(tmp_path), "--format", "json")[1])
-    assert doc["skipped"] == {"binary": 1}
+    assert doc["skipped"] == {"binary": 1, "too-large": 1}
     assert [f["path"] for f in doc["files"]] == ["k.cu"]
 
 
@@ -170,6 +172,23 @@ def test_scan_invalid_config_names_line_and_key(tmp_path: Path) -> None:
     code, _, err = run("scan", str(tmp_path))
     assert code == 2
     assert_one_line_error(err, "lockin.yml:1: enforcement")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_only_on_a_terminal() -> None:
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        progress = text.ProgressLine(stream)
+        progress(5, 10)
+        progress(10, 10)
+        progress.finish()
+    assert pipe.getvalue() == ""
+    assert "\rscanning 10/10 files (100.0%)" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r\033[K")
 
 
 # -- diff of two directories ------------------------------------------------------
