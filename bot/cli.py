@@ -217,8 +217,10 @@ def _origin(repo: GitRepo) -> tuple[str, str]:
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    directories = args.repo is None and os.path.isdir(args.base) and os.path.isdir(args.head)
-    if directories:
+    kinds = (os.path.isdir(args.base), os.path.isdir(args.head))
+    if args.repo is None and kinds[0] != kinds[1]:
+        raise UsageError("BASE and HEAD must both be directories or both git revisions")
+    if args.repo is None and all(kinds):
         base: Snapshot = DirSnapshot(args.base)
         head: Snapshot = DirSnapshot(args.head)
         policy = _policy(args.config, base)
@@ -278,6 +280,18 @@ def _render_diff(delta, summary: dict[str, Any], fmt: str, base: str, head: str)
 # -- entry point ---------------------------------------------------------------
 
 
+def _server(command: str) -> int:
+    # Imported here: the server's dependencies are not needed to scan or diff.
+    try:
+        if command == "serve":
+            from bot.server.main import serve as run
+        else:
+            from bot.server.worker import main as run
+    except ImportError as exc:
+        raise UsageError(f"lockin {command} is not available: {exc}") from None
+    return run() or 0
+
+
 def main(
     argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -285,15 +299,8 @@ def main(
     err = err or sys.stderr
     try:
         args = _parser().parse_args(argv)
-        if args.command == "serve":
-            from bot.server.main import serve
-
-            serve()
-            return 0
-        if args.command == "worker":
-            from bot.server.worker import main as worker_main
-
-            return worker_main() or 0
+        if args.command in ("serve", "worker"):
+            return _server(args.command)
         return _scan(args, out, err) if args.command == "scan" else _diff(args, out, err)
     except (UsageError, SourceError, PolicyError) as exc:
         err.write(f"lockin: error: {exc}\n")

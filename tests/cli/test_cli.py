@@ -342,6 +342,12 @@ def test_git_bad_input_is_exit_2(repo: Path, argv: list[str], text: str) -> None
     assert_one_line_error(err, text)
 
 
+def test_directory_against_revision_is_exit_2() -> None:
+    code, _, err = run("diff", str(EXAMPLES / "change" / "before"), "HEAD")
+    assert code == 2
+    assert_one_line_error(err, "both be directories or both git revisions")
+
+
 def test_not_a_repository_is_exit_2(tmp_path: Path) -> None:
     code, _, err = run("diff", "a", "b", "--repo", str(tmp_path))
     assert code == 2
