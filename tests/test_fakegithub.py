@@ -1,6 +1,6 @@
 """The fake GitHub behaves as GitHub documents: auth, limits, pagination, shapes, faults.
 
-Every fake here validates its own 2xx responses against the REST description, so each test also
+The fake validates its own 2xx responses against the REST description, so each test also
 checks that the fake has not drifted from GitHub's contract (`contract_errors` stays empty).
 """
 
@@ -61,7 +61,7 @@ class Client:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeGitHub]:
-    async with FakeGitHub(validate_responses=True) as fake:
+    async with FakeGitHub() as fake:
         yield fake
 
 

@@ -69,7 +69,7 @@ class FakeGitHub:
         *,
         app_id: int = 424242,
         app_slug: str = "lockin",
-        validate_responses: bool = False,
+        validate_responses: bool = True,
         timeout_delay: float = 10.0,
     ) -> None:
         self.app_id = app_id
@@ -85,7 +85,8 @@ class FakeGitHub:
         self.repos: dict[str, Repo] = {}
         self.manifest_codes: set[str] = set()
         self.codeload_tickets: set[str] = set()
-        # When set, every 2xx answer is also checked against the description's response schema.
+        # Every 2xx JSON answer is also checked against the description's response schema, so
+        # the fake cannot drift from GitHub; violations land in contract_errors (prefix "response").
         self.validate_responses = validate_responses
         # How long a "timeout" fault holds the request before its 504: above the client timeout.
         self.timeout_delay = timeout_delay
