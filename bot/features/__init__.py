@@ -1,10 +1,11 @@
 """Every feature's gidgethub Router, combined in one place: the server dispatches to ROUTER.
 
-A handler is `async def handler(event: gidgethub.sansio.Event, gh: GitHub, ctx: JobContext)`.
+A handler is `async def handler(event: gidgethub.sansio.Event, gh: GitHub, ctx: JobContext)`;
+several features may handle the same event (each runs; one failing does not stop the others).
 """
 
 from gidgethub.routing import Router
 
-from bot.features import installation
+from bot.features import installation, pr_check, recount
 
-ROUTER = Router(installation.router)
+ROUTER = Router(installation.router, pr_check.router, recount.router)

@@ -15,6 +15,7 @@ from bot.features import ROUTER
 from bot.github.auth import AppAuth
 from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
+from bot.server.badge import add_badge_routes
 from bot.server.dispatch import run_job
 from bot.server.jobs import LocalJobQueue
 from bot.server.logs import REDACTOR
@@ -37,6 +38,7 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
     app.router.add_post(settings.webhook_path, receive)
     if settings.configured:
         app.cleanup_ctx.append(_github_and_workers)
+        add_badge_routes(app)
     else:
         # The app-manifest registration page (issue 6), only while unconfigured.
         add_setup_routes(app, settings)
