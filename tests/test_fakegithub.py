@@ -27,15 +27,15 @@ KERNEL = "__global__ void add(float* x) {\n  x[threadIdx.x] += 1;\n}\n"
 class Client:
     """A minimal installation client: the fake is exercised over real HTTP."""
 
-    def __init__(self, fake: FakeGitHub, session: aiohttp.ClientSession) -> None:
-        self.fake = fake
+    def __init__(self, fake_github: FakeGitHub, session: aiohttp.ClientSession) -> None:
+        self.fake_github = fake_github
         self.session = session
         self.token = ""
 
     async def login(self, installation_id: int = 1) -> None:
         response = await self.post(
             f"/app/installations/{installation_id}/access_tokens",
-            auth=f"Bearer {app_jwt(self.fake)}",
+            auth=f"Bearer {app_jwt(self.fake_github)}",
         )
         assert response.status == 201, await response.text()
         self.token = (await response.json())["token"]
@@ -46,7 +46,7 @@ class Client:
         headers = {"Accept": "application/vnd.github+json", **kwargs.pop("headers", {})}
         headers["Authorization"] = auth or f"token {self.token}"
         return await self.session.request(
-            method, self.fake.url + path, headers=headers, allow_redirects=False, **kwargs
+            method, self.fake_github.url + path, headers=headers, allow_redirects=False, **kwargs
         )
 
     async def get(self, path: str, **kwargs: Any) -> aiohttp.ClientResponse:
@@ -60,39 +60,33 @@ class Client:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeGitHub]:
-    async with FakeGitHub() as fake:
-        yield fake
+def repo(fake_github: FakeGitHub) -> Repo:
+    return fake_github.add_repo("acme/ml", files={"README.md": "# ml\n", "kernels/add.cu": KERNEL})
 
 
 @pytest.fixture
-def repo(fake: FakeGitHub) -> Repo:
-    return fake.add_repo("acme/ml", files={"README.md": "# ml\n", "kernels/add.cu": KERNEL})
-
-
-@pytest.fixture
-async def client(fake: FakeGitHub, repo: Repo) -> AsyncIterator[Client]:
+async def client(fake_github: FakeGitHub, repo: Repo) -> AsyncIterator[Client]:
     async with aiohttp.ClientSession() as session:
-        client = Client(fake, session)
+        client = Client(fake_github, session)
         await client.login()
         yield client
 
 
 # -- App authentication and installation tokens ---------------------------------------------------
 async def test_installation_token_is_issued_for_a_valid_app_jwt(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     response = await client.post(
-        "/app/installations/1/access_tokens", auth=f"Bearer {app_jwt(fake)}"
+        "/app/installations/1/access_tokens", auth=f"Bearer {app_jwt(fake_github)}"
     )
     body = await response.json()
     assert response.status == 201
     assert body["token"].startswith("ghs_")
     assert body["expires_at"].endswith("Z")
     assert body["repository_selection"] == "all"
-    assert fake.tokens_issued == 2  # the fixture's login and this one
+    assert fake_github.tokens_issued == 2  # the fixture's login and this one
     assert (await client.get("/repos/acme/ml")).status == 200
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 @pytest.mark.parametrize(
@@ -106,37 +100,39 @@ async def test_installation_token_is_issued_for_a_valid_app_jwt(
     ],
 )
 async def test_app_jwt_is_refused_unless_github_would_accept_it(
-    fake: FakeGitHub, client: Client, claims: dict[str, Any], reason: str
+    fake_github: FakeGitHub, client: Client, claims: dict[str, Any], reason: str
 ) -> None:
     response = await client.post(
-        "/app/installations/1/access_tokens", auth=f"Bearer {app_jwt(fake, **claims)}"
+        "/app/installations/1/access_tokens", auth=f"Bearer {app_jwt(fake_github, **claims)}"
     )
     assert response.status == 401
     assert reason in (await response.json())["message"]
-    assert fake.tokens_issued == 1  # only the fixture's login
+    assert fake_github.tokens_issued == 1  # only the fixture's login
 
 
-async def test_jwt_signed_with_another_key_is_refused(fake: FakeGitHub, client: Client) -> None:
-    forged = app_jwt(fake, key=generate_private_key()[0])
+async def test_jwt_signed_with_another_key_is_refused(
+    fake_github: FakeGitHub, client: Client
+) -> None:
+    forged = app_jwt(fake_github, key=generate_private_key()[0])
     response = await client.post("/app/installations/1/access_tokens", auth=f"Bearer {forged}")
     assert response.status == 401
 
 
-async def test_unknown_and_suspended_installations(fake: FakeGitHub, client: Client) -> None:
-    fake.add_installation(7, "suspended-org", suspended=True)
-    bearer = f"Bearer {app_jwt(fake)}"
+async def test_unknown_and_suspended_installations(fake_github: FakeGitHub, client: Client) -> None:
+    fake_github.add_installation(7, "suspended-org", suspended=True)
+    bearer = f"Bearer {app_jwt(fake_github)}"
     assert (await client.post("/app/installations/99/access_tokens", auth=bearer)).status == 404
     assert (await client.post("/app/installations/7/access_tokens", auth=bearer)).status == 403
 
 
 async def test_expired_and_foreign_tokens_are_refused(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
-    fake.add_repo("other/repo", files={"a": "b"}, installation_id=2)
+    fake_github.add_repo("other/repo", files={"a": "b"}, installation_id=2)
     # A live token of installation 1 cannot see installation 2's repository: GitHub says 404.
     assert (await client.get("/repos/other/repo")).status == 404
     assert (await client.get("/repos/acme/ml", auth="token ghs_forged")).status == 401
-    fake.token_ttl = -1  # every token issued from now on is already expired
+    fake_github.token_ttl = -1  # every token issued from now on is already expired
     await client.login()
     response = await client.get("/repos/acme/ml")
     assert response.status == 401
@@ -144,7 +140,7 @@ async def test_expired_and_foreign_tokens_are_refused(
 
 
 async def test_rate_limit_headers_count_requests_per_token(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     first = await client.get("/repos/acme/ml")
     second = await client.get("/repos/acme/ml/issues/comments/1")  # a 404 still counts
@@ -176,7 +172,7 @@ def _many_files_pr(repo: Repo, count: int) -> int:
 
 
 async def test_pr_files_paginate_with_link_headers_and_stop_at_3000(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     number = _many_files_pr(repo, 3005)
     default_page = await client.get(f"/repos/acme/ml/pulls/{number}/files")
@@ -189,7 +185,11 @@ async def test_pr_files_paginate_with_link_headers_and_stop_at_3000(
         names += [f["filename"] for f in await response.json()]
         pages += 1
         links = response.links
-        url = links["next"]["url"].human_repr().removeprefix(fake.url) if "next" in links else None
+        url = (
+            links["next"]["url"].human_repr().removeprefix(fake_github.url)
+            if "next" in links
+            else None
+        )
     assert pages == 30
     assert len(names) == len(set(names)) == 3000
     pull = await (await client.get(f"/repos/acme/ml/pulls/{number}")).json()
@@ -197,7 +197,7 @@ async def test_pr_files_paginate_with_link_headers_and_stop_at_3000(
     assert (
         await client.get(f"/repos/acme/ml/pulls/{number}/files?per_page=100&page=31")
     ).status == 200
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 async def test_diff_media_type_refused_above_300_files(client: Client, repo: Repo) -> None:
@@ -209,7 +209,7 @@ async def test_diff_media_type_refused_above_300_files(client: Client, repo: Rep
 
 
 async def test_pr_files_carry_git_shas_real_hunks_renames_and_omitted_patches(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     repo.commit({"notes.txt": "a\nb\nc\nd\ne\nf\ng\nh\n", "big.cu": "x\n", "logo.png": "PNG"})
     repo.commit(
@@ -243,13 +243,13 @@ async def test_pr_files_carry_git_shas_real_hunks_renames_and_omitted_patches(
     assert pr.head_sha == (await (await client.get("/repos/acme/ml/pulls/1")).json())["head"]["sha"]
     commits = await (await client.get("/repos/acme/ml/pulls/1/commits")).json()
     assert [c["sha"] for c in commits] == [pr.head_sha]
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 async def test_fork_pr_shape_and_check_run_pull_requests(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
-    fork = fake.add_repo("alice/ml", files={}, fork_of="acme/ml")
+    fork = fake_github.add_repo("alice/ml", files={}, fork_of="acme/ml")
     fork.commit({"kernels/mul.cu": KERNEL}, branch="mul")
     fork_pr = repo.open_pr(head_branch="mul", head_repo=fork, user="alice")
     repo.commit({"x.py": "1\n"}, branch="local")
@@ -269,12 +269,12 @@ async def test_fork_pr_shape_and_check_run_pull_requests(
         runs[pr.number] = await (await client.post("/repos/acme/ml/check-runs", json=body)).json()
     assert runs[fork_pr.number]["pull_requests"] == []  # GitHub omits fork PRs
     assert [p["number"] for p in runs[local_pr.number]["pull_requests"]] == [local_pr.number]
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 # -- contents, git data and archives --------------------------------------------------------------
 async def test_contents_as_json_raw_directory_and_missing(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     as_json = await (await client.get("/repos/acme/ml/contents/kernels/add.cu")).json()
     assert as_json["type"] == "file"
@@ -291,10 +291,10 @@ async def test_contents_as_json_raw_directory_and_missing(
     listing = await (await client.get("/repos/acme/ml/contents/kernels")).json()
     assert [(e["name"], e["type"]) for e in listing] == [("add.cu", "file")]
     assert (await client.get("/repos/acme/ml/contents/nope.txt")).status == 404
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
-async def test_git_tree_and_blob(fake: FakeGitHub, client: Client, repo: Repo) -> None:
+async def test_git_tree_and_blob(fake_github: FakeGitHub, client: Client, repo: Repo) -> None:
     tree = await (await client.get("/repos/acme/ml/git/trees/main?recursive=1")).json()
     entries = {e["path"]: e for e in tree["tree"]}
     assert tree["truncated"] is False
@@ -306,16 +306,16 @@ async def test_git_tree_and_blob(fake: FakeGitHub, client: Client, repo: Repo) -
     assert base64.b64decode(blob["content"]) == b"# ml\n"
     top = await (await client.get("/repos/acme/ml/git/trees/main")).json()
     assert sorted(e["path"] for e in top["tree"]) == ["README.md", "kernels"]
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 async def test_tarball_redirects_to_a_gzip_with_one_top_folder(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     response = await client.get("/repos/acme/ml/tarball/main")
     assert response.status == 302
     location = response.headers["Location"]
-    assert location.startswith(fake.url)
+    assert location.startswith(fake_github.url)
     archive = await (await client.session.get(location)).read()
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
         members = {m.name: m for m in tar.getmembers()}
@@ -335,19 +335,19 @@ async def test_tarball_redirects_to_a_gzip_with_one_top_folder(
 
 
 async def test_compare_reports_ahead_and_files(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     repo.commit({"a.py": "1\n"}, branch="topic")
     repo.commit({"b.py": "2\n"}, branch="topic")
     body = await (await client.get("/repos/acme/ml/compare/main...topic")).json()
     assert (body["status"], body["ahead_by"], body["behind_by"]) == ("ahead", 2, 0)
     assert [f["filename"] for f in body["files"]] == ["a.py", "b.py"]
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 # -- comments, reactions, permissions -------------------------------------------------------------
 async def test_comments_are_authored_by_the_app_bot_and_paginate(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     issue = repo.add_issue("Decision", "CUDA", labels=["compute-api-decision"])
     created = await client.post(
@@ -378,7 +378,7 @@ async def test_comments_are_authored_by_the_app_bot_and_paginate(
     assert comment["id"] not in repo.comments
     labels = (await (await client.get(f"/repos/acme/ml/issues/{issue.number}")).json())["labels"]
     assert [label["name"] for label in labels] == ["compute-api-decision"]
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 async def test_reactions_are_idempotent_per_user_and_content(client: Client, repo: Repo) -> None:
@@ -429,15 +429,15 @@ def _annotations(count: int) -> list[dict[str, Any]]:
 
 
 async def test_annotations_capped_at_50_per_request_and_appended_by_patch(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     output = {"title": "t", "summary": "s", "annotations": _annotations(51)}
     body = {"name": "lockin", "head_sha": repo.head(), "output": output}
     refused = await client.post("/repos/acme/ml/check-runs", json=body)
     assert refused.status == 422
-    assert fake.contract_errors
-    assert "annotations" in fake.contract_errors[0]
-    fake.contract_errors.clear()
+    assert fake_github.contract_errors
+    assert "annotations" in fake_github.contract_errors[0]
+    fake_github.contract_errors.clear()
     output["annotations"] = _annotations(50)
     run = await (await client.post("/repos/acme/ml/check-runs", json=body)).json()
     patch = {"status": "completed", "conclusion": "failure", "output": output}
@@ -454,11 +454,11 @@ async def test_annotations_capped_at_50_per_request_and_appended_by_patch(
         100,
     )
     assert [h["status"] for h in stored.history] == ["queued", "completed"]
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 async def test_check_runs_for_ref_filter_latest_and_by_name(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     for name in ("lockin", "lockin", "other"):
         body = {"name": name, "head_sha": repo.head(), "external_id": "pr-1"}
@@ -475,11 +475,11 @@ async def test_check_runs_for_ref_filter_latest_and_by_name(
     assert [r["name"] for r in named["check_runs"]] == ["lockin", "lockin"]
     other_app = await (await client.get("/repos/acme/ml/commits/main/check-runs?app_id=1")).json()
     assert other_app["total_count"] == 0
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 async def test_more_than_three_actions_are_refused(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     action = {"label": "Recount", "description": "Count again", "identifier": "recount"}
     body = {"name": "lockin", "head_sha": repo.head(), "actions": [action] * 4}
@@ -487,7 +487,7 @@ async def test_more_than_three_actions_are_refused(
     body["actions"] = [action]
     assert (await client.post("/repos/acme/ml/check-runs", json=body)).status == 201
     assert [r.actions for r in repo.check_runs.values()] == [[action]]
-    assert len(fake.contract_errors) == 1
+    assert len(fake_github.contract_errors) == 1
 
 
 async def test_diff_media_type_gives_a_git_diff(client: Client, repo: Repo) -> None:
@@ -516,30 +516,32 @@ async def test_completed_without_conclusion_is_refused(client: Client, repo: Rep
 
 # -- the contract ---------------------------------------------------------------------------------
 async def test_invalid_requests_are_recorded_as_contract_errors(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     repo.add_issue("t", "b")
     response = await client.post("/repos/acme/ml/issues/1/comments", json={"text": "hi"})
     assert response.status == 422
     assert "Invalid request" in (await response.json())["message"]
-    recorded = fake.requests_to("POST", r"/issues/1/comments$")[-1]
+    recorded = fake_github.requests_to("POST", r"/issues/1/comments$")[-1]
     assert recorded.status == 422
     assert recorded.contract_errors
     assert "body" in recorded.contract_errors[0]
     bad_query = await client.get("/repos/acme/ml/pulls/1/files?per_page=many")
     assert bad_query.status == 422
     await client.request("PUT", "/repos/acme/ml/issues/1/lock")
-    assert len(fake.contract_errors) == 3
-    assert "PUT /repos/acme/ml/issues/1/lock: not in the contract" in fake.contract_errors[-1]
+    assert len(fake_github.contract_errors) == 3
+    assert (
+        "PUT /repos/acme/ml/issues/1/lock: not in the contract" in fake_github.contract_errors[-1]
+    )
     assert repo.comments == {}
 
 
 async def test_requests_are_recorded_for_assertions(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
     repo.add_issue("t", "b")
     await client.post("/repos/acme/ml/issues/1/comments?x=1", json={"body": "hi"})
-    [recorded] = fake.requests_to("POST", r"/issues/\d+/comments")
+    [recorded] = fake_github.requests_to("POST", r"/issues/\d+/comments")
     assert (recorded.method, recorded.path, recorded.query) == (
         "POST",
         "/repos/acme/ml/issues/1/comments",
@@ -551,24 +553,24 @@ async def test_requests_are_recorded_for_assertions(
     assert recorded.operation == "issues/create-comment"
 
 
-async def test_app_and_manifest_conversion(fake: FakeGitHub, client: Client) -> None:
-    app = await (await client.get("/app", auth=f"Bearer {app_jwt(fake)}")).json()
+async def test_app_and_manifest_conversion(fake_github: FakeGitHub, client: Client) -> None:
+    app = await (await client.get("/app", auth=f"Bearer {app_jwt(fake_github)}")).json()
     assert (app["id"], app["slug"]) == (424242, "lockin")
-    fake.add_manifest_code("abc")
+    fake_github.add_manifest_code("abc")
     converted = await client.post("/app-manifests/abc/conversions", auth="")
     body = await converted.json()
     assert converted.status == 201
-    assert body["pem"] == fake.private_key_pem
+    assert body["pem"] == fake_github.private_key_pem
     assert body["webhook_secret"]
     assert (await client.post("/app-manifests/abc/conversions", auth="")).status == 404
-    assert fake.contract_errors == []
+    assert fake_github.contract_errors == []
 
 
 # -- faults ---------------------------------------------------------------------------------------
 async def test_status_fault_fails_the_next_matching_requests_only(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
-    fake.fail("GET", r"/pulls/\d+/files$", status=502, times=2)
+    fake_github.fail("GET", r"/pulls/\d+/files$", status=502, times=2)
     repo.commit({"a.py": "1"}, branch="b")
     repo.open_pr(head_branch="b")
     statuses = [(await client.get("/repos/acme/ml/pulls/1/files")).status for _ in range(3)]
@@ -578,9 +580,9 @@ async def test_status_fault_fails_the_next_matching_requests_only(
 
 @pytest.mark.parametrize(("kind", "status"), [("secondary", 403), ("429", 429)])
 async def test_secondary_limits_carry_retry_after(
-    fake: FakeGitHub, client: Client, repo: Repo, kind: str, status: int
+    fake_github: FakeGitHub, client: Client, repo: Repo, kind: str, status: int
 ) -> None:
-    fake.fail("POST", r"/check-runs$", kind=kind, retry_after=7)
+    fake_github.fail("POST", r"/check-runs$", kind=kind, retry_after=7)
     response = await client.post(
         "/repos/acme/ml/check-runs", json={"name": "lockin", "head_sha": repo.head()}
     )
@@ -590,8 +592,10 @@ async def test_secondary_limits_carry_retry_after(
     assert repo.check_runs == {}
 
 
-async def test_primary_limit_exhaustion(fake: FakeGitHub, client: Client, repo: Repo) -> None:
-    fake.fail("*", r"^/repos/", kind="primary", retry_after=30)
+async def test_primary_limit_exhaustion(
+    fake_github: FakeGitHub, client: Client, repo: Repo
+) -> None:
+    fake_github.fail("*", r"^/repos/", kind="primary", retry_after=30)
     response = await client.get("/repos/acme/ml")
     assert response.status == 403
     assert response.headers["x-ratelimit-remaining"] == "0"
@@ -601,10 +605,10 @@ async def test_primary_limit_exhaustion(fake: FakeGitHub, client: Client, repo: 
 
 
 async def test_timeout_fault_outlasts_the_client_timeout(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
-    fake.timeout_delay = 5.0
-    fake.fail("GET", r"/contents/", kind="timeout")
+    fake_github.timeout_delay = 5.0
+    fake_github.fail("GET", r"/contents/", kind="timeout")
     with pytest.raises(TimeoutError):
         await client.get(
             "/repos/acme/ml/contents/README.md", timeout=aiohttp.ClientTimeout(total=0.2)
@@ -613,9 +617,9 @@ async def test_timeout_fault_outlasts_the_client_timeout(
 
 
 async def test_real_quota_exhaustion_answers_403(
-    fake: FakeGitHub, client: Client, repo: Repo
+    fake_github: FakeGitHub, client: Client, repo: Repo
 ) -> None:
-    fake.tokens[client.token].bucket.used = 5000
+    fake_github.tokens[client.token].bucket.used = 5000
     response = await client.get("/repos/acme/ml")
     assert response.status == 403
     assert response.headers["x-ratelimit-remaining"] == "0"

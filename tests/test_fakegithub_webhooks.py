@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import jsonschema
@@ -29,14 +28,8 @@ def schema_errors(event: str, action: str, payload: dict[str, Any]) -> list[str]
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeGitHub]:
-    async with FakeGitHub() as fake:
-        yield fake
-
-
-@pytest.fixture
-def repo(fake: FakeGitHub) -> Repo:
-    repo = fake.add_repo("acme/ml", files={"README.md": "# ml\n"}, installation_id=9)
+def repo(fake_github: FakeGitHub) -> Repo:
+    repo = fake_github.add_repo("acme/ml", files={"README.md": "# ml\n"}, installation_id=9)
     repo.commit({"kernels/add.cu": "__global__ void add() {}\n"}, branch="kernel")
     return repo
 
@@ -70,8 +63,10 @@ def check_run(repo: Repo, pr: PullRequest) -> CheckRun:
 @pytest.mark.parametrize(
     "action", ["opened", "synchronize", "reopened", "ready_for_review", "edited", "closed"]
 )
-def test_pull_request_payloads(fake: FakeGitHub, repo: Repo, pr: PullRequest, action: str) -> None:
-    payload = webhooks.pull_request_event(fake, repo, pr, action)
+def test_pull_request_payloads(
+    fake_github: FakeGitHub, repo: Repo, pr: PullRequest, action: str
+) -> None:
+    payload = webhooks.pull_request_event(fake_github, repo, pr, action)
     assert schema_errors("pull_request", action, payload) == []
     assert payload["action"] == action
     assert payload["number"] == pr.number
@@ -82,13 +77,15 @@ def test_pull_request_payloads(fake: FakeGitHub, repo: Repo, pr: PullRequest, ac
     assert payload["sender"]["login"] == "alice"
 
 
-def test_labels_assignees_and_draft_keep_the_webhook_shape(fake: FakeGitHub, repo: Repo) -> None:
+def test_labels_assignees_and_draft_keep_the_webhook_shape(
+    fake_github: FakeGitHub, repo: Repo
+) -> None:
     repo.commit({"kernels/mul.cu": "__global__ void mul() {}\n"}, branch="draft")
     pr = repo.open_pr(head_branch="draft", draft=True)
     issue = repo.issues[pr.number]
     issue.labels.append("compute-api-decision")
     issue.assignees += ["bob", "carol"]
-    payload = webhooks.pull_request_event(fake, repo, pr, "labeled")
+    payload = webhooks.pull_request_event(fake_github, repo, pr, "labeled")
     assert schema_errors("pull_request", "labeled", payload) == []
     assert payload["label"]["name"] == "compute-api-decision"
     assert payload["pull_request"]["draft"] is True
@@ -97,35 +94,37 @@ def test_labels_assignees_and_draft_keep_the_webhook_shape(fake: FakeGitHub, rep
 
 
 def test_synchronize_and_edited_carry_what_changed(
-    fake: FakeGitHub, repo: Repo, pr: PullRequest
+    fake_github: FakeGitHub, repo: Repo, pr: PullRequest
 ) -> None:
     before = pr.head_sha
     after = repo.push_to_pr(pr.number, {"kernels/mul.cu": "__global__ void mul() {}\n"})
-    sync = webhooks.pull_request_event(fake, repo, pr, "synchronize")
+    sync = webhooks.pull_request_event(fake_github, repo, pr, "synchronize")
     assert (sync["before"], sync["after"]) == (before, after)
     edited = webhooks.pull_request_event(
-        fake, repo, pr, "edited", changes={"body": {"from": "old"}}
+        fake_github, repo, pr, "edited", changes={"body": {"from": "old"}}
     )
     assert edited["changes"] == {"body": {"from": "old"}}
 
 
-def test_fork_pull_request_payload(fake: FakeGitHub, repo: Repo) -> None:
-    fork = fake.add_repo("alice/ml", files={}, fork_of="acme/ml")
+def test_fork_pull_request_payload(fake_github: FakeGitHub, repo: Repo) -> None:
+    fork = fake_github.add_repo("alice/ml", files={}, fork_of="acme/ml")
     fork.commit({"kernels/mul.cu": "__global__ void mul() {}\n"}, branch="mul")
     pr = repo.open_pr(head_branch="mul", head_repo=fork, user="alice")
-    payload = webhooks.pull_request_event(fake, repo, pr, "opened")
+    payload = webhooks.pull_request_event(fake_github, repo, pr, "opened")
     assert schema_errors("pull_request", "opened", payload) == []
     assert payload["pull_request"]["head"]["repo"]["full_name"] == "alice/ml"
     assert payload["pull_request"]["head"]["repo"]["fork"] is True
     assert payload["pull_request"]["base"]["repo"]["full_name"] == "acme/ml"
-    suite = webhooks.check_suite_event(fake, repo, pr.head_sha)
+    suite = webhooks.check_suite_event(fake_github, repo, pr.head_sha)
     assert suite["check_suite"]["pull_requests"] == []  # GitHub lists no fork PRs here
 
 
 @pytest.mark.parametrize("action", ["created", "edited", "deleted"])
-def test_issue_comment_payloads(fake: FakeGitHub, repo: Repo, pr: PullRequest, action: str) -> None:
+def test_issue_comment_payloads(
+    fake_github: FakeGitHub, repo: Repo, pr: PullRequest, action: str
+) -> None:
     comment = repo.add_comment(pr.number, "/lockin recount", user="maintainer")
-    payload = webhooks.issue_comment_event(fake, repo, pr, comment, action)
+    payload = webhooks.issue_comment_event(fake_github, repo, pr, comment, action)
     assert schema_errors("issue_comment", action, payload) == []
     assert payload["comment"]["id"] == comment.id
     assert payload["comment"]["body"] == "/lockin recount"
@@ -135,46 +134,52 @@ def test_issue_comment_payloads(fake: FakeGitHub, repo: Repo, pr: PullRequest, a
     assert payload["installation"]["id"] == 9
 
 
-def test_bot_comment_payload_says_bot(fake: FakeGitHub, repo: Repo, pr: PullRequest) -> None:
+def test_bot_comment_payload_says_bot(fake_github: FakeGitHub, repo: Repo, pr: PullRequest) -> None:
     comment = repo.add_comment(pr.number, "<!-- lockin -->", user="lockin[bot]", user_type="Bot")
-    payload = webhooks.issue_comment_event(fake, repo, pr, comment)
+    payload = webhooks.issue_comment_event(fake_github, repo, pr, comment)
     assert schema_errors("issue_comment", "created", payload) == []
     assert payload["comment"]["user"]["type"] == "Bot"
     assert payload["sender"]["login"] == "lockin[bot]"
 
 
 @pytest.mark.parametrize("action", ["requested", "rerequested", "completed"])
-def test_check_suite_payloads(fake: FakeGitHub, repo: Repo, pr: PullRequest, action: str) -> None:
-    payload = webhooks.check_suite_event(fake, repo, pr.head_sha, action)
+def test_check_suite_payloads(
+    fake_github: FakeGitHub, repo: Repo, pr: PullRequest, action: str
+) -> None:
+    payload = webhooks.check_suite_event(fake_github, repo, pr.head_sha, action)
     assert schema_errors("check_suite", action, payload) == []
     suite = payload["check_suite"]
     assert suite["head_sha"] == pr.head_sha
     assert suite["head_branch"] == "kernel"
     assert [p["number"] for p in suite["pull_requests"]] == [pr.number]
-    assert suite["app"]["id"] == fake.app_id
+    assert suite["app"]["id"] == fake_github.app_id
 
 
 @pytest.mark.parametrize("action", ["created", "completed", "rerequested"])
-def test_check_run_payloads(fake: FakeGitHub, repo: Repo, check_run: CheckRun, action: str) -> None:
-    payload = webhooks.check_run_event(fake, repo, check_run, action)
+def test_check_run_payloads(
+    fake_github: FakeGitHub, repo: Repo, check_run: CheckRun, action: str
+) -> None:
+    payload = webhooks.check_run_event(fake_github, repo, check_run, action)
     assert schema_errors("check_run", action, payload) == []
     assert payload["check_run"]["id"] == check_run.id
     assert payload["check_run"]["head_sha"] == check_run.head_sha
-    assert payload["check_run"]["app"]["id"] == fake.app_id
+    assert payload["check_run"]["app"]["id"] == fake_github.app_id
 
 
-def test_check_run_requested_action(fake: FakeGitHub, repo: Repo, check_run: CheckRun) -> None:
-    payload = webhooks.check_run_event(fake, repo, check_run, requested_action="recount")
+def test_check_run_requested_action(
+    fake_github: FakeGitHub, repo: Repo, check_run: CheckRun
+) -> None:
+    payload = webhooks.check_run_event(fake_github, repo, check_run, requested_action="recount")
     assert schema_errors("check_run", "requested_action", payload) == []
     assert payload["action"] == "requested_action"
     assert payload["requested_action"] == {"identifier": "recount"}
 
 
-def test_push_payload(fake: FakeGitHub, repo: Repo) -> None:
+def test_push_payload(fake_github: FakeGitHub, repo: Repo) -> None:
     before = repo.head()
     repo.commit({"kernels/a.cu": "__global__ void a() {}\n"}, message="add a")
     after = repo.commit({"README.md": None, "b.py": "b\n"}, message="drop readme")
-    payload = webhooks.push_event(fake, repo, before, after)
+    payload = webhooks.push_event(fake_github, repo, before, after)
     assert schema_errors("push", "event", payload) == []
     assert (payload["ref"], payload["before"], payload["after"]) == (
         "refs/heads/main",
@@ -189,11 +194,11 @@ def test_push_payload(fake: FakeGitHub, repo: Repo) -> None:
 
 
 @pytest.mark.parametrize("action", ["created", "deleted", "suspend", "unsuspend"])
-def test_installation_payloads(fake: FakeGitHub, repo: Repo, action: str) -> None:
-    payload = webhooks.installation_event(fake, 9, action)
+def test_installation_payloads(fake_github: FakeGitHub, repo: Repo, action: str) -> None:
+    payload = webhooks.installation_event(fake_github, 9, action)
     assert schema_errors("installation", action, payload) == []
     assert payload["installation"]["id"] == 9
-    assert payload["installation"]["app_id"] == fake.app_id
+    assert payload["installation"]["app_id"] == fake_github.app_id
     if "repositories" in payload:
         assert [r["full_name"] for r in payload["repositories"]] == ["acme/ml"]
 
