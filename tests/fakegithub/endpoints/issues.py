@@ -23,11 +23,15 @@ async def get_issue(fake: FakeGitHub, call: Call) -> web.Response:
     return reply(fake.shapes.issue(repo, issue)) if issue else not_found()
 
 
+def _issue_number(call: Call) -> int | None:
+    number = int(call.params["issue_number"])
+    return number if number in repo_of(call).issues else None
+
+
 @handles("issues/list-comments")
 async def list_comments(fake: FakeGitHub, call: Call) -> web.Response:
     repo = repo_of(call)
-    number = int(call.params["issue_number"])
-    if number not in repo.issues:
+    if (number := _issue_number(call)) is None:
         return not_found()
     since = call.query.get("since", "")
     comments = [
@@ -50,8 +54,7 @@ def _comment_too_long(body: str) -> web.Response | None:
 @handles("issues/create-comment")
 async def create_comment(fake: FakeGitHub, call: Call) -> web.Response:
     repo = repo_of(call)
-    number = int(call.params["issue_number"])
-    if number not in repo.issues:
+    if (number := _issue_number(call)) is None:
         return not_found()
     body = call.json["body"]
     if rejected := _comment_too_long(body):
