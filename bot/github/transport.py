@@ -147,7 +147,7 @@ class Transport:
                 async with response:
                     payload = await response.read()
             except (TimeoutError, aiohttp.ClientError) as exc:
-                reason = "timeout" if isinstance(exc, TimeoutError) else "connection error"
+                reason = "timeout" if isinstance(exc, TimeoutError) else "connection_error"
                 self._observe(method, url, reason, started, attempt, None)
                 failures += 1
                 never_sent = isinstance(exc, aiohttp.ClientConnectorError)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -44,11 +45,20 @@ async def run_job(services: Services, job: Job) -> None:
     started = time.monotonic()
     outcome = "ok"
     for handler in services.router.fetch(event):
+        deadline = asyncio.timeout(services.settings.job_timeout)
         try:
-            await handler(event, gh, ctx)
-        except Exception:
+            async with deadline:
+                await handler(event, gh, ctx)
+        except Exception as exc:
             outcome = "error"
-            job_log.exception("handler %s failed", handler.__qualname__)
+            if isinstance(exc, TimeoutError) and deadline.expired():
+                job_log.error(
+                    "handler %s cancelled: it ran longer than JOB_TIMEOUT (%.0fs)",
+                    handler.__qualname__,
+                    services.settings.job_timeout,
+                )
+            else:
+                job_log.exception("handler %s failed", handler.__qualname__)
     seconds = time.monotonic() - started
     services.metrics.jobs.labels(job.event, outcome).observe(seconds)
     if outcome == "error":

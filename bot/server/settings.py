@@ -47,6 +47,8 @@ class Settings:
     redis_url: str | None = None
     # Jobs still queued or running after this many seconds of shutdown are logged as lost.
     shutdown_timeout: float = 25.0
+    # A handler running longer is cancelled, so a stuck job cannot hold a worker forever.
+    job_timeout: float = 1800.0
     # Attempts per GitHub request on 5xx and timeouts, and the first backoff delay.
     retry_attempts: int = 4
     retry_backoff: float = 0.5
@@ -195,7 +197,9 @@ _SPECS = (
     _Spec("host", ("HOST",), _text),
     _Spec("port", ("PORT",), _int_in(1, 65535)),
     _Spec(
-        "log_level", ("LOG_LEVEL",), _choice(LOG_LEVELS, {"warn": "warning", "fatal": "critical"})
+        "log_level",
+        ("LOG_LEVEL",),
+        _choice(LOG_LEVELS, {"trace": "debug", "warn": "warning", "fatal": "critical"}),
     ),
     _Spec("log_format", ("LOG_FORMAT",), _choice(LOG_FORMATS)),
     _Spec("github_api_url", ("GITHUB_API_URL",), _url),
@@ -207,6 +211,7 @@ _SPECS = (
     _Spec("max_rate_limit_wait", ("MAX_RATE_LIMIT_WAIT",), _seconds(positive=False)),
     _Spec("redis_url", ("REDIS_URL",), _text),
     _Spec("shutdown_timeout", ("SHUTDOWN_TIMEOUT",), _seconds(positive=False)),
+    _Spec("job_timeout", ("JOB_TIMEOUT",), _seconds(positive=True)),
     _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),

@@ -35,3 +35,21 @@ async def test_shutdown_past_its_timeout_names_the_lost_deliveries(
     [lost] = [line for line in json_logs.lines() if "lost_deliveries" in line]
     assert lost["level"] == "error"
     assert sorted(lost["lost_deliveries"]) == ["queued", "stuck"]
+
+
+async def test_a_stuck_handler_is_cancelled_after_job_timeout(
+    start_bot: StartBot, json_logs: CapturedLogs
+) -> None:
+    bot = await start_bot(workers=1, job_timeout=0.2)
+    bot.feature.gate = asyncio.Event()  # never set
+    await bot.open_pr("stuck")
+    await until(
+        lambda: any("JOB_TIMEOUT" in line["msg"] for line in json_logs.lines()),
+        "the stuck job cancelled",
+    )
+    # The worker is free again: the next delivery runs.
+    bot.feature.gate.set()
+    await bot.open_pr("next")
+    await until(lambda: bot.feature.done == ["next"], "the next job ran")
+    [cancelled] = [line for line in json_logs.lines() if "JOB_TIMEOUT" in line["msg"]]
+    assert cancelled["delivery_id"] == "stuck"
