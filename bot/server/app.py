@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -17,9 +18,10 @@ from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
 from bot.server.badge import add_badge_routes
 from bot.server.dispatch import run_job
-from bot.server.jobs import LocalJobQueue
+from bot.server.jobs import JobQueue, LocalJobQueue
 from bot.server.logs import REDACTOR
 from bot.server.manifest import add_setup_routes
+from bot.server.metrics import Metrics
 from bot.server.services import SERVICES, Services
 from bot.server.settings import Settings
 from bot.server.webhooks import MAX_PAYLOAD, receive
@@ -48,31 +50,24 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
 async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     services = app[SERVICES]
     settings = services.settings
-    assert settings.app_id
-    assert settings.private_key
     session = aiohttp.ClientSession()
-    services.auth = AppAuth(
-        settings.app_id,
-        settings.private_key,
-        settings.github_api_url,
-        session,
-        policy=RetryPolicy(
-            attempts=settings.retry_attempts,
-            backoff=settings.retry_backoff,
-            secondary_wait=settings.secondary_rate_limit_wait,
-            max_rate_limit_wait=settings.max_rate_limit_wait,
-        ),
-        observer=services.metrics,
-        write_interval=settings.write_interval,
-        request_timeout=settings.request_timeout,
-        on_secret=REDACTOR.add,
-    )
-    queue = LocalJobQueue(
-        lambda job: run_job(services, job),
-        workers=settings.workers,
-        capacity=settings.queue_size,
-        shutdown_timeout=settings.shutdown_timeout,
-    )
+    services.auth = github_auth(settings, session, services.metrics)
+    backend = None
+    if settings.redis_url:
+        # Scale-out (issue 7): this process only verifies, deduplicates and enqueues;
+        # `lockin worker` processes run the jobs. Imported here: arq is the `redis` extra.
+        from bot.scale.backend import RedisBackend
+
+        backend = RedisBackend(settings)
+        services.caches = backend.caches()
+        queue: JobQueue = backend.job_queue(capacity=settings.queue_size)
+    else:
+        queue = LocalJobQueue(
+            lambda job: run_job(services, job),
+            workers=settings.workers,
+            capacity=settings.queue_size,
+            shutdown_timeout=settings.shutdown_timeout,
+        )
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue
@@ -80,7 +75,37 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     yield
     introduction.cancel()
     await queue.close()
+    if backend is not None:
+        await backend.close()
     await session.close()
+
+
+def auth_options(settings: Settings, metrics: Metrics) -> dict[str, Any]:
+    """AppAuth's keyword arguments from the settings (the server and `lockin worker`)."""
+    return {
+        "policy": RetryPolicy(
+            attempts=settings.retry_attempts,
+            backoff=settings.retry_backoff,
+            secondary_wait=settings.secondary_rate_limit_wait,
+            max_rate_limit_wait=settings.max_rate_limit_wait,
+        ),
+        "observer": metrics,
+        "write_interval": settings.write_interval,
+        "request_timeout": settings.request_timeout,
+        "on_secret": REDACTOR.add,
+    }
+
+
+def github_auth(settings: Settings, session: aiohttp.ClientSession, metrics: Metrics) -> AppAuth:
+    assert settings.app_id
+    assert settings.private_key
+    return AppAuth(
+        settings.app_id,
+        settings.private_key,
+        settings.github_api_url,
+        session,
+        **auth_options(settings, metrics),
+    )
 
 
 async def _introduce(auth: AppAuth) -> None:

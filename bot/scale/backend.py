@@ -1,0 +1,86 @@
+"""Everything the scale-out needs, built from the settings on one Redis connection pool."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+
+from bot.github.auth import AppAuth
+from bot.scale.caches import RedisCache, RedisDeliveryLog
+from bot.scale.codec import SignedPickle, derive_key
+from bot.scale.connection import PREFIX, connect
+from bot.scale.heads import NewestHeads
+from bot.scale.locks import RedisKeyedLock
+from bot.scale.queue import RedisJobQueue
+from bot.scale.tokens import SharedTokenAuth, TokenVault
+from bot.server.caches import REDELIVERY_WINDOW, Caches
+from bot.server.logs import REDACTOR
+from bot.server.settings import Settings
+
+# Blobs never change (keyed by SHA); censuses are keyed by commit. The TTLs bound memory.
+BLOB_TTL = 6 * 3600.0
+BLOB_MAX_BYTES = 4 * 2**20
+CENSUS_TTL = 24 * 3600.0
+CENSUS_MAX_BYTES = 64 * 2**20
+# Newest-head records outlive any job waiting in the queue (arq expires jobs after a day).
+HEAD_TTL = 2 * 24 * 3600.0
+
+
+class RedisBackend:
+    def __init__(self, settings: Settings) -> None:
+        assert settings.redis_url
+        assert settings.private_key
+        self.redis = connect(settings.redis_url)
+        # A password in REDIS_URL is a secret like the others: never in a log line.
+        REDACTOR.add_static(urlsplit(settings.redis_url).password)
+        self._private_key = settings.private_key
+        self.deliveries = RedisDeliveryLog(self.redis, PREFIX + "delivery:", ttl=REDELIVERY_WINDOW)
+        self.heads = NewestHeads(self.redis, PREFIX + "pr-head:", ttl=HEAD_TTL)
+
+    def caches(self) -> Caches:
+        codec = SignedPickle(derive_key(self._private_key, b"cache values"))
+        return Caches(
+            blobs=RedisCache(
+                self.redis,
+                PREFIX + "blob:",
+                codec=codec,
+                ttl=BLOB_TTL,
+                max_value_bytes=BLOB_MAX_BYTES,
+            ),
+            census=RedisCache(
+                self.redis,
+                PREFIX + "census:",
+                codec=codec,
+                ttl=CENSUS_TTL,
+                max_value_bytes=CENSUS_MAX_BYTES,
+            ),
+            deliveries=self.deliveries,
+        )
+
+    def job_queue(self, *, capacity: int) -> RedisJobQueue:
+        return RedisJobQueue(
+            self.redis, deliveries=self.deliveries, heads=self.heads, capacity=capacity
+        )
+
+    def locks(self, kind: str) -> RedisKeyedLock:
+        return RedisKeyedLock(self.redis, f"{PREFIX}lock:{kind}:")
+
+    def auth(self, settings: Settings, session: aiohttp.ClientSession, **options: Any) -> AppAuth:
+        """The App's authentication with installation tokens shared through the vault."""
+        assert settings.app_id
+        vault = TokenVault(
+            self.redis, PREFIX + "token:", derive_key(self._private_key, b"installation tokens")
+        )
+        return SharedTokenAuth(
+            settings.app_id,
+            self._private_key,
+            settings.github_api_url,
+            session,
+            vault=vault,
+            **options,
+        )
+
+    async def close(self) -> None:
+        await self.redis.aclose(close_connection_pool=True)

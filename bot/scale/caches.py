@@ -1,0 +1,92 @@
+"""The job caches and the delivery log in Redis (bot.server.caches' protocols).
+
+Caches are an optimisation: when Redis fails a read is a miss and a write is skipped, so a
+job goes on (fetching from GitHub) instead of failing. The delivery log is not: its errors
+decide the HTTP answer (see `claim`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from bot.scale.codec import SignedPickle
+
+log = logging.getLogger("lockin.scale")
+
+
+class RedisCache:
+    """`get`/`put` by key with a TTL; values above `max_value_bytes` are not stored."""
+
+    def __init__(
+        self, redis: Redis, namespace: str, *, codec: SignedPickle, ttl: float, max_value_bytes: int
+    ) -> None:
+        self._redis = redis
+        self._namespace = namespace
+        self._codec = codec
+        self._ttl_ms = int(ttl * 1000)
+        self._max = max_value_bytes
+
+    async def get(self, key: str) -> Any | None:
+        try:
+            raw = await self._redis.get(self._namespace + key)
+        except RedisError as exc:
+            log.warning("cache %s: read failed (%s); counted as a miss", self._namespace, exc)
+            return None
+        return None if raw is None else self._codec.loads(raw)
+
+    async def put(self, key: str, value: Any) -> None:
+        name = self._namespace + key
+        try:
+            if value is None:
+                await self._redis.delete(name)
+                return
+            data = self._codec.dumps(value)
+            if len(data) <= self._max:
+                await self._redis.set(name, data, px=self._ttl_ms)
+        except RedisError as exc:
+            log.warning("cache %s: write failed (%s); not cached", self._namespace, exc)
+
+
+class RedisDeliveryLog:
+    """Which deliveries were accepted, shared by every web replica (SET NX with a TTL).
+
+    A claim is first `pending` for a short while and becomes `queued` for GitHub's whole
+    redelivery window once the job is in the queue (`confirm`). A web process that dies
+    between the two leaves only the short pending mark, so a redelivery made after it
+    expires is queued instead of being taken for a duplicate.
+    """
+
+    def __init__(
+        self, redis: Redis, namespace: str, *, ttl: float, pending_ttl: float = 60.0
+    ) -> None:
+        self._redis = redis
+        self._namespace = namespace
+        self._ttl_ms = int(ttl * 1000)
+        self._pending_ms = int(pending_ttl * 1000)
+
+    async def claim(self, delivery_id: str) -> bool:
+        try:
+            fresh = await self._redis.set(
+                self._namespace + delivery_id, b"pending", nx=True, px=self._pending_ms
+            )
+        except RedisError as exc:
+            # Unknown, not a duplicate: the enqueue that follows fails the same way and the
+            # delivery is answered 503, which GitHub records for redelivery.
+            log.warning("delivery log unreachable (%s)", exc, extra={"delivery_id": delivery_id})
+            return True
+        return bool(fresh)
+
+    async def confirm(self, delivery_id: str) -> None:
+        """The job is queued: remember the delivery for the whole redelivery window."""
+        await self._redis.set(self._namespace + delivery_id, b"queued", px=self._ttl_ms)
+
+    async def release(self, delivery_id: str) -> None:
+        try:
+            await self._redis.delete(self._namespace + delivery_id)
+        except RedisError as exc:
+            # The pending mark expires by itself; a redelivery after that is queued.
+            log.warning("could not release delivery %s: %s", delivery_id, exc)

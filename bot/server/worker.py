@@ -1,0 +1,161 @@
+"""`lockin worker`: run the jobs that `lockin serve` processes queue in Redis (issue 7).
+
+Each worker runs up to `WORKERS` jobs at a time through the same dispatch as the embedded
+queue (bot.server.dispatch.run_job), with the per-PR lock, caches and installation tokens
+shared through Redis, so any number of workers on any number of hosts cooperate.
+
+- A job for a pull-request head that a newer queued head superseded is dropped
+  (bot.scale.heads).
+- A worker that dies mid-job leaves the job in the queue; arq runs it again on another
+  worker once the dead worker's claim expires (`JOB_TIMEOUT` + 10 s). The handlers are
+  idempotent when retried: a check run of ours on the head is reused or found completed,
+  the sticky comment is found by its marker.
+- SIGTERM stops taking jobs and lets running ones finish for `SHUTDOWN_TIMEOUT` seconds;
+  jobs still running then are cancelled and go back to the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import aiohttp
+from arq.worker import Worker, func
+from redis.exceptions import RedisError
+
+from bot.features import ROUTER
+from bot.review import run as review_run
+from bot.scale.backend import RedisBackend
+from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME
+from bot.scale.heads import pull_head
+from bot.server.app import auth_options
+from bot.server.dispatch import run_job
+from bot.server.jobs import Job
+from bot.server.logs import REDACTOR, configure_logging
+from bot.server.services import Services
+from bot.server.settings import Settings, SettingsError
+
+log = logging.getLogger("lockin.worker")
+
+#: Runs of one job (the first and the retries after a worker died in it): a job that kills
+#: its worker every time stops after this many.
+MAX_TRIES = 3
+DEFAULT_JOB_TIMEOUT = 900.0
+_SERVICES = "lockin_services"
+_BACKEND = "lockin_backend"
+
+
+def main(environ: Mapping[str, str] | None = None) -> int:
+    environ = os.environ if environ is None else environ
+    try:
+        settings = Settings.from_env(environ)
+        job_timeout = _job_timeout(environ.get("JOB_TIMEOUT"))
+    except SettingsError as exc:
+        print(f"lockin: {exc}", file=sys.stderr)
+        return 2
+    if not settings.redis_url:
+        print("lockin: REDIS_URL: required by `lockin worker` (the job queue)", file=sys.stderr)
+        return 2
+    if not settings.configured:
+        print(
+            "lockin: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET: required by `lockin worker`",
+            file=sys.stderr,
+        )
+        return 2
+    configure_logging(settings.log_level, settings.log_format)
+    REDACTOR.add_static(settings.private_key)
+    REDACTOR.add_static(settings.webhook_secret)
+    try:
+        backend = RedisBackend(settings)
+    except ValueError as exc:
+        print(f"lockin: REDIS_URL: {exc}", file=sys.stderr)
+        return 2
+    asyncio.run(_work(settings, backend, job_timeout))
+    return 0
+
+
+def _job_timeout(raw: str | None) -> float:
+    if raw is None or raw == "":
+        return DEFAULT_JOB_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"JOB_TIMEOUT: expected a number of seconds, got {raw!r}") from None
+    if not value > 0:
+        raise SettingsError("JOB_TIMEOUT: expected a positive number")
+    return value
+
+
+async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -> None:
+    worker = Worker(
+        functions=[func(run_delivery, name=DELIVERY_JOB, max_tries=MAX_TRIES)],
+        queue_name=QUEUE_NAME,
+        redis_pool=backend.redis,
+        max_jobs=settings.workers,
+        job_timeout=job_timeout,
+        # Results are not kept: a finished job leaves nothing behind but its effects.
+        keep_result=0,
+        poll_delay=0.1,
+        job_completion_wait=int(settings.shutdown_timeout),
+        health_check_interval=10,
+        on_startup=_start,
+        on_shutdown=_stop,
+        ctx={_BACKEND: backend, "settings": settings},
+    )
+    try:
+        await worker.async_run()
+    except asyncio.CancelledError:
+        pass  # arq cancels its main task on SIGTERM/SIGINT
+    finally:
+        await worker.close()
+
+
+async def _start(ctx: dict[str, Any]) -> None:
+    settings: Settings = ctx["settings"]
+    backend: RedisBackend = ctx[_BACKEND]
+    session = aiohttp.ClientSession()
+    services = Services(settings=settings, router=ROUTER, caches=backend.caches())
+    services.auth = backend.auth(settings, session, **auth_options(settings, services.metrics))
+    # One check of a PR at a time across every worker (bot.review.run's swap point).
+    review_run.PR_LOCKS = backend.locks("pr")
+    ctx[_SERVICES] = services
+    ctx["session"] = session
+    log.info("worker ready: up to %d jobs at a time", settings.workers)
+
+
+async def _stop(ctx: dict[str, Any]) -> None:
+    if "session" in ctx:
+        await ctx["session"].close()
+
+
+async def run_delivery(
+    ctx: dict[str, Any],
+    delivery_id: str,
+    event: str,
+    payload: dict[str, Any],
+    received_at: float,
+    seq: int,
+) -> str:
+    """One queued delivery: dropped if its PR head was superseded, else dispatched."""
+    services: Services = ctx[_SERVICES]
+    backend: RedisBackend = ctx[_BACKEND]
+    head = pull_head(event, payload)
+    if head is not None:
+        try:
+            newer = await backend.heads.superseded(head, seq)
+        except RedisError:
+            newer = None  # unknown: run it (the check looks at the PR's current head anyway)
+        if newer is not None:
+            services.metrics.jobs.labels(event, "superseded").observe(0)
+            log.info(
+                "job dropped: %s has a newer head queued",
+                head.pr,
+                extra={"delivery_id": delivery_id, "head_sha": head.sha, "newer_sha": newer},
+            )
+            return "superseded"
+    await run_job(services, Job(delivery_id, event, payload, received_at))
+    return "done"
