@@ -10,6 +10,7 @@ old version, and lines that are not code (blank, comment) are not counted.
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -75,11 +76,32 @@ def changed_lines_by_file(
     for patched_file in patch_set:
         # Not `is_removed_file`: unidiff also says so of a file emptied to zero lines.
         if patched_file.target_file == "/dev/null":
-            path = patched_file.source_file.removeprefix(old_prefix)
+            path = unquote_path(patched_file.source_file).removeprefix(old_prefix)
         else:
-            path = patched_file.target_file.removeprefix(new_prefix)
+            path = unquote_path(patched_file.target_file).removeprefix(new_prefix)
         out[path] = _patch_lines(patched_file)
     return out
+
+
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_QUOTED = re.compile(r"\\([0-7]{3}|.)")
+
+
+def unquote_path(path: str) -> str:
+    """A path as git wrote it in a diff header, C-quoted when it holds a tab, a newline,
+    a quote or a backslash (or, without core.quotePath=false, any non-ASCII byte)."""
+    if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
+        return path
+    out = bytearray()
+    pos = 0
+    body = path[1:-1]
+    for match in _QUOTED.finditer(body):
+        out += body[pos : match.start()].encode("utf-8", "surrogateescape")
+        code = match.group(1)
+        out.append(int(code, 8) if len(code) == 3 else _ESCAPES.get(code, ord(code[0])))
+        pos = match.end()
+    out += body[pos:].encode("utf-8", "surrogateescape")
+    return out.decode("utf-8", "surrogateescape")
 
 
 def changed_lines(old: str, new: str) -> LineChanges:

@@ -15,6 +15,7 @@ from bot.engine.delta import (
     changed_lines_by_file,
     changed_lines_from_patch,
     file_delta,
+    unquote_path,
 )
 from bot.engine.model import Layer
 from tests.cli.reports import RULES, report
@@ -147,3 +148,17 @@ def test_change_delta_orders_files_and_counts_skipped() -> None:
     assert [f.path for f in change.files] == ["a.bin", "b.cu"]
     assert change.skipped_files == 1
     assert change.added()[Layer.KERNEL] == 1
+
+
+@pytest.mark.parametrize(
+    ("quoted", "path"),
+    [
+        ('"b/q\\"uote.py"', 'b/q"uote.py'),
+        ('"b/t\\tab.txt"', "b/t\tab.txt"),
+        ('"a/\\303\\274.cu"', "a/ü.cu"),
+        ('"a/back\\\\slash"', "a/back\\slash"),
+        ("b/plain name.cu", "b/plain name.cu"),
+    ],
+)
+def test_git_quoted_paths(quoted: str, path: str) -> None:
+    assert unquote_path(quoted) == path

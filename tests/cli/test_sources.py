@@ -139,3 +139,13 @@ def test_directory_snapshot_lists_folder(tmp_path: Path) -> None:
         ("docs/decisions/0001.md", b"---\ntype: compute-api\n---\n")
     ]
     assert snapshot.read("docs/../../x") is None
+
+
+def test_changes_of_files_whose_names_git_quotes(tmp_path: Path) -> None:
+    path = init(tmp_path / "quoted")
+    names = ['q"uote.py', "t\tab.py", "ü space.py"]
+    commit(path, dict.fromkeys(names, "a\n"))
+    base = git(path, "rev-parse", "HEAD")
+    head = commit(path, dict.fromkeys(names, "a\nb\n"))
+    changes = GitRepo(str(path)).changes(base, head)
+    assert sorted((c.path, c.added) for c in changes) == sorted((n, (2,)) for n in names)
