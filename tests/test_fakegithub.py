@@ -6,6 +6,7 @@ checks that the fake has not drifted from GitHub's contract (`contract_errors` s
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gzip
 import io
@@ -19,6 +20,7 @@ import pytest
 
 from tests.fakegithub import FakeGitHub, Repo
 from tests.fakegithub.auth import generate_private_key
+from tests.fakegithub.faults import SecondaryLimits
 from tests.support.appauth import app_jwt
 
 KERNEL = "__global__ void add(float* x) {\n  x[threadIdx.x] += 1;\n}\n"
@@ -623,3 +625,34 @@ async def test_real_quota_exhaustion_answers_403(
     response = await client.get("/repos/acme/ml")
     assert response.status == 403
     assert response.headers["x-ratelimit-remaining"] == "0"
+
+
+async def test_opt_in_write_rate_secondary_limit(
+    fake_github: FakeGitHub, client: Client, repo: Repo
+) -> None:
+    fake_github.secondary_limits = SecondaryLimits(writes_per_minute=3)
+    body = {"name": "lockin", "head_sha": repo.head()}
+    statuses = [
+        (await client.post("/repos/acme/ml/check-runs", json=body)).status for _ in range(4)
+    ]
+    assert statuses == [201, 201, 201, 403]
+    refused = fake_github.requests_to("POST", "/check-runs$")[-1]
+    assert refused.status == 403
+    assert (await client.get("/repos/acme/ml")).status == 200  # reads are not writes
+
+
+async def test_opt_in_concurrency_secondary_limit(
+    fake_github: FakeGitHub, client: Client, repo: Repo
+) -> None:
+    fake_github.secondary_limits = SecondaryLimits(max_concurrent=1)
+    fake_github.timeout_delay = 5.0
+    fake_github.fail("GET", "/contents/", kind="timeout")  # the first to arrive is held open
+    short = aiohttp.ClientTimeout(total=0.5)
+    results = await asyncio.gather(
+        *(client.get("/repos/acme/ml/contents/README.md", timeout=short) for _ in range(2)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, TimeoutError) for r in results) == 1  # the held one
+    [refused] = [r for r in results if isinstance(r, aiohttp.ClientResponse)]
+    assert refused.status == 403
+    assert "secondary rate limit" in (await refused.json())["message"]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 
 KINDS = {"status", "timeout", "secondary", "429", "primary"}
+WRITE_METHODS = {"POST", "PATCH", "PUT", "DELETE"}
 DOCS = "https://docs.github.com/rest"
 SECONDARY_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
@@ -58,3 +60,26 @@ def respond(fault: Fault, timeout_delay: float) -> FaultResponse:
         message = "API rate limit exceeded for installation. Check out the documentation."
         return FaultResponse(403, {"message": message, "documentation_url": DOCS}, reset)
     return FaultResponse(fault.status, {"message": "Server Error", "documentation_url": DOCS}, {})
+
+
+@dataclass
+class SecondaryLimits:
+    """GitHub's documented secondary limits (100 concurrent requests, 80 content-creating
+    requests a minute), enforced when a test opts in with `fake.secondary_limits = ...`."""
+
+    max_concurrent: int = 100
+    writes_per_minute: int = 80
+    retry_after: int = 60
+    _writes: deque[float] = field(default_factory=deque, repr=False)
+
+    def breached(self, method: str, in_flight: int) -> Fault | None:
+        """The secondary-limit answer this request earns, if any."""
+        now = time.monotonic()
+        while self._writes and now - self._writes[0] >= 60:
+            self._writes.popleft()
+        too_many_writes = method in WRITE_METHODS and len(self._writes) >= self.writes_per_minute
+        if in_flight > self.max_concurrent or too_many_writes:
+            return Fault("*", "", 403, 1, "secondary", self.retry_after)
+        if method in WRITE_METHODS:
+            self._writes.append(now)
+        return None

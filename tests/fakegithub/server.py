@@ -33,7 +33,7 @@ from .auth import (
     verify_app_jwt,
 )
 from .endpoints import Call, error, not_found, reply
-from .faults import KINDS, Fault, respond
+from .faults import KINDS, Fault, SecondaryLimits, respond
 from .shapes import Shapes
 from .state import Ids, Repo
 
@@ -90,6 +90,8 @@ class FakeGitHub:
         self.validate_responses = validate_responses
         # How long a "timeout" fault holds the request before its 504: above the client timeout.
         self.timeout_delay = timeout_delay
+        # Off unless a test sets it: GitHub's concurrency and write-rate secondary limits.
+        self.secondary_limits: SecondaryLimits | None = None
         self.shapes = Shapes("", app_id, app_slug)
         self._faults: list[Fault] = []
         self._app_bucket = Bucket()
@@ -98,6 +100,7 @@ class FakeGitHub:
         self._routes: dict[AbstractRoute, contract.Operation] = {}
         self._runner: web.AppRunner | None = None
         self._closing = asyncio.Event()
+        self._in_flight = 0
 
     @property
     def bot_login(self) -> str:
@@ -237,7 +240,11 @@ class FakeGitHub:
         if request.path.startswith("/_codeload/"):
             response = await handler(request)
         else:
-            response = await self._answer(request, operation, record)
+            self._in_flight += 1
+            try:
+                response = await self._answer(request, operation, record)
+            finally:
+                self._in_flight -= 1
         record.status = response.status
         # The description has schemas for JSON bodies only (not raw/diff media types).
         json_body = response.content_type == "application/json"
@@ -271,6 +278,8 @@ class FakeGitHub:
     ) -> web.StreamResponse:
         token, bucket, auth_error = self._authenticate(request, operation)
         fault = next((f for f in self._faults if f.matches(request.method, request.path)), None)
+        if fault is None and self.secondary_limits is not None:
+            fault = self.secondary_limits.breached(request.method, self._in_flight)
         fault_headers: dict[str, str] = {}
         if fault is not None:
             fault.times -= 1
