@@ -17,6 +17,7 @@ from bot.engine.delta import change_delta
 from bot.engine.paths import PathFilter
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 from bot.policy.decisions import (
+    DecisionError,
     DecisionRecord,
     find_links,
     parse_decision,
@@ -181,28 +182,30 @@ def _recorded(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionReco
 
 
 def _linked(
-    refs: Sequence[str], head: Snapshot, folder: str, owner: str, repo: str
+    refs: Sequence[str], at: Snapshot, folder: str, owner: str, repo: str
 ) -> list[LinkedDecision]:
+    """Linked records read from ``at`` (HEAD, or BASE when the policy requires records
+    on the default branch), as the bot does."""
     linked = []
-    for raw in refs:
+    for raw in dict.fromkeys(refs):
         ref = parse_ref(raw, owner=owner, repo=repo, folder=folder)
         if ref.kind == "invalid":
-            linked.append(LinkedDecision(raw, None, ref.reason))
+            linked.append(LinkedDecision(ref.raw, None, ref.reason))
         elif ref.kind == "issue":
-            linked.append(
-                LinkedDecision(raw, None, "issue references can only be checked by the GitHub App")
-            )
+            reason = f"issue #{ref.value} can only be read by the GitHub App, not offline"
+            linked.append(LinkedDecision(ref.raw, None, reason))
         else:
-            data = head.read(str(ref.value))
+            path = str(ref.value)
+            data = at.read(path)
             if data is None:
-                linked.append(LinkedDecision(raw, None, f"no file {ref.value} at {head.label}"))
+                linked.append(LinkedDecision(ref.raw, None, f"{path} does not exist at {at.label}"))
                 continue
             try:
                 linked.append(
-                    LinkedDecision(raw, parse_decision(raw, data, path=str(ref.value)), None)
+                    LinkedDecision(ref.raw, parse_decision(ref.raw, data, path=path), None)
                 )
-            except ValueError as exc:
-                linked.append(LinkedDecision(raw, None, str(exc)))
+            except DecisionError as exc:
+                linked.append(LinkedDecision(ref.raw, None, f"{path}: {exc}"))
     return linked
 
 
@@ -256,7 +259,8 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     deltas = change_deltas(files, jobs=args.jobs, include_generated=policy.paths.include_generated)
     delta = change_delta(deltas)
     folder = policy.decisions.folder
-    linked = _linked([*args.decision, *find_links(*messages)], head, folder, owner, name)
+    at = base if policy.decisions.require_default_branch else head
+    linked = _linked([*args.decision, *find_links(*messages)], at, folder, owner, name)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(base, folder, err))
     summary = json_out.verdict_summary(verdict)
     out.write(_render_diff(delta, summary, args.format, args.base, args.head))

@@ -365,3 +365,28 @@ def test_real_entry_point_exit_codes() -> None:
     proc = subprocess.run([str(lockin), "scan", "/no/such/dir"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr == "lockin: error: no such directory: /no/such/dir\n"
+
+
+def test_git_link_to_a_missing_record_names_the_problem(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "dangling")
+    commit(repo, {"ops/new.cu": KERNEL}, "kernel\n\nCompute-API-Decision: docs/decisions/nope.md\n")
+    code, out, _ = run("diff", "base", "dangling", "--repo", str(repo), "--format", "json")
+    assert code == 1
+    (decision,) = json.loads(out)["verdict"]["decisions"]
+    assert decision["ref"] == "docs/decisions/nope.md"
+    assert not decision["valid"]
+    assert any("does not exist at dangling" in p for p in decision["problems"])
+
+
+def test_git_record_must_be_on_base_when_the_policy_says_so(repo: Path) -> None:
+    commit(repo, {".github/lockin.yml": POLICY + "decisions:\n  require_default_branch: true\n"})
+    git(repo, "branch", "-f", "base")
+    git(repo, "checkout", "-q", "-b", "own-record")
+    commit(
+        repo,
+        {"ops/new.cu": KERNEL, "docs/decisions/0002-ops.md": RECORD.format(scope="ops/**")},
+        "kernel\n\nCompute-API-Decision: docs/decisions/0002-ops.md\n",
+    )
+    code, out, _ = run("diff", "base", "own-record", "--repo", str(repo))
+    assert code == 1
+    assert "does not exist at base" in out
