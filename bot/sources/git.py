@@ -35,7 +35,7 @@ def run_git(args: list[str], cwd: str, *, ok: tuple[int, ...] = (0,)) -> str:
             [*_GIT, *args], cwd=cwd, capture_output=True, text=True, errors="surrogateescape"
         )
     except FileNotFoundError:
-        raise SourceError("git is not installed (needed to read revisions)") from None
+        raise SourceError("git is not installed (lockin diff needs it)") from None
     if proc.returncode not in ok:
         lines = proc.stderr.strip().splitlines()
         detail = lines[-1] if lines else f"exit status {proc.returncode}"
@@ -52,10 +52,7 @@ class GitRepo:
         if not os.path.isdir(path):
             raise SourceError(f"not a directory: {path}")
         self.path = path
-        probe = subprocess.run(
-            [*_GIT, "rev-parse", "--git-dir"], cwd=path, capture_output=True, text=True
-        )
-        if probe.returncode != 0:
+        if not run_git(["rev-parse", "--git-dir"], path, ok=(0, 128)).strip():
             raise SourceError(f"not a git repository: {path}")
 
     def _git(self, *args: str, ok: tuple[int, ...] = (0,)) -> str:
