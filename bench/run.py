@@ -189,6 +189,8 @@ def main() -> int:
     bench_scan(args.corpus, args.jobs, args.repeat)
     if args.repo:
         bench_diff(args.repo, args.diff_files, args.jobs, args.repeat)
+    else:
+        print("\ndiff benchmark skipped: pass --repo GIT_DIR (a repository with history)")
     return 0
 
 
