@@ -29,10 +29,13 @@ HEAD_TTL = 2 * 24 * 3600.0
 
 
 class RedisBackend:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, patience: float) -> None:
+        """`patience`: seconds a command waits for a lost Redis to come back. Short for the
+        web process (it must answer GitHub within 10 s; 503 is the honest answer), long
+        for workers (a job in flight should ride out a Redis restart)."""
         assert settings.redis_url
         assert settings.private_key
-        self.redis = connect(settings.redis_url)
+        self.redis = connect(settings.redis_url, patience=patience)
         # A password in REDIS_URL is a secret like the others: never in a log line.
         REDACTOR.add_static(urlsplit(settings.redis_url).password)
         self._private_key = settings.private_key

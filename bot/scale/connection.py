@@ -39,14 +39,15 @@ def _loads(data: bytes) -> Any:
     return json.loads(data)
 
 
-def connect(url: str) -> ArqRedis:
-    """A lazily connecting client for `url` (redis://, rediss:// or unix://)."""
+def connect(url: str, *, patience: float) -> ArqRedis:
+    """A lazily connecting client for `url` (redis://, rediss:// or unix://) that retries a
+    lost connection for about `patience` seconds before a command fails."""
     pool = ConnectionPool.from_url(
         url,
         socket_connect_timeout=2.0,
         socket_timeout=5.0,
         health_check_interval=15,
-        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=3),
+        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=max(1, int(patience / 0.5))),
         retry_on_error=[ConnectionError, TimeoutError],
     )
     return ArqRedis(

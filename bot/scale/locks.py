@@ -51,9 +51,7 @@ class RedisKeyedLock:
     @asynccontextmanager
     async def hold(self, key: str) -> AsyncIterator[None]:
         name = self._namespace + key
-        fence = await self._redis.incr(name + ":fence")
-        token = f"{fence}:{uuid.uuid4().hex}"
-        await self._acquire(name, token)
+        token = await self._acquire(name)
         keeper = asyncio.create_task(self._keep(name, token))
         try:
             yield
@@ -65,9 +63,17 @@ class RedisKeyedLock:
             except RedisError as exc:
                 log.warning("lock %s not released (%s); its lease frees it", key, exc)
 
-    async def _acquire(self, name: str, token: str) -> None:
-        delay = 0.02
-        while not await self._redis.set(name, token, nx=True, px=self._lease_ms):
+    async def _acquire(self, name: str) -> str:
+        """Wait for the lock; a Redis error (Redis restarting) is waited out like a holder."""
+        token, delay = None, 0.02
+        while True:
+            try:
+                if token is None:
+                    token = f"{await self._redis.incr(name + ':fence')}:{uuid.uuid4().hex}"
+                if await self._redis.set(name, token, nx=True, px=self._lease_ms):
+                    return token
+            except RedisError as exc:
+                log.warning("lock %s: Redis error while acquiring (%s); retrying", name, exc)
             # Jitter keeps waiting processes from polling in step.
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, self._max_poll)

@@ -58,7 +58,7 @@ class RedisJobQueue:
         head = pull_head(job.event, job.payload)
         try:
             seq = await self._heads.sequence()
-            await self._redis.enqueue_job(
+            queued = await self._redis.enqueue_job(
                 DELIVERY_JOB,
                 job.delivery_id,
                 job.event,
@@ -67,7 +67,13 @@ class RedisJobQueue:
                 seq,
                 _job_id=job_id(job.delivery_id),
             )
-            # None instead of a job means this delivery's job is already waiting: queued too.
+            # arq answers None both when a job with this id is already waiting (queued: fine)
+            # and when a lost connection cut its transaction (maybe not queued): ask the queue.
+            if (
+                queued is None
+                and await self._redis.zscore(QUEUE_NAME, job_id(job.delivery_id)) is None
+            ):
+                raise RedisError("the enqueue transaction was interrupted")
         except RedisError as exc:
             self._healthy = False
             log.error(

@@ -28,6 +28,9 @@ from bot.server.webhooks import MAX_PAYLOAD, receive
 
 log = logging.getLogger("lockin.server")
 
+# Seconds a webhook waits for Redis before it is answered 503 (GitHub gives it 10 s).
+WEB_REDIS_PATIENCE = 2.0
+
 
 def create_app(settings: Settings, *, router: Router | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_PAYLOAD)
@@ -58,7 +61,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
         # `lockin worker` processes run the jobs. Imported here: arq is the `redis` extra.
         from bot.scale.backend import RedisBackend
 
-        backend = RedisBackend(settings)
+        backend = RedisBackend(settings, patience=WEB_REDIS_PATIENCE)
         services.caches = backend.caches()
         queue: JobQueue = backend.job_queue(capacity=settings.queue_size)
     else:

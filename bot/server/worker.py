@@ -45,6 +45,8 @@ log = logging.getLogger("lockin.worker")
 #: its worker every time stops after this many.
 MAX_TRIES = 3
 DEFAULT_JOB_TIMEOUT = 900.0
+#: Seconds a Redis command waits for a lost Redis (restarting, failing over) to come back.
+REDIS_PATIENCE = 30.0
 _SERVICES = "lockin_services"
 _BACKEND = "lockin_backend"
 
@@ -70,7 +72,7 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     REDACTOR.add_static(settings.private_key)
     REDACTOR.add_static(settings.webhook_secret)
     try:
-        backend = RedisBackend(settings)
+        backend = RedisBackend(settings, patience=REDIS_PATIENCE)
     except ValueError as exc:
         print(f"lockin: REDIS_URL: {exc}", file=sys.stderr)
         return 2
@@ -107,14 +109,24 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         ctx={_BACKEND: backend, "settings": settings},
     )
     try:
-        await worker.async_run()
-    except asyncio.CancelledError:
-        pass  # arq cancels its main task on SIGTERM/SIGINT
+        while True:
+            try:
+                await worker.async_run()
+                return
+            except asyncio.CancelledError:
+                return  # arq cancels its main task on SIGTERM/SIGINT
+            except RedisError as exc:
+                # Redis was gone longer than REDIS_PATIENCE. Jobs in flight go on; polling
+                # resumes when it is back, so an outage never ends the worker.
+                log.error("lost Redis: %s; polling again in %.0f s", exc, REDIS_PATIENCE / 10)
+                await asyncio.sleep(REDIS_PATIENCE / 10)
     finally:
         await worker.close()
 
 
 async def _start(ctx: dict[str, Any]) -> None:
+    if _SERVICES in ctx:
+        return  # polling resumed after a Redis outage: already started
     settings: Settings = ctx["settings"]
     backend: RedisBackend = ctx[_BACKEND]
     session = aiohttp.ClientSession()
@@ -143,6 +155,8 @@ async def run_delivery(
     """One queued delivery: dropped if its PR head was superseded, else dispatched."""
     services: Services = ctx[_SERVICES]
     backend: RedisBackend = ctx[_BACKEND]
+    fields = {"delivery_id": delivery_id, "event": event, "try": ctx["job_try"]}
+    log.info("job started (try %d)", ctx["job_try"], extra=fields)
     head = pull_head(event, payload)
     if head is not None:
         try:
@@ -154,7 +168,7 @@ async def run_delivery(
             log.info(
                 "job dropped: %s has a newer head queued",
                 head.pr,
-                extra={"delivery_id": delivery_id, "head_sha": head.sha, "newer_sha": newer},
+                extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
             return "superseded"
     await run_job(services, Job(delivery_id, event, payload, received_at))
