@@ -390,3 +390,25 @@ def test_git_record_must_be_on_base_when_the_policy_says_so(repo: Path) -> None:
     code, out, _ = run("diff", "base", "own-record", "--repo", str(repo))
     assert code == 1
     assert "does not exist at base" in out
+
+
+def test_diff_sarif_has_one_result_per_added_range_and_markdown_the_verdict() -> None:
+    before, after = str(EXAMPLES / "change" / "before"), str(EXAMPLES / "change" / "after")
+    doc = json.loads(run("diff", before, after, "--format", "json")[1])
+    code, out, _ = run("diff", before, after, "--format", "sarif")
+    assert code == 1
+    log = json.loads(out)
+    Draft4Validator(SARIF_SCHEMA).validate(log)
+    ranges = [(f["path"], r["start_line"]) for f in doc["files"] for r in f["added_ranges"]]
+    results = [
+        (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for r in log["runs"][0]["results"]
+    ]
+    assert results == ranges
+    code, md, _ = run("diff", before, after, "--format", "markdown")
+    assert code == 1
+    assert "**failure**" in md
+    assert "| Layer | Added | Removed | Net |" in md
