@@ -12,7 +12,7 @@ import re
 from bot.engine.languages import Language, detect
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.regions import KINDS, STRING_KINDS, Source
+from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source
 from bot.engine.registry import SPECS, SPECS_BY_LANGUAGE
 
 _SNIFF = 8192
@@ -83,9 +83,9 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
                     break
             else:
                 continue
-        if spec.requires is not None and not spec.requires.search(text):
+        if spec.requires is not None and not spec.requires.search(masked):
             continue
-        if spec.unless is not None and spec.unless.search(text):
+        if spec.unless is not None and spec.unless.search(masked):
             continue
         if src is None:
             src = Source(lexed, lang.family.nesting)
@@ -140,10 +140,14 @@ def _resolve(
     ecosystems: dict[str, int],
     findings: list[Finding],
 ) -> list[str | None]:
-    """Give each line to one claim (higher layer, then longer region) and tally the result."""
+    """Give each line to one claim and tally the result.
+
+    The higher layer wins, then the longer (enclosing) region, then the more specific kind,
+    then the rule listed first; claims are painted weakest first so the winner paints last.
+    """
     n = len(code)
     owner: list[int] = [-1] * n
-    ranked = sorted(claims, key=lambda c: (SPECS[c[0]].rule.layer.rank, min(c[2], n) - c[1], -c[0]))
+    ranked = sorted(claims, key=lambda c: _strength(c, n))
     for index, first, last in ranked:
         first, last = max(first, 1), min(last, n)
         if first <= last:
@@ -175,6 +179,12 @@ def _resolve(
     if run:
         findings.append(_finding(run))
     return line_rules
+
+
+def _strength(claim: tuple[int, int, int], n: int) -> tuple[int, int, int, int]:
+    spec = SPECS[claim[0]]
+    length = min(claim[2], n) - claim[1]
+    return spec.rule.layer.rank, length, SPECIFICITY.get(spec.kind, 0), -claim[0]
 
 
 def _finding(run: tuple[int, int, int]) -> Finding:

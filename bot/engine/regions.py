@@ -429,6 +429,10 @@ def _file(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> I
         yield 1, src.nlines
 
 
+#: Tie-break between two claims of one layer over the same lines: the kind that found its
+#: region through context (the call a string is passed to) beats one that matched content.
+SPECIFICITY = {"call-argument-string": 1}
+
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
 STRING_KINDS = frozenset({"string-literal"})
 

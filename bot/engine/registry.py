@@ -45,8 +45,8 @@ class RuleSpec:
     languages: frozenset[str]
     pattern: re.Pattern[str] | None
     keywords: tuple[str, ...]  # the text must hold one of these before the pattern runs
-    requires: re.Pattern[str] | None  # file-level: the text must match
-    unless: re.Pattern[str] | None  # file-level: the text must not match
+    requires: re.Pattern[str] | None  # file-level: the masked code must match
+    unless: re.Pattern[str] | None  # file-level: the masked code must not match
     positive: tuple[Example, ...]
     negative: tuple[Example, ...]
 
