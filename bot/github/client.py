@@ -18,7 +18,7 @@ import gidgethub
 import gidgethub.abc
 from gidgethub import sansio
 
-from bot.github.errors import error_for, translated
+from bot.github.errors import GitHubUnavailable, error_for, translated
 from bot.github.transport import Transport
 
 JSON = sansio.accept_format()
@@ -146,9 +146,13 @@ class GitHub:
     ) -> AsyncIterator[aiohttp.ClientResponse]:
         """A 2xx answer with its body unread (a tarball: the redirect to the archive host is
         followed, without our credentials). Read it with `response.content`."""
-        response = await self._transport.open(self._url(url, url_vars), {"accept": accept})
+        full_url = self._url(url, url_vars)
+        response = await self._transport.open(full_url, {"accept": accept})
         try:
             yield response
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            # The body broke off or stalled while the caller read it.
+            raise GitHubUnavailable(f"GET {full_url}: the download failed ({exc!r})") from exc
         finally:
             response.release()
 

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
-from bot.github.conditional import ConditionalCache
+from bot.github.conditional import ConditionalCache, Stored
 from bot.github.errors import GitHubUnavailable, RateLimited, error_for
 from bot.github.pacing import Pacer
 from bot.github.retry import RetryPolicy
@@ -113,6 +113,7 @@ class Transport:
         idempotent: bool,
         stream: bool,
     ) -> tuple[Reply, aiohttp.ClientResponse | None]:
+        """Send until an answer is final; decide from each answer whether to try again."""
         policy = self.config.policy
         cache_key = (self._credentials.scope, url, headers.get("accept", ""))
         stored = self.config.conditional.lookup(cache_key) if method == "GET" else None
@@ -120,47 +121,25 @@ class Transport:
         renewed = False
         while True:
             attempt += 1
-            # Credentials first: a token mint must not eat into the write's paced slot.
-            authorization = await self._credentials.authorization()
-            await self._pacer.before(method)
-            request_headers = {
-                **headers,
-                "authorization": authorization,
-                "x-github-api-version": API_VERSION,
-                "user-agent": self.config.user_agent,
-            }
-            if stored is not None and not stream:
-                request_headers["if-none-match"] = stored.etag
-            started = time.monotonic()
+            conditional = stored if not stream else None
             try:
-                response = await self.config.session.request(
-                    method,
-                    url,
-                    headers=request_headers,
-                    data=body or None,
-                    timeout=self._timeout(stream),
+                response, payload = await self._send_once(
+                    method, url, headers, body, conditional, stream, attempt
                 )
-                if stream and response.status < 300:
-                    self._observe(method, url, str(response.status), started, attempt, response)
-                    reply = Reply(response.status, response.headers, b"")
-                    return reply, response
-                async with response:
-                    payload = await response.read()
             except (TimeoutError, aiohttp.ClientError) as exc:
-                reason = "timeout" if isinstance(exc, TimeoutError) else "connection_error"
-                self._observe(method, url, reason, started, attempt, None)
                 failures += 1
                 never_sent = isinstance(exc, aiohttp.ClientConnectorError)
                 if failures >= policy.attempts or not (idempotent or never_sent):
                     raise GitHubUnavailable(
-                        f"{method} {_path(url)}: {reason} after {attempt} attempt(s)"
+                        f"{method} {_path(url)}: {_failure(exc)} after {attempt} attempt(s)"
                     ) from exc
                 await asyncio.sleep(policy.backoff_delay(failures))
                 continue
             status = response.status
-            self._observe(method, url, str(status), started, attempt, response)
-            if status == 304 and stored is not None:
-                return Reply(200, stored.headers, stored.body), None
+            if payload is None:  # a stream's 2xx answer, its body left for the caller
+                return Reply(status, response.headers, b""), response
+            if status == 304 and conditional is not None:
+                return Reply(200, conditional.headers, conditional.body), None
             if status == 401 and not renewed and self._credentials.renew():
                 renewed = True
                 continue
@@ -189,11 +168,53 @@ class Transport:
                     wait,
                     extra=self._fields(method, url, str(status), attempt),
                 )
+                # Every request of this installation waits, not only this one.
                 self._pacer.pause(wait)
                 continue
             if method == "GET" and 200 <= status < 300:
                 self.config.conditional.store(cache_key, response.headers, payload)
             return Reply(status, response.headers, payload), None
+
+    async def _send_once(
+        self,
+        method: str,
+        url: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        conditional: Stored | None,
+        stream: bool,
+        attempt: int,
+    ) -> tuple[aiohttp.ClientResponse, bytes | None]:
+        """One HTTP exchange: the answer and its body (None: a stream's unread 2xx body)."""
+        # Credentials first: a token mint must not eat into the write's paced slot.
+        authorization = await self._credentials.authorization()
+        await self._pacer.before(method)
+        request_headers = {
+            **headers,
+            "authorization": authorization,
+            "x-github-api-version": API_VERSION,
+            "user-agent": self.config.user_agent,
+        }
+        if conditional is not None:
+            request_headers["if-none-match"] = conditional.etag
+        started = time.monotonic()
+        try:
+            response = await self.config.session.request(
+                method,
+                url,
+                headers=request_headers,
+                data=body or None,
+                timeout=self._timeout(stream),
+            )
+            payload = None
+            if not (stream and response.status < 300):
+                async with response:
+                    payload = await response.read()
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            self._observe(method, url, _failure(exc), started, attempt, None)
+            raise
+        self._observe(method, url, str(response.status), started, attempt, response)
+        return response, payload
 
     def _timeout(self, stream: bool) -> aiohttp.ClientTimeout:
         seconds = self.config.request_timeout
@@ -249,6 +270,10 @@ class Transport:
 def _path(url: str) -> str:
     parts = urlsplit(url)
     return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _failure(exc: BaseException) -> str:
+    return "timeout" if isinstance(exc, TimeoutError) else "connection_error"
 
 
 def _int(value: str | None) -> int | None:

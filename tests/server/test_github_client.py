@@ -376,3 +376,15 @@ def test_rate_limit_rules_for_answers_without_headers() -> None:
     reset = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "1030"}
     assert policy.rate_limit_wait(403, reset, "", now=1000, nth=1) == 31.0
     assert policy.rate_limit_wait(404, {"retry-after": "7"}, "", now=0, nth=1) is None
+
+
+async def test_a_stalled_archive_request_is_retried(
+    make_auth: MakeAuth, fake_github: FakeGitHub, repo: Repo
+) -> None:
+    gh = make_auth(request_timeout=0.3).installation_client(INSTALLATION)
+    fake_github.fail("GET", r"/tarball/", kind="timeout")
+    async with gh.stream("/repos/octo-org/kernels/tarball/{ref}", {"ref": repo.head()}) as answer:
+        archive = await answer.read()
+    assert archive[:2] == b"\x1f\x8b"  # gzip
+    assert len(fake_github.requests_to("GET", r"/tarball/")) == 2
+    assert len(fake_github.requests_to("GET", r"^/_codeload/")) == 1

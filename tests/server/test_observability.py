@@ -131,3 +131,19 @@ async def test_one_log_line_per_delivery_and_per_github_request(
     ]
     [job] = [line for line in lines if line["msg"] == "job ok"]
     assert job["github_requests"] == 2
+
+
+async def test_github_failures_reach_the_logs_with_the_delivery_id(
+    start_bot: StartBot, fake_github: FakeGitHub, json_logs: CapturedLogs
+) -> None:
+    bot = await start_bot(retry_attempts=2)
+    fake_github.fail("GET", r"/pulls/\d+$", status=502, times=5)
+    await bot.open_pr("doomed")
+    await until(lambda: len(bot.feature.errors) == 1, "the feature gave up")
+    await until(lambda: any(line["msg"] == "job error" for line in json_logs.lines()), "job line")
+    lines = [line for line in json_logs.lines() if line.get("delivery_id") == "doomed"]
+    refused = [line for line in lines if line["logger"] == "lockin.github"]
+    assert [(line["status"], line["attempt"]) for line in refused] == [("502", 1), ("502", 2)]
+    [failure] = [line for line in lines if line["msg"].startswith("handler ")]
+    assert "GitHubUnavailable" in failure["exc"]
+    assert "HTTP 502 after 2 attempt(s)" in failure["exc"]
