@@ -259,7 +259,8 @@ def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
     blocks.append("**What to do next**: " + next_steps(report))
     text = [
         per_file_text(report),
-        f"GitHub API requests for this check: {report.requests:,} (trigger: {report.trigger}). "
+        f"GitHub API requests for this result: {report.requests:,}, the PR comment's come next "
+        f"(trigger: {report.trigger}). "
         f"Configuration: {report.config.source}.",
     ]
     return CheckOutput(

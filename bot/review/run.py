@@ -133,23 +133,17 @@ async def _check(
         trigger=trigger,
         repo_url=pr["base"]["repo"]["html_url"],
     )
-    comment, comment_error = "skipped", None
     try:
         if config.error is None:
             await _analyse(gh, ctx, report, pr)
-            try:
-                comment = await _comment(gh, ctx, report)
-            except GitHubError as exc:
-                # The comment is secondary: the check run still gets the real result.
-                comment, comment_error = "failed", exc
         report.requests = gh.requests_made - start
         await run.complete(check_output(report, MAX_ANNOTATIONS))
     except Exception as exc:
         if not run.completed:
             await _complete_with_error(ctx, run, exc)
         raise
-    if comment_error is not None:
-        raise comment_error
+    # After the check run, so the required status never waits for the comment's writes.
+    comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
     return CheckOutcome(report.conclusion, current, run.id, comment, report=report)
 
 
