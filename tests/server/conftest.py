@@ -163,16 +163,28 @@ async def start_bot(fake_github: FakeGitHub) -> Any:
 
 
 @pytest.fixture
-def json_logs() -> Any:
-    """What the server logs, as its JSON lines; `.text` is the raw output."""
-    stream = io.StringIO()
+def capture_logs() -> Any:
+    """`capture_logs(fmt)` routes the server's logs to a buffer, as `serve` would to stdout."""
     root, ours = logging.getLogger(), logging.getLogger("lockin")
     levels = root.level, ours.level
-    handler = configure_logging("debug", "json", stream=stream)
-    yield CapturedLogs(stream)
-    root.removeHandler(handler)
+    handlers: list[logging.Handler] = []
+
+    def capture(fmt: str) -> CapturedLogs:
+        stream = io.StringIO()
+        handlers.append(configure_logging("debug", fmt, stream=stream))
+        return CapturedLogs(stream)
+
+    yield capture
+    for handler in handlers:
+        root.removeHandler(handler)
     root.setLevel(levels[0])
     ours.setLevel(levels[1])
+
+
+@pytest.fixture
+def json_logs(capture_logs: Any) -> CapturedLogs:
+    """What the server logs, as its JSON lines; `.text` is the raw output."""
+    return capture_logs("json")
 
 
 @dataclass

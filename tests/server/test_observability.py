@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from gidgethub import sansio
 from gidgethub.routing import Router
 from prometheus_client.parser import text_string_to_metric_families
@@ -9,6 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.github.client import GitHub
 from bot.server.app import create_app
 from bot.server.context import JobContext
+from bot.server.logs import REDACTOR
 from tests.fakegithub import FakeGitHub
 from tests.server.conftest import SECRET, CapturedLogs, StartBot, settings_for, until
 from tests.support.webhooks import load_example
@@ -147,3 +151,15 @@ async def test_github_failures_reach_the_logs_with_the_delivery_id(
     [failure] = [line for line in lines if line["msg"].startswith("handler ")]
     assert "GitHubUnavailable" in failure["exc"]
     assert "HTTP 502 after 2 attempt(s)" in failure["exc"]
+
+
+def test_pretty_lines_are_readable_and_redacted(capture_logs: Any) -> None:
+    logs = capture_logs("pretty")
+    REDACTOR.add("ghs_pretty_token_value_1234")
+    logging.getLogger("lockin.test").info(
+        "minted %s", "ghs_pretty_token_value_1234", extra={"delivery_id": "abc"}
+    )
+    assert "INFO" in logs.text
+    assert "minted [redacted]" in logs.text
+    assert "delivery_id=abc" in logs.text
+    assert "ghs_pretty" not in logs.text
