@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.engine.model import Layer
+from collections.abc import Mapping
+
+from bot.engine.model import ChangeDelta, Layer
 
 #: What moving a layer's lines to another vendor costs, in the words of the reports.
 COST: dict[Layer, str] = {
@@ -20,3 +22,17 @@ def percent(part: int, whole: int) -> str:
 def signed(n: int) -> str:
     """A change with its sign: +12, -3, 0."""
     return f"+{n:,}" if n > 0 else f"{n:,}"
+
+
+def skipped_reasons(change: ChangeDelta) -> dict[str, int]:
+    """Files of a change that were not counted, per reason (binary, generated...)."""
+    counts: dict[str, int] = {}
+    for f in change.files:
+        if f.skipped:
+            counts[f.skipped] = counts.get(f.skipped, 0) + 1
+    return counts
+
+
+def reasons(counts: Mapping[str, int]) -> str:
+    """ "3 binary, 1 too-large": counts by reason, alphabetically."""
+    return ", ".join(f"{n:,} {reason}" for reason, n in sorted(counts.items()))

@@ -15,7 +15,7 @@ from typing import Any
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
-from bot.render.figures import COST, percent, signed
+from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
 
@@ -201,8 +201,24 @@ def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None
             else "",
             details("Top directories", top_directories_table(census.top_directories(top))),
             details(f"All findings ({len(findings):,})", findings_list(findings, link, limit=500)),
+            not_counted(census),
         ]
     )
+
+
+def not_counted(census: Census) -> str:
+    """One line on generated and skipped files, empty when there are none."""
+    parts = []
+    generated = census.generated
+    if generated.files:
+        state = "included in" if census.include_generated else "left out of"
+        parts.append(
+            f"{generated.files:,} generated files ({generated.non_portable_lines:,} "
+            f"non-portable lines) {state} the figures"
+        )
+    if census.skipped:
+        parts.append(f"not counted: {reasons(census.skipped)}")
+    return ("_" + "; ".join(parts) + "._") if parts else ""
 
 
 def diff_markdown(
@@ -229,8 +245,6 @@ def diff_markdown(
             else "",
             details("Files", changed_files_table(change.files, link)),
             details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
-            f"{change.skipped_files:,} files skipped (binary, too large or generated)."
-            if change.skipped_files
-            else "",
+            f"Not counted: {reasons(skipped_reasons(change))}." if change.skipped_files else "",
         ]
     )

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from bot.engine.census import Census
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
-from bot.render.figures import COST, percent, signed
+from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -120,11 +120,7 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
             f"{generated.non_portable_lines:,} non-portable), {state} the totals",
         ]
     if census.skipped:
-        out += [
-            "",
-            "Skipped: "
-            + ", ".join(f"{n:,} {reason}" for reason, n in sorted(census.skipped.items())),
-        ]
+        out += ["", f"Skipped: {reasons(census.skipped)}"]
     if findings:
         lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
         if lines:
@@ -152,9 +148,7 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
     rows = []
     for f in change.files:
         name = f"{f.old_path} -> {f.path}" if f.old_path else f.path
-        if f.skipped:
-            rows.append([f.status, name, f"skipped ({f.skipped})", "", ""])
-        elif f.added_non_portable or f.removed_non_portable:
+        if f.added_non_portable or f.removed_non_portable:
             ecos = ", ".join(sorted({*f.added_ecosystems, *f.removed_ecosystems}))
             rows.append(
                 [f.status, name, f"+{f.added_non_portable:,}", f"-{f.removed_non_portable:,}", ecos]
@@ -168,6 +162,8 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
     ranges = [_finding_line(f.path, r) for f in change.files for r in f.added_ranges]
     if ranges:
         out += ["", f"Added non-portable ranges ({len(ranges):,}):", *ranges]
+    if change.skipped_files:
+        out += ["", f"Not counted: {reasons(skipped_reasons(change))}"]
     out += ["", f"Verdict: {verdict['conclusion']}: {verdict['summary']}"]
     for decision in verdict.get("decisions", []):
         state = "valid" if not decision["problems"] else "; ".join(decision["problems"])
