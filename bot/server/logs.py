@@ -23,8 +23,9 @@ _PATTERNS = (
     re.compile(r"\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}"),  # JWTs
     re.compile(r"(?i)\b(?:token|bearer)\s+[\w.~+/=-]{8,}"),  # Authorization header values
 )
-# Tokens are valid for an hour; this many recent ones cover every live token of a busy app.
-_MAX_DYNAMIC = 4096
+# Tokens live an hour: the latest ones of the most active installations. (GitHub's own
+# token and JWT formats are also caught by the patterns above, however many there are.)
+_MAX_DYNAMIC = 1024
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message",
     "asctime",
