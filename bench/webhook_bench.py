@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
 import socket
@@ -207,22 +206,24 @@ async def queue_depth(url: str, http: aiohttp.ClientSession) -> int:
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"payload {PAYLOAD.name}, {PAYLOAD.stat().st_size} bytes, loopback, {os.cpu_count()} CPUs")
+    size = PAYLOAD.stat().st_size
+    print(f"payload {PAYLOAD.name}, {size} bytes, loopback, {os.cpu_count()} CPUs")
     async with Server("noop", queue_size=10_000) as server, aiohttp.ClientSession() as http:
         sender = Sender(server.url, http)
         await paced(sender, 100, 100, args.deadline)  # warm up connections and code paths
         sender.statuses.clear()
         latencies = await paced(sender, args.count, args.rate, args.deadline)
         ms = [x * 1000 for x in latencies]
+        p50, p99 = statistics.median(ms), _percentile(ms, 0.99)
         print(
-            f"paced {len(ms)} deliveries at {args.rate:.0f}/s: ack p50 {statistics.median(ms):.2f} ms,"
-            f" p99 {_percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms; statuses {sender.statuses}"
+            f"paced {len(ms)} deliveries at {args.rate:.0f}/s: ack p50 {p50:.2f} ms,"
+            f" p99 {p99:.2f} ms, max {max(ms):.2f} ms; statuses {sender.statuses}"
         )
         sender.statuses.clear()
         rate = await burst(sender, args.count, args.concurrency)
         print(
-            f"burst {args.count} deliveries, {args.concurrency} connections: {rate:.0f} deliveries/s;"
-            f" statuses {sender.statuses}"
+            f"burst {args.count} deliveries, {args.concurrency} connections:"
+            f" {rate:.0f} deliveries/s; statuses {sender.statuses}"
         )
     queue_size = args.queued + 100
     async with Server("block", queue_size=queue_size) as server, aiohttp.ClientSession() as http:
