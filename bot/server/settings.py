@@ -146,7 +146,9 @@ def _seconds(*, positive: bool) -> Callable[[str], float]:
     return parse
 
 
-def _choice(options: tuple[str, ...], aliases: Mapping[str, str] | None = None) -> Callable:
+def _choice(
+    options: tuple[str, ...], aliases: Mapping[str, str] | None = None
+) -> Callable[[str], str]:
     def parse(raw: str) -> str:
         value = raw.strip().lower()
         value = (aliases or {}).get(value, value)
