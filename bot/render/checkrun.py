@@ -12,20 +12,23 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine import RULES
 from bot.engine.delta import ecosystem_totals
-from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
-from bot.render.figures import signed
+from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Layer
+from bot.render.figures import percent, signed
 from bot.render.markdown import (
     changed_files_table,
     code,
     delta_table,
     ecosystem_delta_table,
+    layer_table,
     more,
     path_ref,
+    pie_chart,
     table,
 )
 from bot.review.checks import CheckOutput
 
 if TYPE_CHECKING:
+    from bot.engine.census import Census
     from bot.policy.gate import FileGate
     from bot.review.report import PRReport
 
@@ -250,10 +253,7 @@ def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
     notes = annotations(report)
     left_out = max(0, len(notes) - annotation_cap)
     blocks = [f"## {headline(report)}", *summary_blocks(report)]
-    if report.census is not None:
-        from bot.render.comment import census_block
-
-        blocks.append(census_block(report.census))
+    blocks.append(repository_block(report))
     if left_out:
         blocks.append(f"{left_out:,} annotations left out (at most {annotation_cap:,} per run).")
     blocks.append("**What to do next**: " + next_steps(report))
@@ -276,3 +276,37 @@ def _title(report: PRReport) -> str:
     if report.config.error is not None:
         return f"Invalid {report.config.error.source.split(':')[-1].split('@')[0]}"
     return headline(report)
+
+
+def census_block(census: Census) -> str:
+    """The whole repository at the head: what `/lockin recount` adds."""
+    totals = census.totals
+    locked = census.locked_to_nvidia()
+    layers = {layer.value: totals.layers.get(layer, 0) for layer in LAYERS}
+    non_portable = sum(totals.layers.get(layer, 0) for layer in NON_PORTABLE)
+    return "\n\n".join(
+        [
+            "#### The whole repository at this head",
+            f"**{locked:,}** of {totals.code_lines:,} code lines "
+            f"({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow; "
+            f"{non_portable:,} are non-portable in all ({totals.files:,} files).",
+            layer_table(totals.layers, totals.code_lines),
+            pie_chart("Code lines by layer", layers),
+        ]
+    )
+
+
+def repository_block(report: PRReport) -> str:
+    """The recount's census when there is one, else the default branch's figure (already
+    cached by the census store: it costs no request)."""
+    if report.census is not None:
+        return census_block(report.census)
+    base = report.base_census
+    if base is None:
+        return ""
+    totals = base.census.totals
+    locked = base.census.locked_to_nvidia()
+    return (
+        f"**Default branch** at {code(base.sha[:7])}: {locked:,} of {totals.code_lines:,} code "
+        f"lines ({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow."
+    )

@@ -10,24 +10,22 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
-from bot.engine.model import LAYERS, NON_PORTABLE
 from bot.policy.decisions import link_line
-from bot.render.checkrun import MAX_ROWS, fit, headline, summary_blocks
-from bot.render.figures import percent
+from bot.render.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
 from bot.render.markdown import (
     changed_files_table,
     code,
     details,
-    layer_table,
     pie_chart,
 )
 
 if TYPE_CHECKING:
-    from bot.engine.census import Census
     from bot.review.report import PRReport
 
 #: GitHub refuses comment bodies above 65,536 characters; leave room for the marker.
 MAX_COMMENT = 65_000
+#: A drafted record longer than this is described, not shown (it would crowd out the rest).
+MAX_DRAFT = 30_000
 #: Slices of the "where the lines go" chart before the rest is grouped as "other".
 MAX_SLICES = 8
 
@@ -62,8 +60,7 @@ def _body(report: PRReport, limit: int) -> str:
             changed_files_table(analysis.delta.files, report.blob_url, limit=limit),
         ),
     ]
-    if report.census is not None:
-        blocks.append(census_block(report.census))
+    blocks.append(repository_block(report))
     if report.draft and report.verdict is not None and report.verdict.uncovered:
         blocks.append(_draft_block(*report.draft))
     blocks.append(
@@ -99,27 +96,16 @@ def _where_chart(report: PRReport) -> str:
 
 
 def _draft_block(path: str, markdown: str) -> str:
+    line = f"```\n{link_line(path)}\n```"
+    if len(markdown) > MAX_DRAFT:
+        return (
+            f"**Decision record**: the drafted record is {len(markdown):,} characters, too long "
+            f"for this comment. Commit one as {code(path)} with a `scope` covering the files "
+            f"above, then add this line to the PR description:\n\n{line}"
+        )
     fence = "````" if "```" in markdown else "```"
     return details(
         "A ready-to-commit decision record",
         f"Commit this as {code(path)}, fill in the TODOs, then add this line to the PR "
-        f"description:\n\n```\n{link_line(path)}\n```\n\n{fence}markdown\n{markdown}\n{fence}",
-    )
-
-
-def census_block(census: Census) -> str:
-    """The whole repository at the head: what `/lockin recount` adds."""
-    totals = census.totals
-    locked = census.locked_to_nvidia()
-    layers = {layer.value: totals.layers.get(layer, 0) for layer in LAYERS}
-    non_portable = sum(totals.layers.get(layer, 0) for layer in NON_PORTABLE)
-    return "\n\n".join(
-        [
-            "#### The whole repository",
-            f"**{locked:,}** of {totals.code_lines:,} code lines "
-            f"({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow; "
-            f"{non_portable:,} are non-portable in all ({totals.files:,} files).",
-            layer_table(totals.layers, totals.code_lines),
-            pie_chart("Code lines by layer", layers),
-        ]
+        f"description:\n\n{line}\n\n{fence}markdown\n{markdown}\n{fence}",
     )

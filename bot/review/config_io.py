@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from bot.github.errors import NotFound
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
@@ -35,7 +36,7 @@ async def load_repo_config(gh: GitHub, owner: str, repo: str, default_branch: st
     if repo.lower() != ORG_CONFIG_REPO:
         places.append((ORG_CONFIG_REPO, None))  # its own default branch
     for name, ref in places:
-        query = f"?ref={ref}" if ref else ""
+        query = f"?ref={quote(ref, safe='')}" if ref else ""
         try:
             data = await gh.getitem(f"/repos/{owner}/{name}/contents/{CONFIG_PATH}{query}")
         except NotFound:

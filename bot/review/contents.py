@@ -11,7 +11,7 @@ import asyncio
 import base64
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from bot.github.errors import NotFound
 
@@ -91,7 +91,8 @@ class BlobReader:
     async def file_at(self, path: str, ref: str) -> bytes | None:
         """A file by path at a commit (for paths a truncated tree left out); None if absent."""
         try:
-            data = await self._gh.getitem(f"{self._url}/contents/{quote(path)}?ref={ref}")
+            query = urlencode({"ref": ref})
+            data = await self._gh.getitem(f"{self._url}/contents/{quote(path)}?{query}")
         except NotFound:
             return None
         if not isinstance(data, dict) or data.get("type") != "file":

@@ -111,7 +111,7 @@ async def recorded_decisions(
     folder = policy.decisions.folder
     try:
         listing = await gh.getitem(
-            f"/repos/{owner}/{repo}/contents/{quote(folder)}?ref={quote(default_branch)}"
+            f"/repos/{owner}/{repo}/contents/{quote(folder)}?ref={quote(default_branch, safe='')}"
         )
     except NotFound:
         return [], []

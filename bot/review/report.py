@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 if TYPE_CHECKING:
+    from bot.census_store import CensusAt
     from bot.engine.census import Census
     from bot.policy.gate import LinkedDecision, Verdict
     from bot.review.analysis import PRAnalysis
@@ -26,6 +27,7 @@ class PRReport:
     record_problems: list[str] = field(default_factory=list)  # unreadable recorded decisions
     draft: tuple[str, str] | None = None  # (path, Markdown) of a ready-to-commit record
     census: Census | None = None  # the whole repository at the head (recount)
+    base_census: CensusAt | None = None  # the default branch's, when the store has it
     requests: int = 0  # GitHub API requests this check made
     trigger: str = "pull_request"
     repo_url: str = ""  # the repository's html_url (GitHub Enterprise hosts differ)

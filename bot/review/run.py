@@ -15,9 +15,11 @@ Order and guarantees:
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.census_store import census_store
 from bot.engine.model import NON_PORTABLE
 from bot.github.errors import GitHubError
 from bot.policy.gate import draft_decision, evaluate
@@ -138,7 +140,8 @@ async def _check(
             await _analyse(gh, ctx, report, pr)
         report.requests = gh.requests_made - start
         await run.complete(check_output(report, MAX_ANNOTATIONS))
-    except Exception as exc:
+    except (Exception, asyncio.CancelledError) as exc:
+        # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
             await _complete_with_error(ctx, run, exc)
         raise
@@ -162,6 +165,8 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
         policy=policy,
     )
     report.analysis = analysis
+    if report.census is None:
+        report.base_census = await census_store(ctx.caches).default_branch(owner, repo)
     added = analysis.delta.added()
     linked, recorded = [], []
     # Decisions matter only past the allowance: below it no request is spent on them.
@@ -222,8 +227,10 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
     )
 
 
-async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: Exception) -> None:
-    if isinstance(exc, GitHubError):
+async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
+    if isinstance(exc, asyncio.CancelledError):
+        reason = "the worker was stopped (the server is shutting down)"
+    elif isinstance(exc, GitHubError):
         reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
     else:
         reason = f"internal error ({type(exc).__name__})"

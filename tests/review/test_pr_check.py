@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from bot.review.analysis import MAX_BLOB_READS
+from bot.review.checks import MAX_ANNOTATIONS
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.review.conftest import Bot
 from tests.support.webhooks import check_suite_event, pull_request_event
@@ -233,9 +234,10 @@ async def test_fork_pr_is_checked_from_the_base_repository(bot: Bot) -> None:
 
 def pr_of_3000_files(repo: Repo) -> PullRequest:
     files: dict[str, str | None] = {
-        f"pkg/mod{i:04d}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(2980)
+        f"pkg/mod{i:04d}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(2600)
     }
-    files |= {f"csrc/k{i:02d}.cu": KERNEL.replace("scale", f"scale{i}") for i in range(20)}
+    # A kernel in each of 400 folders: more rows, records and annotations than fit anywhere.
+    files |= {f"ops/op{i:03d}/k.cu": KERNEL.replace("scale", f"scale{i}") for i in range(400)}
     return open_pr(repo, files)
 
 
@@ -248,6 +250,7 @@ def assert_bounded_output(bot: Bot, repo: Repo, pr: PullRequest) -> None:
     assert len(run.output["text"]) <= 65_535
     [comment] = bot.sticky(repo, pr.number)
     assert len(comment.body) < 65_536
+    assert "more." in comment.body
 
 
 async def test_pr_of_3000_files_is_read_from_one_tarball(bot: Bot) -> None:
@@ -262,12 +265,11 @@ async def test_pr_of_3000_files_is_read_from_one_tarball(bot: Bot) -> None:
     assert len(bot.fake.requests_to("GET", r"/tarball/")) == 1  # added files: the head only
     assert not bot.fake.requests_to("GET", r"/git/blobs/")
     assert "3,000 files changed, 3,000 analysed (versions read from tarballs)" in run.output["text"]
-    # Every added range annotated: 50 with the completing PATCH, the rest appended by another.
-    per_kernel = len(run.annotations) // 20
-    assert per_kernel >= 2
-    assert len(run.annotations) == 20 * per_kernel > 50
-    assert {a["path"] for a in run.annotations} == {f"csrc/k{i:02d}.cu" for i in range(20)}
-    assert len(bot.fake.requests_to("PATCH", r"/check-runs/")) == 2
+    # Annotations: 50 with the completing PATCH, the rest appended 50 at a time, up to 1,000.
+    assert len(run.annotations) == MAX_ANNOTATIONS
+    assert len(bot.fake.requests_to("PATCH", r"/check-runs/")) == MAX_ANNOTATIONS // 50
+    assert "annotations left out" in run.output["summary"]
+    assert "…and 300 more." in run.output["summary"]  # 400 files needing a decision
 
 
 async def test_pr_of_3000_files_without_a_usable_tarball_is_capped_and_never_passes(
