@@ -12,8 +12,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
+from bot.engine import RULES
 from bot.engine.census import Census
 from bot.engine.delta import change_delta
+from bot.engine.model import ChangeDelta
 from bot.engine.paths import PathFilter
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 from bot.policy.decisions import (
@@ -131,17 +133,17 @@ def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         include_generated=policy.paths.include_generated,
     )
     progress.finish()
-    out.write(_render_scan(census, args.format, root, args.top))
+    out.write(_render_scan(census, args.format, root, args.top, pretty=out.isatty()))
     return 0
 
 
-def _render_scan(census: Census, fmt: str, root: str, top: int) -> str:
+def _render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
     if fmt == "json":
-        return json_out.dumps(json_out.scan_document(census, root=root, top=top))
+        return json_out.dumps(json_out.scan_document(census, root=root, top=top), pretty=pretty)
     if fmt == "markdown":
         return markdown.scan_markdown(census, root=root, top=top)
     if fmt == "sarif":
-        return json_out.dumps(sarif.scan_sarif(census))
+        return json_out.dumps(sarif.scan_sarif(census), pretty=pretty)
     return text.render_scan(census, root=root, top=top)
 
 
@@ -263,21 +265,23 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     linked = _linked([*args.decision, *find_links(*messages)], at, folder, owner, name)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(base, folder, err))
     summary = json_out.verdict_summary(verdict)
-    out.write(_render_diff(delta, summary, args.format, args.base, args.head))
+    out.write(_render_diff(delta, summary, args, pretty=out.isatty()))
     if args.format != "text":
         err.write(f"lockin: {summary['conclusion']}: {summary['summary']}\n")
     return 1 if verdict.conclusion == "failure" else 0
 
 
-def _render_diff(delta, summary: dict[str, Any], fmt: str, base: str, head: str) -> str:
-    if fmt == "json":
-        return json_out.dumps(json_out.diff_document(delta, summary, base=base, head=head))
-    if fmt == "markdown":
+def _render_diff(
+    delta: ChangeDelta, summary: dict[str, Any], args: argparse.Namespace, *, pretty: bool
+) -> str:
+    base, head = args.base, args.head
+    if args.format == "json":
+        document = json_out.diff_document(delta, summary, base=base, head=head)
+        return json_out.dumps(document, pretty=pretty)
+    if args.format == "markdown":
         return markdown.diff_markdown(delta, summary, base=base, head=head)
-    if fmt == "sarif":
-        from bot.engine import RULES
-
-        return json_out.dumps(sarif.diff_sarif(delta, RULES))
+    if args.format == "sarif":
+        return json_out.dumps(sarif.diff_sarif(delta, RULES), pretty=pretty)
     return text.render_diff(delta, summary, base=base, head=head)
 
 

@@ -158,5 +158,9 @@ def verdict_summary(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def dumps(document: Mapping[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+def dumps(document: Mapping[str, Any], *, pretty: bool = True) -> str:
+    """The document as JSON text: indented for people, compact for programs (the
+    standard library only has a C encoder for compact output, several times faster)."""
+    if pretty:
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
