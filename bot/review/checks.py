@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 ANNOTATIONS_PER_REQUEST = 50
 #: Annotations written per run: beyond this a PR is not reviewed line by line anyway.
 MAX_ANNOTATIONS = 1000
+#: The title of a run completed by an error: such a run holds no result, so a later delivery
+#: for the same head runs the check again instead of taking it as done.
+ERROR_TITLE = "The check could not finish"
 RECOUNT_ACTION = {
     "label": "Recount",
     "description": "Re-run the check and count the repo",
@@ -135,3 +138,8 @@ async def our_runs(
     if app_id:
         runs = [run for run in runs if str((run.get("app") or {}).get("id")) == str(app_id)]
     return runs
+
+
+def has_result(run: dict[str, Any]) -> bool:
+    """A completed run of ours that holds a result (not one an error completed)."""
+    return run["status"] == "completed" and (run.get("output") or {}).get("title") != ERROR_TITLE

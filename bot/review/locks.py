@@ -36,9 +36,6 @@ class LocalKeyedLock:
             if not self._users[key]:
                 del self._users[key], self._locks[key]
 
-    def __len__(self) -> int:
-        return len(self._locks)
-
 
 def pr_key(owner: str, repo: str, number: int) -> str:
     return f"{owner}/{repo}#{number}".lower()

@@ -9,7 +9,7 @@ from urllib.parse import quote
 if TYPE_CHECKING:
     from bot.census_store import CensusAt
     from bot.engine.census import Census
-    from bot.policy.gate import LinkedDecision, Verdict
+    from bot.policy.gate import Verdict
     from bot.review.analysis import PRAnalysis
     from bot.review.config_io import RepoConfig
 
@@ -23,7 +23,6 @@ class PRReport:
     config: RepoConfig
     analysis: PRAnalysis | None = None  # None: the configuration is invalid, nothing analysed
     verdict: Verdict | None = None
-    linked: list[LinkedDecision] = field(default_factory=list)
     record_problems: list[str] = field(default_factory=list)  # unreadable recorded decisions
     draft: tuple[str, str] | None = None  # (path, Markdown) of a ready-to-commit record
     census: Census | None = None  # the whole repository at the head (recount)

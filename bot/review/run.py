@@ -22,11 +22,20 @@ from typing import TYPE_CHECKING
 from bot.census_store import census_store
 from bot.engine.model import NON_PORTABLE
 from bot.github.errors import GitHubError
-from bot.policy.gate import draft_decision, evaluate
+from bot.policy.decisions import DecisionRecord
+from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.render.checkrun import check_output
 from bot.render.comment import render_clean, render_comment
 from bot.review.analysis import analyse_pr
-from bot.review.checks import MAX_ANNOTATIONS, CheckOutput, CheckRun, external_id, our_runs
+from bot.review.checks import (
+    ERROR_TITLE,
+    MAX_ANNOTATIONS,
+    CheckOutput,
+    CheckRun,
+    external_id,
+    has_result,
+    our_runs,
+)
 from bot.review.config_io import load_repo_config
 from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
@@ -55,7 +64,7 @@ class CheckOutcome:
     conclusion: str | None  # None: nothing was checked (closed PR, already checked)
     head_sha: str | None
     check_run_id: int | None = None
-    comment: str = "none"  # created | updated | unchanged | deleted | none | stale | skipped
+    comment: str = "none"  # created | updated | unchanged | none | stale | skipped
     requests: int = 0
     report: PRReport | None = None
     note: str = ""
@@ -119,7 +128,7 @@ async def _check(
     ours = external_id(owner, repo, number)
     existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
     existing = [run for run in existing if run.get("external_id") == ours]
-    if trigger in _NEW_HEAD_TRIGGERS and any(r["status"] == "completed" for r in existing):
+    if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
     unfinished = next((r["id"] for r in existing if r["status"] != "completed"), None)
     run = await CheckRun.start(
@@ -168,7 +177,8 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     if report.census is None:
         report.base_census = await census_store(ctx.caches).default_branch(owner, repo)
     added = analysis.delta.added()
-    linked, recorded = [], []
+    linked: list[LinkedDecision] = []
+    recorded: list[DecisionRecord] = []
     # Decisions matter only past the allowance: below it no request is spent on them.
     if sum(added[layer] for layer in policy.layers) > policy.allowance:
         reader = BlobReader(gh, owner, repo, ctx.caches.blobs)
@@ -187,7 +197,6 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
         recorded, report.record_problems = await recorded_decisions(
             gh, reader, owner=owner, repo=repo, default_branch=default_branch, policy=policy
         )
-    report.linked = linked
     report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
     if report.verdict.uncovered:
         report.draft = draft_decision(
@@ -236,7 +245,7 @@ async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseExceptio
         reason = f"internal error ({type(exc).__name__})"
     output = CheckOutput(
         conclusion="failure",
-        title="The check could not finish",
+        title=ERROR_TITLE,
         summary=(
             f"lockin stopped before it could count this pull request: {reason[:500]}.\n\n"
             "It reports failure rather than let unchecked code pass a required check. "

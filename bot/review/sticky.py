@@ -44,21 +44,17 @@ async def write_sticky(
     repo: str,
     number: int,
     login: str,
-    body: str | None,
+    body: str,
     *,
     create: bool,
 ) -> str:
     """Bring the sticky comment to ``body``; return what was done (for logs and tests).
-
-    ``body`` None means "only if one exists, leave it alone". ``create`` False never creates
-    one (a PR that never touched non-portable code gets no comment).
+    ``create`` False never creates one (a PR that never touched non-portable code gets none).
     """
     ours = await our_comments(gh, owner, repo, number, login)
     keep, extra = (ours[0], ours[1:]) if ours else (None, [])
     for duplicate in extra:
         await gh.delete(f"/repos/{owner}/{repo}/issues/comments/{duplicate['id']}")
-    if body is None:
-        return "kept" if keep else "none"
     body = f"{MARKER}\n{body}"
     if keep is None:
         if not create:

@@ -23,6 +23,8 @@ from tests.support.webhooks import pull_request_event, webhook_headers
 
 SECRET = "review-tests-secret"
 MARKER = "<!-- lockin:sticky-comment -->"
+#: Attempts the bot's client makes per request before it gives up.
+RETRY_ATTEMPTS = 3
 
 
 @dataclass
@@ -73,6 +75,7 @@ def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
         "webhook_secret": SECRET,
         "github_api_url": fake.url,
         "write_interval": 0.0,
+        "retry_attempts": RETRY_ATTEMPTS,
         "retry_backoff": 0.01,
         "request_timeout": 5.0,
         "workers": 2,

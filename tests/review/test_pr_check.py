@@ -9,7 +9,7 @@ import json
 from bot.review.analysis import MAX_BLOB_READS
 from bot.review.checks import MAX_ANNOTATIONS
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
-from tests.review.conftest import Bot
+from tests.review.conftest import RETRY_ATTEMPTS, Bot
 from tests.support.webhooks import check_suite_event, pull_request_event
 
 KERNEL = """#include <cuda_runtime.h>
@@ -380,7 +380,7 @@ async def test_invalid_config_fails_the_check_with_line_and_key(bot: Bot) -> Non
 async def test_github_failing_mid_run_leaves_no_run_in_progress(bot: Bot) -> None:
     repo = new_repo(bot.fake)
     pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
-    bot.fake.fail("GET", r"/git/blobs/", status=502, times=50)
+    bot.fake.fail("GET", r"/git/blobs/", status=502, times=RETRY_ATTEMPTS)
 
     await bot.pr_event(repo, pr, "opened")
 
@@ -390,3 +390,9 @@ async def test_github_failing_mid_run_leaves_no_run_in_progress(bot: Bot) -> Non
     assert run.output["title"] == "The check could not finish"
     assert "502" in run.output["summary"]
     assert not bot.sticky(repo, pr.number)
+    # Redelivered once GitHub recovers: an errored run is no result, so the check runs again.
+    await bot.pr_event(repo, pr, "opened")
+    latest = bot.runs(repo, pr.head_sha)[-1]
+    assert latest.id != run.id
+    assert "without a compute-API decision" in latest.output["title"]
+    assert len(bot.sticky(repo, pr.number)) == 1
