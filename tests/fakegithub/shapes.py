@@ -212,7 +212,7 @@ class Shapes:
             "state": issue.state,
             # A PR's title and body live on the PR (tests edit them there).
             "title": pr.title if pr else issue.title,
-            "body": pr.body if pr else issue.body,
+            "body": (pr.body if pr else issue.body) or None,  # GitHub sends null, not ""
             "user": self.user(issue.user),
             "labels": [self.label(repo, name) for name in issue.labels],
             "assignee": self.user(issue.assignees[0]) if issue.assignees else None,
@@ -318,7 +318,7 @@ class Shapes:
             "locked": False,
             "title": pr.title,
             "user": self.user(pr.user),
-            "body": pr.body,
+            "body": pr.body or None,  # an empty description is null on GitHub
             "labels": issue["labels"],
             "milestone": None,
             "active_lock_reason": None,
