@@ -261,6 +261,7 @@ async def test_fork_pr_shape_and_check_run_pull_requests(
     assert pull["head"]["repo"]["fork"] is True
     assert pull["base"]["repo"]["full_name"] == "acme/ml"
     assert pull["head"]["sha"] == fork_pr.head_sha
+    assert pull["body"] is None  # an empty description is null on GitHub
     files = await (await client.get(f"/repos/acme/ml/pulls/{fork_pr.number}/files")).json()
     assert [f["filename"] for f in files] == ["kernels/mul.cu"]
     contents = await client.get(f"/repos/acme/ml/contents/kernels/mul.cu?ref={fork_pr.head_sha}")
