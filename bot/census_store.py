@@ -87,9 +87,6 @@ class SingleFlight:
         if not done.cancelled():
             done.exception()  # retrieved here, so nobody is warned when all waiters left
 
-    def __contains__(self, key: str) -> bool:
-        return key in self._running
-
 
 class CensusStore:
     """Census results in a get/put cache, with the single flight and per-repo refresh order."""

@@ -156,7 +156,10 @@ async def _recount(
     try:
         result = await _run_recount(gh, ctx, owner, repo, number, head, policy)
     except Exception:
-        state.waiting.pop(key, None)
+        # Everyone waiting is told once; the job fails so the error reaches the logs.
+        comments = state.waiting.pop(key)
+        failed = RecountResult("an internal error stopped it (the app's logs have the details)")
+        await _answer(gh, owner, repo, number, comments, failed)
         raise
     # No await between these two lines: a command arriving now finds one or the other.
     state.recent[key] = result

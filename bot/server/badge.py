@@ -139,11 +139,6 @@ def unknown_badge() -> str:
     return render_badge("unknown", GREY)
 
 
-def pending_badge() -> str:
-    """Shown while the first census of an installed repository is still running."""
-    return render_badge("counting", GREY)
-
-
 # -- the route ----------------------------------------------------------------------
 
 # GitHub owner and repository names: letters, digits, "-", "_", "." (repos up to 100).

@@ -81,10 +81,6 @@ class UnsafeEntries:
         if len(self.examples) < MAX_EXAMPLES:
             self.examples.append((name, reason))
 
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
 
 @dataclass(slots=True)
 class ArchiveCensus:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import tarfile
@@ -186,3 +187,27 @@ def test_a_plain_tar_is_read_too(tmp_path: Path) -> None:
 def test_a_missing_file_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="cannot read"):
         census_from_file(tmp_path / "nope.tar.gz", limits=LIMITS)
+
+
+async def test_a_cancelled_census_frees_its_thread() -> None:
+    """Cancelling the task that awaits a census stops its thread at the next pull, so two
+    abandoned downloads do not keep both census threads busy forever."""
+    started, never = asyncio.Event(), asyncio.Event()
+    data = tarball(FILES)
+    assert len(data) > 100  # the first piece leaves the archive unfinished
+
+    async def stalls() -> AsyncIterator[bytes]:
+        yield data[:100]  # a tenth of the archive
+        started.set()
+        await never.wait()  # the network stops answering
+        yield b""
+
+    for _ in range(2):  # as many as the census executor has threads
+        started.clear()
+        task = asyncio.create_task(census_from_stream(stalls(), limits=LIMITS))
+        await started.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    result = await census_from_stream(chunks(data), limits=LIMITS)
+    same(result.census, oracle(FILES))
