@@ -117,14 +117,14 @@ def decisions_block(report: PRReport) -> str:
     return "\n\n".join(out)
 
 
-def gate_table(report: PRReport, *, link: bool = True, limit: int = MAX_ROWS) -> str:
+def gate_table(report: PRReport, limit: int = MAX_ROWS) -> str:
     """Files adding gated lines, with the record that covers each or why none does."""
     verdict = report.verdict
     if verdict is None or not verdict.files:
         return ""
-    url = report.blob_url if link else None
     rows = [
-        [path_ref(g.path, url), f"{g.gated_lines:,}", _coverage(g)] for g in verdict.files[:limit]
+        [path_ref(g.path, report.blob_url), f"{g.gated_lines:,}", _coverage(g)]
+        for g in verdict.files[:limit]
     ]
     return table(["File", "Gated lines", "Decision"], rows, "lrl") + more(
         len(rows), len(verdict.files)
@@ -160,9 +160,9 @@ def next_steps(report: PRReport) -> str:
             steps.append("The PR comment holds a ready-to-commit draft.")
     if report.incomplete:
         steps.append(
-            f"{report.incomplete:,} files were not read (GitHub lists at most 3,000 files and "
-            "the check reads a bounded number of blobs): split the PR, or run "
-            "`lockin diff` on a checkout."
+            f"{report.incomplete:,} files were not read (GitHub lists at most 3,000 files, and "
+            "without a usable repository archive the check reads a bounded number of blobs), "
+            "so it cannot pass: split the PR, or check it with `lockin diff` on a checkout."
         )
     return " ".join(steps) if steps else "Nothing to do."
 
@@ -283,13 +283,12 @@ def census_block(census: Census) -> str:
     totals = census.totals
     locked = census.locked_to_nvidia()
     layers = {layer.value: totals.layers.get(layer, 0) for layer in LAYERS}
-    non_portable = sum(totals.layers.get(layer, 0) for layer in NON_PORTABLE)
     return "\n\n".join(
         [
             "#### The whole repository at this head",
             f"**{locked:,}** of {totals.code_lines:,} code lines "
             f"({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow; "
-            f"{non_portable:,} are non-portable in all ({totals.files:,} files).",
+            f"{non_portable(totals.layers):,} are non-portable in all ({totals.files:,} files).",
             layer_table(totals.layers, totals.code_lines),
             pie_chart("Code lines by layer", layers),
         ]
