@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fakegithub import CheckRun, Comment, FakeGitHub, Issue, PullRequest, Repo
+from tests.fakegithub.shapes import node_id
 from tests.fakegithub.state import iso
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "contract" / "webhook-examples"
@@ -93,7 +94,7 @@ def overlay(template: Any, ours: Any, user: dict[str, Any] | None = None) -> Any
 def _installation(repo: Repo) -> dict[str, Any]:
     return {
         "id": repo.installation_id,
-        "node_id": f"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u{repo.installation_id}",
+        "node_id": node_id("Installation", repo.installation_id),
     }
 
 
