@@ -13,7 +13,7 @@ from bot.engine.languages import Language, detect
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source
-from bot.engine.registry import SPECS, SPECS_BY_LANGUAGE
+from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 
 _SNIFF = 8192
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
@@ -23,6 +23,7 @@ _GENERATED = re.compile(
     re.I,
 )
 _GENERATED_HEAD = 2048
+_PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
 # Explicit template instantiations: the whole content of the small per-configuration files
 # kernel libraries generate by the hundred (flash-attention's flash_fwd_hdim128_fp16_sm80.cu).
 _INSTANTIATION = re.compile(
@@ -55,7 +56,8 @@ def _line_count(text: str) -> int:
 
 
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
-    if _GENERATED.search(text, 0, _GENERATED_HEAD):
+    head = text[:_GENERATED_HEAD].lower()
+    if ("generated" in head or "do not edit" in head) and _GENERATED.search(head):
         return True
     return (
         lang.name in _INSTANTIATING_LANGUAGES
@@ -67,18 +69,18 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
 def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
     """(spec index, first line, last line) of every region any applicable rule claims."""
     text, masked = lexed.text, lexed.masked
-    in_code: dict[str, bool] = {}  # keyword -> present in the masked code
+    rules = RULES_BY_LANGUAGE[lang.name]
+    in_code = rules.keywords.occurrences(masked)
     in_text: dict[str, bool] = {}  # keyword -> present in the raw text (for string kinds)
     claims: set[tuple[int, int, int]] = set()
     src: Source | None = None
-    for index in SPECS_BY_LANGUAGE[lang.name]:
+    for index in rules.candidates(in_code):
         spec = SPECS[index]
-        if spec.keywords:
-            hits, haystack = (in_text, text) if spec.kind in STRING_KINDS else (in_code, masked)
+        if spec.keywords and spec.kind in STRING_KINDS:
             for keyword in spec.keywords:
-                hit = hits.get(keyword)
+                hit = in_text.get(keyword)
                 if hit is None:
-                    hit = hits[keyword] = keyword in haystack
+                    hit = in_text[keyword] = keyword in text
                 if hit:
                     break
             else:
@@ -88,7 +90,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
         if spec.unless is not None and spec.unless.search(masked):
             continue
         if src is None:
-            src = Source(lexed, lang.family.nesting)
+            src = Source(lexed, lang.family.nesting, in_code)
         for first, last in KINDS[spec.kind](src, spec.pattern, spec.keywords):
             claims.add((index, first, last))
     return sorted(claims)
@@ -118,7 +120,7 @@ def _classify(path: str, data: bytes) -> FileReport:
     findings: list[Finding] = []
     if not claims:
         layers[Layer.PORTABLE] = code_lines
-        line_rules: list[str | None] = ["" if c else None for c in code]
+        line_rules: list[str | None] = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
     else:
         line_rules = _resolve(claims, code, layers, ecosystems, findings)
     return FileReport(

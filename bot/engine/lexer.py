@@ -91,7 +91,7 @@ class Lexed:
     def line_starts(self) -> list[int]:
         """Offset of the first character of each line (and one past the end)."""
         if self._starts is None:
-            self._starts = list(accumulate((len(line) + 1 for line in self.lines), initial=0))
+            self._starts = [0, *accumulate(map((1).__add__, map(len, self.lines)))]
         return self._starts
 
 
@@ -148,4 +148,4 @@ def lex(text: str, family: Family) -> Lexed:
     lines = masked.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return Lexed(text, masked, strings, lines, [bool(line.strip()) for line in lines])
+    return Lexed(text, masked, strings, lines, list(map(bool, map(str.strip, lines))))

@@ -61,14 +61,20 @@ class Source:
         "_pairs",
         "_string_starts",
         "family",
+        "last_line",
         "lexed",
         "masked",
+        "occurrences",
+        "starts",
     )
 
-    def __init__(self, lexed: Lexed, nesting: str) -> None:
+    def __init__(self, lexed: Lexed, nesting: str, occurrences: dict[str, list[int]]) -> None:
         self.lexed = lexed
+        self.occurrences = occurrences  # keyword -> its offsets in the masked code
         self.masked = lexed.masked
         self.family = nesting
+        self.starts = lexed.line_starts
+        self.last_line = max(len(lexed.lines), 1)
         self._pairs: dict[int, int] | None = None
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._blocks: tuple[dict[int, int], list[int], list[bool]] | None = None
@@ -80,7 +86,7 @@ class Source:
         return len(self.lexed.lines)
 
     def line_of(self, offset: int) -> int:
-        return min(bisect_right(self.lexed.line_starts, offset), max(self.nlines, 1))
+        return min(bisect_right(self.starts, offset), self.last_line)
 
     def span(self, start: int, end: int) -> Span:
         """Lines of the characters [start, end)."""
@@ -98,13 +104,9 @@ class Source:
             return
         windows: list[tuple[int, int]] = []
         for keyword in keywords:
-            i = masked.find(keyword)
-            while i >= 0:
+            for i in self.occurrences.get(keyword, ()):
                 end = masked.find("\n", i + len(keyword))
-                if end < 0:
-                    end = len(masked)
-                windows.append((masked.rfind("\n", 0, i) + 1, end))
-                i = masked.find(keyword, end)
+                windows.append((masked.rfind("\n", 0, i) + 1, end if end >= 0 else len(masked)))
         if not windows:
             return
         windows.sort()
@@ -200,18 +202,14 @@ class Source:
             first, last = self.span(s, e)
             for i in range(first, last):
                 starts[i] = False
+        # A line whose predecessor leaves brackets open (or ends in a backslash) continues it.
         depth = 0
-        line = 0
-        for m in _BRACKETS.finditer(self.masked):
-            ch = m.group()
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth = max(0, depth - 1)
-            elif ch[-1] == "\n":
-                line = self.line_of(m.start())
-                if (depth or len(ch) == 2) and line < n:
-                    starts[line] = False
+        for i, text in enumerate(lines[:-1]):
+            opened = text.count("(") + text.count("[") + text.count("{")
+            closed = text.count(")") + text.count("]") + text.count("}")
+            depth = max(0, depth + opened - closed)
+            if depth or text.endswith("\\"):
+                starts[i + 1] = False
         ends: dict[int, int] = {}
         enclosing = [0] * n
         stack: list[tuple[int, int]] = []  # (indent, def line)

@@ -17,7 +17,7 @@ import yaml
 
 from bot.engine.languages import LANGUAGES, expand
 from bot.engine.model import VENDORS, Layer, Rule
-from bot.engine.regions import KINDS
+from bot.engine.regions import KINDS, STRING_KINDS
 
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -49,6 +49,59 @@ class RuleSpec:
     unless: re.Pattern[str] | None  # file-level: the masked code must not match
     positive: tuple[Example, ...]
     negative: tuple[Example, ...]
+
+
+class KeywordIndex:
+    """Finds every occurrence of a set of literal keywords in one regex pass.
+
+    The keywords compile to one trie-shaped regex (a branch per distinct next character, so
+    the engine explores one path per offset). It stops at the shortest keyword, and its
+    matches do not overlap, so each match also checks the keywords that could start inside
+    it (a longer keyword with the same prefix, or one overlapping its tail): the result is
+    exactly the set of start offsets of every keyword.
+    """
+
+    def __init__(self, keywords: set[str]) -> None:
+        self._regex = re.compile(_trie(keywords)) if keywords else None
+        self._inside: dict[str, tuple[tuple[int, str], ...]] = {
+            found: tuple(
+                (offset, other)
+                for offset in range(len(found))
+                for other in sorted(keywords)
+                if other != found
+                and (other.startswith(found[offset:]) or found.startswith(other, offset))
+            )
+            for found in keywords
+        }
+
+    def occurrences(self, text: str) -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        if self._regex is None:
+            return found
+        for m in self._regex.finditer(text):
+            keyword, start = m.group(), m.start()
+            found.setdefault(keyword, []).append(start)
+            for offset, other in self._inside[keyword]:
+                if text.startswith(other, start + offset):
+                    found.setdefault(other, []).append(start + offset)
+        return found
+
+
+def _trie(words: set[str]) -> str:
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def branch(node: dict[str, Any]) -> str:
+        if "" in node:  # the shortest keyword ends here; longer ones are checked per match
+            return ""
+        alternatives = [re.escape(ch) + branch(child) for ch, child in sorted(node.items())]
+        return alternatives[0] if len(alternatives) == 1 else f"(?:{'|'.join(alternatives)})"
+
+    return branch(root)
 
 
 def _read(name: str) -> Any:
@@ -126,9 +179,34 @@ _ECOSYSTEMS = _load_ecosystems()
 SPECS: tuple[RuleSpec, ...] = _load_specs(_ECOSYSTEMS)
 ECOSYSTEMS: MappingProxyType[str, Ecosystem] = MappingProxyType(_ECOSYSTEMS)
 RULES: MappingProxyType[str, Rule] = MappingProxyType({s.rule.id: s.rule for s in SPECS})
-#: Language name -> indexes into SPECS of the rules that apply to it, in registry order.
-SPECS_BY_LANGUAGE: dict[str, tuple[int, ...]] = {
-    lang: tuple(i for i, s in enumerate(SPECS) if lang in s.languages) for lang in LANGUAGES
+
+
+class LanguageRules:
+    """The rules that apply to one language, indexed by the keywords that gate them."""
+
+    def __init__(self, indexes: list[int]) -> None:
+        code = [i for i in indexes if SPECS[i].keywords and SPECS[i].kind not in STRING_KINDS]
+        #: Rules checked on every file of the language (string kinds test their own keywords).
+        self.always = tuple(i for i in indexes if i not in code)
+        self.keywords = KeywordIndex({k for i in code for k in SPECS[i].keywords})
+        by_keyword: dict[str, list[int]] = {}
+        for i in code:
+            for keyword in SPECS[i].keywords:
+                by_keyword.setdefault(keyword, []).append(i)
+        self._by_keyword = {k: tuple(v) for k, v in by_keyword.items()}
+
+    def candidates(self, found: dict[str, list[int]]) -> list[int]:
+        """Indexes into SPECS, in registry order, of the rules worth running on a file."""
+        chosen = set(self.always)
+        for keyword in found:
+            chosen.update(self._by_keyword[keyword])
+        return sorted(chosen)
+
+
+#: Language name -> the rules that apply to it.
+RULES_BY_LANGUAGE: dict[str, LanguageRules] = {
+    lang: LanguageRules([i for i, s in enumerate(SPECS) if lang in s.languages])
+    for lang in LANGUAGES
 }
 
 
