@@ -86,7 +86,8 @@ class _Plan:
 
     @property
     def reads(self) -> int:
-        return int(self.needs_new) + int(self.needs_old)
+        """Versions still to read."""
+        return int(self.needs_new and self.new is None) + int(self.needs_old and self.old is None)
 
     def take(self, side: str, data: bytes) -> None:
         """Classify one version as it arrives (keeping its text only for a diff here)."""
@@ -144,17 +145,17 @@ class _Sides:
     async def read(self, plans: list[_Plan]) -> list[str]:
         """Fill in every plan's reports; return the paths that could not be read."""
         if sum(p.reads for p in plans) > TARBALL_THRESHOLD:
-            try:
-                plans = await self._from_archives(plans)
-                self.source = "tarballs"
-            except (ArchiveUnusable, NotFound):
-                pass  # blob reads below, within their budget
-        kept, unread = _within_budget(plans)
-        await self._from_blobs(kept)
+            # An unusable archive leaves its side to the blob reads below, within budget.
+            with suppress(ArchiveUnusable, NotFound):
+                await self._from_archives(plans)
+        kept, unread = _within_budget([p for p in plans if p.reads])
+        if kept:
+            await self._from_blobs(kept)
+            self.source = "blobs" if self.source == "blobs" else "tarballs and blobs"
         return [p.file.filename for p in unread]
 
-    async def _from_archives(self, plans: list[_Plan]) -> list[_Plan]:
-        """Both sides from their tarballs; return the plans still missing a version."""
+    async def _from_archives(self, plans: list[_Plan]) -> None:
+        """Each side that needs reading from its commit's tarball."""
         for side in ("new", "old"):
             wanted = {_side_path(p, side): p for p in plans if _needs(p, side)}
             if not wanted:
@@ -170,9 +171,7 @@ class _Sides:
                 max_bytes=self.max_archive,
                 max_file=MAX_FILE_BYTES,
             )
-        return [
-            p for p in plans if (p.needs_new and p.new is None) or (p.needs_old and p.old is None)
-        ]
+            self.source = "tarballs"
 
     async def _from_blobs(self, plans: list[_Plan]) -> None:
         new_shas = {p.file.filename: p.file.sha for p in plans if p.needs_new and p.new is None}
