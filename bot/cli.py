@@ -32,7 +32,7 @@ from bot.sources import SourceError
 from bot.sources.analysis import ChangedFile, change_deltas, scan_paths
 from bot.sources.changes import Change, narrow
 from bot.sources.dirs import directory_changes
-from bot.sources.git import GitRepo
+from bot.sources.git import GitRepo, worktree_prefix
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import check_directory, walk
 
@@ -143,7 +143,8 @@ def _render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool)
     if fmt == "markdown":
         return markdown.scan_markdown(census, root=root, top=top)
     if fmt == "sarif":
-        return json_out.dumps(sarif.scan_sarif(census), pretty=pretty)
+        log = sarif.scan_sarif(census, prefix=worktree_prefix(root))
+        return json_out.dumps(log, pretty=pretty)
     return text.render_scan(census, root=root, top=top)
 
 

@@ -65,8 +65,14 @@ def _fingerprint(path: str, rule: str, ordinal: int) -> str:
     return hashlib.sha256(f"{path}\0{rule}\0{ordinal}".encode()).hexdigest()
 
 
-def sarif_log(findings: Iterable[tuple[str, Finding]], rules: Mapping[str, Rule]) -> dict[str, Any]:
-    """A SARIF log with one run: every rule of the registry, one result per finding."""
+def sarif_log(
+    findings: Iterable[tuple[str, Finding]], rules: Mapping[str, Rule], *, prefix: str = ""
+) -> dict[str, Any]:
+    """A SARIF log with one run: every rule of the registry, one result per finding.
+
+    ``prefix`` is the scanned folder's path inside its repository (``git rev-parse
+    --show-prefix``): code scanning resolves URIs from the repository root.
+    """
     ordered = sorted(rules.values(), key=lambda r: r.id)
     index = {rule.id: i for i, rule in enumerate(ordered)}
     ordinals: Counter[tuple[str, str]] = Counter()
@@ -90,7 +96,7 @@ def sarif_log(findings: Iterable[tuple[str, Finding]], rules: Mapping[str, Rule]
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": quote(path, safe="/"),
+                            "uri": quote(prefix + path, safe="/"),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {"startLine": f.start_line, "endLine": f.end_line},
@@ -136,8 +142,9 @@ def sarif_log(findings: Iterable[tuple[str, Finding]], rules: Mapping[str, Rule]
     }
 
 
-def scan_sarif(census: Census) -> dict[str, Any]:
-    return sarif_log(((s.path, f) for s in census.files() for f in s.findings), census.rules)
+def scan_sarif(census: Census, *, prefix: str = "") -> dict[str, Any]:
+    findings = ((s.path, f) for s in census.files() for f in s.findings)
+    return sarif_log(findings, census.rules, prefix=prefix)
 
 
 def diff_sarif(change: ChangeDelta, rules: Mapping[str, Rule]) -> dict[str, Any]:

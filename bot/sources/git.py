@@ -43,6 +43,15 @@ def run_git(args: list[str], cwd: str, *, ok: tuple[int, ...] = (0,)) -> str:
     return proc.stdout
 
 
+def worktree_prefix(directory: str) -> str:
+    """Where ``directory`` sits inside its git work tree (``"sub/dir/"``), ``""`` at the
+    root or outside any repository."""
+    try:
+        return run_git(["rev-parse", "--show-prefix"], directory, ok=(0, 128)).strip()
+    except SourceError:
+        return ""
+
+
 class GitRepo:
     """A repository at ``path`` (a work tree, a ``.git`` directory or a bare repository)."""
 

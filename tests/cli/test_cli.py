@@ -412,3 +412,22 @@ def test_diff_sarif_has_one_result_per_added_range_and_markdown_the_verdict() ->
     assert code == 1
     assert "**failure**" in md
     assert "| Layer | Added | Removed | Net |" in md
+
+
+def _uris(log: dict) -> set[str]:
+    return {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    }
+
+
+def test_sarif_uris_are_relative_to_the_repository_root(tmp_path: Path) -> None:
+    repo = init(tmp_path / "r")
+    commit(repo, {"sub/dir/k.cu": KERNEL})
+    assert _uris(json.loads(run("scan", str(repo / "sub"), "--format", "sarif")[1])) == {
+        "sub/dir/k.cu"
+    }
+    plain = tmp_path / "plain"
+    (plain / "dir").mkdir(parents=True)
+    (plain / "dir" / "k.cu").write_text(KERNEL)
+    assert _uris(json.loads(run("scan", str(plain), "--format", "sarif")[1])) == {"dir/k.cu"}
