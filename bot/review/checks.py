@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from bot.github.errors import GitHubError
+
 if TYPE_CHECKING:
     from bot.github.client import GitHub
 
@@ -81,23 +83,34 @@ class CheckRun:
         name: str,
         head_sha: str,
         external_id: str,
-        reuse: int | None,
+        existing: list[dict[str, Any]],
+        app_id: str | None,
     ) -> CheckRun:
-        """Reuse our unfinished run ``reuse`` (a redelivered event must not add a second
-        run), else create one in progress."""
-        if reuse is not None:
-            return cls(gh, owner, repo, reuse)
-        run = await gh.post(
-            f"/repos/{owner}/{repo}/check-runs",
-            data={
-                "name": name,
-                "head_sha": head_sha,
-                "status": "in_progress",
-                "started_at": now(),
-                "external_id": external_id,
-                "output": {"title": "Counting non-portable lines…", "summary": "In progress."},
-            },
-        )
+        """Reuse our unfinished run among ``existing`` (a redelivered event must not add a
+        second run), else create one in progress."""
+        unfinished = _unfinished(existing, external_id)
+        if unfinished is not None:
+            return cls(gh, owner, repo, unfinished)
+        try:
+            run = await gh.post(
+                f"/repos/{owner}/{repo}/check-runs",
+                data={
+                    "name": name,
+                    "head_sha": head_sha,
+                    "status": "in_progress",
+                    "started_at": now(),
+                    "external_id": external_id,
+                    "output": {"title": "Counting non-portable lines…", "summary": "In progress."},
+                },
+            )
+        except GitHubError:
+            # A POST that failed after GitHub created the run (a timeout) is not retried:
+            # adopt that run rather than leave it in progress with nobody to complete it.
+            again = await our_runs(gh, owner, repo, head_sha, name=name, app_id=app_id)
+            unfinished = _unfinished(again, external_id)
+            if unfinished is None:
+                raise
+            return cls(gh, owner, repo, unfinished)
         return cls(gh, owner, repo, run["id"])
 
     async def complete(self, result: CheckOutput) -> None:
@@ -138,6 +151,17 @@ async def our_runs(
     if app_id:
         runs = [run for run in runs if str((run.get("app") or {}).get("id")) == str(app_id)]
     return runs
+
+
+def _unfinished(runs: list[dict[str, Any]], external_id: str) -> int | None:
+    return next(
+        (
+            r["id"]
+            for r in runs
+            if r.get("external_id") == external_id and r["status"] != "completed"
+        ),
+        None,
+    )
 
 
 def has_result(run: dict[str, Any]) -> bool:

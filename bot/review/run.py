@@ -130,9 +130,15 @@ async def _check(
     existing = [run for run in existing if run.get("external_id") == ours]
     if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
-    unfinished = next((r["id"] for r in existing if r["status"] != "completed"), None)
     run = await CheckRun.start(
-        gh, owner=owner, repo=repo, name=name, head_sha=current, external_id=ours, reuse=unfinished
+        gh,
+        owner=owner,
+        repo=repo,
+        name=name,
+        head_sha=current,
+        external_id=ours,
+        existing=existing,
+        app_id=ctx.settings.app_id,
     )
     report = PRReport(
         owner,
