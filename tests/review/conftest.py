@@ -12,9 +12,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
-from gidgethub.routing import Router
 
-from bot.features import pr_check
 from bot.server.app import create_app
 from bot.server.services import SERVICES
 from bot.server.settings import Settings
@@ -86,7 +84,7 @@ def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
 
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
-    app = create_app(settings_for(fake_github), router=Router(pr_check.router))
+    app = create_app(settings_for(fake_github))  # the real ROUTER, every feature combined
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []
