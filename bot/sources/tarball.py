@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import queue
 import tarfile
 import threading
 import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine import classify
 from bot.engine.census import Census
@@ -288,7 +289,7 @@ class _Root:
 
 
 def _walk(
-    source: IO[bytes] | _Inflater,
+    source: _Prefetch,
     *,
     path_filter: PathFilter,
     strip_root: bool,
@@ -338,6 +339,55 @@ def _skipped(path: str, reason: str) -> FileReport:
     return FileReport(path, None, 0, zero_layers(), {}, [], [], skipped=reason)
 
 
+class _Prefetch:
+    """Inflates ahead in a thread of its own while the census thread parses and classifies.
+
+    zlib releases the GIL, so inflating overlaps classification instead of adding to it.
+    At most ``DEPTH`` chunks wait in between; an error is handed over in order, and
+    ``close`` stops the thread when the reader is done or gives up early.
+    """
+
+    DEPTH = 8
+
+    def __init__(self, source: _Inflater) -> None:
+        self._source = source
+        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(self.DEPTH)
+        self._stop = threading.Event()
+        self._pending = b""
+        self._done = False
+        self._thread = threading.Thread(target=self._fill, name="census-inflate", daemon=True)
+        self._thread.start()
+
+    def _fill(self) -> None:
+        while not self._stop.is_set():
+            try:
+                chunk: bytes | BaseException = self._source.read(CHUNK)
+            except BaseException as error:  # handed to the reader, raised there
+                chunk = error
+            while not self._stop.is_set():
+                try:
+                    self._queue.put(chunk, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+            if not isinstance(chunk, bytes) or not chunk:
+                return
+
+    def read(self, size: int = CHUNK) -> bytes:
+        if not self._pending and not self._done:
+            item = self._queue.get()
+            if isinstance(item, BaseException):
+                self._done = True
+                raise item
+            self._pending, self._done = item, not item
+        out, self._pending = self._pending[:size], self._pending[size:]
+        return out
+
+    def close(self) -> None:
+        # No join: the thread may be waiting on the network; it ends after that read.
+        self._stop.set()
+
+
 def _census_from_pull(
     pull: Callable[[], bytes],
     *,
@@ -347,16 +397,18 @@ def _census_from_pull(
     include_generated: bool,
 ) -> ArchiveCensus:
     inflater = _Inflater(pull, limits)
+    prefetch = _Prefetch(inflater)
     result = ArchiveCensus(Census(include_generated=include_generated))
     try:
         _walk(
-            inflater,
+            prefetch,
             path_filter=path_filter,
             strip_root=strip_root,
             census=result.census,
             result=result,
         )
     finally:
+        prefetch.close()
         result.compressed_bytes, result.inflated_bytes = inflater.compressed, inflater.inflated
     return result
 

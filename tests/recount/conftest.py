@@ -153,10 +153,8 @@ async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot
     # Imported here so the reader's own tests run whatever state the server is in.
     from bot.features import recount
     from bot.server.app import create_app
-    from bot.server.badge import add_badge_routes
 
     app = create_app(settings_for(fake_github), router=Router(recount.router))
-    add_badge_routes(app)
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []
