@@ -29,13 +29,13 @@ def job_id(delivery_id: str) -> str:
     return f"{PREFIX}delivery:{delivery_id}"
 
 
-def _dumps(value: Any) -> bytes:
+def dump_job(value: Any) -> bytes:
     # Jobs are JSON (webhook payloads are JSON already), never pickle: a job read from Redis
     # must not be able to run code in a worker.
     return json.dumps(value, separators=(",", ":")).encode()
 
 
-def _loads(data: bytes) -> Any:
+def load_job(data: bytes) -> Any:
     return json.loads(data)
 
 
@@ -52,7 +52,7 @@ def connect(url: str, *, patience: float) -> ArqRedis:
     )
     return ArqRedis(
         pool,
-        job_serializer=_dumps,
-        job_deserializer=_loads,
+        job_serializer=dump_job,
+        job_deserializer=load_job,
         default_queue_name=QUEUE_NAME,
     )

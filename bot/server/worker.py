@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 from bot.features import ROUTER
 from bot.review import run as review_run
 from bot.scale.backend import RedisBackend
-from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME
+from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
 from bot.server.app import auth_options
 from bot.server.dispatch import run_job
@@ -97,6 +97,8 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         functions=[func(run_delivery, name=DELIVERY_JOB, max_tries=MAX_TRIES)],
         queue_name=QUEUE_NAME,
         redis_pool=backend.redis,
+        job_serializer=dump_job,
+        job_deserializer=load_job,
         max_jobs=settings.workers,
         job_timeout=job_timeout,
         # Results are not kept: a finished job leaves nothing behind but its effects.

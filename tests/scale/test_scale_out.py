@@ -1,0 +1,259 @@
+"""Issue 7 end to end: web replicas and workers as real processes sharing a real Redis,
+against the fake GitHub. What must hold: one comment per PR showing its newest head, one
+completed check run per head, redeliveries processed once, a killed worker's job finished by
+another, a Redis restart losing nothing that was answered 202."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections import Counter
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.fakegithub import FakeGitHub, PullRequest, Repo
+from tests.scale.cluster import Cluster, RedisServer, Web, pr_payload, until
+from tests.support.webhooks import issue_comment_event
+
+MARKER = "<!-- lockin:sticky-comment -->"
+
+
+def kernel(name: str) -> str:
+    return (
+        f"__global__ void {name}(float* x, int n) {{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) x[i] += 1.0f;\n"
+        "}\n"
+    )
+
+
+def open_kernel_pr(repo: Repo, n: int) -> PullRequest:
+    repo.commit({f"csrc/k{n}.cu": kernel(f"k{n}")}, branch=f"feature-{n}", message="a kernel")
+    return repo.open_pr(head_branch=f"feature-{n}", body="A change")
+
+
+def sticky(fake: FakeGitHub, repo: Repo, number: int) -> list[str]:
+    return [
+        c.body
+        for c in sorted(repo.comments.values(), key=lambda c: c.id)
+        if c.issue_number == number and MARKER in c.body and c.user == fake.bot_login
+    ]
+
+
+def checked(repo: Repo, head_sha: str) -> bool:
+    return any(r.head_sha == head_sha and r.status == "completed" for r in repo.check_runs.values())
+
+
+Delivery = tuple[str, str, dict[str, Any]]  # (delivery id, event, payload)
+
+
+async def send_racing(
+    cluster: Cluster, deliveries: list[Delivery], rng: random.Random
+) -> list[tuple[str, int, str]]:
+    """Every delivery to both web replicas at once (a redelivery racing the original), in a
+    shuffled order; (delivery id, HTTP status, outcome) per send."""
+    sends = [(d, web) for d in deliveries for web in cluster.webs]
+    rng.shuffle(sends)
+
+    async def send(delivery: Delivery, web: Web) -> tuple[str, int, str]:
+        delivery_id, event, payload = delivery
+        status, body = await cluster.deliver(web, event, payload, delivery_id)
+        return delivery_id, status, body.get("status", "")
+
+    return list(await asyncio.gather(*(send(d, w) for d, w in sends)))
+
+
+@pytest.mark.timeout(240)
+async def test_burst_with_redeliveries_and_racing_pushes_leaves_one_comment_per_pr(
+    cluster: Cluster,
+) -> None:
+    fake = cluster.fake
+    await cluster.start_web()
+    await cluster.start_web()
+    await asyncio.gather(cluster.start_worker(), cluster.start_worker())
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n", "model.py": "import torch\n"})
+    prs = [open_kernel_pr(repo, n) for n in range(4)]
+    rng = random.Random(7)
+    answers: list[tuple[str, int, str]] = []
+    sent: list[Delivery] = []
+
+    def push_all(wave: int) -> list[Delivery]:
+        """Two pushes to every PR, each with its `synchronize` delivery."""
+        out = []
+        for pr in prs:
+            for push in range(2):
+                name = f"w{wave}p{push}pr{pr.number}"
+                repo.push_to_pr(pr.number, {f"csrc/{name}.cu": kernel(name)})
+                payload = pr_payload(fake, repo, pr, "synchronize")
+                out.append((str(uuid.uuid4()), "pull_request", payload))
+        return out
+
+    async def settled() -> bool:
+        return all(checked(repo, pr.head_sha) for pr in prs) and await cluster.idle()
+
+    # Wave 1: each PR opened, then pushed twice before any job ran.
+    first = [
+        (str(uuid.uuid4()), "pull_request", pr_payload(fake, repo, pr, "opened")) for pr in prs
+    ]
+    wave1 = [*first, *push_all(1)]
+    answers += await send_racing(cluster, wave1, rng)
+    sent += wave1
+    await until(settled, "every PR's newest head checked", within=90)
+    wave1_heads = {pr.number: pr.head_sha for pr in prs}
+
+    # Wave 2: two more pushes per PR, racing redeliveries of every wave-1 delivery.
+    wave2 = push_all(2)
+    answers += await send_racing(cluster, [*wave2, *wave1], rng)
+    sent += wave2
+    await until(settled, "every PR's newest head checked again", within=90)
+
+    assert {status for _, status, _ in answers} == {202}
+    outcomes: dict[str, Counter[str]] = {}
+    for delivery_id, _, outcome in answers:
+        outcomes.setdefault(delivery_id, Counter())[outcome] += 1
+    assert len(outcomes) == len(sent)
+    assert all(counts["queued"] == 1 for counts in outcomes.values()), outcomes
+    assert sum(counts["duplicate"] for counts in outcomes.values()) == len(answers) - len(sent)
+
+    runs = list(repo.check_runs.values())
+    assert all(r.status == "completed" for r in runs)
+    per_head = Counter(r.head_sha for r in runs)
+    assert max(per_head.values()) == 1, per_head
+    for pr in prs:
+        assert per_head[pr.head_sha] == 1
+        assert per_head[wave1_heads[pr.number]] == 1
+        [comment] = sticky(fake, repo, pr.number)
+        assert f"`{pr.head_sha[:7]}`" in comment
+    newest = {pr.head_sha for pr in prs} | set(wave1_heads.values())
+    for worker in cluster.workers:
+        dropped = {line.get("head_sha") for line in worker.logs() if line.get("newer_sha")}
+        assert not dropped & newest, "a job for a newest head was dropped"
+    assert fake.contract_errors == []
+
+
+@pytest.mark.timeout(240)
+async def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(cluster: Cluster) -> None:
+    fake = cluster.fake
+    web = await cluster.start_web()
+    # Its GitHub requests wait as long as GitHub makes them wait: the kill lands mid-request.
+    doomed = await cluster.start_worker(REQUEST_TIMEOUT="120")
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    pr = open_kernel_pr(repo, 1)
+    fake.timeout_delay = 120
+    fake.fail("GET", rf"/pulls/{pr.number}/files", kind="timeout", times=1)
+    delivery = str(uuid.uuid4())
+
+    status, _ = await cluster.deliver(
+        web, "pull_request", pr_payload(fake, repo, pr, "opened"), delivery
+    )
+    assert status == 202
+    await until(
+        lambda: fake.requests_to("GET", rf"/pulls/{pr.number}/files"), "the job listing files"
+    )
+    assert doomed.logged("job started", delivery_id=delivery)
+    [started] = repo.check_runs.values()
+    assert started.status == "in_progress"
+    survivor = await cluster.start_worker()
+    await doomed.kill()
+
+    await until(
+        lambda: checked(repo, pr.head_sha), "the job finished by the other worker", within=120
+    )
+    assert survivor.logged("job started", delivery_id=delivery, **{"try": 2})
+    [run] = repo.check_runs.values()  # the run the dead worker started, completed
+    assert run.id == started.id
+    assert run.conclusion == "failure"
+    assert len(sticky(fake, repo, pr.number)) == 1
+    await until(cluster.idle, "the queue empty")
+    assert fake.contract_errors == []
+
+
+@pytest.mark.timeout(240)
+async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster: Cluster) -> None:
+    fake = cluster.fake
+    webs = [await cluster.start_web(), await cluster.start_web()]
+    await asyncio.gather(cluster.start_worker(), cluster.start_worker())
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    pr = open_kernel_pr(repo, 1)
+    repo.collaborators["maintainer"] = "write"
+    accepted: set[str] = set()
+    refused: dict[str, dict[str, Any]] = {}
+    restarted = asyncio.Event()
+
+    async def restart_redis() -> None:
+        await cluster.redis.stop()
+        await asyncio.sleep(1.0)
+        await cluster.redis.start()
+        restarted.set()
+
+    async def command(i: int) -> None:
+        """A `/lockin help` comment: each accepted one must get exactly one reply."""
+        comment = repo.add_comment(pr.number, f"/lockin help\n\n(ask {i})", user="maintainer")
+        payload = issue_comment_event(fake, repo, pr, comment)
+        delivery = str(uuid.uuid4())
+        status, _ = await cluster.deliver(webs[i % 2], "issue_comment", payload, delivery)
+        assert status in (202, 503), status
+        if status == 202:
+            accepted.add(delivery)
+        else:
+            refused[delivery] = payload
+
+    restart: asyncio.Task[None] | None = None
+    for i in range(40):
+        if i == 12:
+            restart = asyncio.create_task(restart_redis())
+        await command(i)
+        await asyncio.sleep(0.05)
+    assert restart is not None
+    await restart
+    # What was refused GitHub records as failed; it is redelivered, and accepted now.
+    for delivery, payload in refused.items():
+        status, _ = await cluster.deliver(webs[0], "issue_comment", payload, delivery)
+        assert status == 202
+        accepted.add(delivery)
+
+    def replies() -> int:
+        return sum(
+            1
+            for c in repo.comments.values()
+            if c.user == fake.bot_login and "lockin commands" in c.body
+        )
+
+    await until(lambda: replies() >= 40, "a reply to every accepted command", within=120)
+    await until(cluster.idle, "the queue empty")
+    assert len(accepted) == 40
+    assert replies() == 40
+    assert fake.contract_errors == []
+
+
+async def test_redis_unreachable_answers_503_never_202(
+    fake_github: FakeGitHub, tmp_path: Any
+) -> None:
+    redis = RedisServer(tmp_path / "redis")  # not started yet: nothing listens on its port
+    async with aiohttp.ClientSession() as http:
+        cluster = Cluster(fake_github, redis, tmp_path, http)
+        try:
+            web = await cluster.start_web(ready=False)
+            repo = fake_github.add_repo("octo/ml", files={"README.md": "# ml\n"})
+            pr = open_kernel_pr(repo, 1)
+            payload = pr_payload(fake_github, repo, pr, "opened")
+            delivery = str(uuid.uuid4())
+
+            status, body = await cluster.deliver(web, "pull_request", payload, delivery)
+            assert status == 503, body
+            async with http.get(web.url + "/readyz") as response:
+                assert response.status == 503
+
+            await redis.start()
+            await until(lambda: cluster.ready(web), "the web process ready once Redis is up")
+            status, body = await cluster.deliver(web, "pull_request", payload, delivery)
+            assert (status, body["status"]) == (202, "queued")
+            client = redis.client()
+            assert await client.zcard("lockin:jobs") == 1
+            await client.aclose()
+        finally:
+            await cluster.close()
+            await redis.stop()
