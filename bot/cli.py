@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, NoReturn, TextIO
 
 from bot.engine import RULES
@@ -30,7 +31,7 @@ from bot.policy.gate import LinkedDecision, evaluate
 from bot.render import json_out, markdown, sarif, text
 from bot.sources import SourceError
 from bot.sources.analysis import ChangedFile, change_deltas, scan_paths
-from bot.sources.changes import Change, narrow
+from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
 from bot.sources.git import GitRepo, worktree_prefix
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
@@ -151,31 +152,6 @@ def _render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool)
 # -- diff ----------------------------------------------------------------------
 
 
-def _changed_files(repo: GitRepo, changes: Sequence[Change]) -> list[ChangedFile]:
-    blobs = [b for c in changes for b in (c.old_blob, c.new_blob) if b]
-    contents = dict(repo.read_blobs(dict.fromkeys(blobs)))
-    return [
-        ChangedFile(
-            c,
-            contents.get(c.old_blob) if c.old_blob else None,
-            contents.get(c.new_blob) if c.new_blob else None,
-        )
-        for c in changes
-    ]
-
-
-def _dir_files(before: str, after: str, changes: Sequence[Change]) -> list[ChangedFile]:
-    old, new = DirSnapshot(before), DirSnapshot(after)
-    return [
-        ChangedFile(
-            c,
-            old.read(c.old_path or c.path) if c.status != "added" else None,
-            new.read(c.path) if c.status != "removed" else None,
-        )
-        for c in changes
-    ]
-
-
 def _recorded(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionRecord]:
     """Decision records in the decisions folder; broken ones are reported, not used."""
     records, problems = read_records(snapshot.files_under(folder))
@@ -222,49 +198,70 @@ def _origin(repo: GitRepo) -> tuple[str, str]:
     return (parts[-2], parts[-1]) if len(parts) >= 2 else ("", "")
 
 
+@dataclass
+class _Inputs:
+    """What a diff reads from either kind of BASE/HEAD."""
+
+    base: Snapshot
+    head: Snapshot
+    policy: Policy
+    files: list[ChangedFile]
+    messages: list[str] = field(default_factory=list)  # commit messages BASE..HEAD
+    owner: str = ""  # of the origin remote, for GitHub URLs in links
+    name: str = ""
+
+
+def _directory_inputs(args: argparse.Namespace) -> _Inputs:
+    base, head = DirSnapshot(args.base), DirSnapshot(args.head)
+    policy = _policy(args.config, base)
+    path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
+    changes = directory_changes(args.base, args.head, path_filter)
+    files = [
+        ChangedFile(
+            c,
+            base.read(c.old_path or c.path) if c.status != "added" else None,
+            head.read(c.path) if c.status != "removed" else None,
+        )
+        for c in changes
+    ]
+    return _Inputs(base, head, policy, files)
+
+
+def _git_inputs(args: argparse.Namespace) -> _Inputs:
+    repo = GitRepo(args.repo or ".")
+    base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
+    base = GitSnapshot(repo, base_commit, args.base)
+    head = GitSnapshot(repo, head_commit, args.head)
+    policy = _policy(args.config, base)
+    path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
+    # Like a pull request: the change HEAD makes since it left BASE.
+    start = repo.merge_base(base_commit, head_commit) or base_commit
+    changes = within(repo.changes(start, head_commit), path_filter.includes)
+    blobs = dict(
+        repo.read_blobs(dict.fromkeys(b for c in changes for b in (c.old_blob, c.new_blob) if b))
+    )
+    files = [
+        ChangedFile(c, blobs.get(c.old_blob or ""), blobs.get(c.new_blob or "")) for c in changes
+    ]
+    owner, name = _origin(repo)
+    return _Inputs(base, head, policy, files, repo.messages(base_commit, head_commit), owner, name)
+
+
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kinds = (os.path.isdir(args.base), os.path.isdir(args.head))
     if args.repo is None and kinds[0] != kinds[1]:
         raise UsageError("BASE and HEAD must both be directories or both git revisions")
-    if args.repo is None and all(kinds):
-        base: Snapshot = DirSnapshot(args.base)
-        head: Snapshot = DirSnapshot(args.head)
-        policy = _policy(args.config, base)
-        submodules = submodules_of(base) + submodules_of(head)
-        path_filter = policy.path_filter(submodules=submodules)
-        changes = directory_changes(args.base, args.head, path_filter)
-        files = _dir_files(args.base, args.head, changes)
-        messages: list[str] = []
-        owner = name = ""
-    else:
-        repo = GitRepo(args.repo or ".")
-        base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
-        base = GitSnapshot(repo, base_commit, args.base)
-        head = GitSnapshot(repo, head_commit, args.head)
-        policy = _policy(args.config, base)
-        path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
-        # Like a pull request: the change HEAD makes since it left BASE.
-        start = repo.merge_base(base_commit, head_commit) or base_commit
-        changes = [
-            kept
-            for change in repo.changes(start, head_commit)
-            if (
-                kept := narrow(
-                    change,
-                    path_filter.includes(change.old_path or change.path),
-                    path_filter.includes(change.path),
-                )
-            )
-        ]
-        files = _changed_files(repo, changes)
-        messages = repo.messages(base_commit, head_commit)
-        owner, name = _origin(repo)
-    deltas = change_deltas(files, jobs=args.jobs, include_generated=policy.paths.include_generated)
+    inputs = _directory_inputs(args) if args.repo is None and all(kinds) else _git_inputs(args)
+    policy = inputs.policy
+    deltas = change_deltas(
+        inputs.files, jobs=args.jobs, include_generated=policy.paths.include_generated
+    )
     delta = change_delta(deltas)
     folder = policy.decisions.folder
-    at = base if policy.decisions.require_default_branch else head
-    linked = _linked([*args.decision, *find_links(*messages)], at, folder, owner, name)
-    verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(base, folder, err))
+    at = inputs.base if policy.decisions.require_default_branch else inputs.head
+    refs = [*args.decision, *find_links(*inputs.messages)]
+    linked = _linked(refs, at, folder, inputs.owner, inputs.name)
+    verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(inputs.base, folder, err))
     summary = json_out.verdict_summary(verdict)
     out.write(_render_diff(delta, summary, args, pretty=out.isatty()))
     if args.format != "text":

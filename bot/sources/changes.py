@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from bot.engine.delta import LineChanges
@@ -79,3 +80,14 @@ def narrow(change: Change, old_included: bool, new_included: bool) -> Change | N
     if in_old:
         return Change("removed", change.old_path or change.path, old_blob=change.old_blob)
     return None
+
+
+def within(
+    changes: Iterable[Change],
+    in_old: Callable[[str], bool],
+    in_new: Callable[[str], bool] | None = None,
+) -> list[Change]:
+    """The changes narrowed to the paths each side's analysis includes (see ``narrow``)."""
+    in_new = in_new or in_old
+    kept = (narrow(c, in_old(c.old_path or c.path), in_new(c.path)) for c in changes)
+    return [c for c in kept if c is not None]

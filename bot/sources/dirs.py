@@ -12,7 +12,7 @@ import os
 from bot.engine.delta import changed_lines_by_file
 from bot.engine.paths import PathFilter
 from bot.sources import SourceError
-from bot.sources.changes import Change, narrow, parse_raw
+from bot.sources.changes import Change, parse_raw, within
 from bot.sources.git import run_git
 from bot.sources.tree import check_directory, walk
 
@@ -44,14 +44,10 @@ def directory_changes(before: str, after: str, path_filter: PathFilter) -> list[
         return path
 
     lines = changed_lines_by_file(patch, old_prefix, new_prefix)
-    out: list[Change] = []
+    changes = []
     for change in parse_raw(raw):
         path = strip(change.path)
         old_path = strip(change.old_path) if change.old_path else None
-        change = Change(change.status, path, old_path=old_path).with_lines(
-            lines.get(path, ([], []))
-        )
-        narrowed = narrow(change, (old_path or path) in old_files, path in new_files)
-        if narrowed is not None:
-            out.append(narrowed)
-    return out
+        lines_of = lines.get(path, ([], []))
+        changes.append(Change(change.status, path, old_path=old_path).with_lines(lines_of))
+    return within(changes, old_files.__contains__, new_files.__contains__)
