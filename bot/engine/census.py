@@ -130,7 +130,9 @@ class Census:
         include_generated: bool = True,
     ) -> None:
         if rules is None:
-            from bot.engine import RULES  # the registry; late so tests can pass their own
+            # Late: loading the registry parses every rule file, which callers that pass
+            # their own rules (tests, tools) need not pay for.
+            from bot.engine import RULES
 
             rules = RULES
         self.rules: Mapping[str, Rule] = rules

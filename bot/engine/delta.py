@@ -204,7 +204,7 @@ def file_delta(
     generated file (template instantiations...) when ``include_generated`` is false.
     """
     if rules is None:
-        from bot.engine import RULES
+        from bot.engine import RULES  # late, as in Census: the registry loads its rule files
 
         rules = RULES
     delta = FileDelta(path=path, status=status, old_path=old_path)
