@@ -4,9 +4,11 @@ server app (recount router, badge route), which talks to the fake GitHub on loop
 from __future__ import annotations
 
 import json
+import tempfile
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -158,6 +160,26 @@ async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []
+
+
+@pytest.fixture
+def quiet_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working directory and temp dir for the test: whatever the code under test
+    writes through a relative path or `tempfile` lands in them."""
+    work, temp = tmp_path / "cwd", tmp_path / "tmp"
+    work.mkdir()
+    temp.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    return tmp_path
+
+
+def assert_nothing_written(quiet_disk: Path, marker: str) -> None:
+    """The quiet folders are still empty, and no entry named by ``marker`` exists where a
+    path-traversal or absolute name would have put it."""
+    assert sorted(p.name for p in quiet_disk.rglob("*")) == ["cwd", "tmp"]
+    for folder in {Path("/tmp"), *quiet_disk.parents}:
+        assert list(folder.glob(f"{marker}*")) == []
 
 
 @pytest.fixture

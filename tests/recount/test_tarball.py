@@ -6,7 +6,6 @@ import asyncio
 import io
 import os
 import tarfile
-import tempfile
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -33,7 +32,7 @@ from tests.recount.archives import (
     incompressible,
     tarball,
 )
-from tests.recount.conftest import FILES, KERNEL
+from tests.recount.conftest import FILES, KERNEL, assert_nothing_written
 
 LIMITS = ArchiveLimits.for_archive(64 * 2**20)
 
@@ -79,7 +78,9 @@ async def test_applies_the_policy_path_filter() -> None:
     assert result.census.locked_to_nvidia() == 0
 
 
-async def test_hostile_entries_are_skipped_reported_and_never_touch_the_disk() -> None:
+async def test_hostile_entries_are_skipped_reported_and_never_touch_the_disk(
+    quiet_disk: Path,
+) -> None:
     marker = f"lockin-{uuid.uuid4().hex}"
     data = tarball(FILES, specials=hostile_entries(marker))
     result = await census_from_stream(chunks(data), limits=LIMITS)
@@ -101,14 +102,7 @@ async def test_hostile_entries_are_skipped_reported_and_never_touch_the_disk() -
     # The census itself names them as skipped, so every report built from it can show them.
     assert result.census.skipped["symlink"] == 1
     assert result.census.skipped["path-traversal"] == 1
-    assert not _anything_named(marker)
-
-
-def _anything_named(marker: str) -> list[str]:
-    found = []
-    for folder in {Path(tempfile.gettempdir()), Path.cwd(), *Path.cwd().parents}:
-        found += [str(p) for p in folder.glob(f"{marker}*")]
-    return found
+    assert_nothing_written(quiet_disk, marker)
 
 
 async def test_a_gzip_bomb_is_refused_before_it_inflates() -> None:
