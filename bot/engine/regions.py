@@ -8,6 +8,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           Python and build files: the bracket-balanced logical line)
 ``c-function``            a declaration from its start (``template<...>`` included) to its
                           ``;`` or to the closing brace of its body
+``c-macro-function``      every function declared with the macro a matched ``#define``
+                          names in group 1 (``#define HD __host__ __device__``), and the define
 ``c-block-statement``     a statement from its start to the closing brace of the first block
                           after the match (a lambda body handed to ``parallel_for``)
 ``preprocessor-block``    the ``#if``/``#elif`` branch whose condition matched, nesting aware
@@ -273,8 +275,10 @@ class Source:
                 value = m.end()
                 while value < len(self.masked) and self.masked[value] in " \t\n(":
                     value += 1
-                if value in starts:
-                    assigned[m.group(1)] = self.span(m.start(), self.logical_end(value + 1))
+                # A string prefix (r, b, f, rb...) is code before the literal's first quote.
+                start = next((v for v in range(value, value + 3) if v in starts), None)
+                if start is not None:
+                    assigned[m.group(1)] = self.span(m.start(), self.logical_end(start + 1))
             self._assigned = assigned
         return self._assigned
 
@@ -305,13 +309,18 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
 
 
 def _block(
-    src: Source, pattern: re.Pattern[str], keywords: Keywords, ends: re.Pattern[str]
+    src: Source,
+    pattern: re.Pattern[str],
+    keywords: Keywords,
+    ends: re.Pattern[str],
+    skip_directives: bool = False,
 ) -> Iterator[Span]:
     masked = src.masked
     for m in src.finditer(pattern, keywords):
         directive = src.directive_span(m.start())
         if directive:
-            yield directive
+            if not skip_directives:
+                yield directive
             continue
         start = src.c_statement_start(m.start())
         end = ends.search(masked, m.end())
@@ -325,6 +334,19 @@ def _block(
 
 def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     return _block(src, pattern, keywords, _C_DECL_END)
+
+
+def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """The macro a ``#define`` names (group 1) qualifies functions: each use starts one."""
+    names: set[str] = set()
+    for m in src.finditer(pattern, keywords):
+        directive = src.directive_span(m.start())
+        if directive:
+            yield directive
+            names.add(m.group(1))
+    for name in names:
+        use = re.compile(rf"(?<![\w#]){re.escape(name)}(?!\w)")
+        yield from _block(src, use, (), _C_DECL_END, skip_directives=True)
 
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -439,6 +461,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "statement": _statement,
     "c-function": _c_function,
     "c-block-statement": _c_block_statement,
+    "c-macro-function": _c_macro_function,
     "preprocessor-block": _preprocessor_block,
     "preprocessor-else": _preprocessor_else,
     "python-def": _python_def,

@@ -1,0 +1,272 @@
+"""classify() on whole files: layers, precedence, regions, findings and the report's shape."""
+
+from __future__ import annotations
+
+import pickle
+
+from bot.engine import classify
+from bot.engine.model import LAYERS, FileReport, Layer
+
+MIXED_CU = b"""\
+// Scale kernel and its launcher.
+#include <cuda_runtime.h>
+#include <vector>
+
+template <int N>
+__global__ void scale(float* x, float a) {
+  // cuda comment inside the kernel
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+  x[i] *= a;
+}
+
+int count(const std::vector<int>& v) { return static_cast<int>(v.size()); }
+
+void launch(float* x, int n, cudaStream_t s) {
+  scale<4><<<n / 256, 256, 0, s>>>(x, 2.0f);
+}
+"""
+
+
+def _by_line(report: FileReport) -> dict[int, str | None]:
+    return {i + 1: rule for i, rule in enumerate(report.line_rules)}
+
+
+def test_mixed_cu_file_places_each_code_line_once() -> None:
+    report = classify("csrc/scale.cu", MIXED_CU)
+    lines = _by_line(report)
+    assert report.language == "CUDA"
+    assert [lines[1], lines[4], lines[7]] == [None, None, None]  # comments, blank
+    assert lines[2] == "cuda.include"
+    assert lines[3] == ""  # portable include
+    assert {lines[n] for n in (5, 6, 8, 10, 11)} == {"cuda.kernel"}  # template line included
+    assert lines[13] == ""  # plain C++
+    assert lines[15] == "cuda.runtime"
+    assert lines[16] == "cuda.launch"
+    assert lines[17] == ""  # the statement with cudaStream_t ends at the body's brace
+    assert report.code_lines == sum(1 for r in report.line_rules if r is not None)
+    assert sum(report.layers.values()) == report.code_lines
+    assert report.layers[Layer.KERNEL] == 5
+    assert report.ecosystems == {"cuda": report.non_portable_lines}
+
+
+def test_findings_are_exactly_the_counted_lines() -> None:
+    report = classify("csrc/scale.cu", MIXED_CU)
+    owned: dict[int, str] = {}
+    for finding in report.findings:
+        assert finding.start_line <= finding.end_line
+        for line in range(finding.start_line, finding.end_line + 1):
+            rule = report.line_rules[line - 1]
+            assert rule in (None, finding.rule)  # non-code lines may sit inside a finding
+            if rule:
+                assert line not in owned
+                owned[line] = finding.rule
+    counted = {i + 1: r for i, r in enumerate(report.line_rules) if r}
+    assert owned == counted
+
+
+def test_report_has_all_layers_and_pickles() -> None:
+    report = classify("empty.py", b"")
+    assert set(report.layers) == set(LAYERS)
+    assert report.code_lines == 0
+    again = pickle.loads(pickle.dumps(classify("csrc/scale.cu", MIXED_CU)))
+    assert again.layers == classify("csrc/scale.cu", MIXED_CU).layers
+
+
+def test_cuda_in_comments_docstrings_and_messages_counts_for_nothing() -> None:
+    source = b'''\
+"""Runs on cuda devices; call torch.cuda.synchronize() first."""
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def step(model, x):
+    # torch.cuda.synchronize() would go here on cuda
+    log.info("moving batch to cuda: %s", x.shape)
+    raise_if(x is None, "cuda tensor expected, use .cuda()")
+    return model(x)
+'''
+    report = classify("train/step.py", source)
+    assert report.layers[Layer.PORTABLE] == report.code_lines == 6
+    assert report.findings == []
+
+
+def test_higher_layer_wins_and_enclosing_region_breaks_ties() -> None:
+    source = b"""\
+__global__ void k(float* x, cublasHandle_t h) {
+  int i = threadIdx.x;
+  x[i] = 0;
+}
+"""
+    report = classify("k.cu", source)
+    assert report.line_rules == ["cuda.kernel"] * 4  # not cublas (lower), not the builtin line
+
+
+def test_kernel_lines_inside_a_runtime_statement_split_the_finding() -> None:
+    source = b"""\
+void f(float* p) {
+  cudaMemcpy(p, p, 4,
+             cudaMemcpyDeviceToDevice);
+  g(p);
+  cudaFree(p);
+}
+"""
+    report = classify("f.cpp", source)
+    spans = [(f.rule, f.start_line, f.end_line) for f in report.findings]
+    assert spans == [("cuda.runtime", 2, 3), ("cuda.runtime", 5, 5)]
+
+
+def test_rocm_guard_branches_are_classified_by_condition() -> None:
+    source = b"""\
+#ifdef USE_ROCM
+  #include <hip/hip_runtime.h>
+  #define WARP 64
+#else
+  #define WARP 32
+#endif
+int lanes = WARP;
+"""
+    lines = _by_line(classify("compat.h", source))
+    assert lines[1] == lines[2] == lines[3] == "hip.platform-guard"  # the enclosing region
+    assert lines[4] == lines[5] == lines[6] == "cuda.rocm-else"
+    assert lines[7] == ""
+
+
+def test_nested_preprocessor_blocks_are_matched_by_depth() -> None:
+    source = b"""\
+#if __CUDA_ARCH__ >= 800
+#if USE_FAST
+fast();
+#else
+slow();
+#endif
+done();
+#endif
+after();
+"""
+    lines = _by_line(classify("copy.cuh", source))
+    assert all(lines[n] == "cuda.arch-guard" for n in range(1, 9))
+    assert lines[9] == ""
+
+
+def test_triton_kernel_is_a_whole_decorated_def() -> None:
+    source = b"""\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1, mask=mask)
+
+
+def add(x):
+    y = torch.empty_like(x)
+    add_kernel[(1,)](x, y, x.numel(), BLOCK=1024)
+    return y
+"""
+    report = classify("ops/add.py", source)
+    assert [(f.rule, f.start_line, f.end_line) for f in report.findings] == [("triton.jit", 6, 12)]
+    assert report.layers[Layer.KERNEL] == 6
+    assert report.ecosystems == {"triton": 6}
+
+
+def test_metal_file_is_kernel_as_a_whole_but_comments_do_not_count() -> None:
+    source = b"// header\n#include <metal_stdlib>\n\nkernel void k(device float* x) { }\n"
+    report = classify("shaders/k.metal", source)
+    assert report.layers[Layer.KERNEL] == 2
+    assert report.findings[0].rule == "metal.shader-file"
+
+
+def test_unknown_language_is_not_counted() -> None:
+    report = classify("docs/README.md", b"# Title\n\nUse torch.cuda here.\n")
+    assert report.language is None
+    assert report.code_lines == 0
+    assert report.line_rules == [None, None, None]
+
+
+def test_binary_and_undecodable_input() -> None:
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+    report = classify("img/logo.cu", png)
+    assert report.skipped == "binary"
+    assert report.code_lines == 0
+    noise = bytes(range(128, 256)) * 100
+    assert classify("noise.py", noise).skipped == "binary"
+
+
+def test_latin1_text_is_still_classified() -> None:
+    source = "# caf\xe9\nx = torch.zeros(1, device='cuda')\n".encode("latin-1")
+    report = classify("a.py", source)
+    assert report.skipped is None
+    assert report.line_rules == [None, "torch.device-string"]
+
+
+def test_generated_files_are_flagged() -> None:
+    generated = b'// This file is auto-generated. See generate_kernels.py\n#include "k.h"\n'
+    instantiation = b"""\
+#include "flash_fwd_launch_template.h"
+
+template<>
+void run_mha_fwd_<cutlass::half_t, 128, false>(Flash_fwd_params &params, cudaStream_t stream) {
+    run_mha_fwd_hdim128<cutlass::half_t, false>(params, stream);
+}
+"""
+    assert classify("gen.cu", generated).generated
+    assert classify("flash_fwd_hdim128_fp16_sm80.cu", instantiation).generated
+    assert not classify("csrc/scale.cu", MIXED_CU).generated
+
+
+def test_header_with_device_code_is_classified_by_content() -> None:
+    source = b"""\
+#pragma once
+#define HD_INLINE __host__ __device__ __forceinline__
+HD_INLINE float sq(float x) { return x * x; }
+inline float cube(float x) { return x * x * x; }
+"""
+    lines = _by_line(classify("include/math.h", source))
+    assert lines[1] == ""
+    report = classify("include/math.h", source)
+    assert lines[2] in {"cuda.device-macro", "cuda.device-function"}
+    assert lines[3] == "cuda.device-macro"
+    assert lines[4] == ""
+    assert report.layers[Layer.KERNEL] == 2
+
+
+def test_hip_cpp_file_kernels_are_hip() -> None:
+    source = b"""\
+#include <hip/hip_runtime.h>
+__global__ void add(float* x) { x[threadIdx.x] += 1.0f; }
+void run(float* x) { hipLaunchKernelGGL(add, dim3(1), dim3(64), 0, 0, x); }
+"""
+    report = classify("ck/add.cpp", source)
+    assert report.language == "HIP"
+    assert _by_line(report)[2] == "hip.kernel"
+    assert set(report.ecosystems) == {"hip"}
+
+
+def test_cupy_source_assigned_to_a_name_is_kernel() -> None:
+    source = b'''\
+import cupy as cp
+
+_SRC = r"""
+extern "C" __global__ void relu(float* x) {
+    x[threadIdx.x] = fmaxf(x[threadIdx.x], 0.f);
+}
+"""
+relu = cp.RawModule(code=_SRC).get_function("relu")
+'''
+    lines = _by_line(classify("ops/relu.py", source))
+    assert all(lines[n] == "cupy.raw-kernel" for n in range(3, 8))
+    assert lines[8] == lines[1] == "cupy.api"
+
+
+def test_requirements_pins_are_vendor_path_per_line() -> None:
+    source = b"numpy>=1.26\n# GPU\ntorch==2.3.0+cu121\nnvidia-nccl-cu12==2.20.5\n"
+    lines = _by_line(classify("requirements-gpu.txt", source))
+    assert lines == {1: "", 2: None, 3: "deps.cuda-wheel", 4: "deps.cuda-wheel"}
