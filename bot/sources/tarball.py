@@ -26,6 +26,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
+
 from bot.engine import classify
 from bot.engine.census import Census
 from bot.engine.model import FileReport, zero_layers
@@ -204,6 +206,9 @@ class _StreamBridge:
             return await anext(self._chunks)
         except StopAsyncIteration:
             return b""
+        except (aiohttp.ClientError, TimeoutError) as error:
+            # Named by its kind only: the archive URL carries a download token.
+            raise ArchiveError(f"the archive download broke off ({type(error).__name__})") from None
 
     def pull(self) -> bytes:
         if self._closed.is_set():

@@ -10,6 +10,7 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.engine import classify
@@ -205,3 +206,15 @@ async def test_a_cancelled_census_frees_its_thread() -> None:
             await task
     result = await census_from_stream(chunks(data), limits=LIMITS)
     same(result.census, oracle(FILES))
+
+
+async def test_a_broken_download_is_an_error_that_names_no_url() -> None:
+    data = tarball(FILES)
+
+    async def breaks() -> AsyncIterator[bytes]:
+        yield data[:100]
+        raise aiohttp.ClientPayloadError("payload incomplete: https://codeload/x?token=s3cret")
+
+    with pytest.raises(ArchiveError, match="broke off") as raised:
+        await census_from_stream(breaks(), limits=LIMITS)
+    assert "s3cret" not in str(raised.value)
