@@ -9,6 +9,7 @@ a URL (the bot links to the blob at the head SHA); without it paths are plain co
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,10 +22,15 @@ Link = Callable[[str, int | None, int | None], str]
 
 
 def code(text: str) -> str:
-    """An inline code span that survives backticks in the text."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """Inline code that is safe in a table cell and in a list.
+
+    A backtick span is the plain case; text with a backtick, a pipe (which would split a
+    table cell) or HTML-like characters becomes ``<code>`` with entities instead.
+    """
+    if not any(ch in text for ch in "`|<>&\n"):
+        return f"`{text}`"
+    escaped = html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")
+    return f"<code>{escaped}</code>"
 
 
 def path_ref(path: str, link: Link | None, start: int | None = None, end: int | None = None) -> str:
