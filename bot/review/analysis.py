@@ -29,7 +29,7 @@ from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
 from bot.github.errors import NotFound
 from bot.review.archive import ArchiveUnusable, read_from_archive
-from bot.review.contents import BlobReader, read_tree
+from bot.review.contents import BlobReader, file_contents, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
 
 if TYPE_CHECKING:
@@ -175,35 +175,38 @@ class _Sides:
 
     async def _from_blobs(self, plans: list[_Plan]) -> None:
         new_shas = {p.file.filename: p.file.sha for p in plans if p.needs_new and p.new is None}
-        old_shas = await self._old_shas([p for p in plans if p.needs_old and p.old is None])
+        old_plans = [p for p in plans if p.needs_old and p.old is None]
+        old_shas, truncated = await self._old_shas(old_plans)
         blobs = await self.reader.blobs({s for s in (*new_shas.values(), *old_shas.values()) if s})
-        missing_old = [
-            p for p in plans if p.needs_old and p.old is None and not old_shas.get(p.old_path)
-        ]
-        for plan in missing_old:  # paths a truncated tree left out
-            data = await self.reader.file_at(plan.old_path, await self.find_merge_base())
-            if data is not None:
-                blobs[f"path:{plan.old_path}"] = data
-                old_shas[plan.old_path] = f"path:{plan.old_path}"
+        old_by_path = {path: blobs[sha] for path, sha in old_shas.items()}
+        if truncated:  # paths the truncated tree left out, one by one
+            for plan in old_plans:
+                if plan.old_path not in old_by_path:
+                    data = await file_contents(
+                        self.gh, self.owner, self.repo, plan.old_path, self.merge_base
+                    )
+                    if data is not None:
+                        old_by_path[plan.old_path] = data
 
         def classify_all() -> None:
             for plan in plans:
                 if (sha := new_shas.get(plan.file.filename)) and sha in blobs:
                     plan.take("new", blobs[sha])
-                if (sha := old_shas.get(plan.old_path)) and sha in blobs:
-                    plan.take("old", blobs[sha])
+                if plan.old_path in old_by_path:
+                    plan.take("old", old_by_path[plan.old_path])
 
         await asyncio.to_thread(classify_all)
 
-    async def _old_shas(self, plans: list[_Plan]) -> dict[str, str]:
+    async def _old_shas(self, plans: list[_Plan]) -> tuple[dict[str, str], bool]:
+        """Base-side blob SHAs by path from ONE recursive tree of the merge base, and whether
+        GitHub truncated that tree."""
         if not plans:
-            return {}
+            return {}, False
         await self.find_merge_base()
         assert self.tree_sha is not None
         tree = await read_tree(self.gh, self.owner, self.repo, self.tree_sha)
-        return {
-            p.old_path: tree.entries[p.old_path].sha for p in plans if p.old_path in tree.entries
-        }
+        wanted = {p.old_path for p in plans}
+        return {path: sha for path, sha in tree.blobs.items() if path in wanted}, tree.truncated
 
 
 def _needs(plan: _Plan, side: str) -> bool:

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import quote
 
-from bot.github.errors import NotFound
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
-from bot.review.contents import decode_content
+from bot.review.contents import file_contents
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -36,16 +34,12 @@ async def load_repo_config(gh: GitHub, owner: str, repo: str, default_branch: st
     if repo.lower() != ORG_CONFIG_REPO:
         places.append((ORG_CONFIG_REPO, None))  # its own default branch
     for name, ref in places:
-        query = f"?ref={quote(ref, safe='')}" if ref else ""
-        try:
-            data = await gh.getitem(f"/repos/{owner}/{name}/contents/{CONFIG_PATH}{query}")
-        except NotFound:
-            continue
-        if not isinstance(data, dict) or data.get("type") != "file":
+        text = await file_contents(gh, owner, name, CONFIG_PATH, ref)
+        if text is None:
             continue
         source = f"{owner}/{name}:{CONFIG_PATH}" + (f"@{ref}" if ref else "")
         try:
-            return RepoConfig(load_policy(decode_content(data), source), source)
+            return RepoConfig(load_policy(text, source), source)
         except PolicyError as error:
             return RepoConfig(DEFAULT_POLICY, source, error)
     return RepoConfig(DEFAULT_POLICY, "defaults (no .github/lockin.yml)")

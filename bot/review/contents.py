@@ -25,34 +25,42 @@ CONCURRENT_READS = 4
 
 
 @dataclass(frozen=True, slots=True)
-class TreeEntry:
-    sha: str
-    size: int | None
-
-
-@dataclass(frozen=True, slots=True)
 class Tree:
-    """A commit's files (blobs only) by path. ``truncated``: GitHub left entries out."""
+    """A commit's blob SHAs by path. ``truncated``: GitHub left entries out."""
 
-    entries: dict[str, TreeEntry]
+    blobs: dict[str, str]
     truncated: bool
 
 
 async def read_tree(gh: GitHub, owner: str, repo: str, tree_ish: str) -> Tree:
     """A whole tree in one request (``recursive=1``); GitHub truncates above 100,000 entries."""
     data = await gh.getitem(f"/repos/{owner}/{repo}/git/trees/{tree_ish}?recursive=1")
-    entries = {
-        item["path"]: TreeEntry(item["sha"], item.get("size"))
-        for item in data["tree"]
-        if item["type"] == "blob"
-    }
-    return Tree(entries, bool(data.get("truncated")))
+    blobs = {item["path"]: item["sha"] for item in data["tree"] if item["type"] == "blob"}
+    return Tree(blobs, bool(data.get("truncated")))
 
 
 def decode_content(data: dict) -> bytes:
     """The bytes of a blob or contents answer (base64 in JSON)."""
     content = data.get("content") or ""
     return base64.b64decode(content) if data.get("encoding") == "base64" else content.encode()
+
+
+async def file_contents(
+    gh: GitHub, owner: str, repo: str, path: str, ref: str | None
+) -> bytes | None:
+    """A file by path at ``ref`` (None: the repository's default branch); None when there is
+    no such file. The contents API inlines files up to 1 MB; a larger one is read as a blob,
+    so it is never mistaken for an empty file."""
+    query = f"?{urlencode({'ref': ref})}" if ref else ""
+    try:
+        data = await gh.getitem(f"/repos/{owner}/{repo}/contents/{quote(path)}{query}")
+    except NotFound:
+        return None
+    if not isinstance(data, dict) or data.get("type") != "file":
+        return None
+    if data.get("encoding") == "none":
+        data = await gh.getitem(f"/repos/{owner}/{repo}/git/blobs/{data['sha']}")
+    return decode_content(data)
 
 
 class BlobReader:
@@ -87,16 +95,3 @@ class BlobReader:
         except ExceptionGroup as failed:
             raise failed.exceptions[0] from None
         return out
-
-    async def file_at(self, path: str, ref: str) -> bytes | None:
-        """A file by path at a commit (for paths a truncated tree left out); None if absent."""
-        try:
-            query = urlencode({"ref": ref})
-            data = await self._gh.getitem(f"{self._url}/contents/{quote(path)}?{query}")
-        except NotFound:
-            return None
-        if not isinstance(data, dict) or data.get("type") != "file":
-            return None
-        raw = decode_content(data)
-        await self._cache.put(f"blob:{data['sha']}", raw)
-        return raw

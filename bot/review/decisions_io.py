@@ -25,7 +25,7 @@ from bot.policy.decisions import (
     read_records,
 )
 from bot.policy.gate import LinkedDecision
-from bot.review.contents import BlobReader
+from bot.review.contents import BlobReader, file_contents
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -47,7 +47,6 @@ async def pr_link_texts(gh: GitHub, owner: str, repo: str, number: int, body: st
 
 async def linked_decisions(
     gh: GitHub,
-    reader: BlobReader,
     texts: list[str],
     *,
     owner: str,
@@ -67,13 +66,15 @@ async def linked_decisions(
             on_default = policy.decisions.require_default_branch
             at = default_branch if on_default else head_sha
             where = f"the default branch ({default_branch})" if on_default else "the PR head"
-            linked.append(await _file(reader, ref, at, where))
+            linked.append(await _file(gh, owner, repo, ref, at, where))
     return linked
 
 
-async def _file(reader: BlobReader, ref: DecisionRef, at: str, where: str) -> LinkedDecision:
+async def _file(
+    gh: GitHub, owner: str, repo: str, ref: DecisionRef, at: str, where: str
+) -> LinkedDecision:
     path = str(ref.value)
-    data = await reader.file_at(path, at)
+    data = await file_contents(gh, owner, repo, path, at)
     if data is None:
         return LinkedDecision(ref.raw, None, f"{path} does not exist on {where}")
     try:

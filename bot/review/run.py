@@ -192,7 +192,6 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
         texts = await pr_link_texts(gh, owner, repo, number, pr.get("body") or "")
         linked = await linked_decisions(
             gh,
-            reader,
             texts,
             owner=owner,
             repo=repo,

@@ -1,4 +1,5 @@
-"""Beyond issue 4's list: the sticky comment's lifecycle and who may re-run the check."""
+"""Beyond issue 4's list: the sticky comment's lifecycle, who may re-run the check, and
+configuration edge cases."""
 
 from __future__ import annotations
 
@@ -81,3 +82,17 @@ async def test_recount_button_reruns_our_check_and_ignores_other_apps(bot: Bot) 
     assert len(runs) == 2
     assert runs[-1].conclusion == "failure"
     assert "trigger: check_run.recount" in runs[-1].output["text"]
+
+
+async def test_config_too_large_to_inline_is_invalid_not_empty(bot: Bot) -> None:
+    # Above 1 MB the contents API sends no content: read as empty it would pass as defaults.
+    config = "layers: [kernel]\n" + "# padding\n" * 120_000
+    repo = new_repo(bot.fake, {".github/lockin.yml": config})
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert "larger than" in run.output["summary"]
+    assert run.output["title"] == "Invalid .github/lockin.yml"
