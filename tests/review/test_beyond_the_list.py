@@ -96,3 +96,27 @@ async def test_config_too_large_to_inline_is_invalid_not_empty(bot: Bot) -> None
     assert run.conclusion == "failure"
     assert "larger than" in run.output["summary"]
     assert run.output["title"] == "Invalid .github/lockin.yml"
+
+
+async def test_links_as_commit_trailers_and_labelled_issues_count(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    issue = repo.add_issue(
+        "Use CUDA for the scale kernel",
+        "---\nstatus: accepted\ncompute_api: CUDA 12.4\nmigration_cost: 1 day\n---\n",
+        labels=["compute-api-decision"],
+        assignees=["octo-lead"],
+    )
+    repo.commit({"csrc/scale.cu": KERNEL}, branch="feature", message="kernel")
+    repo.commit(
+        {"kernels/shift.cu": KERNEL.replace("scale", "shift")},
+        branch="feature",
+        message=f"second kernel\n\nCompute-API-Decision: #{issue.number}\n",
+    )
+    pr = repo.open_pr(head_branch="feature", body="Two kernels")
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert f"✅ `#{issue.number}`: valid" in run.output["summary"]
+    assert bot.fake.requests_to("GET", rf"/issues/{issue.number}$")
