@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import statistics
 import sys
 import time
@@ -29,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
+from aiohttp.test_utils import unused_port
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -65,24 +65,12 @@ def serve() -> None:
 
     settings = Settings.from_env(os.environ, env_file=None)
     configure_logging(settings.log_level, settings.log_format)
-    web.run_app(
-        create_app(settings, router=Router(pr_check.router)),
-        host=settings.host,
-        port=settings.port,
-        access_log=None,
-        print=None,
-        shutdown_timeout=1.0,
-    )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    app = create_app(settings, router=Router(pr_check.router))
+    web.run_app(app, host=settings.host, port=settings.port, access_log=None, print=None)
 
 
 async def start_server(fake, write_interval: float) -> tuple[asyncio.subprocess.Process, str]:
-    port = _free_port()
+    port = unused_port()
     environ = {
         **os.environ,
         "APP_ID": str(fake.app_id),

@@ -15,11 +15,10 @@ from aiohttp.test_utils import TestClient
 
 from bot.server.app import create_app
 from bot.server.services import SERVICES
-from bot.server.settings import Settings
 from tests.fakegithub import CheckRun, Comment, FakeGitHub, PullRequest, Repo
+from tests.server.conftest import SECRET, settings_for
 from tests.support.webhooks import pull_request_event, webhook_headers
 
-SECRET = "review-tests-secret"
 MARKER = "<!-- lockin:sticky-comment -->"
 #: Attempts the bot's client makes per request before it gives up.
 RETRY_ATTEMPTS = 3
@@ -66,25 +65,10 @@ class Bot:
         ]
 
 
-def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "app_id": str(fake.app_id),
-        "private_key": fake.private_key_pem,
-        "webhook_secret": SECRET,
-        "github_api_url": fake.url,
-        "write_interval": 0.0,
-        "retry_attempts": RETRY_ATTEMPTS,
-        "retry_backoff": 0.01,
-        "request_timeout": 5.0,
-        "workers": 2,
-        "log_format": "pretty",
-    }
-    return Settings(**(values | overrides))
-
-
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
-    app = create_app(settings_for(fake_github))  # the real ROUTER, every feature combined
+    settings = settings_for(fake_github, retry_attempts=RETRY_ATTEMPTS, workers=2)
+    app = create_app(settings)  # the real ROUTER, every feature combined
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []
