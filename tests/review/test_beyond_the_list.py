@@ -3,9 +3,11 @@ configuration edge cases."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.review.conftest import MARKER, Bot
 from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr
-from tests.support.webhooks import check_run_event, pull_request_event
+from tests.support.webhooks import check_run_event, check_suite_event, pull_request_event
 
 
 async def test_comment_says_so_when_the_pr_no_longer_touches_non_portable_code(bot: Bot) -> None:
@@ -120,3 +122,21 @@ async def test_links_as_commit_trailers_and_labelled_issues_count(bot: Bot) -> N
     assert run.conclusion == "success"
     assert f"✅ `#{issue.number}`: valid" in run.output["summary"]
     assert bot.fake.requests_to("GET", rf"/issues/{issue.number}$")
+
+
+async def test_a_push_checked_once_though_two_events_announce_it(bot: Bot) -> None:
+    # GitHub sends both pull_request.synchronize and check_suite.requested for one push.
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+    await bot.pr_event(repo, pr, "opened")
+    head = repo.push_to_pr(pr.number, {"model.py": MODEL + "# more\n"})
+
+    statuses = await asyncio.gather(
+        bot.deliver("pull_request", pull_request_event(bot.fake, repo, pr, "synchronize")),
+        bot.deliver("check_suite", check_suite_event(bot.fake, repo, head, "requested")),
+    )
+    await bot.settle()
+
+    assert statuses == [202, 202]
+    assert len(bot.runs(repo, head)) == 1
+    assert len(bot.sticky(repo, pr.number)) == 1
