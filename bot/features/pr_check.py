@@ -4,8 +4,9 @@
   the description changed (a `Compute-API-Decision:` line may have been added).
 - ``check_suite`` requested/rerequested: the PRs come from the payload; for fork PRs GitHub
   lists none, so they are found through our own runs' ``external_id`` on that head.
-- ``check_run`` rerequested, and requested_action ``recount`` (our Recount button): only for
-  runs of this app.
+- ``check_run`` rerequested, and requested_action ``recount`` (our Recount button, which does
+  what `/lockin recount` does: the check plus the repository's census): only for runs of
+  this app.
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ from typing import Any
 from gidgethub import sansio
 from gidgethub.routing import Router
 
+from bot.census_store import census_store
 from bot.github.client import GitHub
+from bot.github.errors import GitHubError
 from bot.review.checks import our_runs, pr_number_from_external_id
+from bot.review.config_io import load_repo_config
 from bot.review.run import run_check
 from bot.server.context import JobContext
+from bot.sources.tarball import ArchiveError
 
 router = Router()
 
@@ -88,11 +93,34 @@ async def on_check_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None
     owner, repo = _repo(event)
     number = pr_number_from_external_id(run.get("external_id"), owner, repo)
     numbers = [number] if number else _own_prs(event, run.get("pull_requests") or [])
-    trigger = "check_run.recount" if action == "requested_action" else "check_run.rerequested"
     for n in numbers:
-        await run_check(
-            gh, ctx, owner=owner, repo=repo, number=n, head_sha=run["head_sha"], trigger=trigger
-        )
+        if action == "rerequested":
+            await run_check(
+                gh, ctx, owner=owner, repo=repo, number=n, head_sha=run["head_sha"],
+                trigger="check_run.rerequested",
+            )  # fmt: skip
+        else:
+            await _recount(gh, ctx, owner, repo, n)
+
+
+async def _recount(gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int) -> None:
+    """The Recount button does what `/lockin recount` does: the check at the PR's current
+    head with the whole repository's census beside it (the census store counts each commit
+    once). Without a census (archive refused, GitHub failing) the check still runs."""
+    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    head = pr["head"]["sha"]
+    config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+    census = None
+    if config.error is None:
+        try:
+            counted = await census_store(ctx.caches).census_at(gh, owner, repo, head, config.policy)
+            census = counted.census
+        except (ArchiveError, GitHubError) as exc:
+            ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head, exc)
+    await run_check(
+        gh, ctx, owner=owner, repo=repo, number=number, head_sha=head, census=census,
+        trigger="check_run.recount",
+    )  # fmt: skip
 
 
 async def _prs_from_our_runs(
