@@ -19,9 +19,9 @@ from typing import TypeVar
 
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import file_delta
-from bot.engine.model import FileDelta, FileReport, zero_layers
+from bot.engine.model import FileDelta, FileReport
 from bot.sources.changes import Change
-from bot.sources.tarball import MAX_FILE_BYTES, classify_entry
+from bot.sources.files import MAX_FILE_BYTES, classify_entry, skipped
 from bot.sources.tree import read
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
@@ -41,11 +41,6 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def unreadable(path: str) -> FileReport:
-    """The report of a file that vanished or cannot be read: listed, not counted."""
-    return FileReport(path, None, 0, zero_layers(), {}, [], [], skipped="unreadable")
-
-
 def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
     out = []
     for path in paths:
@@ -54,7 +49,7 @@ def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
             # a huge file never sits in memory whole.
             report = classify_entry(path, read(root, path, MAX_FILE_BYTES + 1))
         except OSError:
-            report = unreadable(path)
+            report = skipped(path, "unreadable")
         out.append(FileSummary.of(report))
     return out
 

@@ -1,0 +1,25 @@
+"""How one file's bytes reach the engine, wherever they come from (a directory, a git
+blob, a tarball member): one size limit and one shape for files that are not counted, so
+the CLI, the PR check and the census agree on every file."""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from bot.engine.model import FileReport, zero_layers
+
+#: Files above this size are listed as "too-large", not classified: hand-written source
+#: is far smaller, and it bounds what one file can cost (the engine itself has no limit).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def skipped(path: str, reason: str) -> FileReport:
+    """The report of a file that is listed but not counted ("too-large", "unreadable"...)."""
+    return FileReport(path, None, 0, zero_layers(), {}, [], [], skipped=reason)
+
+
+def classify_entry(path: str, data: bytes) -> FileReport:
+    """The engine's report on one file; reading ``MAX_FILE_BYTES + 1`` bytes is enough
+    to learn that a file is too large."""
+    if len(data) > MAX_FILE_BYTES:
+        return skipped(path, "too-large")
+    return classify(path, data)
