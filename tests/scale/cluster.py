@@ -186,7 +186,7 @@ class Cluster:
             "RETRY_BACKOFF": "0.05",
             "REQUEST_TIMEOUT": "5",
             "WORKERS": "4",
-            "JOB_TIMEOUT": "8",
+            "JOB_TIMEOUT": "20",
             **self.settings,
             **extra,
         }
