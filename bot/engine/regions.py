@@ -44,13 +44,15 @@ _BRACES = re.compile(r"[{}]")
 _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
 _NON_SPACE = re.compile(r"\S")
 _PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
-_BRACKETS = re.compile(r"[()\[\]{},]|\\?\n")
 _PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t(]*", re.M)
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
-_LOGICAL_LIMIT = 50_000  # bracket tokens scanned for one logical line before giving up
+_ARGUMENT_TOKENS = re.compile(r"[()\[\]{},]")
+_DECORATOR_LINES = 200  # how far a decorator may sit above its def
+_ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
+_STATEMENT_LINES = 1000  # lines one statement may span
 
 
 class Source:
@@ -60,6 +62,9 @@ class Source:
         "_assigned",
         "_blocks",
         "_branches",
+        "_in_string",
+        "_logical",
+        "_next",
         "_pairs",
         "_string_starts",
         "family",
@@ -79,7 +84,10 @@ class Source:
         self.last_line = max(len(lexed.lines), 1)
         self._pairs: dict[int, int] | None = None
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
-        self._blocks: tuple[dict[int, int], list[int], list[bool]] | None = None
+        self._blocks: tuple[dict[int, int], list[int]] | None = None
+        self._logical: list[bool] | None = None
+        self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
+        self._in_string: list[bool] | None = None
         self._string_starts: list[int] | None = None
         self._assigned: dict[str, Span] | None = None
 
@@ -106,9 +114,14 @@ class Source:
             return
         windows: list[tuple[int, int]] = []
         for keyword in keywords:
-            for i in self.occurrences.get(keyword, ()):
+            end = -1
+            for i in self.occurrences.get(keyword, ()):  # in increasing order
+                if i < end:  # on the line already taken
+                    continue
+                start = masked.rfind("\n", 0, i) + 1
                 end = masked.find("\n", i + len(keyword))
-                windows.append((masked.rfind("\n", 0, i) + 1, end if end >= 0 else len(masked)))
+                end = end if end >= 0 else len(masked)
+                windows.append((start, end))
         if not windows:
             return
         windows.sort()
@@ -190,28 +203,35 @@ class Source:
 
     # -- Python-like structure --------------------------------------------------------
 
-    def blocks(self) -> tuple[dict[int, int], list[int], list[bool]]:
-        """(def line -> last line of its body, innermost def holding each line, logical starts)."""
+    def logical_starts(self) -> list[bool]:
+        """starts[i]: line i + 1 begins a statement (it does not continue the line before).
+
+        A line continues its predecessor when it opens inside a multi-line string literal,
+        inside brackets left open (counted per line on the masked code, so brackets in
+        strings and comments do not count) or after a trailing backslash.
+        """
+        if self._logical is None:
+            lines = self.lexed.lines
+            starts = [not flag for flag in self.string_continued()]
+            depth = 0
+            for i, text in enumerate(lines[:-1]):
+                opened = text.count("(") + text.count("[") + text.count("{")
+                closed = text.count(")") + text.count("]") + text.count("}")
+                depth = max(0, depth + opened - closed)
+                if depth or text.endswith("\\"):
+                    starts[i + 1] = False
+            self._logical = starts
+        return self._logical
+
+    def blocks(self) -> tuple[dict[int, int], list[int]]:
+        """(def line -> last line of its body, innermost def holding each line)."""
         if self._blocks is None:
             self._blocks = self._scan_blocks()
         return self._blocks
 
-    def _scan_blocks(self) -> tuple[dict[int, int], list[int], list[bool]]:
+    def _scan_blocks(self) -> tuple[dict[int, int], list[int]]:
         lines, code, n = self.lexed.lines, self.lexed.code, self.nlines
-        starts = [True] * n
-        # Lines that open inside a multi-line string or inside brackets continue a statement.
-        for s, e in self.lexed.strings:
-            first, last = self.span(s, e)
-            for i in range(first, last):
-                starts[i] = False
-        # A line whose predecessor leaves brackets open (or ends in a backslash) continues it.
-        depth = 0
-        for i, text in enumerate(lines[:-1]):
-            opened = text.count("(") + text.count("[") + text.count("{")
-            closed = text.count(")") + text.count("]") + text.count("}")
-            depth = max(0, depth + opened - closed)
-            if depth or text.endswith("\\"):
-                starts[i + 1] = False
+        starts = self.logical_starts()
         ends: dict[int, int] = {}
         enclosing = [0] * n
         stack: list[tuple[int, int]] = []  # (indent, def line)
@@ -230,27 +250,59 @@ class Source:
             last_code = i + 1
         for _, def_line in stack:
             ends[def_line] = last_code
-        return ends, enclosing, starts
+        return ends, enclosing
 
-    def logical_end(self, pos: int, call: bool = False, value: bool = False) -> int:
-        """Offset ending the bracket-balanced logical line (or call, or ``name=`` value) at pos."""
-        depth = 1 if call else 0
-        for count, m in enumerate(_BRACKETS.finditer(self.masked, pos)):
+    def argument_end(self, pos: int, value: bool) -> int:
+        """Offset closing the call whose arguments start at ``pos`` or, for ``value``, ending
+        the one argument value starting there (``name=<value>``, up to its comma)."""
+        depth = 0
+        for count, m in enumerate(_ARGUMENT_TOKENS.finditer(self.masked, pos)):
             ch = m.group()
             if ch in "([{":
                 depth += 1
             elif ch in ")]}":
                 depth -= 1
-                if depth < 0 or (call and depth == 0):
-                    return m.start() if depth < 0 else m.end()
-            elif ch == ",":
-                if value and depth == 0:
-                    return m.start()
-            elif ch == "\n" and depth <= 0 and not self.in_string(m.start()):
-                return m.start()
-            if count > _LOGICAL_LIMIT:
+            if depth < 0 or (value and depth == 0 and ch == ",") or count > _ARGUMENT_SCAN:
                 return m.start()
         return len(self.masked)
+
+    def statement_last(self, line: int) -> int:
+        """Last line of the statement beginning at ``line``: where the brackets opened from
+        there close, past lines inside a string literal or after a trailing backslash."""
+        lines, n = self.lexed.lines, self.nlines
+        in_string = self.string_continued()
+        depth = 0
+        for j in range(line, min(line + _STATEMENT_LINES, n + 1)):
+            text = lines[j - 1]
+            depth += text.count("(") + text.count("[") + text.count("{")
+            depth -= text.count(")") + text.count("]") + text.count("}")
+            if depth <= 0 and not text.endswith("\\") and (j == n or not in_string[j]):
+                return j
+        return min(line + _STATEMENT_LINES - 1, n)
+
+    def string_continued(self) -> list[bool]:
+        """flags[i]: line i + 1 opens inside a multi-line string literal."""
+        if self._in_string is None:
+            flags = [False] * self.nlines
+            for s, e in self.lexed.strings:
+                first, last = self.span(s, e)
+                flags[first:last] = [True] * (last - first)
+            self._in_string = flags
+        return self._in_string
+
+    def next_match(self, pattern: re.Pattern[str], pos: int) -> re.Match[str] | None:
+        """``pattern.search(masked, pos)``, remembered: region kinds search in increasing
+        offsets, so one search that found nothing, or a match further on, answers the next."""
+        cached = self._next.get(pattern)
+        if (
+            cached is not None
+            and cached[0] <= pos
+            and (cached[1] is None or pos <= cached[1].start())
+        ):
+            return cached[1]
+        found = pattern.search(self.masked, pos)
+        self._next[pattern] = (pos, found)
+        return found
 
     def string_starts(self) -> list[int]:
         if self._string_starts is None:
@@ -278,7 +330,8 @@ class Source:
                 # A string prefix (r, b, f, rb...) is code before the literal's first quote.
                 start = next((v for v in range(value, value + 3) if v in starts), None)
                 if start is not None:
-                    assigned[m.group(1)] = self.span(m.start(), self.logical_end(start + 1))
+                    line = self.line_of(m.start())
+                    assigned[m.group(1)] = (line, self.statement_last(line))
             self._assigned = assigned
         return self._assigned
 
@@ -292,20 +345,24 @@ def _line(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator
 
 
 def _statement_span(src: Source, m: re.Match[str]) -> Span:
-    masked = src.masked
     if src.family != "braces":
-        line_start = masked.rfind("\n", 0, m.start()) + 1
-        return src.span(line_start, src.logical_end(line_start))
+        line = src.line_of(m.start())
+        return line, src.statement_last(line)
     directive = src.directive_span(m.start())
     if directive:
         return directive
-    end = _C_STMT_END.search(masked, m.end())
-    return src.span(src.c_statement_start(m.start()), end.end() if end else len(masked))
+    end = src.next_match(_C_STMT_END, m.end())
+    return src.span(src.c_statement_start(m.start()), end.end() if end else len(src.masked))
 
 
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    covered = 0  # last line of the previous statement: a match inside it adds nothing
     for m in src.finditer(pattern, keywords):
-        yield _statement_span(src, m)
+        if src.line_of(m.start()) <= covered:
+            continue
+        span = _statement_span(src, m)
+        covered = span[1]
+        yield span
 
 
 def _block(
@@ -323,7 +380,7 @@ def _block(
                 yield directive
             continue
         start = src.c_statement_start(m.start())
-        end = ends.search(masked, m.end())
+        end = src.next_match(ends, m.end())
         if end is None:
             yield src.span(start, len(masked))
         elif end.group() == ";":
@@ -382,24 +439,36 @@ def _preprocessor_else(src: Source, pattern: re.Pattern[str], keywords: Keywords
 
 
 def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    ends, _, starts = src.blocks()
+    ends, _ = src.blocks()
+    starts = src.logical_starts()
     lines = src.lexed.lines
+    def_of: dict[int, int | None] = {}  # decorator line -> the def it decorates (walked once)
     for m in src.finditer(pattern, keywords):
         first = src.line_of(m.start())
-        # Walk from the matched decorator over the rest of the decorator stack to the def.
-        for line in range(first, min(first + 200, src.nlines) + 1):
-            text = lines[line - 1]
-            if starts[line - 1] and _PY_DEF.match(text):
-                yield first, ends.get(line, line)
-                break
-            if starts[line - 1] and text.strip() and not _PY_DECORATOR.match(text):
-                break
+        if first not in def_of:
+            walked: list[int] = []
+            found: int | None = None
+            for line in range(first, min(first + _DECORATOR_LINES, src.nlines) + 1):
+                if line in def_of:
+                    found = def_of[line]
+                    break
+                walked.append(line)
+                text = lines[line - 1]
+                if starts[line - 1] and _PY_DEF.match(text):
+                    found = line
+                    break
+                if starts[line - 1] and text.strip() and not _PY_DECORATOR.match(text):
+                    break
+            def_of.update(dict.fromkeys(walked, found))
+        def_line = def_of[first]
+        if def_line is not None:
+            yield first, ends.get(def_line, def_line)
 
 
 def _python_enclosing_def(
     src: Source, pattern: re.Pattern[str], keywords: Keywords
 ) -> Iterator[Span]:
-    ends, enclosing, _ = src.blocks()
+    ends, enclosing = src.blocks()
     lines = src.lexed.lines
     for m in src.finditer(pattern, keywords):
         line = src.line_of(m.start())
@@ -434,14 +503,20 @@ def _call_argument_string(
     src: Source, pattern: re.Pattern[str], keywords: Keywords
 ) -> Iterator[Span]:
     masked = src.masked
+    names: set[str] = set()
+    scanned = 0  # arguments already read: several matches may share one statement
     for m in src.finditer(pattern, keywords):
-        call = m.group().rstrip().endswith("(")
-        end = src.logical_end(m.end(), call=call, value=not call)
-        yield from src.strings_between(m.end(), end)
+        if m.end() < scanned:  # inside arguments already read (nested or repeated calls)
+            continue
+        end = src.argument_end(m.end(), value=not m.group().rstrip().endswith("("))
+        start = m.end()
+        if start < end:
+            yield from src.strings_between(start, end)
+            names.update(n.group() for n in _NAME.finditer(masked, start, end))
+            scanned = end
+    if names:
         assigned = src.assigned_strings()
-        for name in {n.group() for n in _NAME.finditer(masked, m.end(), end)}:
-            if name in assigned:
-                yield assigned[name]
+        yield from (assigned[name] for name in names if name in assigned)
 
 
 def _file(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:

@@ -1,0 +1,136 @@
+"""Bad input: arbitrary bytes, adversarial text and huge files neither crash nor stall the engine,
+and comments or blank lines never move a line between layers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine import classify
+from bot.engine.languages import by_path
+from bot.engine.lexer import lex
+from bot.engine.model import FileReport
+from bot.engine.registry import SPECS
+
+PATHS = [
+    "k.cu", "k.cuh", "x.h", "x.cpp", "k.hip", "a.py", "a.mojo", "k.metal", "k.cl", "k.comp",
+    "k.wgsl", "CMakeLists.txt", "Makefile", "BUILD", "Dockerfile", "requirements.txt",
+    "job.yaml", "pyproject.toml", "run.sh", "add.dp.cpp",
+]  # fmt: skip
+COMMENT = {"c": "// cuda __global__ torch.cuda", "python": "# torch.cuda .cuda() 'cuda'"}
+SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
+
+
+def _check_shape(report: FileReport, data: bytes) -> None:
+    assert report.skipped in (None, "binary")
+    lines = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+    assert report.code_lines <= lines
+    assert sum(report.layers.values()) == report.code_lines
+    if report.skipped is None:
+        assert len(report.line_rules) == lines
+        assert report.code_lines == sum(rule is not None for rule in report.line_rules)
+    for finding in report.findings:
+        assert 1 <= finding.start_line <= finding.end_line <= lines
+        assert report.line_rules[finding.start_line - 1] == finding.rule
+        assert report.line_rules[finding.end_line - 1] == finding.rule
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(PATHS), data=st.binary(max_size=2000))
+def test_arbitrary_bytes_never_raise(path: str, data: bytes) -> None:
+    _check_shape(classify(path, data), data)
+
+
+_TOKENS = [
+    "__global__", "__device__", "#if ", "#ifdef USE_ROCM", "#else", "#endif", "/*", "*/",
+    '"""', "'''", 'R"(', ')"', "<<<", ">>>", "cudaMalloc(", "torch.cuda.", "@triton.jit\n",
+    "def f(x):\n", "    ", "asm volatile(", "\\\n", "__shared__ ", "'cuda'", "x",
+]  # fmt: skip
+_ALPHABET = st.sampled_from([*"{}()[];\"'`\\/*#\n \t<>=:.,@", *_TOKENS])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(PATHS), parts=st.lists(_ALPHABET, max_size=120))
+def test_token_soup_never_raises(path: str, parts: list[str]) -> None:
+    data = "".join(parts).encode()
+    _check_shape(classify(path, data), data)
+
+
+def _insertion_points(path: str, text: str) -> list[int]:
+    """Line numbers (0-based) before which a whole line can go without entering a token."""
+    lang, _ = by_path(path)
+    assert lang is not None
+    lexed = lex(text, lang.family)
+    inside: set[int] = set()
+    for start, end in lexed.strings:
+        first, last = text.count("\n", 0, start), text.count("\n", 0, end)
+        inside.update(range(first + 1, last + 1))
+    lines = text.split("\n")
+    for number, line in enumerate(lines[:-1]):
+        if line.rstrip().endswith("\\") or "/*" in line or '"""' in line or "'''" in line:
+            inside.add(number + 1)
+    return [n for n in range(len(lines)) if n not in inside]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(snippet=st.sampled_from(SNIPPETS), data=st.data())
+def test_comments_and_blank_lines_never_change_a_layer_count(
+    snippet: tuple[str, str], data: st.DataObject
+) -> None:
+    path, text = snippet
+    lang, _ = by_path(path)
+    assert lang is not None
+    comment = COMMENT.get(lang.family.name, "# cuda nvidia.com/gpu -gencode")
+    if lang.family.name == "docker":
+        comment = "# FROM nvidia/cuda:12.4"
+    points = _insertion_points(path, text)
+    chosen = data.draw(st.lists(st.sampled_from(points), max_size=6))
+    extra = data.draw(st.lists(st.sampled_from(["", "   ", comment]), min_size=6, max_size=6))
+    lines = text.split("\n")
+    for n, point in enumerate(sorted(chosen, reverse=True)):
+        lines.insert(point, extra[n])
+    before = classify(path, text.encode())
+    after = classify(path, "\n".join(lines).encode())
+    assert after.layers == before.layers
+    assert after.ecosystems == before.ecosystems
+
+
+ADVERSARIAL = [
+    ("k.cu", b"/*" * 100_000),
+    ("k.cu", b"/*/*/*" * 40_000),
+    ("k.cu", b'"\\"\\"' * 50_000),
+    ("k.cu", b"(" * 200_000),
+    ("k.cu", b"{" * 200_000),
+    ("k.cu", b"}" * 200_000),
+    ("k.cu", b"__global__ void k() {\n" * 20_000),
+    ("k.cu", b"#if __CUDA_ARCH__\n" * 20_000),
+    ("k.cu", b"#define D __device__\nD D D D D\n" * 10_000),
+    ("k.cu", b"cudaMalloc(" * 50_000),
+    ("k.cu", b'R"x(' * 50_000),
+    ("k.cu", b"'" * 200_000),
+    ("x.h", b'asm volatile("mma.sync' * 20_000),
+    ("a.py", b'"""' + b"x" * 200_000),
+    ("a.py", b"'''\\" * 50_000),
+    ("a.py", b'"\\' * 100_000),
+    ("a.py", b"@triton.jit\n" * 20_000 + b"import triton\n"),
+    ("a.py", b"import triton\n@triton.jit\ndef k(\n" + b"(" * 100_000),
+    ("a.py", b"x = cp.RawKernel(" * 30_000 + b"import cupy\n"),
+    ("a.py", b"'cuda'," * 50_000),
+    ("a.py", b"from jax.experimental.pallas import tpu as pltpu\n" + b"pltpu.x\n" * 20_000),
+    ("requirements.txt", b"cupy-cuda12x" * 50_000),
+    ("setup.py", b"'-gencode' " * 50_000),
+    ("setup.py", b"'nvidia-cublas-cu12" + b"x" * 100_000 + b"'"),
+    ("CMakeLists.txt", b"#[[" * 50_000),
+    ("Dockerfile", b"FROM nvidia/cuda " * 50_000),
+    ("k.cu", b"x" * 5_000_000),  # a 5 MB one-line file
+    ("min.py", (b"a=torch.cuda.x;" * 330_000)),  # a 5 MB one-line file with hits
+]
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    ("path", "data"), ADVERSARIAL, ids=[f"{p}:{d[:12]!r}" for p, d in ADVERSARIAL]
+)
+def test_adversarial_input_completes(path: str, data: bytes) -> None:
+    _check_shape(classify(path, data), data)
