@@ -53,6 +53,11 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def count(n: int, noun: str) -> str:
+    """``1 file``, ``3 files``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def non_portable(counts: Mapping[Layer, int]) -> int:
     return sum(counts.get(layer, 0) for layer in NON_PORTABLE)
 
@@ -82,11 +87,11 @@ def headline(report: PRReport) -> str:
         files = len(verdict.uncovered)
         lines = sum(f.gated_lines for f in verdict.uncovered)
         return (
-            f"{lines:,} gated lines added without a compute-API decision "
-            f"({files:,} file{'s' if files != 1 else ''}): {figures(delta)}"
+            f"{count(lines, 'gated line')} added without a compute-API decision "
+            f"({count(files, 'file')}): {figures(delta)}"
         )
     if report.incomplete:
-        return f"{report.incomplete:,} files could not be read: {figures(delta)}"
+        return f"{count(report.incomplete, 'file')} could not be read: {figures(delta)}"
     if added:
         return f"{figures(delta)}: every gated line is covered"
     if removed:
@@ -175,17 +180,17 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
     files = changed_files_table(analysis.delta.files, report.blob_url, limit=limit)
     parts = ["### Files with non-portable changes\n\n" + (files or "None.")]
     notes = [
-        f"{analysis.listed:,} files changed, {analysis.analysed:,} analysed "
+        f"{count(analysis.listed, 'file')} changed, {analysis.analysed:,} analysed "
         f"(versions read from {analysis.source})",
         f"{analysis.binary:,} binary skipped" if analysis.binary else "",
-        f"{analysis.excluded:,} code files excluded by the path filters"
+        f"{count(analysis.excluded, 'code file')} excluded by the path filters"
         if analysis.excluded
         else "",
     ]
     skipped = sorted({f.skipped for f in analysis.delta.files if f.skipped not in (None, "binary")})
     if skipped:
-        count = sum(1 for f in analysis.delta.files if f.skipped in skipped)
-        notes.append(f"{count:,} skipped ({', '.join(str(s) for s in skipped)})")
+        n = sum(1 for f in analysis.delta.files if f.skipped in skipped)
+        notes.append(f"{n:,} skipped ({', '.join(str(s) for s in skipped)})")
     parts.append("; ".join(n for n in notes if n) + ".")
     if analysis.unread:
         shown = ", ".join(code(p) for p in analysis.unread[:20])
@@ -259,8 +264,8 @@ def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
     blocks.append("**What to do next**: " + next_steps(report))
     text = [
         per_file_text(report),
-        f"GitHub API requests for this result: {report.requests:,}, the PR comment's come next "
-        f"(trigger: {report.trigger}). "
+        f"{count(report.requests, 'GitHub API request')} made for this result; the PR "
+        f"comment's follow (trigger: {report.trigger}). "
         f"Configuration: {report.config.source}.",
     ]
     return CheckOutput(

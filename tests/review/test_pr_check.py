@@ -96,7 +96,7 @@ async def test_kernel_without_decision_fails_with_annotations_and_comment(bot: B
     assert kernel_notes
     assert kernel_notes[0]["annotation_level"] == "failure"
     assert kernel_notes[0]["start_line"] >= 3
-    assert "GitHub API requests for this result" in run.output["text"]
+    assert "GitHub API requests made for this result" in run.output["text"]
     [comment] = bot.sticky(repo, pr.number)
     assert "```mermaid" in comment.body
     assert "Compute-API-Decision: docs/decisions/" in comment.body
