@@ -107,7 +107,9 @@ def _text(data: bytes) -> str:
 def _plan(file: PRFile) -> _Plan:
     added: list[int] | None = None
     removed: list[int] | None = None
-    if file.patch is not None:
+    if file.patch is None and file.additions + file.deletions == 0:
+        added, removed = [], []  # a pure rename (binary files are set apart before)
+    elif file.patch is not None:
         # An unparsable patch leaves None: the two versions are diffed instead.
         with suppress(ValueError):
             added, removed = changed_lines_from_patch(file.patch)
