@@ -82,6 +82,7 @@ class RedisBackend:
             settings.github_api_url,
             session,
             vault=vault,
+            locks=self.locks("token"),
             **options,
         )
 

@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.github import auth as app_auth
+from bot.scale.locks import RedisKeyedLock
 
 log = logging.getLogger("lockin.scale")
 
@@ -82,21 +83,33 @@ class SharedTokenAuth(app_auth.AppAuth):
     passes through AppAuth's per-process cache and single-flight.
     """
 
-    def __init__(self, *args: Any, vault: TokenVault, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, vault: TokenVault, locks: RedisKeyedLock, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._vault = vault
+        # Processes that all miss at once (after a deploy) mint one token, not one each.
+        self._locks = locks
         self._deletions: set[asyncio.Task[None]] = set()
 
     async def _mint(self, installation_id: int) -> str:
-        shared = await self._vault.get(installation_id)
-        if shared is not None:
-            token, usable_for = shared
-            self._on_secret(token)
-            self._tokens[installation_id] = app_auth._Token(token, time.monotonic() + usable_for)
+        token = await self._shared(installation_id)
+        if token is not None:
             return token
-        token = await super()._mint(installation_id)
-        usable_for = self._tokens[installation_id].refresh_at - time.monotonic()
-        await self._vault.put(installation_id, token, usable_for)
+        async with self._locks.hold(str(installation_id)):
+            token = await self._shared(installation_id)
+            if token is not None:
+                return token
+            token = await super()._mint(installation_id)
+            usable_for = self._tokens[installation_id].refresh_at - time.monotonic()
+            await self._vault.put(installation_id, token, usable_for)
+            return token
+
+    async def _shared(self, installation_id: int) -> str | None:
+        shared = await self._vault.get(installation_id)
+        if shared is None:
+            return None
+        token, usable_for = shared
+        self._on_secret(token)
+        self._tokens[installation_id] = app_auth._Token(token, time.monotonic() + usable_for)
         return token
 
     def forget(self, installation_id: int) -> None:

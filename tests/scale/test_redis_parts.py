@@ -1,0 +1,222 @@
+"""The Redis building blocks one by one, against a real redis-server: what each promises
+to every process that shares it."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from arq.connections import ArqRedis
+
+from bot.scale.backend import RedisBackend
+from bot.scale.caches import RedisCache
+from bot.scale.codec import SignedPickle, derive_key
+from bot.scale.connection import QUEUE_NAME, connect
+from bot.scale.heads import NewestHeads, PullHead, pull_head
+from bot.scale.locks import RedisKeyedLock
+from bot.server.jobs import Job
+from bot.server.settings import Settings
+from tests.fakegithub import FakeGitHub
+from tests.scale.cluster import RedisServer
+
+
+@pytest.fixture
+async def redis(redis_server: RedisServer) -> AsyncIterator[ArqRedis]:
+    client = connect(redis_server.url, patience=1.0)
+    yield client
+    await client.aclose()
+
+
+def settings_for(fake: FakeGitHub, redis_server: RedisServer) -> Settings:
+    return Settings(
+        app_id=str(fake.app_id),
+        private_key=fake.private_key_pem,
+        webhook_secret="parts-secret",
+        github_api_url=fake.url,
+        redis_url=redis_server.url,
+    )
+
+
+def backend_for(fake: FakeGitHub, redis_server: RedisServer) -> RedisBackend:
+    return RedisBackend(settings_for(fake, redis_server), patience=1.0)
+
+
+# -- the per-PR lock ---------------------------------------------------------------------
+
+
+async def test_lock_admits_one_holder_at_a_time_across_clients(
+    redis_server: RedisServer,
+) -> None:
+    clients = [connect(redis_server.url, patience=1.0) for _ in range(3)]
+    locks = [RedisKeyedLock(c, "test:lock:") for c in clients]
+    inside, most, entries = 0, 0, 0
+
+    async def critical(lock: RedisKeyedLock) -> None:
+        nonlocal inside, most, entries
+        async with lock.hold("octo/ml#1"):
+            inside += 1
+            most = max(most, inside)
+            await asyncio.sleep(0.01)
+            entries += 1
+            inside -= 1
+
+    await asyncio.gather(*(critical(locks[i % 3]) for i in range(24)))
+    for client in clients:
+        await client.aclose()
+    assert (most, entries) == (1, 24)
+
+
+async def test_a_dead_owners_lock_is_free_once_its_lease_ran_out(redis: ArqRedis) -> None:
+    # What a killed process leaves behind: its token, with a lease nobody renews.
+    await redis.set("test:lock:octo/ml#1", b"7:dead-owner", px=400)
+    lock = RedisKeyedLock(redis, "test:lock:")
+
+    async with asyncio.timeout(10), lock.hold("octo/ml#1"):
+        holder = await redis.get("test:lock:octo/ml#1")
+
+    assert holder is not None
+    assert holder != b"7:dead-owner"
+
+
+async def test_a_held_lock_outlives_its_lease_and_release_spares_a_new_owner(
+    redis: ArqRedis,
+) -> None:
+    lock = RedisKeyedLock(redis, "test:lock:", lease=0.3)
+    async with lock.hold("octo/ml#2"):
+        token = await redis.get("test:lock:octo/ml#2")
+        await asyncio.sleep(1.0)  # three leases: renewed meanwhile
+        assert await redis.get("test:lock:octo/ml#2") == token
+        # The lease is lost and another process takes the lock...
+        await redis.set("test:lock:octo/ml#2", b"99:new-owner", px=5000)
+    # ...so leaving the block must not free the new owner's lock.
+    assert await redis.get("test:lock:octo/ml#2") == b"99:new-owner"
+
+
+async def test_each_owner_of_a_lock_gets_a_larger_fencing_number(redis: ArqRedis) -> None:
+    lock = RedisKeyedLock(redis, "test:lock:")
+    fences = []
+    for _ in range(3):
+        async with lock.hold("octo/ml#4"):
+            fences.append(int((await redis.get("test:lock:octo/ml#4")).split(b":")[0]))
+    assert fences == sorted(set(fences))
+
+
+# -- delivery log, heads, queue ----------------------------------------------------------
+
+
+async def test_a_delivery_is_claimed_once_by_any_replica_and_kept_once_queued(
+    fake_github: FakeGitHub, redis_server: RedisServer
+) -> None:
+    first, second = backend_for(fake_github, redis_server), backend_for(fake_github, redis_server)
+    delivery = str(uuid.uuid4())
+
+    assert await first.deliveries.claim(delivery)
+    assert not await second.deliveries.claim(delivery)
+    pending_ttl = await first.redis.pttl(f"lockin:delivery:{delivery}")
+    await second.deliveries.confirm(delivery)
+    queued_ttl = await first.redis.pttl(f"lockin:delivery:{delivery}")
+    await first.deliveries.release(delivery)
+    assert await second.deliveries.claim(delivery)
+
+    assert 0 < pending_ttl <= 60_000
+    assert queued_ttl > 2 * 24 * 3600 * 1000  # GitHub's three-day redelivery window
+    await first.close()
+    await second.close()
+
+
+async def test_submitting_a_delivery_twice_queues_one_job(
+    fake_github: FakeGitHub, redis_server: RedisServer
+) -> None:
+    backend = backend_for(fake_github, redis_server)
+    queue = backend.job_queue(capacity=10)
+    await queue.start()
+    job = Job(str(uuid.uuid4()), "issue_comment", {"action": "created"})
+
+    assert await queue.submit(job)
+    assert await queue.submit(job)
+
+    assert await backend.redis.zcard(QUEUE_NAME) == 1
+    await queue.close()
+    await backend.close()
+
+
+async def test_the_newest_head_is_ordered_by_github_time_then_by_arrival(
+    redis: ArqRedis,
+) -> None:
+    heads = NewestHeads(redis, "test:head:", ttl=60)
+    a, b, c = (PullHead("octo/ml#1", sha * 40, at) for sha, at in (("a", 10), ("b", 9), ("c", 10)))
+    seq = [await heads.sequence() for _ in range(3)]
+
+    await heads.record(a, seq[0])
+    await heads.record(b, seq[1])  # a redelivered older push arriving late
+    assert await heads.superseded(a, seq[0]) is None
+    assert await heads.superseded(b, seq[1]) == a.sha
+
+    await heads.record(c, seq[2])  # the same second as `a`, queued after it
+    assert await heads.superseded(a, seq[0]) == c.sha
+    assert await heads.superseded(c, seq[2]) is None
+
+
+def test_only_pull_request_deliveries_name_a_head() -> None:
+    payload = {
+        "repository": {"full_name": "Octo/ML"},
+        "pull_request": {
+            "number": 3,
+            "head": {"sha": "f" * 40},
+            "updated_at": "2026-01-02T03:04:05Z",
+        },
+    }
+    head = pull_head("pull_request", payload)
+    assert head == PullHead("octo/ml#3", "f" * 40, 1767323045)
+    assert pull_head("check_suite", payload) is None
+    assert pull_head("pull_request", {**payload, "pull_request": {"number": 3}}) is None
+
+
+# -- caches and tokens ---------------------------------------------------------------------
+
+
+async def test_cached_values_with_a_wrong_signature_are_misses(redis: ArqRedis) -> None:
+    ours = RedisCache(
+        redis, "test:cache:", codec=SignedPickle(b"k" * 32), ttl=60, max_value_bytes=1000
+    )
+    forged = RedisCache(
+        redis, "test:cache:", codec=SignedPickle(b"x" * 32), ttl=60, max_value_bytes=1000
+    )
+    await ours.put("a", {"lines": 3})
+    await forged.put("b", {"lines": 4})
+    await ours.put("big", b"x" * 2000)
+
+    assert await ours.get("a") == {"lines": 3}
+    assert await ours.get("b") is None
+    assert await ours.get("big") is None  # above the size bound: never stored
+    await ours.put("a", None)
+    assert await redis.exists("test:cache:a") == 0
+
+
+async def test_installation_tokens_are_minted_once_for_all_processes_and_stored_sealed(
+    fake_github: FakeGitHub, redis_server: RedisServer
+) -> None:
+    fake_github.add_installation(7, "octo")
+    backends = [backend_for(fake_github, redis_server) for _ in range(3)]
+    async with aiohttp.ClientSession() as session:
+        auths = [b.auth(settings_for(fake_github, redis_server), session) for b in backends]
+        tokens = await asyncio.gather(*(a.installation_token(7) for a in auths))
+        assert fake_github.tokens_issued == 1
+        assert len(set(tokens)) == 1
+        sealed = await backends[0].redis.get("lockin:token:7")
+        assert sealed is not None
+        assert tokens[0].encode() not in sealed
+        ttl = await backends[0].redis.pttl("lockin:token:7")
+        assert 0 < ttl <= 3600 * 1000
+
+        auths[1].forget(7)
+        await asyncio.sleep(0.1)
+        assert await backends[0].redis.exists("lockin:token:7") == 0
+        await auths[2].installation_token(7)  # still cached in that process
+        assert fake_github.tokens_issued == 1
+    for backend in backends:
+        await backend.close()
+    assert derive_key("a", b"x") != derive_key("a", b"y")
