@@ -28,7 +28,7 @@ from bot.engine.census import Census
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
-from bot.review.locks import LocalKeyedLock
+from bot.review.locks import KeyedLock, LocalKeyedLock
 from bot.sources.tarball import ArchiveLimits, census_from_github, classify_entry
 
 if TYPE_CHECKING:
@@ -88,14 +88,18 @@ class SingleFlight:
             done.exception()  # retrieved here, so nobody is warned when all waiters left
 
 
+#: Counting one commit and refreshing one repository's default branch each happen once at a
+#: time. In-process; `lockin worker` swaps in a Redis-backed KeyedLock so that workers on
+#: several hosts count a commit once and apply pushes in order.
+CENSUS_LOCKS: KeyedLock = LocalKeyedLock()
+
+
 class CensusStore:
     """Census results in a get/put cache, with the single flight and per-repo refresh order."""
 
     def __init__(self, cache: Cache) -> None:
         self._cache = cache
         self._flights = SingleFlight()
-        # Pushes to one repository are applied in arrival order, one at a time.
-        self._refresh_order = LocalKeyedLock()
 
     async def get(self, owner: str, repo: str, sha: str, scope: str) -> CensusAt | None:
         return await self._cache.get(f"census:{_repo_key(owner, repo)}@{sha}:{scope}")
@@ -125,7 +129,14 @@ class CensusStore:
         if cached is not None:
             return cached
 
+        key = f"{_repo_key(owner, repo)}@{sha}:{scope}"
+
         async def count() -> CensusAt:
+            async with CENSUS_LOCKS.hold(f"count:{key}"):
+                # Another process may have counted it while this one waited.
+                return await self.get(owner, repo, sha, scope) or await count_tarball()
+
+        async def count_tarball() -> CensusAt:
             archive = await census_from_github(
                 gh,
                 owner,
@@ -139,7 +150,6 @@ class CensusStore:
             await self.put(owner, repo, result)
             return result
 
-        key = f"{_repo_key(owner, repo)}@{sha}:{scope}"
         return await self._flights.run(key, count)
 
     async def refresh_default_branch(
@@ -154,7 +164,8 @@ class CensusStore:
         blobs: Cache,
     ) -> CensusAt:
         """The default branch moved from ``before`` to ``after``: bring its census along."""
-        async with self._refresh_order.hold(_repo_key(owner, repo)):
+        # Pushes to one repository are applied in arrival order, one at a time.
+        async with CENSUS_LOCKS.hold(f"refresh:{_repo_key(owner, repo)}"):
             scope = scope_of(policy)
             result = await self.get(owner, repo, after, scope)
             if result is None:

@@ -27,6 +27,7 @@ import aiohttp
 from arq.worker import Worker, func
 from redis.exceptions import RedisError
 
+from bot import census_store
 from bot.features import ROUTER
 from bot.review import run as review_run
 from bot.scale.backend import RedisBackend
@@ -134,8 +135,10 @@ async def _start(ctx: dict[str, Any]) -> None:
     session = aiohttp.ClientSession()
     services = Services(settings=settings, router=ROUTER, caches=backend.caches())
     services.auth = backend.auth(settings, session, **auth_options(settings, services.metrics))
-    # One check of a PR at a time across every worker (bot.review.run's swap point).
+    # One check of a PR, one count of a commit at a time across every worker (the swap
+    # points bot.review.run and bot.census_store leave for this).
     review_run.PR_LOCKS = backend.locks("pr")
+    census_store.CENSUS_LOCKS = backend.locks("census")
     ctx[_SERVICES] = services
     ctx["session"] = session
     log.info("worker ready: up to %d jobs at a time", settings.workers)
