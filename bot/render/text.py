@@ -175,17 +175,19 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
 
 
 class ProgressLine:
-    """``done/total`` on one rewritten stderr line, only when stderr is a terminal."""
+    """``done/total`` on one rewritten stderr line, only when stderr is a terminal and
+    only for long scans: nothing is drawn in the first ``after`` seconds."""
 
-    def __init__(self, stream: TextIO, label: str = "scanning") -> None:
+    def __init__(self, stream: TextIO, label: str = "scanning", after: float = 0.5) -> None:
         self.stream = stream
         self.label = label
         self.enabled = stream.isatty()
+        self._start = time.monotonic() + after
         self._last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if not self.enabled or (now - self._last < 0.1 and done < total):
+        if not self.enabled or now < self._start or (now - self._last < 0.1 and done < total):
             return
         self._last = now
         self.stream.write(f"\r{self.label} {done:,}/{total:,} files ({percent(done, total)})")

@@ -182,11 +182,16 @@ class Terminal(io.StringIO):
 def test_progress_line_only_on_a_terminal() -> None:
     terminal, pipe = Terminal(), io.StringIO()
     for stream in (terminal, pipe):
-        progress = text.ProgressLine(stream)
+        progress = text.ProgressLine(stream, after=0)
         progress(5, 10)
         progress(10, 10)
         progress.finish()
     assert pipe.getvalue() == ""
+    quick = Terminal()
+    progress = text.ProgressLine(quick, after=3600)
+    progress(10, 10)
+    progress.finish()
+    assert quick.getvalue() == ""
     assert "\rscanning 10/10 files (100.0%)" in terminal.getvalue()
     assert terminal.getvalue().endswith("\r\033[K")
 
