@@ -56,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="lockin",
         description="Count the GPU code that could not move off its vendor tomorrow.",
     )
+    parser.add_argument("--version", action="version", version=f"lockin {sarif.tool_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     scan = commands.add_parser("scan", help="census of a directory or checkout")

@@ -31,7 +31,8 @@ def level(layer: Layer) -> str:
     return "note" if layer == Layer.VENDOR_LIBRARY else "warning"
 
 
-def _version() -> str:
+def tool_version() -> str:
+    """The installed lockin version (the CLI's --version and SARIF's driver version)."""
     try:
         return metadata.version("lockin")
     except metadata.PackageNotFoundError:
@@ -130,7 +131,7 @@ def sarif_log(
                 "tool": {
                     "driver": {
                         "name": "lockin",
-                        "semanticVersion": _version(),
+                        "semanticVersion": tool_version(),
                         "rules": [_descriptor(rule) for rule in ordered],
                     }
                 },
