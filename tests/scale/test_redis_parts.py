@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -17,6 +18,7 @@ from bot.scale.codec import SignedPickle, derive_key
 from bot.scale.connection import QUEUE_NAME, connect
 from bot.scale.heads import NewestHeads, PullHead, pull_head
 from bot.scale.locks import RedisKeyedLock
+from bot.server import worker
 from bot.server.jobs import Job
 from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub
@@ -220,3 +222,34 @@ async def test_installation_tokens_are_minted_once_for_all_processes_and_stored_
     for backend in backends:
         await backend.close()
     assert derive_key("a", b"x") != derive_key("a", b"y")
+
+
+# -- `lockin worker` start-up ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({}, "lockin: REDIS_URL: required by `lockin worker` (the job queue)"),
+        (
+            {"REDIS_URL": "redis://127.0.0.1:1/0"},
+            "lockin: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET: required by `lockin worker`",
+        ),
+        (
+            {"REDIS_URL": "redis://127.0.0.1:1/0", "JOB_TIMEOUT": "soon"},
+            "lockin: JOB_TIMEOUT: expected a number of seconds, got 'soon'",
+        ),
+    ],
+)
+def test_worker_refuses_to_start_without_what_it_needs(
+    environ: dict[str, str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env file around
+
+    assert worker.main(environ) == 2
+
+    assert capsys.readouterr().err.strip() == message
