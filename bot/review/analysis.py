@@ -7,11 +7,13 @@ when the patch removes lines (or there is no patch), the new one when it adds li
 for files the engine can read and the path filters keep.
 
 Small PRs read those versions blob by blob (base blob SHAs from ONE recursive tree of the
-merge base; every blob cached by SHA, so a new push re-reads only what changed). Above
-``TARBALL_THRESHOLD`` reads a PR reads each side from one tarball instead: two requests
-however many files. Should an archive be unusable (larger than the policy's
-``census.max_archive_mb``, unreadable), blob reads resume up to ``MAX_BLOB_READS`` and the
-files beyond are listed as unread; the check never passes a PR it did not read entirely.
+merge base; every blob cached by SHA, so a new push re-reads only what changed). Larger ones
+read each side from one tarball instead, two requests however many files: above
+``MAX_BLOB_READS`` reads always, above ``TARBALL_THRESHOLD`` when the repository is small
+enough that the download costs less than the requests it saves (``ARCHIVE_BYTES_PER_READ``).
+Should an archive be unusable (larger than the policy's ``census.max_archive_mb``,
+unreadable), blob reads resume up to ``MAX_BLOB_READS`` and the files beyond are listed as
+unread; the check never passes a PR it did not read entirely.
 
 The engine runs in a worker thread so that webhooks keep being acknowledged meanwhile.
 """
@@ -37,9 +39,12 @@ if TYPE_CHECKING:
     from bot.policy.config import Policy
     from bot.server.caches import Cache
 
-#: Version reads above which a PR's sides come from two tarballs instead of blobs.
+#: Version reads above which a PR's sides may come from two tarballs instead of blobs...
 TARBALL_THRESHOLD = 100
-#: Blob reads one check makes at most when the tarballs cannot be used.
+#: ...when the repository's size is at most this many bytes per read saved: a request costs
+#: rate-limit quota and a round trip, a quarter megabyte of download costs less.
+ARCHIVE_BYTES_PER_READ = 256 * 1024
+#: Blob reads one check makes at most (above it the tarballs are always tried).
 MAX_BLOB_READS = 600
 #: Bytes of one file handed to the engine from an archive (larger files are not source code
 #: anyone hand-writes; the engine reports what it is given).
@@ -132,6 +137,7 @@ class _Sides:
     base_sha: str
     head_sha: str
     max_archive: int
+    repo_bytes: int  # GitHub's size of the repository: about what a tarball weighs
     merge_base: str | None = None
     tree_sha: str | None = None
     source: str = "blobs"
@@ -146,7 +152,7 @@ class _Sides:
 
     async def read(self, plans: list[_Plan]) -> list[str]:
         """Fill in every plan's reports; return the paths that could not be read."""
-        if sum(p.reads for p in plans) > TARBALL_THRESHOLD:
+        if self._archives_pay(sum(p.reads for p in plans)):
             # An unusable archive leaves its side to the blob reads below, within budget.
             with suppress(ArchiveUnusable, NotFound):
                 await self._from_archives(plans)
@@ -155,6 +161,11 @@ class _Sides:
             await self._from_blobs(kept)
             self.source = "blobs" if self.source == "blobs" else "tarballs and blobs"
         return [p.file.filename for p in unread]
+
+    def _archives_pay(self, reads: int) -> bool:
+        if reads > MAX_BLOB_READS:
+            return True
+        return reads > TARBALL_THRESHOLD and self.repo_bytes <= reads * ARCHIVE_BYTES_PER_READ
 
     async def _from_archives(self, plans: list[_Plan]) -> None:
         """Each side that needs reading from its commit's tarball."""
@@ -238,6 +249,7 @@ async def analyse_pr(
     base_sha: str,
     head_sha: str,
     changed_files: int,
+    repo_size_kb: int,
     policy: Policy,
 ) -> PRAnalysis:
     files = await list_pr_files(gh, owner, repo, number)
@@ -263,6 +275,7 @@ async def analyse_pr(
         base_sha,
         head_sha,
         policy.census.max_archive_bytes,
+        repo_size_kb * 1024,
     )
     unread = await sides.read(plans)
     skipped = set(unread)

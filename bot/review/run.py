@@ -177,6 +177,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
         base_sha=pr["base"]["sha"],
         head_sha=report.head_sha,
         changed_files=pr.get("changed_files", 0),
+        repo_size_kb=pr["base"]["repo"].get("size", 0),
         policy=policy,
     )
     report.analysis = analysis
