@@ -1,8 +1,12 @@
 """The rule registry: data/ecosystems.yml and one data/rules/<ecosystem>.yml per ecosystem.
 
-Adding an ecosystem means adding rows (and their example snippets) here, never control flow:
+Adding an ecosystem means adding rows (and their example snippets) there, never control flow:
 a row names its region kind (bot/engine/regions.py KINDS), the languages it applies to
 (names or groups from data/languages.yml), a regex and the literal keywords that gate it.
+
+The keywords are a contract: every match of the pattern lies on a line holding one of them
+(for string kinds: inside a string holding one), because the engine runs the pattern only
+there. ``requires``/``unless`` are file-level regexes on the code (comments removed).
 """
 
 from __future__ import annotations
