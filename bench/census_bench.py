@@ -35,6 +35,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.policy.config import DEFAULT_POLICY  # noqa: E402
 from bot.sources.tarball import ArchiveLimits, census_from_file  # noqa: E402
 
 # The process measurement of the scan benchmark (bench/run.py), shared rather than copied.
@@ -45,7 +46,8 @@ bench_run = importlib.util.module_from_spec(_spec)
 sys.modules["bench_run"] = bench_run  # dataclasses look their module up there
 _spec.loader.exec_module(bench_run)
 
-NO_LIMIT = ArchiveLimits(max_compressed=1 << 40, max_inflated=1 << 42)
+# What the bot applies with the default policy (census.max_archive_mb: 1024).
+LIMITS = ArchiveLimits.for_archive(DEFAULT_POLICY.census.max_archive_bytes)
 
 
 def _git(git_dir: Path, *args: str, text: bool = True) -> str:
@@ -93,7 +95,7 @@ def archive_of(git_dir: Path, out: Path) -> Path:
 
 def count(tarball: Path) -> None:
     """Child-process entry: census one archive, print its figures as JSON."""
-    result = census_from_file(tarball, limits=NO_LIMIT)
+    result = census_from_file(tarball, limits=LIMITS)
     census = result.census
     print(
         json.dumps(
