@@ -9,7 +9,10 @@ served by this process on 127.0.0.1. For each worker count, with Redis emptied f
    worker running: deliveries/s answered 202 (verify, deduplicate, enqueue in Redis);
 2. completed: the workers start and drain the queue; each job is the real PR check (files,
    blobs, policy, check run, sticky comment). Jobs/s = jobs / (last job end - first job
-   start), from the workers' own log timestamps.
+   start), from the workers' own log timestamps. While they drain, the CPU seconds of the
+   workers, of Redis and of this process (the fake GitHub, which checks every request
+   against the REST description) are read from /proc, to show where the time goes on a
+   small machine.
 
 Bounded in count and time (`--deadline` seconds per phase). Prints one line per run.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 import time
@@ -32,6 +36,15 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fakegithub import FakeGitHub  # noqa: E402
 from tests.scale.cluster import Cluster, RedisServer, pr_payload, until  # noqa: E402
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a live process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
 
 KERNEL = "__global__ void k{n}(float* x) {{ x[threadIdx.x] *= {n}.0f; }}\n"
 
@@ -72,10 +85,23 @@ async def run(
             accept_seconds = time.perf_counter() - started
             assert statuses.count(202) == args.count, statuses
 
+            assert redis.process is not None
             procs = await asyncio.gather(
                 *(cluster.start_worker(WORKERS=str(args.jobs_per_worker)) for _ in range(workers))
             )
+            # CPU from the moment every worker is ready (their start-up is not the drain's).
+            pids = {"fake": os.getpid(), "redis": redis.process.pid}
+            pids |= {f"worker{i}": p.process.pid for i, p in enumerate(procs)}
+            before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+            drain_started = time.perf_counter()
             await until(cluster.idle, "the queue drained", within=args.deadline)
+            drain_seconds = time.perf_counter() - drain_started
+            spent = {name: cpu_seconds(pid) - before[name] for name, pid in pids.items()}
+            cpu = {
+                "fake": spent["fake"],
+                "redis": spent["redis"],
+                "workers": sum(v for k, v in spent.items() if k.startswith("worker")),
+            }
             starts, ends = [], []
             for proc in procs:
                 for line in proc.logs():
@@ -91,6 +117,7 @@ async def run(
                 "accepted_per_s": args.count / accept_seconds,
                 "jobs_per_s": len(ends) / (max(ends) - min(starts)),
                 "jobs": len(ends),
+                **{f"cpu_{name}": seconds / drain_seconds for name, seconds in cpu.items()},
                 "errors": sum(
                     1 for p in procs for line in p.logs() if line.get("outcome") == "error"
                 ),
@@ -116,7 +143,9 @@ async def main(args: argparse.Namespace) -> None:
                     print(
                         f"workers={workers}: accepted {figures['accepted_per_s']:.0f} "
                         f"deliveries/s; completed {figures['jobs_per_s']:.1f} jobs/s "
-                        f"({figures['jobs']:.0f} jobs, {figures['errors']:.0f} errors)",
+                        f"({figures['jobs']:.0f} jobs, {figures['errors']:.0f} errors); "
+                        f"CPU cores busy while draining: workers {figures['cpu_workers']:.2f}, "
+                        f"fake GitHub {figures['cpu_fake']:.2f}, Redis {figures['cpu_redis']:.2f}",
                         flush=True,
                     )
         finally:
