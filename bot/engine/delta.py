@@ -104,6 +104,15 @@ def unquote_path(path: str) -> str:
     return out.decode("utf-8", "surrogateescape")
 
 
+def _lines(text: str) -> list[str]:
+    # Lines end at "\n" only, as git and the engine count them (not str.splitlines, which
+    # also breaks at \r, form feeds and other separators).
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def changed_lines(old: str, new: str) -> LineChanges:
     """Added and removed lines between two texts, for when git's diff is not available.
 
@@ -112,8 +121,7 @@ def changed_lines(old: str, new: str) -> LineChanges:
     braces, blank lines) differently, so single lines can be attributed to a
     neighbouring position. Counts of changed lines agree with git on ordinary edits.
     """
-    old_lines = old.splitlines()
-    new_lines = new.splitlines()
+    old_lines, new_lines = _lines(old), _lines(new)
     added: list[int] = []
     removed: list[int] = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)

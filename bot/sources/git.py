@@ -31,16 +31,16 @@ class TreeEntry:
 def run_git(args: list[str], cwd: str, *, ok: tuple[int, ...] = (0,)) -> str:
     """Run git and return its stdout; a failure becomes a one-line ``SourceError``."""
     try:
-        proc = subprocess.run(
-            [*_GIT, *args], cwd=cwd, capture_output=True, text=True, errors="surrogateescape"
-        )
+        # Bytes, decoded here: text mode would turn a lone \r inside a diffed line into a
+        # line break and corrupt the patch.
+        proc = subprocess.run([*_GIT, *args], cwd=cwd, capture_output=True)
     except FileNotFoundError:
         raise SourceError("git is not installed (lockin diff needs it)") from None
     if proc.returncode not in ok:
-        lines = proc.stderr.strip().splitlines()
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = lines[-1] if lines else f"exit status {proc.returncode}"
         raise SourceError(f"git {args[0]} failed: {detail.removeprefix('fatal: ')}")
-    return proc.stdout
+    return proc.stdout.decode("utf-8", "surrogateescape")
 
 
 def worktree_prefix(directory: str) -> str:

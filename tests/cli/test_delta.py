@@ -60,6 +60,9 @@ SIMPLE_CASES = [
     ("", "x\ny\n"),
     ("x\ny\n", ""),
     ("one\ntwo\nthree\nfour\nfive\n", "zero\none\ntwo\n3\nfour\nfive\nsix\n"),
+    # Lines end at \n only: a form feed or a lone \r inside a line is not a break.
+    ("a\x0cb\nc\r\nd\re\n", "a\x0cb\nC\r\nd\re\n"),
+    ("x\ny", "x\nz"),
 ]
 
 

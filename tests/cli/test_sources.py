@@ -149,3 +149,13 @@ def test_changes_of_files_whose_names_git_quotes(tmp_path: Path) -> None:
     head = commit(path, dict.fromkeys(names, "a\nb\n"))
     changes = GitRepo(str(path)).changes(base, head)
     assert sorted((c.path, c.added) for c in changes) == sorted((n, (2,)) for n in names)
+
+
+def test_changes_keep_lone_carriage_returns_inside_lines(tmp_path: Path) -> None:
+    path = init(tmp_path / "cr")
+    old = b"one\r\ntwo\rstill two\n%\xe2\xe3\xcf\xd3\nfour\n"
+    commit(path, {"f.txt": old})
+    base = git(path, "rev-parse", "HEAD")
+    head = commit(path, {"f.txt": old.replace(b"four", b"FOUR")})
+    (change,) = GitRepo(str(path)).changes(base, head)
+    assert (change.added, change.removed) == ((4,), (4,))
