@@ -8,6 +8,9 @@ strings. When several rules claim a line the higher layer wins, then the longer 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from itertools import groupby
+from operator import itemgetter
 
 from bot.engine.languages import Language, detect
 from bot.engine.lexer import Lexed, lex
@@ -24,6 +27,13 @@ _GENERATED = re.compile(
 )
 _GENERATED_HEAD = 2048
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
+_NOT_CODE = -2  # owner of a line that is not code (blank, comment)
+#: Owner index -> line_rules entry: a rule id, "" for portable (-1), None for non-code (-2).
+_RULE_IDS: dict[int, str | None] = {
+    **{i: spec.rule.id for i, spec in enumerate(SPECS)},
+    -1: "",
+    _NOT_CODE: None,
+}
 # Explicit template instantiations: the whole content of the small per-configuration files
 # kernel libraries generate by the hundred (flash-attention's flash_fwd_hdim128_fp16_sm80.cu).
 _INSTANTIATION = re.compile(
@@ -154,41 +164,26 @@ def _resolve(
         first, last = max(first, 1), min(last, n)
         if first <= last:
             owner[first - 1 : last] = [index] * (last - first + 1)
-    line_rules: list[str | None] = []
-    run: tuple[int, int, int] | None = None  # (spec index, first line, last line)
-    for i in range(n):
-        if not code[i]:
-            line_rules.append(None)
-            continue
-        index = owner[i]
-        if index < 0:
-            line_rules.append("")
-            layers[Layer.PORTABLE] += 1
-            if run:
-                findings.append(_finding(run))
-                run = None
-            continue
-        rule = SPECS[index].rule
-        line_rules.append(rule.id)
-        layers[rule.layer] += 1
-        ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + 1
-        if run and run[0] == index:
-            run = (index, run[1], i + 1)
-        else:
-            if run:
-                findings.append(_finding(run))
-            run = (index, i + 1, i + 1)
-    if run:
-        findings.append(_finding(run))
-    return line_rules
+    # Non-code lines belong to no one; -1 is portable. Tallies and runs use C-level helpers.
+    owned = [index if is_code else _NOT_CODE for index, is_code in zip(owner, code, strict=True)]
+    for index, count in Counter(owned).items():
+        if index == -1:
+            layers[Layer.PORTABLE] += count
+        elif index != _NOT_CODE:
+            rule = SPECS[index].rule
+            layers[rule.layer] += count
+            ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
+    # A finding is a run of code lines owned by one rule; non-code lines do not break it.
+    code_lines = [(i + 1, index) for i, index in enumerate(owned) if index != _NOT_CODE]
+    for index, run in groupby(code_lines, key=itemgetter(1)):
+        if index >= 0:
+            lines = [line for line, _ in run]
+            rule = SPECS[index].rule
+            findings.append(Finding(rule.id, rule.layer, rule.ecosystem, lines[0], lines[-1]))
+    return [_RULE_IDS[index] for index in owned]
 
 
 def _strength(claim: tuple[int, int, int], n: int) -> tuple[int, int, int, int]:
     spec = SPECS[claim[0]]
     length = min(claim[2], n) - claim[1]
     return spec.rule.layer.rank, length, SPECIFICITY.get(spec.kind, 0), -claim[0]
-
-
-def _finding(run: tuple[int, int, int]) -> Finding:
-    rule = SPECS[run[0]].rule
-    return Finding(rule.id, rule.layer, rule.ecosystem, run[1], run[2])

@@ -309,6 +309,21 @@ class Source:
             self._string_starts = [s for s, _ in self.lexed.strings]
         return self._string_starts
 
+    def strings_holding(self, keywords: Keywords) -> list[int]:
+        """Indexes of the string literals in which one of ``keywords`` occurs, in order."""
+        text, strings, starts = self.lexed.text, self.lexed.strings, self.string_starts()
+        found: set[int] = set()
+        for keyword in keywords:
+            i = text.find(keyword)
+            while i >= 0:
+                index = bisect_right(starts, i) - 1
+                if index >= 0 and i + len(keyword) <= strings[index][1]:
+                    found.add(index)
+                    i = text.find(keyword, strings[index][1])
+                else:
+                    i = text.find(keyword, i + 1)
+        return sorted(found)
+
     def in_string(self, offset: int) -> bool:
         i = bisect_right(self.string_starts(), offset) - 1
         return i >= 0 and offset < self.lexed.strings[i][1]
@@ -492,10 +507,10 @@ def string_body(token: str) -> str:
 
 
 def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    text = src.lexed.text
-    for s, e in src.lexed.strings:
-        body = string_body(text[s:e])
-        if any(k in body for k in keywords) and pattern.search(body):
+    text, strings = src.lexed.text, src.lexed.strings
+    for index in src.strings_holding(keywords):
+        s, e = strings[index]
+        if pattern.search(string_body(text[s:e])):
             yield src.span(s, e)
 
 
