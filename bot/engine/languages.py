@@ -20,11 +20,21 @@ class Language:
 
 @dataclass(frozen=True, slots=True)
 class _Heuristic:
+    """Content or folder evidence that a file with an ambiguous extension is ``language``."""
+
     extensions: frozenset[str]
-    keyword: str  # literal the text must hold before the pattern is tried
     language: Language
-    pattern: re.Pattern[str]
-    unless: re.Pattern[str] | None
+    path: re.Pattern[str] | None  # the path must match
+    keyword: str  # literal the text must hold before ``pattern`` is tried
+    pattern: re.Pattern[str] | None  # the text must match
+    unless: re.Pattern[str] | None  # the text must not match
+
+    def holds(self, path: str, text: str) -> bool:
+        return (
+            (self.path is None or self.path.search(path) is not None)
+            and (self.pattern is None or (self.keyword in text and bool(self.pattern.search(text))))
+            and not (self.unless and self.unless.search(text))
+        )
 
 
 def _load() -> tuple[
@@ -53,9 +63,10 @@ def _load() -> tuple[
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),
-            h["keyword"],
             by_name[h["language"]],
-            re.compile(h["pattern"], re.M),
+            re.compile(h["path"]) if h.get("path") else None,
+            h.get("keyword", ""),
+            re.compile(h["pattern"], re.M) if h.get("pattern") else None,
             re.compile(h["unless"], re.M) if h.get("unless") else None,
         )
         for h in raw.get("heuristics", ())
@@ -106,11 +117,6 @@ def detect(path: str, text: str) -> Language | None:
     if lang is None or not ext:
         return lang
     for h in _HEURISTICS:
-        if (
-            ext in h.extensions
-            and h.keyword in text
-            and h.pattern.search(text)
-            and not (h.unless and h.unless.search(text))
-        ):
+        if ext in h.extensions and h.holds(path, text):
             return h.language
     return lang

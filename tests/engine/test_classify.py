@@ -270,3 +270,9 @@ def test_requirements_pins_are_vendor_path_per_line() -> None:
     source = b"numpy>=1.26\n# GPU\ntorch==2.3.0+cu121\nnvidia-nccl-cu12==2.20.5\n"
     lines = _by_line(classify("requirements-gpu.txt", source))
     assert lines == {1: "", 2: None, 3: "deps.cuda-wheel", 4: "deps.cuda-wheel"}
+
+
+def test_cpp_under_a_hip_folder_is_hip() -> None:
+    source = b"__global__ void add(float* x) { x[threadIdx.x] += 1.0f; }\n"
+    assert classify("csrc/hip_fmha/add.cpp", source).line_rules == ["hip.kernel"]
+    assert classify("csrc/cuda/add.cpp", source).line_rules == ["cuda.kernel"]
