@@ -1,8 +1,12 @@
 """Per-installation pacing: writes spaced as GitHub asks, and rate-limit pauses shared.
 
-GitHub's best practices: at least one second between POST/PATCH/PUT/DELETE requests of one
-installation, and once a rate limit is hit, no request until the wait is over (requests made
-while limited count towards a ban). One `Pacer` per installation is shared by every job.
+GitHub's best practices: about one second between POST/PATCH/PUT/DELETE requests of one
+installation (its secondary limit allows 80 content-creating requests a minute), and once a
+rate limit is hit, no request until the wait is over (requests made while limited count
+towards a ban). Writes go through a token bucket: a sustained rate of one per
+`write_interval`, with a small burst so that a PR check's two or three writes (create the run,
+complete it, the comment) do not each wait a second. One `Pacer` per installation is shared by
+every job.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 
 
 class Pacer:
-    def __init__(self, *, write_interval: float, max_wait: float) -> None:
+    def __init__(self, *, write_interval: float, max_wait: float, write_burst: int = 3) -> None:
         self._write_interval = write_interval
         self._max_wait = max_wait
         self._write_lock = asyncio.Lock()
-        self._next_write = 0.0
+        self._burst = max(1, write_burst)
+        self._tokens = float(self._burst)
+        self._refilled_at = time.monotonic()
         self._paused_until = 0.0
 
     def pause(self, seconds: float) -> None:
@@ -38,9 +44,16 @@ class Pacer:
             await asyncio.sleep(pause)
         if method not in WRITE_METHODS or self._write_interval <= 0:
             return
-        # Writes of one installation go out one at a time, spaced start to start.
+        # Writes of one installation take a token each, one at a time.
         async with self._write_lock:
-            delay = self._next_write - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            self._next_write = time.monotonic() + self._write_interval
+            self._refill()
+            if self._tokens < 1:
+                await asyncio.sleep((1 - self._tokens) * self._write_interval)
+                self._refill()
+            self._tokens -= 1
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        earned = (now - self._refilled_at) / self._write_interval
+        self._tokens = min(float(self._burst), self._tokens + earned)
+        self._refilled_at = now

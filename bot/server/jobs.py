@@ -84,10 +84,14 @@ class LocalJobQueue:
         alive = any(not task.done() for task in self._workers)
         return self._accepting and alive and not self._queue.full()
 
+    async def join(self) -> None:
+        """Wait until every job submitted so far is done."""
+        await self._queue.join()
+
     async def close(self) -> None:
         self._accepting = False
         try:
-            await asyncio.wait_for(self._queue.join(), self._shutdown_timeout)
+            await asyncio.wait_for(self.join(), self._shutdown_timeout)
         except TimeoutError:
             lost = [job.delivery_id for job in self._running.values()]
             while not self._queue.empty():

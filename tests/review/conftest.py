@@ -42,7 +42,7 @@ class Bot:
     async def settle(self) -> None:
         """Wait until every accepted delivery has been worked off."""
         queue = self.client.server.app[SERVICES].queue
-        await queue._queue.join()
+        await queue.join()
 
     async def pr_event(self, repo: Repo, pr: PullRequest, action: str, **kwargs: Any) -> None:
         status = await self.deliver(

@@ -312,13 +312,19 @@ async def test_writes_of_one_installation_are_spaced(
     arrivals = note_arrivals(fake_github)
     auth = make_auth(write_interval=0.3)
     url = f"/repos/octo-org/kernels/issues/{issue.number}/comments"
-    # Two jobs of the same installation writing at once.
+    # Six jobs of the same installation writing at once: a burst of three goes out at once,
+    # the rest one per write_interval.
     await asyncio.gather(
-        auth.installation_client(INSTALLATION).post(url, data={"body": "one"}),
-        auth.installation_client(INSTALLATION).post(url, data={"body": "two"}),
+        *(
+            auth.installation_client(INSTALLATION).post(url, data={"body": str(n)})
+            for n in range(6)
+        )
     )
-    first, second = fake_github.requests_to("POST", url)
-    assert arrivals.at(second) - arrivals.at(first) >= 0.3
+    times = sorted(arrivals.at(r) for r in fake_github.requests_to("POST", url))
+    assert len(times) == 6
+    assert times[2] - times[0] < 0.3
+    gaps = [later - earlier for earlier, later in zip(times[2:], times[3:], strict=False)]
+    assert all(gap >= 0.3 * 0.95 for gap in gaps), gaps
 
 
 async def test_get_bytes_returns_raw_file_contents(
