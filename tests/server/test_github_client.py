@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import tarfile
 import time
 from collections.abc import AsyncIterator, Callable
@@ -323,7 +324,7 @@ async def test_writes_of_one_installation_are_spaced(
     times = sorted(arrivals.at(r) for r in fake_github.requests_to("POST", url))
     assert len(times) == 6
     assert times[2] - times[0] < 0.3
-    gaps = [later - earlier for earlier, later in zip(times[2:], times[3:], strict=False)]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times[2:])]
     assert all(gap >= 0.3 * 0.95 for gap in gaps), gaps
 
 
