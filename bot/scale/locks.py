@@ -69,7 +69,7 @@ class RedisKeyedLock:
         while True:
             try:
                 if token is None:
-                    token = f"{await self._redis.incr(name + ':fence')}:{uuid.uuid4().hex}"
+                    token = f"{await self._fence(name)}:{uuid.uuid4().hex}"
                 if await self._redis.set(name, token, nx=True, px=self._lease_ms):
                     return token
             except RedisError as exc:
@@ -77,6 +77,13 @@ class RedisKeyedLock:
             # Jitter keeps waiting processes from polling in step.
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, self._max_poll)
+
+    async def _fence(self, name: str) -> int:
+        """The next fencing number of a lock; the counter lapses a day after its last use,
+        so a PR that is never checked again leaves nothing behind."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            number, _ = await pipe.incr(name + ":fence").expire(name + ":fence", 86400).execute()
+        return int(number)
 
     async def _keep(self, name: str, token: str) -> None:
         while True:

@@ -190,9 +190,7 @@ async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster:
         restarted.set()
 
     async def command(i: int) -> None:
-        """A `/lockin help` comment: each accepted one must get exactly one reply."""
-        comment = repo.add_comment(pr.number, f"/lockin help\n\n(ask {i})", user="maintainer")
-        payload = issue_comment_event(fake, repo, pr, comment)
+        payload = help_command(fake, repo, pr, i)
         delivery = str(uuid.uuid4())
         status, _ = await cluster.deliver(webs[i % 2], "issue_comment", payload, delivery)
         assert status in (202, 503), status
@@ -215,18 +213,48 @@ async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster:
         assert status == 202
         accepted.add(delivery)
 
-    def replies() -> int:
-        return sum(
-            1
-            for c in repo.comments.values()
-            if c.user == fake.bot_login and "lockin commands" in c.body
-        )
-
-    await until(lambda: replies() >= 40, "a reply to every accepted command", within=120)
+    await until(
+        lambda: help_replies(fake, repo) >= 40, "a reply to every accepted command", within=120
+    )
     await until(cluster.idle, "the queue empty")
     assert len(accepted) == 40
-    assert replies() == 40
+    assert help_replies(fake, repo) == 40
     assert fake.contract_errors == []
+
+
+def help_replies(fake: FakeGitHub, repo: Repo) -> int:
+    return sum(
+        1
+        for c in repo.comments.values()
+        if c.user == fake.bot_login and "lockin commands" in c.body
+    )
+
+
+def help_command(fake: FakeGitHub, repo: Repo, pr: PullRequest, i: int) -> dict[str, Any]:
+    """A `/lockin help` comment by a maintainer: each delivery of one gets exactly one reply."""
+    comment = repo.add_comment(pr.number, f"/lockin help\n\n(ask {i})", user="maintainer")
+    return issue_comment_event(fake, repo, pr, comment)
+
+
+@pytest.mark.timeout(120)
+async def test_jobs_answered_202_survive_the_web_process_that_took_them(
+    cluster: Cluster,
+) -> None:
+    fake = cluster.fake
+    web = await cluster.start_web()
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    pr = open_kernel_pr(repo, 1)
+    repo.collaborators["maintainer"] = "write"
+
+    for i in range(5):
+        status, body = await cluster.deliver(web, "issue_comment", help_command(fake, repo, pr, i))
+        assert (status, body["status"]) == (202, "queued")
+    await web.kill()  # no worker has run anything yet
+    await cluster.start_worker()
+
+    await until(lambda: help_replies(fake, repo) >= 5, "a reply to every accepted command")
+    await until(cluster.idle, "the queue empty")
+    assert help_replies(fake, repo) == 5
 
 
 async def test_redis_unreachable_answers_503_never_202(
