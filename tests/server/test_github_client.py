@@ -316,10 +316,7 @@ async def test_writes_of_one_installation_are_spaced(
     # Six jobs of the same installation writing at once: a burst of three goes out at once,
     # the rest one per write_interval.
     await asyncio.gather(
-        *(
-            auth.installation_client(INSTALLATION).post(url, data={"body": str(n)})
-            for n in range(6)
-        )
+        *(auth.installation_client(INSTALLATION).post(url, data={"body": str(n)}) for n in range(6))
     )
     times = sorted(arrivals.at(r) for r in fake_github.requests_to("POST", url))
     assert len(times) == 6
