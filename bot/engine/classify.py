@@ -44,17 +44,18 @@ _INSTANTIATING_LANGUAGES = frozenset({"CUDA", "HIP", "C++"})
 
 
 def _decode(data: bytes) -> str | None:
-    """Text of ``data``, or None when it looks binary."""
+    """Text of ``data`` with LF line ends and no BOM, or None when it looks binary."""
     if b"\0" in data[:_SNIFF]:
         return None
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        pass
-    head = data[:_SNIFF].decode("utf-8", errors="replace")
-    if head.count("\ufffd") > _MAX_UNDECODABLE * max(len(head), 1):
-        return None
-    return data.decode("utf-8", errors="replace")
+        head = data[:_SNIFF].decode("utf-8", errors="replace")
+        if head.count("\ufffd") > _MAX_UNDECODABLE * max(len(head), 1):
+            return None
+        text = data.decode("utf-8-sig", errors="replace")
+    # CRLF becomes LF (the line count git sees); a lone CR stays inside its line.
+    return text.replace("\r\n", "\n") if "\r" in text else text
 
 
 def _report(path: str, language: str | None, nlines: int, skipped: str | None) -> FileReport:

@@ -50,6 +50,7 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t(]*", re.M)
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _ARGUMENT_TOKENS = re.compile(r"[()\[\]{},]")
+_MACRO_LINES = 500  # lines one #define may continue over
 _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 _STATEMENT_LINES = 1000  # lines one statement may span
@@ -62,6 +63,7 @@ class Source:
         "_assigned",
         "_blocks",
         "_branches",
+        "_directives",
         "_in_string",
         "_logical",
         "_next",
@@ -88,6 +90,7 @@ class Source:
         self._logical: list[bool] | None = None
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._in_string: list[bool] | None = None
+        self._directives: dict[int, Span | None] = {}
         self._string_starts: list[int] | None = None
         self._assigned: dict[str, Span] | None = None
 
@@ -165,15 +168,24 @@ class Source:
         return first.start() if first else pos
 
     def directive_span(self, pos: int) -> Span | None:
-        """The lines of the preprocessor directive holding ``pos`` (with ``\\`` continuations)."""
+        """The lines of the preprocessor directive holding ``pos``, ``\\`` continuations
+        included (a match inside a multi-line #define belongs to the macro)."""
         line = self.line_of(pos)
+        if line in self._directives:
+            return self._directives[line]
         lines = self.lexed.lines
-        if not lines[line - 1].lstrip().startswith("#"):
-            return None
-        end = line
-        while end < len(lines) and lines[end - 1].rstrip().endswith("\\"):
-            end += 1
-        return line, end
+        first = last = line
+        while first > 1 and last - first < _MACRO_LINES and lines[first - 2].endswith("\\"):
+            first -= 1
+        span: Span | None = None
+        if lines[first - 1].lstrip().startswith("#"):
+            while (
+                last < len(lines) and last - first < _MACRO_LINES and lines[last - 1].endswith("\\")
+            ):
+                last += 1
+            span = (first, last)
+        self._directives.update(dict.fromkeys(range(first, last + 1), span))
+        return span
 
     def block_end(self, open_brace: int) -> int:
         """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""

@@ -276,3 +276,12 @@ def test_cpp_under_a_hip_folder_is_hip() -> None:
     source = b"__global__ void add(float* x) { x[threadIdx.x] += 1.0f; }\n"
     assert classify("csrc/hip_fmha/add.cpp", source).line_rules == ["hip.kernel"]
     assert classify("csrc/cuda/add.cpp", source).line_rules == ["cuda.kernel"]
+
+
+def test_crlf_and_bom_do_not_change_the_result() -> None:
+    crlf = b"\xef\xbb\xbf" + MIXED_CU.replace(b"\n", b"\r\n")
+    assert (
+        classify("csrc/scale.cu", crlf).line_rules == classify("csrc/scale.cu", MIXED_CU).line_rules
+    )
+    continued = b"#define LAUNCH(k) \\\r\n  k<<<1, 32>>>()\r\nint x;\r\n"
+    assert classify("a.cu", continued).line_rules == ["cuda.launch", "cuda.launch", ""]

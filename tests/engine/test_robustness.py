@@ -134,3 +134,15 @@ ADVERSARIAL = [
 )
 def test_adversarial_input_completes(path: str, data: bytes) -> None:
     _check_shape(classify(path, data), data)
+
+
+@pytest.mark.timeout(20)
+def test_long_macro_with_many_matches_completes() -> None:
+    data = (
+        b"#define BODY \\\n"
+        + b"  __shared__ float s; threadIdx.x; cudaFree(p); \\\n" * 20_000
+        + b"\n"
+    )
+    report = classify("k.cu", data)
+    _check_shape(report, data)
+    assert report.layers["kernel"] == report.code_lines
