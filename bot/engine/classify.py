@@ -12,7 +12,7 @@ from collections import Counter
 from itertools import groupby
 from operator import itemgetter
 
-from bot.engine.languages import Language, detect
+from bot.engine.languages import Language, by_path, detect
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source
@@ -43,6 +43,17 @@ _INSTANTIATION_MAX_LINES = 30
 _INSTANTIATING_LANGUAGES = frozenset({"CUDA", "HIP", "C++"})
 
 
+def _looks_binary(data: bytes) -> bool:
+    """NUL bytes in the first 8 KiB, or mostly bytes that are not UTF-8 there."""
+    head = data[:_SNIFF]
+    if b"\0" in head:
+        return True
+    if head.isascii():
+        return False
+    text = head.decode("utf-8", errors="replace")
+    return text.count("\ufffd") > _MAX_UNDECODABLE * max(len(text), 1)
+
+
 def _decode(data: bytes) -> str | None:
     """Text of ``data`` with LF line ends and no BOM, or None when it looks binary."""
     if b"\0" in data[:_SNIFF]:
@@ -50,8 +61,7 @@ def _decode(data: bytes) -> str | None:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        head = data[:_SNIFF].decode("utf-8", errors="replace")
-        if head.count("\ufffd") > _MAX_UNDECODABLE * max(len(head), 1):
+        if _looks_binary(data):
             return None
         text = data.decode("utf-8-sig", errors="replace")
     # CRLF becomes LF (the line count git sees); a lone CR stays inside its line.
@@ -62,8 +72,8 @@ def _report(path: str, language: str | None, nlines: int, skipped: str | None) -
     return FileReport(path, language, 0, zero_layers(), {}, [], [None] * nlines, skipped)
 
 
-def _line_count(text: str) -> int:
-    return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+def _line_count(data: bytes) -> int:
+    return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
 
 
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
@@ -116,12 +126,16 @@ def classify(path: str, data: bytes) -> FileReport:
 
 
 def _classify(path: str, data: bytes) -> FileReport:
+    if by_path(path)[0] is None:  # not counted: only say whether it is binary, and its lines
+        if _looks_binary(data):
+            return _report(path, None, 0, "binary")
+        return _report(path, None, _line_count(data), None)
     text = _decode(data)
     if text is None:
         return _report(path, None, 0, "binary")
-    lang = detect(path, text)
+    lang = detect(path, text)  # the path named a language; heuristics only refine it
     if lang is None:
-        return _report(path, None, _line_count(text), None)
+        return _report(path, None, len(text.splitlines()), None)
     lexed = lex(text, lang.family)
     code = lexed.code
     code_lines = sum(code)
