@@ -135,7 +135,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         return _report(path, None, 0, "binary")
     lang = detect(path, text)  # the path named a language; heuristics only refine it
     if lang is None:
-        return _report(path, None, len(text.splitlines()), None)
+        return _report(path, None, _line_count(data), None)
     lexed = lex(text, lang.family)
     code = lexed.code
     code_lines = sum(code)
