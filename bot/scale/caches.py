@@ -14,6 +14,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.scale.codec import SignedPickle
+from bot.scale.connection import QUEUE_NAME, job_id
 
 log = logging.getLogger("lockin.scale")
 
@@ -54,14 +55,16 @@ class RedisCache:
 class RedisDeliveryLog:
     """Which deliveries were accepted, shared by every web replica (SET NX with a TTL).
 
-    A claim is first `pending` for a short while and becomes `queued` for GitHub's whole
-    redelivery window once the job is in the queue (`confirm`). A web process that dies
-    between the two leaves only the short pending mark, so a redelivery made after it
-    expires is queued instead of being taken for a duplicate.
+    A claim is `pending` for a short while (longer than GitHub waits for an answer) and
+    becomes `queued` for GitHub's whole redelivery window once the job is in the queue
+    (`confirm`). A pending mark whose job is not in the queue does not make a delivery a
+    duplicate: its claimer may have lost Redis between the claim and the enqueue (it then
+    answered 503) without being able to release it, and a redelivery must be queued. Two
+    replicas that both get past the claim queue one job: the job id is the delivery's.
     """
 
     def __init__(
-        self, redis: Redis, namespace: str, *, ttl: float, pending_ttl: float = 60.0
+        self, redis: Redis, namespace: str, *, ttl: float, pending_ttl: float = 15.0
     ) -> None:
         self._redis = redis
         self._namespace = namespace
@@ -69,16 +72,18 @@ class RedisDeliveryLog:
         self._pending_ms = int(pending_ttl * 1000)
 
     async def claim(self, delivery_id: str) -> bool:
+        name = self._namespace + delivery_id
         try:
-            fresh = await self._redis.set(
-                self._namespace + delivery_id, b"pending", nx=True, px=self._pending_ms
-            )
+            if await self._redis.set(name, b"pending", nx=True, px=self._pending_ms):
+                return True
+            if await self._redis.get(name) == b"queued":
+                return False
+            return await self._redis.zscore(QUEUE_NAME, job_id(delivery_id)) is None
         except RedisError as exc:
             # Unknown, not a duplicate: the enqueue that follows fails the same way and the
             # delivery is answered 503, which GitHub records for redelivery.
             log.warning("delivery log unreachable (%s)", exc, extra={"delivery_id": delivery_id})
             return True
-        return bool(fresh)
 
     async def confirm(self, delivery_id: str) -> None:
         """The job is queued: remember the delivery for the whole redelivery window."""
@@ -88,5 +93,5 @@ class RedisDeliveryLog:
         try:
             await self._redis.delete(self._namespace + delivery_id)
         except RedisError as exc:
-            # The pending mark expires by itself; a redelivery after that is queued.
+            # The pending mark expires by itself, and does not block a redelivery meanwhile.
             log.warning("could not release delivery %s: %s", delivery_id, exc)

@@ -109,22 +109,45 @@ async def test_each_owner_of_a_lock_gets_a_larger_fencing_number(redis: ArqRedis
 # -- delivery log, heads, queue ----------------------------------------------------------
 
 
-async def test_a_delivery_is_claimed_once_by_any_replica_and_kept_once_queued(
+async def test_a_queued_delivery_is_a_duplicate_for_every_replica_until_released(
     fake_github: FakeGitHub, redis_server: RedisServer
 ) -> None:
     first, second = backend_for(fake_github, redis_server), backend_for(fake_github, redis_server)
+    queue = first.job_queue(capacity=10)
+    await queue.start()
     delivery = str(uuid.uuid4())
+    mark = f"lockin:delivery:{delivery}"
 
     assert await first.deliveries.claim(delivery)
+    pending_ttl = await first.redis.pttl(mark)
+    assert await queue.submit(Job(delivery, "issue_comment", {"action": "created"}))
+    queued_ttl = await first.redis.pttl(mark)
     assert not await second.deliveries.claim(delivery)
-    pending_ttl = await first.redis.pttl(f"lockin:delivery:{delivery}")
-    await second.deliveries.confirm(delivery)
-    queued_ttl = await first.redis.pttl(f"lockin:delivery:{delivery}")
-    await first.deliveries.release(delivery)
+    await second.deliveries.release(delivery)  # the job failed: a redelivery runs it again
     assert await second.deliveries.claim(delivery)
 
-    assert 0 < pending_ttl <= 60_000
+    assert 0 < pending_ttl <= 15_000  # no longer than GitHub waits for an answer, and a bit
     assert queued_ttl > 2 * 24 * 3600 * 1000  # GitHub's three-day redelivery window
+    await queue.close()
+    await first.close()
+    await second.close()
+
+
+async def test_a_claim_left_by_a_replica_that_lost_redis_does_not_make_a_duplicate(
+    fake_github: FakeGitHub, redis_server: RedisServer
+) -> None:
+    first, second = backend_for(fake_github, redis_server), backend_for(fake_github, redis_server)
+    queue = second.job_queue(capacity=10)
+    await queue.start()
+    delivery = str(uuid.uuid4())
+    # The first replica claimed it, then lost Redis before its job was queued (503).
+    assert await first.deliveries.claim(delivery)
+
+    assert await second.deliveries.claim(delivery)  # GitHub's redelivery
+    assert await queue.submit(Job(delivery, "issue_comment", {"action": "created"}))
+    assert not await first.deliveries.claim(delivery)
+
+    await queue.close()
     await first.close()
     await second.close()
 

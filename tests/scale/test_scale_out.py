@@ -106,7 +106,8 @@ async def test_burst_with_redeliveries_and_racing_pushes_leaves_one_comment_per_
 
     # Wave 2: two more pushes per PR, racing redeliveries of every wave-1 delivery.
     wave2 = push_all(2)
-    answers += await send_racing(cluster, [*wave2, *wave1], rng)
+    again = await send_racing(cluster, [*wave2, *wave1], rng)
+    answers += again
     sent += wave2
     await until(settled, "every PR's newest head checked again", within=90)
 
@@ -115,8 +116,18 @@ async def test_burst_with_redeliveries_and_racing_pushes_leaves_one_comment_per_
     for delivery_id, _, outcome in answers:
         outcomes.setdefault(delivery_id, Counter())[outcome] += 1
     assert len(outcomes) == len(sent)
-    assert all(counts["queued"] == 1 for counts in outcomes.values()), outcomes
-    assert sum(counts["duplicate"] for counts in outcomes.values()) == len(answers) - len(sent)
+    assert all(counts["queued"] >= 1 for counts in outcomes.values()), outcomes
+    # Redelivered after their jobs ran: duplicates, every one.
+    wave1_ids = {delivery_id for delivery_id, _, _ in wave1}
+    assert {outcome for d, _, outcome in again if d in wave1_ids} == {"duplicate"}
+    # Whichever replica answered, each delivery ran once.
+    starts = Counter(
+        line["delivery_id"]
+        for worker in cluster.workers
+        for line in worker.logs()
+        if str(line.get("msg", "")).startswith("job started")
+    )
+    assert starts == Counter({delivery_id: 1 for delivery_id, _, _ in sent})
 
     runs = list(repo.check_runs.values())
     assert all(r.status == "completed" for r in runs)
@@ -181,13 +192,11 @@ async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster:
     repo.collaborators["maintainer"] = "write"
     accepted: set[str] = set()
     refused: dict[str, dict[str, Any]] = {}
-    restarted = asyncio.Event()
 
     async def restart_redis() -> None:
         await cluster.redis.stop()
         await asyncio.sleep(1.0)
         await cluster.redis.start()
-        restarted.set()
 
     async def command(i: int) -> None:
         payload = help_command(fake, repo, pr, i)
@@ -199,14 +208,22 @@ async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster:
         else:
             refused[delivery] = payload
 
-    restart: asyncio.Task[None] | None = None
-    for i in range(40):
-        if i == 12:
-            restart = asyncio.create_task(restart_redis())
-        await command(i)
-        await asyncio.sleep(0.05)
-    assert restart is not None
+    count = 0
+
+    async def send_commands(n: int) -> None:
+        nonlocal count
+        for _ in range(n):
+            await command(count)
+            count += 1
+            await asyncio.sleep(0.05)
+
+    await send_commands(10)
+    restart = asyncio.create_task(restart_redis())
+    while not restart.done():  # while Redis stops, is down, and starts again
+        await send_commands(1)
+    during = count - 10
     await restart
+    await send_commands(10)
     # What was refused GitHub records as failed; it is redelivered, and accepted now.
     for delivery, payload in refused.items():
         status, _ = await cluster.deliver(webs[0], "issue_comment", payload, delivery)
@@ -214,11 +231,12 @@ async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster:
         accepted.add(delivery)
 
     await until(
-        lambda: help_replies(fake, repo) >= 40, "a reply to every accepted command", within=120
+        lambda: help_replies(fake, repo) >= count, "a reply to every accepted command", within=120
     )
     await until(cluster.idle, "the queue empty")
-    assert len(accepted) == 40
-    assert help_replies(fake, repo) == 40
+    assert during > 0
+    assert len(accepted) == count
+    assert help_replies(fake, repo) == count
     assert fake.contract_errors == []
 
 
