@@ -152,18 +152,18 @@ class Source:
         return self._pairs
 
     def c_statement_start(self, pos: int) -> int:
-        """Offset where the C statement holding ``pos`` starts."""
+        """Offset where the C statement holding ``pos`` starts: after the previous ``;``,
+        ``{`` or ``}`` and after any preprocessor line or access label in between."""
         masked = self.masked
-        lo = max(0, pos - _STATEMENT_WINDOW)
-        cut = max(
-            masked.rfind(";", lo, pos), masked.rfind("{", lo, pos), masked.rfind("}", lo, pos)
-        )
-        if cut < 0 and lo > 0:
+        cut = lo = max(0, pos - _STATEMENT_WINDOW) - 1
+        for end in ";{}":  # the nearest one found bounds the search for the others
+            cut = max(cut, masked.rfind(end, cut + 1, pos))
+        if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
         begin = cut + 1
-        for barrier in _C_BARRIER.finditer(masked, begin, pos):
-            if barrier.end() <= pos:
-                begin = barrier.end()
+        if masked.find("#", begin, pos) >= 0 or masked.find(":", begin, pos) >= 0:
+            for barrier in _C_BARRIER.finditer(masked, begin, pos):
+                begin = max(begin, barrier.end())
         first = _NON_SPACE.search(masked, begin, pos + 1)
         return first.start() if first else pos
 
