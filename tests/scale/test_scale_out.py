@@ -145,6 +145,40 @@ async def test_burst_with_redeliveries_and_racing_pushes_leaves_one_comment_per_
     assert fake.contract_errors == []
 
 
+@pytest.mark.timeout(120)
+async def test_jobs_for_heads_superseded_by_a_newer_queued_head_are_dropped(
+    cluster: Cluster,
+) -> None:
+    fake = cluster.fake
+    web = await cluster.start_web()
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    pr = open_kernel_pr(repo, 1)
+    opened = pr_payload(fake, repo, pr, "opened")
+    repo.push_to_pr(pr.number, {"csrc/second.cu": kernel("second")})
+    older = pr_payload(fake, repo, pr, "synchronize")
+    newest = repo.push_to_pr(pr.number, {"csrc/third.cu": kernel("third")})
+    newer = pr_payload(fake, repo, pr, "synchronize")
+    ids = {name: str(uuid.uuid4()) for name in ("opened", "older", "newer")}
+
+    # Queued before any worker runs; the older push arrives last, as GitHub allows.
+    for name, payload in (("opened", opened), ("newer", newer), ("older", older)):
+        status, _ = await cluster.deliver(web, "pull_request", payload, ids[name])
+        assert status == 202
+    worker = await cluster.start_worker()
+    await until(lambda: checked(repo, newest), "the newest head checked")
+    await until(cluster.idle, "the queue empty")
+
+    dropped = {
+        line["delivery_id"]: line["newer_sha"] for line in worker.logs() if "newer_sha" in line
+    }
+    assert dropped == {ids["opened"]: newest, ids["older"]: newest}
+    ran = [line["delivery_id"] for line in worker.logs() if line.get("msg") == "job ok"]
+    assert ran == [ids["newer"]]
+    [run] = repo.check_runs.values()
+    assert (run.head_sha, run.conclusion) == (newest, "failure")
+    assert f"`{newest[:7]}`" in sticky(fake, repo, pr.number)[0]
+
+
 @pytest.mark.timeout(240)
 async def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(cluster: Cluster) -> None:
     fake = cluster.fake
