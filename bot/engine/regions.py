@@ -336,10 +336,6 @@ class Source:
                     i = text.find(keyword, i + 1)
         return sorted(found)
 
-    def in_string(self, offset: int) -> bool:
-        i = bisect_right(self.string_starts(), offset) - 1
-        return i >= 0 and offset < self.lexed.strings[i][1]
-
     def strings_between(self, start: int, end: int) -> list[Span]:
         starts = self.string_starts()
         i, j = bisect_left(starts, start), bisect_left(starts, end)
