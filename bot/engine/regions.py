@@ -4,8 +4,9 @@ A rule names one region kind (``KINDS``); the kind turns each match of the rule'
 the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 
 ``line``                  the lines of the match itself
-``statement``             the statement holding the match (C: up to ``;``/``{``/``}``;
-                          Python and build files: the bracket-balanced logical line)
+``statement``             the statement holding the match (C: from its start up to ``;``,
+                          ``{`` or ``}``; Python and build files: from the match's line until
+                          the brackets opened there close)
 ``c-function``            a declaration from its start (``template<...>`` included) to its
                           ``;`` or to the closing brace of its body
 ``c-macro-function``      every function declared with the macro a matched ``#define``
