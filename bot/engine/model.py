@@ -38,7 +38,7 @@ TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One row of the rule registry (see bot/engine/rules/)."""
+    """One row of the rule registry (bot/engine/data/rules/*.yml)."""
 
     id: str  # stable, dotted: "cuda.kernel", "triton.jit"
     layer: Layer
@@ -78,7 +78,7 @@ class FileReport:
     ecosystems: dict[str, int]  # non-portable code lines per ecosystem
     findings: list[Finding]
     line_rules: list[str | None] = field(repr=False)
-    skipped: str | None = None  # "binary", "too-large", ...: nothing was counted
+    skipped: str | None = None  # "binary", or "error" (a bug guard): nothing was counted
     generated: bool = False  # looks machine-generated (template instantiations, ...)
 
     @property
