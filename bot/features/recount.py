@@ -40,6 +40,8 @@ router = Router()
 
 #: How long a finished recount of a PR head answers repeated commands for that head.
 COOLDOWN = 60.0
+#: Repositories whose default branch is counted when the app is installed on them.
+SEEDED_PER_EVENT = 20
 
 
 @dataclass(slots=True)
@@ -258,6 +260,44 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         repo,
         result.sha,
         100 * result.census.nvidia_share(),
+    )
+
+
+@router.register("installation", action="created")
+@router.register("installation_repositories", action="added")
+async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    """Count the default branch of newly added repositories, so their badge works before
+    the next push. A few per event: an org-wide install must not start hundreds of downloads
+    (the others are counted at their first push)."""
+    data = event.data
+    repositories = data.get("repositories_added") or data.get("repositories") or []
+    for repository in repositories[:SEEDED_PER_EVENT]:
+        owner, _, name = repository["full_name"].partition("/")
+        try:
+            await _seed_default_branch(gh, ctx, owner, name)
+        except (ArchiveError, GitHubError) as exc:
+            ctx.log.warning("first census of %s/%s failed: %s", owner, name, exc)
+
+
+async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: str) -> None:
+    store = census_store(ctx.caches)
+    if await store.default_branch(owner, repo) is not None:
+        return  # a push got there first, with a newer head
+    where = {"owner": owner, "repo": repo}
+    branch = (await gh.getitem("/repos/{owner}/{repo}", where))["default_branch"]
+    # Comparing the branch with itself names its head commit in one documented request.
+    compare = await gh.getitem(
+        "/repos/{owner}/{repo}/compare/{basehead}", {**where, "basehead": f"{branch}...{branch}"}
+    )
+    config = await load_repo_config(gh, owner, repo, branch)
+    await store.refresh_default_branch(
+        gh,
+        owner,
+        repo,
+        before=ZERO_SHA,
+        after=compare["base_commit"]["sha"],
+        policy=config.policy,
+        blobs=ctx.caches.blobs,
     )
 
 

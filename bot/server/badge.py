@@ -156,9 +156,10 @@ _SVG_HEADERS = {
 async def badge(request: web.Request) -> web.Response:
     """The badge of a repository whose default branch this app has counted.
 
-    Only repositories that installed the app have a census (it is counted from their own
-    push events, and dropped when they remove the app); any other name answers 404 with an
-    "unknown" badge, so the endpoint reveals nothing about repositories it cannot see.
+    Only repositories that installed the app have a census (counted when the app is added
+    to them and at each push to their default branch, dropped when they remove the app);
+    any other name answers 404 with an "unknown" badge, so the endpoint reveals nothing
+    about repositories it cannot see.
     """
     owner, repo = request.match_info["owner"], request.match_info["repo"]
     result = None

@@ -160,3 +160,19 @@ async def test_badge_goes_back_to_unknown_when_the_app_is_removed(bot: Bot, repo
     assert await bot.deliver("installation", payload) == 202
     await bot.settle()
     assert (await bot.client.get(BADGE)).status == 404
+
+
+async def test_installing_the_app_counts_the_default_branch_for_the_badge(
+    bot: Bot, repo: Repo
+) -> None:
+    assert (await bot.client.get(BADGE)).status == 404
+    payload = installation_event(bot.fake, repo.installation_id, "created")
+    assert await bot.deliver("installation", payload) == 202
+    await bot.settle()
+
+    result = await default_census(bot, repo)
+    assert result.sha == repo.head()
+    assert_same(result.census, await full_recount(bot, repo, repo.head()))
+    response = await bot.client.get(BADGE)
+    assert response.status == 200
+    assert f">{format_share(result.census.nvidia_share())}</text>" in await response.text()
