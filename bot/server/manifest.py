@@ -435,13 +435,7 @@ def add_setup_routes(
     `app_yml` the manifest template, like Probot's `app.yml` in the working directory.
     """
     env_file, app_yml = env_file.absolute(), app_yml.absolute()
-    flow = ManifestFlow(settings, env_file=env_file, app_yml=app_yml, org=_gh_org(env_file))
+    flow = ManifestFlow(settings, env_file=env_file, app_yml=app_yml, org=settings.gh_org)
     for path in SETUP_PATHS:
         app.router.add_get(path, flow.setup_page)
     app.router.add_get(CALLBACK_PATH, flow.callback)
-
-
-def _gh_org(env_file: Path) -> str | None:
-    # GH_ORG only matters to this page, so it is read here, in the same order as Settings.
-    from_file = dotenv_values(env_file).get("GH_ORG") if env_file.is_file() else None
-    return (os.environ.get("GH_ORG") or from_file or "").strip() or None

@@ -39,6 +39,8 @@ class Settings:
     log_format: str = "json"
     github_api_url: str = "https://api.github.com"
     base_url: str | None = None
+    # The organisation the setup page registers the App under (personal account when unset).
+    gh_org: str | None = None
     workers: int = 4
     queue_size: int = 1000
     write_interval: float = 1.0
@@ -206,6 +208,7 @@ _SPECS = (
     _Spec("log_format", ("LOG_FORMAT",), _choice(LOG_FORMATS)),
     _Spec("github_api_url", ("GITHUB_API_URL",), _url),
     _Spec("base_url", ("BASE_URL", "WEBHOOK_PROXY_URL"), _url),
+    _Spec("gh_org", ("GH_ORG",), _text),
     _Spec("workers", ("WORKERS",), _int_in(1, 256)),
     _Spec("queue_size", ("QUEUE_SIZE",), _int_in(1, 1_000_000)),
     _Spec("write_interval", ("WRITE_INTERVAL",), _seconds(positive=False)),

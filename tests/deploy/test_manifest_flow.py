@@ -85,10 +85,9 @@ async def test_setup_page_offers_the_app_yml_manifest(
 
 
 async def test_registration_goes_to_the_organisation_named_by_gh_org(
-    start_server: StartServer, fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+    start_server: StartServer, fake_github: FakeGitHub
 ) -> None:
-    monkeypatch.setenv("GH_ORG", "gpu-platform")
-    server = await start_server(BASE_URL=PUBLIC_URL)
+    server = await start_server(BASE_URL=PUBLIC_URL, GH_ORG="gpu-platform")
     async with _session() as session:
         form = await _register_form(session, server.url + "/setup")
     expected = f"{fake_github.url}/organizations/gpu-platform/settings/apps/new?state="
