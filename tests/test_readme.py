@@ -1,0 +1,52 @@
+"""The README shows only what works: each `$ lockin ...` command of its console blocks runs with
+the exit code it states, and its configuration block is exactly the defaults."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.policy import DEFAULT_POLICY, load_policy
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", README, flags=re.S | re.M)
+
+
+COMMANDS = [
+    line.removeprefix("$ ")
+    for block in _blocks("console")
+    for line in block.splitlines()
+    if line.startswith("$ lockin ")
+]
+
+
+def test_the_readme_shows_cli_commands() -> None:
+    assert len(COMMANDS) >= 4
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_readme_command_runs_with_the_stated_exit_code(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv, _, comment = command.partition("#")
+    expected = int(m.group(1)) if (m := re.search(r"exits (\d)", comment)) else 0
+    words = shlex.split(argv)
+    assert words[0] == "lockin"
+    monkeypatch.chdir(ROOT)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(words[1:], out=out, err=err) == expected, err.getvalue()
+    assert out.getvalue().strip()
+
+
+def test_readme_configuration_block_is_the_defaults() -> None:
+    [config] = [block for block in _blocks("yaml") if "layers:" in block]
+    assert load_policy(config, source="README.md") == DEFAULT_POLICY
