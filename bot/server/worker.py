@@ -7,9 +7,11 @@ shared through Redis, so any number of workers on any number of hosts cooperate.
 - A job for a pull-request head that a newer queued head superseded is dropped
   (bot.scale.heads).
 - A worker that dies mid-job leaves the job in the queue; arq runs it again on another
-  worker once the dead worker's claim expires (`JOB_TIMEOUT` + 10 s). The handlers are
+  worker once the dead worker's claim expires (`JOB_TIMEOUT` + 15 s). The handlers are
   idempotent when retried: a check run of ours on the head is reused or found completed,
   the sticky comment is found by its marker.
+- A job still running after `JOB_TIMEOUT` seconds is stopped and its delivery forgotten,
+  so that redelivering it from GitHub runs it again.
 - SIGTERM stops taking jobs and lets running ones finish for `SHUTDOWN_TIMEOUT` seconds;
   jobs still running then are cancelled and go back to the queue.
 """
@@ -48,6 +50,7 @@ MAX_TRIES = 3
 DEFAULT_JOB_TIMEOUT = 900.0
 #: Seconds a Redis command waits for a lost Redis (restarting, failing over) to come back.
 REDIS_PATIENCE = 30.0
+_CLEANUP = 5.0
 _SERVICES = "lockin_services"
 _BACKEND = "lockin_backend"
 
@@ -101,7 +104,8 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         job_serializer=dump_job,
         job_deserializer=load_job,
         max_jobs=settings.workers,
-        job_timeout=job_timeout,
+        # arq's own limit only backs up run_delivery's, which cleans up after itself.
+        job_timeout=job_timeout + _CLEANUP,
         # Results are not kept: a finished job leaves nothing behind but its effects.
         keep_result=0,
         poll_delay=0.1,
@@ -109,7 +113,7 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         health_check_interval=10,
         on_startup=_start,
         on_shutdown=_stop,
-        ctx={_BACKEND: backend, "settings": settings},
+        ctx={_BACKEND: backend, "settings": settings, "job_timeout": job_timeout},
     )
     try:
         while True:
@@ -176,5 +180,12 @@ async def run_delivery(
                 extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
             return "superseded"
-    await run_job(services, Job(delivery_id, event, payload, received_at))
+    try:
+        async with asyncio.timeout(ctx["job_timeout"]):
+            await run_job(services, Job(delivery_id, event, payload, received_at))
+    except TimeoutError:
+        services.metrics.jobs.labels(event, "timeout").observe(ctx["job_timeout"])
+        log.error("job stopped after JOB_TIMEOUT (%.0f s)", ctx["job_timeout"], extra=fields)
+        await services.caches.deliveries.release(delivery_id)
+        return "timeout"
     return "done"

@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.review.checks import ERROR_TITLE
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.scale.cluster import Cluster, RedisServer, Web, pr_payload, until
 from tests.support.webhooks import issue_comment_event
@@ -214,6 +215,40 @@ async def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(cluster: Clus
     assert run.conclusion == "failure"
     assert len(sticky(fake, repo, pr.number)) == 1
     assert fake.contract_errors == []
+
+
+@pytest.mark.timeout(120)
+async def test_a_job_past_its_time_is_stopped_and_a_redelivery_runs_it_again(
+    cluster: Cluster,
+) -> None:
+    fake = cluster.fake
+    web = await cluster.start_web()
+    worker = await cluster.start_worker(JOB_TIMEOUT="3", REQUEST_TIMEOUT="60")
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    pr = open_kernel_pr(repo, 1)
+    fake.timeout_delay = 60
+    fake.fail("GET", rf"/pulls/{pr.number}/files", kind="timeout", times=1)
+    payload, delivery = pr_payload(fake, repo, pr, "opened"), str(uuid.uuid4())
+
+    status, _ = await cluster.deliver(web, "pull_request", payload, delivery)
+    assert status == 202
+    await until(
+        lambda: worker.logged("job stopped after JOB_TIMEOUT", delivery_id=delivery),
+        "the job stopped",
+    )
+    status, body = await cluster.deliver(web, "pull_request", payload, delivery)
+    assert (status, body["status"]) == (202, "queued")
+
+    async def finished() -> bool:
+        return checked(repo, pr.head_sha) and await cluster.idle()
+
+    await until(finished, "the redelivered job done")
+    stopped, result = sorted(repo.check_runs.values(), key=lambda r: r.id)
+    # The stopped job completed its run as unfinished; the redelivery counted for real.
+    assert (stopped.status, stopped.output["title"]) == ("completed", ERROR_TITLE)
+    assert (result.status, result.conclusion) == ("completed", "failure")
+    assert result.output["title"] != ERROR_TITLE
+    assert len(sticky(fake, repo, pr.number)) == 1
 
 
 @pytest.mark.timeout(240)
