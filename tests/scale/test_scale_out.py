@@ -139,6 +139,11 @@ async def test_burst_with_redeliveries_and_racing_pushes_leaves_one_comment_per_
         assert per_head[wave1_heads[pr.number]] == 1
         [comment] = sticky(fake, repo, pr.number)
         assert f"`{pr.head_sha[:7]}`" in comment
+    # Work shared through Redis: one installation token, each blob fetched once.
+    assert fake.tokens_issued == 1
+    blob_reads = Counter(r.path for r in fake.requests_to("GET", r"/git/blobs/"))
+    assert blob_reads
+    assert max(blob_reads.values()) == 1, blob_reads
     newest = {pr.head_sha for pr in prs} | set(wave1_heads.values())
     for worker in cluster.workers:
         dropped = {line.get("head_sha") for line in worker.logs() if line.get("newer_sha")}
