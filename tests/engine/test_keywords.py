@@ -1,0 +1,40 @@
+"""The keyword index finds every start offset of every keyword, overlaps included, as a
+brute-force search over each offset does."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.engine.registry import RULES_BY_LANGUAGE, KeywordIndex
+
+# A small alphabet makes keywords that share prefixes, hold each other and overlap themselves.
+WORDS = st.text(alphabet="ab_<", min_size=1, max_size=6)
+
+
+def _brute_force(keywords: set[str], text: str) -> dict[str, list[int]]:
+    found = {k: [i for i in range(len(text)) if text.startswith(k, i)] for k in keywords}
+    return {k: offsets for k, offsets in found.items() if offsets}
+
+
+@given(st.sets(WORDS, min_size=1, max_size=8), st.text(alphabet="ab_<\n ", max_size=80))
+def test_every_offset_of_every_keyword(keywords: set[str], text: str) -> None:
+    assert KeywordIndex(keywords).occurrences(text) == _brute_force(keywords, text)
+
+
+def test_nested_and_self_overlapping_keywords() -> None:
+    index = KeywordIndex({"<<<", "__device__", "__dev", "device", "e__d"})
+    text = "<<<<< __device__device__"
+    assert index.occurrences(text) == _brute_force(
+        {"<<<", "__device__", "__dev", "device", "e__d"}, text
+    )
+    assert index.occurrences(text)["<<<"] == [0, 1, 2]
+    assert index.occurrences(text)["__device__"] == [6, 14]
+
+
+@given(st.text(alphabet="_cudaCUDAtorch.<>gl:b \n", max_size=120))
+def test_registry_indexes_match_brute_force(text: str) -> None:
+    for language in ("CUDA", "Python", "CMake"):
+        index = RULES_BY_LANGUAGE[language].keywords
+        keywords = set(index._inside)
+        assert index.occurrences(text) == _brute_force(keywords, text)
