@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
 
+import bot.engine
+import bot.sources
+from bot.engine.registry import ECOSYSTEMS, RULES
 from bot.github.auth import AppAuth
 from bot.scale.caches import RedisCache, RedisDeliveryLog
 from bot.scale.codec import SignedPickle, derive_key
@@ -24,6 +29,21 @@ BLOB_TTL = 6 * 3600.0
 BLOB_MAX_BYTES = 4 * 2**20
 CENSUS_TTL = 24 * 3600.0
 CENSUS_MAX_BYTES = 64 * 2**20
+
+
+def counting_code_fingerprint() -> str:
+    """A hash of the engine and the sources that feed it (rules are data files there)."""
+    digest = hashlib.sha256()
+    for package in (bot.engine, bot.sources):
+        root = Path(package.__file__).parent
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc"):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# A census depends on the code that counted it: workers of another version (a rolling
+# deploy, a rules update) neither read nor overwrite it.
+CENSUS_VERSION = counting_code_fingerprint()
 # Newest-head records outlive any job waiting in the queue (arq expires jobs after a day).
 HEAD_TTL = 2 * 24 * 3600.0
 
@@ -43,7 +63,10 @@ class RedisBackend:
         self.heads = NewestHeads(self.redis, PREFIX + "pr-head:", ttl=HEAD_TTL)
 
     def caches(self) -> Caches:
-        codec = SignedPickle(derive_key(self._private_key, b"cache values"))
+        codec = SignedPickle(
+            derive_key(self._private_key, b"cache values"),
+            shared={"engine.RULES": RULES, "engine.ECOSYSTEMS": ECOSYSTEMS},
+        )
         return Caches(
             blobs=RedisCache(
                 self.redis,
@@ -54,7 +77,7 @@ class RedisBackend:
             ),
             census=RedisCache(
                 self.redis,
-                PREFIX + "census:",
+                f"{PREFIX}census:{CENSUS_VERSION}:",
                 codec=codec,
                 ttl=CENSUS_TTL,
                 max_value_bytes=CENSUS_MAX_BYTES,

@@ -2,15 +2,18 @@
 
 Cached censuses are Python objects (pickled). Unpickling runs code, so a value is only
 unpickled when its HMAC proves it was written by a process holding the App's private key;
-anyone else able to write to Redis can at worst cause cache misses.
+anyone else able to write to Redis can at worst cause cache misses. Objects every process
+already holds (the engine's rule registry) are written as references, not copies.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import logging
 import pickle
+from collections.abc import Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives import hashes
@@ -28,17 +31,30 @@ def derive_key(private_key: str, purpose: bytes) -> bytes:
 
 
 class SignedPickle:
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes, *, shared: Mapping[str, object] | None = None) -> None:
         self._key = key
+        self._shared = dict(shared or {})
+        self._names = {id(obj): name for name, obj in self._shared.items()}
 
     def dumps(self, value: Any) -> bytes:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.persistent_id = lambda obj: self._names.get(id(obj))  # type: ignore[method-assign]
+        pickler.dump(value)
+        data = buffer.getvalue()
         return hmac.digest(self._key, data, "sha256") + data
 
     def loads(self, raw: bytes) -> Any | None:
-        """The value, or None (a miss) when the signature does not match."""
+        """The value, or None (a miss) when it is not ours or cannot be read."""
         mac, data = raw[:_MAC_SIZE], raw[_MAC_SIZE:]
         if not hmac.compare_digest(mac, hmac.digest(self._key, data, "sha256")):
             log.warning("a value in Redis has a wrong signature; ignored")
             return None
-        return pickle.loads(data)
+        unpickler = pickle.Unpickler(io.BytesIO(data))
+        unpickler.persistent_load = self._shared.__getitem__  # type: ignore[method-assign]
+        try:
+            return unpickler.load()
+        except Exception as exc:
+            # Ours, but written by another version of lockin (a rolling deploy): a miss.
+            log.warning("a cached value could not be read (%s); ignored", exc)
+            return None

@@ -12,6 +12,9 @@ import aiohttp
 import pytest
 from arq.connections import ArqRedis
 
+from bot.census_store import CensusAt
+from bot.engine.census import Census
+from bot.engine.registry import RULES
 from bot.scale.backend import RedisBackend
 from bot.scale.caches import RedisCache
 from bot.scale.codec import SignedPickle, derive_key
@@ -21,8 +24,11 @@ from bot.scale.locks import RedisKeyedLock
 from bot.server import worker
 from bot.server.jobs import Job
 from bot.server.settings import Settings
+from bot.sources.tarball import classify_entry
 from tests.fakegithub import FakeGitHub
 from tests.scale.cluster import RedisServer
+
+KERNEL = b"__global__ void k(float* x) { x[threadIdx.x] = 0.0f; }\n"
 
 
 @pytest.fixture
@@ -219,6 +225,26 @@ async def test_cached_values_with_a_wrong_signature_are_misses(redis: ArqRedis) 
     assert await ours.get("big") is None  # above the size bound: never stored
     await ours.put("a", None)
     assert await redis.exists("test:cache:a") == 0
+
+
+async def test_a_census_round_trips_through_the_shared_cache(
+    fake_github: FakeGitHub, redis_server: RedisServer
+) -> None:
+    writer, reader = backend_for(fake_github, redis_server), backend_for(fake_github, redis_server)
+    census = Census()
+    census.replace("csrc/k.cu", classify_entry("csrc/k.cu", KERNEL))
+    census.replace("model.py", classify_entry("model.py", b"import torch\n\nx = torch.ones(3)\n"))
+
+    await writer.caches().census.put("octo/ml@abc", CensusAt("abc", "scope", census))
+    back = await reader.caches().census.get("octo/ml@abc")
+
+    assert back is not None
+    assert back.census.rules is RULES  # a reference to the engine's registry, not a copy
+    assert back.census.files() == census.files()
+    assert back.census.totals == census.totals
+    assert back.census.nvidia_share() == census.nvidia_share() > 0
+    await writer.close()
+    await reader.close()
 
 
 async def test_installation_tokens_are_minted_once_for_all_processes_and_stored_sealed(

@@ -185,6 +185,42 @@ async def test_jobs_for_heads_superseded_by_a_newer_queued_head_are_dropped(
     assert f"`{newest[:7]}`" in sticky(fake, repo, pr.number)[0]
 
 
+@pytest.mark.timeout(120)
+async def test_recounts_of_one_head_on_two_workers_count_the_repository_once(
+    cluster: Cluster,
+) -> None:
+    fake = cluster.fake
+    web = await cluster.start_web()
+    # One job at a time each, and a slow first archive download: while one worker counts,
+    # the other surely takes the second command.
+    workers = await asyncio.gather(
+        *(cluster.start_worker(WORKERS="1", REQUEST_TIMEOUT="60") for _ in range(2))
+    )
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n", "model.py": "import torch\n"})
+    pr = open_kernel_pr(repo, 1)
+    repo.collaborators["maintainer"] = "write"
+    fake.timeout_delay = 3
+    fake.fail("GET", rf"^/repos/{repo.full_name}/tarball/", kind="timeout", times=1)
+    comments = [repo.add_comment(pr.number, "/lockin recount", user="maintainer") for _ in "ab"]
+
+    for comment in comments:
+        payload = issue_comment_event(fake, repo, pr, comment)
+        status, _ = await cluster.deliver(web, "issue_comment", payload)
+        assert status == 202
+
+    def rocket(comment_id: int) -> bool:
+        return any(r.comment_id == comment_id and r.content == "rocket" for r in repo.reactions)
+
+    async def done() -> bool:
+        return all(rocket(c.id) for c in comments) and await cluster.idle()
+
+    await until(done, "both recounts answered")
+    assert all(w.logged("job started", event="issue_comment") for w in workers)
+    # The download GitHub timed out and its retry, by one worker; the other used its count.
+    assert len(fake.requests_to("GET", rf"^/repos/{repo.full_name}/tarball/")) == 2
+    assert len(sticky(fake, repo, pr.number)) == 1
+
+
 @pytest.mark.timeout(240)
 async def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(cluster: Cluster) -> None:
     fake = cluster.fake
