@@ -1,0 +1,70 @@
+"""Language and ecosystem cases seen in real repositories the engine was not tuned on.
+
+Each snippet is a small rewrite of a pattern found there; the repository is named per test.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+
+CK_HEADER = b"""\
+#pragma once
+#include "ck/utility/common_header.hpp"
+namespace ck {
+template <typename T>
+__device__ T add_relu(T a, T b) { return a + b > T(0) ? a + b : T(0); }
+}
+"""
+
+
+def test_composable_kernel_headers_are_hip() -> None:
+    # ROCm/composable_kernel: include/ck/**/*.hpp hold __device__ code without naming the HIP
+    # runtime; they run on AMD only, so they must not count as CUDA.
+    report = classify("include/ck/utility/add_relu.hpp", CK_HEADER)
+    assert report.language == "HIP"
+    assert set(report.ecosystems) == {"hip"}
+    tile = b"#ifdef __HIPCC__\n#define CK_TILE_DEVICE __device__\n#endif\nint x = 0;\n"
+    assert classify("include/ck_tile/core/config.hpp", tile).language == "HIP"
+
+
+def test_namespaces_named_like_ck_stay_cuda() -> None:
+    source = b"namespace cktools {\n__device__ float f(float x) { return x; }\n}\n"
+    report = classify("include/cktools/f.hpp", source)
+    assert report.language == "C++"
+    assert set(report.ecosystems) == {"cuda"}
+
+
+def test_cuda_extension_including_only_the_hip_runtime_is_hip() -> None:
+    # tinygrad extra/thunder/amd (HipKittens): .cuh headers include <hip/hip_runtime.h>.
+    source = b"#include <hip/hip_runtime.h>\n__device__ inline float two() { return 2.f; }\n"
+    assert classify("include/common/base_types.cuh", source).language == "HIP"
+    dual = source + b"#ifdef __HIP_PLATFORM_AMD__\nint a;\n#endif\n"
+    assert classify("include/common/base_types.cuh", dual).language == "CUDA"
+
+
+def test_device_code_under_rocm_and_amd_folders_is_hip() -> None:
+    # vLLM csrc/rocm/*.cu, tinygrad extra/thunder/amd/*.cpp: HIP kernels under CUDA names.
+    kernel = b"__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n"
+    for path in ("csrc/rocm/attention.cu", "extra/thunder/amd/fa_fwd.cpp"):
+        report = classify(path, kernel)
+        assert report.language == "HIP", path
+        assert report.line_rules == ["hip.kernel"]
+    assert classify("csrc/amdahl/k.cu", kernel).line_rules == ["cuda.kernel"]
+
+
+def test_guarded_opencl_vendor_extension_is_cross_vendor() -> None:
+    # ggml-org/ggml src/ggml-opencl/kernels: Intel and Qualcomm subgroup extensions behind
+    # #ifdef with a Khronos fallback run on every OpenCL vendor.
+    guarded = b"""\
+#ifdef cl_intel_subgroups
+#pragma OPENCL EXTENSION cl_intel_subgroups : enable
+#else
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+kernel void k(global float* x) { x[get_global_id(0)] = 0.f; }
+"""
+    report = classify("kernels/norm.cl", guarded)
+    assert {f.rule for f in report.findings} == {"opencl.kernel-file"}
+    unguarded = b"#pragma OPENCL EXTENSION cl_qcom_extra_vector_types : enable\n" + guarded
+    report = classify("kernels/gemm_moe.cl", unguarded)
+    assert {f.rule for f in report.findings} == {"opencl.qcom-extension"}
