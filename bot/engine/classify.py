@@ -89,19 +89,25 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
 
 def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
     """(spec index, first line, last line) of every region any applicable rule claims."""
-    text, masked = lexed.text, lexed.masked
+    masked = lexed.masked
     rules = RULES_BY_LANGUAGE[lang.name]
     in_code = rules.keywords.occurrences(masked)
-    in_text: dict[str, bool] = {}  # keyword -> present in the raw text (for string kinds)
+    # String kinds only ever find their keywords inside a literal: search the literals, one
+    # a line (keywords hold no newline), not the whole text once per keyword.
+    literals: str | None = None
+    in_literals: dict[str, bool] = {}
     claims: set[tuple[int, int, int]] = set()
     src: Source | None = None
     for index in rules.candidates(in_code):
         spec = SPECS[index]
         if spec.keywords and spec.kind in STRING_KINDS:
+            if literals is None:
+                text = lexed.text
+                literals = "\n".join([text[start:end] for start, end in lexed.strings])
             for keyword in spec.keywords:
-                hit = in_text.get(keyword)
+                hit = in_literals.get(keyword)
                 if hit is None:
-                    hit = in_text[keyword] = keyword in text
+                    hit = in_literals[keyword] = keyword in literals
                 if hit:
                     break
             else:

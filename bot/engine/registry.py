@@ -166,13 +166,16 @@ def _spec(
     vendors = (
         _vendors(row["vendors"], rule_id) if "vendors" in row else ecosystems[ecosystem].vendors
     )
+    keywords = tuple(row.get("keywords", ()))
+    if any("\n" in keyword for keyword in keywords):
+        raise ValueError(f"{rule_id}: a keyword spans lines")  # they gate single lines
     examples = row.get("examples", {})
     return RuleSpec(
         rule=Rule(rule_id, Layer(row["layer"]), ecosystem, vendors, row["summary"]),
         kind=row["kind"],
         languages=expand(row["languages"]),
         pattern=_regex(row.get("pattern")),
-        keywords=tuple(row.get("keywords", ())),
+        keywords=keywords,
         requires=_regex(row.get("requires")),
         unless=_regex(row.get("unless")),
         positive=_examples(examples.get("positive", [])),
