@@ -68,3 +68,24 @@ kernel void k(global float* x) { x[get_global_id(0)] = 0.f; }
     unguarded = b"#pragma OPENCL EXTENSION cl_qcom_extra_vector_types : enable\n" + guarded
     report = classify("kernels/gemm_moe.cl", unguarded)
     assert {f.rule for f in report.findings} == {"opencl.qcom-extension"}
+
+
+def test_metal_kernel_headers_are_metal() -> None:
+    # ml-explore/mlx backend/metal/kernels/*.h: templates of [[kernel]] entry points and
+    # helpers included by the .metal files.
+    entry = b"""\
+template <typename T, typename Op>
+[[kernel]] void unary_v(device const T* in, device T* out, uint i [[thread_position_in_grid]]) {
+  out[i] = Op()(in[i]);
+}
+"""
+    report = classify("mlx/backend/metal/kernels/unary.h", entry)
+    assert report.language == "Metal"
+    assert report.line_rules == ["metal.shader-file"] * 4
+    helper = (
+        b"#pragma once\n#include <metal_stdlib>\nusing namespace metal;\nstruct P { int n; };\n"
+    )
+    assert classify("kernels/params.h", helper).language == "Metal"
+    # ggml-metal-impl.h: argument structs shared by host and shaders stay plain C.
+    host = b"#pragma once\ntypedef struct { int32_t ne00; uint64_t nb01; } ggml_metal_kargs;\n"
+    assert classify("ggml-metal-impl.h", host).language == "C Header"
