@@ -123,8 +123,8 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
             except asyncio.CancelledError:
                 return  # arq cancels its main task on SIGTERM/SIGINT
             except RedisError as exc:
-                # Redis was gone longer than REDIS_PATIENCE. Jobs in flight go on; polling
-                # resumes when it is back, so an outage never ends the worker.
+                # Redis failed arq's polling (restarting, failing over). Jobs in flight go
+                # on; polling resumes when it is back, so an outage never ends the worker.
                 log.error("lost Redis: %s; polling again in %.0f s", exc, REDIS_PATIENCE / 10)
                 await asyncio.sleep(REDIS_PATIENCE / 10)
     finally:

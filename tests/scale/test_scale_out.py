@@ -183,6 +183,8 @@ async def test_jobs_for_heads_superseded_by_a_newer_queued_head_are_dropped(
     [run] = repo.check_runs.values()
     assert (run.head_sha, run.conclusion) == (newest, "failure")
     assert f"`{newest[:7]}`" in sticky(fake, repo, pr.number)[0]
+    await worker.stop()  # SIGTERM: a clean exit
+    assert worker.process.returncode == 0
 
 
 @pytest.mark.timeout(120)
