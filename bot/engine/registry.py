@@ -12,7 +12,9 @@ there. ``requires``/``unless`` are file-level regexes on the code (comments remo
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -65,7 +67,7 @@ class KeywordIndex:
     included): the result is exactly the set of start offsets of every keyword.
     """
 
-    def __init__(self, keywords: set[str]) -> None:
+    def __init__(self, keywords: Set[str]) -> None:
         self._regex = re.compile(_trie(keywords)) if keywords else None
         self._inside = _overlaps(keywords)
 
@@ -82,7 +84,7 @@ class KeywordIndex:
         return found
 
 
-def _overlaps(keywords: set[str]) -> dict[str, tuple[tuple[int, str], ...]]:
+def _overlaps(keywords: Set[str]) -> dict[str, tuple[tuple[int, str], ...]]:
     """Keyword -> (offset, other) for each other keyword that can start at that offset
     inside it: one the rest of it begins, or one it holds there whole.
 
@@ -108,7 +110,7 @@ def _overlaps(keywords: set[str]) -> dict[str, tuple[tuple[int, str], ...]]:
     return inside
 
 
-def _trie(words: set[str]) -> str:
+def _trie(words: Set[str]) -> str:
     root: dict[str, Any] = {}
     for word in words:
         node = root
@@ -205,6 +207,12 @@ ECOSYSTEMS: MappingProxyType[str, Ecosystem] = MappingProxyType(_ECOSYSTEMS)
 RULES: MappingProxyType[str, Rule] = MappingProxyType({s.rule.id: s.rule for s in SPECS})
 
 
+@cache
+def _keyword_index(keywords: frozenset[str]) -> KeywordIndex:
+    """One index per distinct keyword set: C, C++, CUDA and headers share theirs."""
+    return KeywordIndex(keywords)
+
+
 class LanguageRules:
     """The rules that apply to one language, indexed by the keywords that gate them."""
 
@@ -212,7 +220,7 @@ class LanguageRules:
         code = [i for i in indexes if SPECS[i].keywords and SPECS[i].kind not in STRING_KINDS]
         #: Rules checked on every file of the language (string kinds test their own keywords).
         self.always = tuple(i for i in indexes if i not in code)
-        self.keywords = KeywordIndex({k for i in code for k in SPECS[i].keywords})
+        self.keywords = _keyword_index(frozenset(k for i in code for k in SPECS[i].keywords))
         by_keyword: dict[str, list[int]] = {}
         for i in code:
             for keyword in SPECS[i].keywords:
