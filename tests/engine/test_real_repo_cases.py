@@ -89,3 +89,20 @@ template <typename T, typename Op>
     # ggml-metal-impl.h: argument structs shared by host and shaders stay plain C.
     host = b"#pragma once\ntypedef struct { int32_t ne00; uint64_t nb01; } ggml_metal_kargs;\n"
     assert classify("ggml-metal-impl.h", host).language == "C Header"
+
+
+def test_multi_platform_and_host_headers_naming_metal_stay_c() -> None:
+    # ggml-org/ggml src/ggml-common.h: one branch per backend, Metal among them.
+    common = b"""\
+#if defined(GGML_COMMON_DECL_METAL)
+#include <metal_stdlib>
+typedef half ggml_half;
+#elif defined(GGML_COMMON_DECL_CUDA)
+#include <cuda_fp16.h>
+typedef half ggml_half;
+#endif
+"""
+    assert classify("src/ggml-common.h", common).language == "C Header"
+    # mlx backend/metal/kernels.h: host code building Metal source in ordinary strings.
+    host = b'std::string inst = fmt::format("template [[host_name(\\"{0}\\")]] [[kernel]] f;");\n'
+    assert classify("mlx/backend/metal/kernels.h", host).language == "C Header"
