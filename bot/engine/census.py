@@ -47,7 +47,7 @@ class FileSummary:
 
     @classmethod
     def of(cls, report: FileReport) -> FileSummary:
-        rule_lines = Counter(rule for rule in report.line_rules if rule)
+        rule_lines = Counter(filter(None, report.line_rules))
         return cls(
             path=report.path,
             language=report.language,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import groupby
-from operator import itemgetter
+from itertools import compress, groupby
+from operator import not_
 
 from bot.engine.languages import Language, by_path, detect
 from bot.engine.lexer import Lexed, lex
@@ -185,23 +185,28 @@ def _resolve(
         first, last = max(first, 1), min(last, n)
         if first <= last:
             owner[first - 1 : last] = [index] * (last - first + 1)
-    # Non-code lines belong to no one; -1 is portable. Tallies and runs use C-level helpers.
-    owned = [index if is_code else _NOT_CODE for index, is_code in zip(owner, code, strict=True)]
-    for index, count in Counter(owned).items():
+    # Only code lines count and only they form findings: pick them out at C speed.
+    owners = list(compress(owner, code))
+    for index, count in Counter(owners).items():
         if index == -1:
             layers[Layer.PORTABLE] += count
-        elif index != _NOT_CODE:
+        else:
             rule = SPECS[index].rule
             layers[rule.layer] += count
             ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
     # A finding is a run of code lines owned by one rule; non-code lines do not break it.
-    code_lines = [(i + 1, index) for i, index in enumerate(owned) if index != _NOT_CODE]
-    for index, run in groupby(code_lines, key=itemgetter(1)):
+    numbers = list(compress(range(1, n + 1), code))
+    at = 0
+    for index, run in groupby(owners):
+        size = len(list(run))
         if index >= 0:
-            lines = [line for line, _ in run]
             rule = SPECS[index].rule
-            findings.append(Finding(rule.id, rule.layer, rule.ecosystem, lines[0], lines[-1]))
-    return [_RULE_IDS[index] for index in owned]
+            first, last = numbers[at], numbers[at + size - 1]
+            findings.append(Finding(rule.id, rule.layer, rule.ecosystem, first, last))
+        at += size
+    for i in compress(range(n), map(not_, code)):
+        owner[i] = _NOT_CODE
+    return list(map(_RULE_IDS.__getitem__, owner))
 
 
 def _strength(claim: tuple[int, int, int], n: int) -> tuple[int, int, int, int]:
