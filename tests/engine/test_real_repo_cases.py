@@ -106,3 +106,20 @@ typedef half ggml_half;
     # mlx backend/metal/kernels.h: host code building Metal source in ordinary strings.
     host = b'std::string inst = fmt::format("template [[host_name(\\"{0}\\")]] [[kernel]] f;");\n'
     assert classify("mlx/backend/metal/kernels.h", host).language == "C Header"
+
+
+def test_sycl_in_cpp_files_is_sycl_not_cuda() -> None:
+    # ggml-org/ggml src/ggml-sycl: sycl::half2, a gridDim variable and dpct's fp8 emulation.
+    source = b"""\
+#include <sycl/sycl.hpp>
+static void concat(sycl::queue* q, const sycl::half2& dm, int n) {
+  sycl::range<3> gridDim(1, 1, n);
+  q->parallel_for(sycl::nd_range<3>(gridDim, sycl::range<3>(1, 1, 64)),
+                  [=](sycl::nd_item<3> it) { (void)dm; });
+}
+"""
+    report = classify("src/ggml-sycl/concat.cpp", source)
+    assert report.language == "SYCL"
+    assert set(report.ecosystems) == {"sycl"}
+    cuda = b"#include <cuda_runtime.h>\n// sycl::queue port pending\n__global__ void k() {}\n"
+    assert classify("src/k.cpp", cuda).language == "C++"
