@@ -135,7 +135,9 @@ async def readyz(request: web.Request) -> web.Response:
     if not services.settings.configured:
         return web.json_response({"status": "not configured"}, status=503)
     if services.queue is None or not services.queue.ready():
-        return web.json_response({"status": "queue full or workers stopped"}, status=503)
+        return web.json_response(
+            {"status": "queue full or unreachable, or workers stopped"}, status=503
+        )
     return web.json_response({"status": "ready"})
 
 

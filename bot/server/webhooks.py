@@ -120,5 +120,10 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
         return 202, "duplicate", event_name, None
     if not await services.queue.submit(Job(delivery_id, event_name, event.data)):
         await deliveries.release(delivery_id)
-        return 503, "queue_full", event_name, "the job queue is full; redeliver later"
+        return (
+            503,
+            "unavailable",
+            event_name,
+            ("the job queue is full or unreachable; redeliver later"),
+        )
     return 202, "queued", event_name, None

@@ -47,7 +47,6 @@ log = logging.getLogger("lockin.worker")
 #: Runs of one job (the first and the retries after a worker died in it): a job that kills
 #: its worker every time stops after this many.
 MAX_TRIES = 3
-DEFAULT_JOB_TIMEOUT = 900.0
 #: Seconds a Redis command waits for a lost Redis (restarting, failing over) to come back.
 REDIS_PATIENCE = 30.0
 _CLEANUP = 5.0
@@ -59,7 +58,6 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     environ = os.environ if environ is None else environ
     try:
         settings = Settings.from_env(environ)
-        job_timeout = _job_timeout(environ.get("JOB_TIMEOUT"))
     except SettingsError as exc:
         print(f"lockin: {exc}", file=sys.stderr)
         return 2
@@ -80,20 +78,8 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     except ValueError as exc:
         print(f"lockin: REDIS_URL: {exc}", file=sys.stderr)
         return 2
-    asyncio.run(_work(settings, backend, job_timeout))
+    asyncio.run(_work(settings, backend, settings.job_timeout))
     return 0
-
-
-def _job_timeout(raw: str | None) -> float:
-    if raw is None or raw == "":
-        return DEFAULT_JOB_TIMEOUT
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SettingsError(f"JOB_TIMEOUT: expected a number of seconds, got {raw!r}") from None
-    if not value > 0:
-        raise SettingsError("JOB_TIMEOUT: expected a positive number")
-    return value
 
 
 async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -> None:
