@@ -369,3 +369,28 @@ def test_deploy_files_hold_no_real_key() -> None:
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"PRIVATE KEY-----\s*MII", text), path
+
+
+def test_redis_overlay_adds_a_worker_that_reads_the_same_settings_and_redis_url() -> None:
+    overlay = DEPLOY / "kubernetes-redis"
+    kustomization = yaml.safe_load((overlay / "kustomization.yaml").read_text(encoding="utf-8"))
+    assert "../kubernetes" in kustomization["resources"]
+    for name in [*kustomization["resources"][1:], *(p["path"] for p in kustomization["patches"])]:
+        assert (overlay / name).is_file(), name
+    worker = yaml.safe_load((overlay / "worker.yaml").read_text(encoding="utf-8"))
+    pod = worker["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["args"] == ["lockin", "worker"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    # The worker takes the web Deployment's credentials and ConfigMap, patched with REDIS_URL.
+    secrets = [e for e in _container()["env"] if "valueFrom" in e]
+    assert container["env"] == secrets
+    assert container["envFrom"] == _container()["envFrom"]
+    patch = yaml.safe_load((overlay / "redis-url.yaml").read_text(encoding="utf-8"))
+    assert patch["metadata"]["name"] == _one("ConfigMap")["metadata"]["name"]
+    env = {**_container_with_real_key(), **patch["data"]}
+    settings = Settings.from_env(env, env_file=None)
+    assert settings.configured
+    assert settings.redis_url == patch["data"]["REDIS_URL"]
+    assert pod["terminationGracePeriodSeconds"] > settings.shutdown_timeout
