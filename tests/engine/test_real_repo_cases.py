@@ -38,8 +38,33 @@ def test_cuda_extension_including_only_the_hip_runtime_is_hip() -> None:
     # tinygrad extra/thunder/amd (HipKittens): .cuh headers include <hip/hip_runtime.h>.
     source = b"#include <hip/hip_runtime.h>\n__device__ inline float two() { return 2.f; }\n"
     assert classify("include/common/base_types.cuh", source).language == "HIP"
-    dual = source + b"#ifdef __HIP_PLATFORM_AMD__\nint a;\n#endif\n"
-    assert classify("include/common/base_types.cuh", dual).language == "CUDA"
+    # ROCm/aiter csrc: HIP's own compiler and arch macros are no CUDA side.
+    arch = b"#if defined(__HIPCC__) && defined(__gfx942__)\n#define MI300\n#endif\n"
+    assert classify("csrc/kernels/custom_kernels.cu", source + arch).language == "HIP"
+    guard = b"#ifndef GUARD_RTC_HIP\n#define GUARD_RTC_HIP\n" + source + b"#endif\n"
+    assert classify("rtc/include/rtc/hip.hpp", guard).language == "HIP"
+
+
+def test_amd_builtins_without_a_cuda_side_are_hip() -> None:
+    # ROCm/aiter csrc/cpp_itfs/pa/pa_kernels.cuh: no HIP include, AMD builtins in the body.
+    source = b"__device__ int lane0(int v) { return __builtin_amdgcn_readfirstlane(v); }\n"
+    assert classify("csrc/cpp_itfs/pa/pa_kernels.cuh", source).line_rules == ["hip.kernel"]
+
+
+def test_files_switching_on_a_project_hip_macro_stay_cuda() -> None:
+    # ggml-org/ggml ggml-cuda, bitsandbytes csrc, cupy headers: one source for both vendors.
+    for switch in (b"#ifdef GGML_USE_HIP", b"#if BNB_HIP", b"#if CUPY_USE_HIP", b"#ifdef USE_ROCM"):
+        source = (
+            switch
+            + b"""
+#include <hip/hip_cooperative_groups.h>
+#endif
+__device__ int lane0(int v) { return __builtin_amdgcn_readfirstlane(v); }
+"""
+        )
+        assert classify("src/ggml-cuda/softmax.cu", source).language == "CUDA", switch
+    nvcc = b"#include <hip/hip_runtime.h>\n#include <cuda_fp16.h>\n"
+    assert classify("csrc/compat.h", nvcc).language == "C Header"
 
 
 def test_device_code_under_rocm_and_amd_folders_is_hip() -> None:
