@@ -74,6 +74,8 @@ def test_device_code_under_rocm_and_amd_folders_is_hip() -> None:
         report = classify(path, kernel)
         assert report.language == "HIP", path
         assert report.line_rules == ["hip.kernel"]
+    gfx = classify("csrc/opus_gemm/include/gfx1250/splitk_reduce.cuh", kernel)
+    assert gfx.line_rules == ["hip.kernel"]
     assert classify("csrc/amdahl/k.cu", kernel).line_rules == ["cuda.kernel"]
 
 
