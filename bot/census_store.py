@@ -29,7 +29,7 @@ from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
 from bot.review.locks import KeyedLock, LocalKeyedLock
-from bot.sources.tarball import ArchiveLimits, census_from_github, classify_entry
+from bot.sources.tarball import ArchiveLimits, census_from_github, summarize_file
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -224,7 +224,7 @@ async def _incremental(
         if f["status"] == "renamed" and f.get("previous_filename"):
             census.replace(f["previous_filename"], None)
         data = contents.get(f.get("sha") or "") if f["status"] != "removed" else None
-        census.replace(path, classify_entry(path, data) if data is not None else None)
+        census.replace(path, summarize_file(path, data) if data is not None else None)
     return CensusAt(after, previous.scope, census)
 
 

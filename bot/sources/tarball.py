@@ -273,28 +273,19 @@ def _unsafe_reason(member: tarfile.TarInfo) -> str | None:
     return None
 
 
-class _Interner:
-    """Lets summaries share equal count mappings.
+class SharedCounts:
+    """Lets the summaries of one census share equal count mappings.
 
     Most files have one of a few shapes (portable lines only, no ecosystem, no rule), so a
-    census of 300,000 files would otherwise hold 300,000 copies of the same small dicts:
-    most of its memory. Sharing is safe because a FileSummary is never changed.
+    census of 300,000 files would otherwise hold 300,000 copies of the same small dicts.
+    Sharing is safe because a FileSummary is never changed.
     """
 
     def __init__(self) -> None:
         self._seen: dict[tuple[tuple[Any, int], ...], Any] = {}
 
-    def _shared(self, mapping: Any) -> Any:
+    def __call__(self, mapping: Any) -> Any:
         return self._seen.setdefault(tuple(mapping.items()), mapping)
-
-    def summary(self, report: FileReport) -> FileSummary:
-        summary = FileSummary.of(report)
-        return replace(
-            summary,
-            layers=self._shared(summary.layers),
-            ecosystems=self._shared(summary.ecosystems),
-            rule_lines=self._shared(summary.rule_lines),
-        )
 
 
 class _Root:
@@ -326,7 +317,7 @@ def _walk(
     result: ArchiveCensus,
 ) -> None:
     root = _Root(strip_root)
-    interner = _Interner()
+    shared = SharedCounts()
     try:
         with tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo) as tar:
             for member in tar:
@@ -344,19 +335,28 @@ def _walk(
                 if not path_filter.includes(path):
                     result.excluded += 1
                     continue
-                report = classify_entry(path, _read_member(tar, member))
-                census.replace(path, interner.summary(report))
+                census.replace(path, summarize_file(path, _read_member(tar, member), shared))
                 result.files += 1
     except (tarfile.TarError, zlib.error, EOFError) as error:
         raise ArchiveError(f"the repository archive could not be read: {error}") from None
 
 
-def classify_entry(path: str, data: bytes) -> FileReport:
-    """The engine's report on one file, the same whether the bytes came from a tarball
-    member or a whole blob (the incremental census relies on it)."""
+def summarize_file(path: str, data: bytes, shared: SharedCounts | None = None) -> FileSummary:
+    """What a repository census keeps of one file: its counts, not where its findings are
+    (no report of the census shows them, and in a large repository they would be a fifth
+    of its memory). The same for a tarball member and a whole blob, so that an
+    incremental census equals a full one."""
     if len(data) > MAX_FILE_BYTES:
-        return _skipped(path, "too-large")
-    return classify(path, data)
+        return FileSummary.of(_skipped(path, "too-large"))
+    summary = FileSummary.of(classify(path, data))
+    shared = shared or SharedCounts()
+    return replace(
+        summary,
+        layers=shared(summary.layers),
+        ecosystems=shared(summary.ecosystems),
+        rule_lines=shared(summary.rule_lines),
+        findings=(),
+    )
 
 
 def _read_member(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
