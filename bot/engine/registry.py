@@ -19,6 +19,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+import ahocorasick
 import yaml
 
 from bot.engine.languages import LANGUAGES, expand
@@ -58,73 +59,28 @@ class RuleSpec:
 
 
 class KeywordIndex:
-    """Finds every occurrence of a set of literal keywords in one regex pass.
+    """Finds every start offset of every keyword of a set in one pass over a text.
 
-    The keywords compile to one trie-shaped regex (a branch per distinct next character, so
-    the engine explores one path per offset). It stops at the shortest keyword, and its
-    matches do not overlap, so each match also checks the keywords that could start inside
-    it (a longer keyword with the same prefix, or one overlapping its tail, itself
-    included): the result is exactly the set of start offsets of every keyword.
+    An Aho-Corasick automaton (pyahocorasick, in C) reports overlapping occurrences too: a
+    keyword inside a longer one, or one overlapping its own earlier occurrence. A regex
+    alternation would stop at one match per offset and scan twice as slowly.
     """
 
     def __init__(self, keywords: Set[str]) -> None:
-        self._regex = re.compile(_trie(keywords)) if keywords else None
-        self._inside = _overlaps(keywords)
+        self.keywords = frozenset(keywords)
+        self._automaton = ahocorasick.Automaton()
+        for keyword in self.keywords:
+            self._automaton.add_word(keyword, (len(keyword) - 1, keyword))
+        self._automaton.make_automaton()
 
     def occurrences(self, text: str) -> dict[str, list[int]]:
+        """Keyword -> its start offsets in ``text``, in increasing order."""
         found: dict[str, list[int]] = {}
-        if self._regex is None:
+        if not self.keywords:
             return found
-        for m in self._regex.finditer(text):
-            keyword, start = m.group(), m.start()
-            found.setdefault(keyword, []).append(start)
-            for offset, other in self._inside[keyword]:
-                if text.startswith(other, start + offset):
-                    found.setdefault(other, []).append(start + offset)
+        for end, (back, keyword) in self._automaton.iter(text):  # by increasing end
+            found.setdefault(keyword, []).append(end - back)
         return found
-
-
-def _overlaps(keywords: Set[str]) -> dict[str, tuple[tuple[int, str], ...]]:
-    """Keyword -> (offset, other) for each other keyword that can start at that offset
-    inside it: one the rest of it begins, or one it holds there whole.
-
-    Set and dictionary lookups of each suffix and substring, not a test of every pair at
-    every offset (quadratic in the keyword count: a third of a second at import).
-    """
-    by_prefix: dict[str, list[str]] = {}
-    for keyword in sorted(keywords):
-        for end in range(1, len(keyword) + 1):
-            by_prefix.setdefault(keyword[:end], []).append(keyword)
-    inside: dict[str, tuple[tuple[int, str], ...]] = {}
-    for found in keywords:
-        pairs: set[tuple[int, str]] = set()
-        for offset in range(len(found)):
-            pairs.update((offset, other) for other in by_prefix.get(found[offset:], ()))
-            pairs.update(
-                (offset, found[offset:end])
-                for end in range(offset + 1, len(found) + 1)
-                if found[offset:end] in keywords
-            )
-        pairs.discard((0, found))
-        inside[found] = tuple(sorted(pairs))
-    return inside
-
-
-def _trie(words: Set[str]) -> str:
-    root: dict[str, Any] = {}
-    for word in words:
-        node = root
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def branch(node: dict[str, Any]) -> str:
-        if "" in node:  # the shortest keyword ends here; longer ones are checked per match
-            return ""
-        alternatives = [re.escape(ch) + branch(child) for ch, child in sorted(node.items())]
-        return alternatives[0] if len(alternatives) == 1 else f"(?:{'|'.join(alternatives)})"
-
-    return branch(root)
 
 
 def _read(name: str) -> Any:

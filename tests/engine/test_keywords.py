@@ -36,5 +36,5 @@ def test_nested_and_self_overlapping_keywords() -> None:
 def test_registry_indexes_match_brute_force(text: str) -> None:
     for language in ("CUDA", "Python", "CMake"):
         index = RULES_BY_LANGUAGE[language].keywords
-        keywords = set(index._inside)
+        keywords = set(index.keywords)
         assert index.occurrences(text) == _brute_force(keywords, text)
