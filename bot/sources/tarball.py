@@ -185,7 +185,10 @@ class _Inflater:
 
 
 def _mb(n: int) -> str:
-    return f"{n / 2**20:,.0f} MB"
+    if n < 2**20:
+        return f"{n / 1024:,.0f} kB"
+    mb = n / 2**20
+    return f"{mb:,.0f} MB" if mb >= 10 or mb.is_integer() else f"{mb:.1f} MB"
 
 
 class _StreamBridge:
