@@ -145,7 +145,8 @@ async def _recount(
     await _react(gh, owner, repo, comment_id, "eyes")
     pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
     head = pr["head"]["sha"]
-    key = f"{owner}/{repo}#{number}@{head}".lower()
+    # A changed configuration is a reason to recount the same head at once.
+    key = f"{owner}/{repo}#{number}@{head}:{hash(policy)}".lower()
     state = _recounts(ctx)
     done = state.recent.get(key)
     if done is not None:

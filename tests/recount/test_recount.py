@@ -221,3 +221,22 @@ async def test_github_failing_the_download_gets_a_reply_and_still_a_check(
     [reply] = bot.replies(repo, pr)
     assert "the repository could not be counted" in reply.body
     assert [r.status for r in repo.check_runs.values()] == ["completed"]
+
+
+async def test_a_configuration_change_is_recounted_at_once(
+    bot: Bot, repo: Repo, pr: PullRequest
+) -> None:
+    first = await bot.command(repo, pr, "/lockin recount")
+    repo.commit({".github/lockin.yml": "paths:\n  exclude: [csrc/]\n"})
+    second = await bot.command(repo, pr, "/lockin recount")
+
+    assert bot.reaction_posts(repo, first) == ["eyes", "rocket"]
+    assert bot.reaction_posts(repo, second) == ["eyes", "rocket"]
+    assert bot.tarball_downloads(repo) == 2
+    [sticky] = bot.sticky(repo, pr)
+    without_csrc = Census(
+        classify(p, data)
+        for p, data in repo.tree(pr.head_sha).items()
+        if PathFilter.build(exclude=["csrc/"]).includes(p)
+    )
+    assert figures(without_csrc) in sticky.body
