@@ -96,8 +96,7 @@ class Lexed:
 
 
 def _blank(token: str, fill: str) -> str:
-    if "\n" not in token:
-        return fill * len(token)
+    """``token`` with every character but its newlines replaced by ``fill``."""
     return "\n".join(fill * len(part) for part in token.split("\n"))
 
 
@@ -130,15 +129,14 @@ def lex(text: str, family: Family) -> Lexed:
         if start == end:
             continue
         pieces.append(text[last:start])
-        if kind == "string":
-            token = m.group()
-            if docstrings and token[:3] in ('"""', "'''") and _is_docstring(text, start, end):
-                pieces.append(_blank(token, " "))
-            else:
-                pieces.append(_blank(token, FILL))
-                strings.append((start, end))
-        else:
-            pieces.append(_blank(m.group(), " "))
+        token = m.group()
+        fill = " "
+        if kind == "string" and not (
+            docstrings and token[:3] in ('"""', "'''") and _is_docstring(text, start, end)
+        ):
+            fill = FILL
+            strings.append((start, end))
+        pieces.append(fill * (end - start) if "\n" not in token else _blank(token, fill))
         last = end
     if last == 0:
         masked = text
