@@ -137,10 +137,10 @@ def check_output(stdout: bytes, save: Path | None, expect: Path | None) -> None:
     old = {f["path"]: f for f in before["files"]}
     new = {f["path"]: f for f in after["files"]}
     changed = sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
+    fields = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
     raise SystemExit(
-        f"scan output differs from {expect}: totals "
-        f"{'equal' if before['totals'] == after['totals'] else 'differ'}, "
-        f"{len(changed)} files differ (first: {', '.join(changed[:5]) or 'none'})"
+        f"scan output differs from {expect} in {', '.join(fields)}; files that differ: "
+        f"{len(changed)} (first: {', '.join(changed[:5]) or 'none'})"
     )
 
 
