@@ -150,3 +150,20 @@ static void concat(sycl::queue* q, const sycl::half2& dm, int n) {
     assert set(report.ecosystems) == {"sycl"}
     cuda = b"#include <cuda_runtime.h>\n// sycl::queue port pending\n__global__ void k() {}\n"
     assert classify("src/k.cpp", cuda).language == "C++"
+
+
+def test_rust_gpu_host_code_is_vendor_path() -> None:
+    # candle / mistral.rs style: cudarc for CUDA, metal-rs for Apple, comments not counted.
+    source = b"""\
+//! CUDA backend; see cudarc::driver docs.
+use cudarc::driver::CudaContext;
+fn pick(cpu: bool) -> Result<Device> {
+    if cpu { return Ok(Device::Cpu); }
+    let device = Device::new_cuda(0)?;
+    Ok(device)
+}
+"""
+    report = classify("candle-core/src/device.rs", source)
+    assert report.language == "Rust"
+    expected = [None, "cuda.rust-bindings", "", "", "cuda.rust-bindings", "", ""]
+    assert report.line_rules == expected
