@@ -14,6 +14,7 @@ kind at most once.
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ router = Router()
 
 #: How long a finished recount of a PR head answers repeated commands for that head.
 COOLDOWN = 60.0
+_PLAIN_WORD = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 #: Repositories whose default branch is counted when the app is installed on them.
 SEEDED_PER_EVENT = 20
 
@@ -128,9 +130,12 @@ async def may_run(
 
 
 def help_reply(command: Command) -> str:
-    if command.unknown:
-        return f"`/lockin {command.unknown}` is not a lockin command.\n\n{HELP_TEXT}"
-    return HELP_TEXT
+    if command.unknown is None:
+        return HELP_TEXT
+    # Echo only a plain word: anything else could break out of the code span and make the
+    # bot write someone's markup or mentions.
+    word = command.unknown if _PLAIN_WORD.match(command.unknown) else "…"
+    return f"`/lockin {word}` is not a lockin command.\n\n{HELP_TEXT}"
 
 
 async def _recount(

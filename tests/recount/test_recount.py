@@ -240,3 +240,10 @@ async def test_a_configuration_change_is_recounted_at_once(
         if PathFilter.build(exclude=["csrc/"]).includes(p)
     )
     assert figures(without_csrc) in sticky.body
+
+
+async def test_the_help_never_echoes_markup(bot: Bot, repo: Repo, pr: PullRequest) -> None:
+    await bot.command(repo, pr, "/lockin x`@everyone`")
+    [reply] = bot.replies(repo, pr)
+    assert "@everyone" not in reply.body
+    assert reply.body.startswith("`/lockin …` is not a lockin command")
