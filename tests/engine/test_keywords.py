@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from bot.engine.registry import RULES_BY_LANGUAGE, KeywordIndex
 
-# A small alphabet makes keywords that share prefixes, hold each other and overlap themselves.
-WORDS = st.text(alphabet="ab_<", min_size=1, max_size=6)
+# A small alphabet makes keywords that share prefixes, hold each other and overlap themselves;
+# an accented and an astral character check that offsets count code points.
+ALPHABET = "ab_<\u00e9\U0001d518"
+WORDS = st.text(alphabet=ALPHABET, min_size=1, max_size=6)
 
 
 def _brute_force(keywords: set[str], text: str) -> dict[str, list[int]]:
@@ -17,7 +19,7 @@ def _brute_force(keywords: set[str], text: str) -> dict[str, list[int]]:
     return {k: offsets for k, offsets in found.items() if offsets}
 
 
-@given(st.sets(WORDS, min_size=1, max_size=8), st.text(alphabet="ab_<\n ", max_size=80))
+@given(st.sets(WORDS, min_size=1, max_size=8), st.text(alphabet=ALPHABET + "\n ", max_size=80))
 def test_every_offset_of_every_keyword(keywords: set[str], text: str) -> None:
     assert KeywordIndex(keywords).occurrences(text) == _brute_force(keywords, text)
 
