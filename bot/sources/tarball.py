@@ -37,7 +37,10 @@ from bot.sources import SourceError
 if TYPE_CHECKING:
     from bot.github.client import GitHub
 
-CHUNK = 64 * 1024
+CHUNK = 64 * 1024  # compressed bytes read at a time
+# Inflated bytes produced per step: zlib lets go of the GIL while it works, and a large
+# step means the inflating thread needs the GIL back rarely.
+STEP = 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
 # Inflated bytes per compressed byte beyond which a stream is treated as a bomb. Source
 # trees inflate 3-10x; zeros inflate ~1000x. Checked only past RATIO_GRACE of output,
@@ -103,7 +106,7 @@ class _Inflater:
 
     Counts compressed bytes as they arrive and inflated bytes as they are produced, and
     refuses the stream the moment either passes its limit, so a bomb costs at most one
-    ``CHUNK`` of memory. An uncompressed tar passes through (counted the same way).
+    ``STEP`` of memory. An uncompressed tar passes through (counted the same way).
     """
 
     def __init__(self, pull: Callable[[], bytes], limits: ArchiveLimits) -> None:
@@ -141,7 +144,7 @@ class _Inflater:
     def read(self, size: int = CHUNK) -> bytes:
         if not self._started:
             self._start()
-        size = CHUNK if size is None or size < 0 else min(size, CHUNK)
+        size = STEP if size is None or size < 0 else min(size, STEP)
         while not self._eof:
             out = self._read_some(size)
             if out:
@@ -381,13 +384,14 @@ class _Prefetch:
     ``close`` stops the thread when the reader is done or gives up early.
     """
 
-    DEPTH = 8
+    DEPTH = 4
 
     def __init__(self, source: _Inflater) -> None:
         self._source = source
         self._queue: queue.Queue[bytes | BaseException] = queue.Queue(self.DEPTH)
         self._stop = threading.Event()
         self._pending = b""
+        self._offset = 0
         self._done = False
         self._thread = threading.Thread(target=self._fill, name="census-inflate", daemon=True)
         self._thread.start()
@@ -395,7 +399,7 @@ class _Prefetch:
     def _fill(self) -> None:
         while not self._stop.is_set():
             try:
-                chunk: bytes | BaseException = self._source.read(CHUNK)
+                chunk: bytes | BaseException = self._source.read(STEP)
             except BaseException as error:  # handed to the reader, raised there
                 chunk = error
             while not self._stop.is_set():
@@ -408,13 +412,15 @@ class _Prefetch:
                 return
 
     def read(self, size: int = CHUNK) -> bytes:
-        if not self._pending and not self._done:
+        if self._offset >= len(self._pending) and not self._done:
             item = self._queue.get()
             if isinstance(item, BaseException):
                 self._done = True
                 raise item
-            self._pending, self._done = item, not item
-        out, self._pending = self._pending[:size], self._pending[size:]
+            self._pending, self._offset, self._done = item, 0, not item
+        # An offset, not re-slicing the rest: tarfile reads a step in many small pieces.
+        out = self._pending[self._offset : self._offset + size]
+        self._offset += len(out)
         return out
 
     def close(self) -> None:
