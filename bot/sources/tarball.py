@@ -206,6 +206,10 @@ def _mb(n: int) -> str:
     return f"{mb:,.0f} MB" if mb >= 10 or mb.is_integer() else f"{mb:.1f} MB"
 
 
+# How often a census thread waiting for the network checks that its event loop still runs.
+_LIVENESS = 1.0
+
+
 class _StreamBridge:
     """Lets the census thread pull chunks from an async iterator on the event loop.
 
@@ -229,13 +233,18 @@ class _StreamBridge:
             raise ArchiveError(f"the archive download broke off ({type(error).__name__})") from None
 
     def pull(self) -> bytes:
-        if self._closed.is_set():
+        if self._closed.is_set() or self._loop.is_closed():
             raise ArchiveError("the census was cancelled")
         self._current = asyncio.run_coroutine_threadsafe(self._next(), self._loop)
-        try:
-            return self._current.result()
-        except concurrent.futures.CancelledError:
-            raise ArchiveError("the census was cancelled") from None
+        while True:
+            try:
+                return self._current.result(timeout=_LIVENESS)
+            except concurrent.futures.CancelledError:
+                raise ArchiveError("the census was cancelled") from None
+            except concurrent.futures.TimeoutError:
+                # A loop that stopped without cancelling us will never answer.
+                if self._loop.is_closed() or not self._loop.is_running():
+                    raise ArchiveError("the census was cancelled") from None
 
     def close(self) -> None:
         """Stop the thread at its next pull (called when the awaiting task is cancelled)."""

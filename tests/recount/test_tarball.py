@@ -222,3 +222,25 @@ async def test_a_broken_download_is_an_error_that_names_no_url() -> None:
     with pytest.raises(ArchiveError, match="broke off") as raised:
         await census_from_stream(breaks(), limits=LIMITS)
     assert "s3cret" not in str(raised.value)
+
+
+def test_a_census_whose_event_loop_stops_frees_its_thread() -> None:
+    """A server stopping without cancelling a census must not leave its thread waiting
+    forever for a chunk the dead loop will never deliver."""
+    data = tarball(FILES)
+    for _ in range(2):  # as many as the census executor has threads
+        loop = asyncio.new_event_loop()
+        started, never = asyncio.Event(), asyncio.Event()
+
+        async def stalls(started: asyncio.Event = started, never: asyncio.Event = never):
+            yield data[:100]
+            started.set()
+            await never.wait()
+            yield b""
+
+        abandoned = loop.create_task(census_from_stream(stalls(), limits=LIMITS))
+        loop.run_until_complete(started.wait())
+        loop.close()  # the census task is abandoned, never cancelled
+        assert not abandoned.done()
+    result = asyncio.run(census_from_stream(chunks(data), limits=LIMITS))
+    same(result.census, oracle(FILES))
