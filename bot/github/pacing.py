@@ -17,10 +17,14 @@ import time
 from bot.github.errors import RateLimited
 
 WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
+#: Writes an idle installation may send at once: a PR check's run, its completion, a comment.
+WRITE_BURST = 3
 
 
 class Pacer:
-    def __init__(self, *, write_interval: float, max_wait: float, write_burst: int = 3) -> None:
+    def __init__(
+        self, *, write_interval: float, max_wait: float, write_burst: int = WRITE_BURST
+    ) -> None:
         self._write_interval = write_interval
         self._max_wait = max_wait
         self._write_lock = asyncio.Lock()
