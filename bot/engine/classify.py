@@ -41,6 +41,14 @@ _INSTANTIATION = re.compile(
 )
 _INSTANTIATION_MAX_LINES = 30
 _INSTANTIATING_LANGUAGES = frozenset({"CUDA", "HIP", "C++"})
+_DIRECTIVE = re.compile(r"^[ \t]*\#[^\n]*", re.M)
+# Such a file holds nothing but namespaces, braces and body-less template statements once its
+# directives are gone: a function body (tensorflow/custom-op's time_two_kernels.cu.cc, a
+# kernel and its launcher before the instantiation) makes it hand-written code.
+_BODILESS = re.compile(
+    r"\s*(?:(?:namespace\b[\w:\s]*\{|using[ \t]+namespace\b[^;{}]*;|[};]"
+    r"|(?:extern[ \t]+)?template\b[^;{}]*;)\s*)*"
+)
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -84,6 +92,7 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
         lang.name in _INSTANTIATING_LANGUAGES
         and code_lines <= _INSTANTIATION_MAX_LINES
         and _INSTANTIATION.search(masked) is not None
+        and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
     )
 
 

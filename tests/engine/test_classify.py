@@ -212,6 +212,18 @@ def test_generated_files_are_flagged() -> None:
     instantiation = b"""\
 #include "flash_fwd_launch_template.h"
 
+#ifndef FLASHATTENTION_DISABLE_HDIM128
+namespace flash {
+template void run_mha_fwd_<80, cutlass::half_t, 128>(
+    Flash_fwd_params &params, cudaStream_t stream);
+extern template struct Fwd<cutlass::half_t, 128>;
+}  // namespace flash
+#endif
+"""
+    # Without a marker, a specialization with a body is written code, however short.
+    specialization = b"""\
+#include "flash_fwd_launch_template.h"
+
 template<>
 void run_mha_fwd_<cutlass::half_t, 128, false>(Flash_fwd_params &params, cudaStream_t stream) {
     run_mha_fwd_hdim128<cutlass::half_t, false>(params, stream);
@@ -219,6 +231,8 @@ void run_mha_fwd_<cutlass::half_t, 128, false>(Flash_fwd_params &params, cudaStr
 """
     assert classify("gen.cu", generated).generated
     assert classify("flash_fwd_hdim128_fp16_sm80.cu", instantiation).generated
+    assert not classify("flash_fwd_hdim128_fp16_sm80.cu", specialization).generated
+    assert classify("flash_fwd_hdim128_fp16_sm80.cu", generated + specialization).generated
     assert not classify("csrc/scale.cu", MIXED_CU).generated
 
 

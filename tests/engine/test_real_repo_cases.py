@@ -167,3 +167,36 @@ fn pick(cpu: bool) -> Result<Device> {
     assert report.language == "Rust"
     expected = [None, "cuda.rust-bindings", "", "", "cuda.rust-bindings", "", ""]
     assert report.line_rules == expected
+
+
+TIME_TWO_KERNELS = b"""\
+#if GOOGLE_CUDA
+#define EIGEN_USE_GPU
+#include "triple.h"
+
+namespace ops {
+using Gpu = Eigen::GpuDevice;
+
+template <typename T>
+__global__ void TripleKernel(int n, const T* src, T* dst) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = 3 * src[i];
+}
+
+template <typename T>
+void TripleFunctor<Gpu, T>::operator()(const Gpu& d, int n, const T* src, T* dst) {
+  TripleKernel<T><<<(n + 255) / 256, 256, 0, d.stream()>>>(n, src, dst);
+}
+
+template struct TripleFunctor<Gpu, int32>;
+}  // namespace ops
+#endif
+"""
+
+
+def test_small_kernel_file_with_an_instantiation_is_not_generated() -> None:
+    # tensorflow/custom-op time_two_kernels.cu.cc: a kernel, its launcher and one explicit
+    # instantiation. The instantiation does not make the hand-written kernel boilerplate.
+    report = classify("tensorflow_time_two/cc/kernels/triple_kernels.cu.cc", TIME_TWO_KERNELS)
+    assert not report.generated
+    assert "cuda.kernel" in report.line_rules
