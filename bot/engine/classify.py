@@ -12,7 +12,7 @@ from collections import Counter
 from itertools import compress, groupby
 from operator import not_
 
-from bot.engine.languages import Language, by_path, detect
+from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source
@@ -141,17 +141,18 @@ def classify(path: str, data: bytes) -> FileReport:
 
 
 def _classify(path: str, data: bytes) -> FileReport:
-    if by_path(path)[0] is None:  # not counted: only say whether it is binary, and its lines
+    named, ext = by_path(path)
+    if named is None:  # not counted: only say whether it is binary, and its lines
         if _looks_binary(data):
             return _report(path, None, 0, "binary")
         return _report(path, None, _line_count(data), None)
     text = _decode(data)
     if text is None:
         return _report(path, None, 0, "binary")
-    lang = detect(path, text)  # the path named a language; heuristics only refine it
-    if lang is None:
-        return _report(path, None, _line_count(data), None)
-    lexed = lex(text, lang.family)
+    lexed = lex(text, named.family)
+    lang = refine(named, ext, path, lexed.masked)  # heuristics only refine the path's choice
+    if lang.family is not named.family:
+        lexed = lex(text, lang.family)
     code = lexed.code
     code_lines = sum(code)
     claims = _claims(lang, lexed)

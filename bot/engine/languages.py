@@ -112,11 +112,14 @@ def by_path(path: str) -> tuple[Language | None, str]:
     return None, ""
 
 
-def detect(path: str, text: str) -> Language | None:
-    lang, ext = by_path(path)
-    if lang is None or not ext:
-        return lang
-    for h in _HEURISTICS:
-        if ext in h.extensions and h.holds(path, text):
-            return h.language
+def refine(lang: Language, ext: str, path: str, code: str) -> Language:
+    """The language ``by_path`` named, or the one a heuristic finds in the file's ``code``.
+
+    ``code`` is the text with comments (and string literals) masked: a ``[[kernel]]`` or a
+    ``cuda_runtime`` named in a comment is no evidence of the language.
+    """
+    if ext:
+        for h in _HEURISTICS:
+            if ext in h.extensions and h.holds(path, code):
+                return h.language
     return lang

@@ -135,6 +135,24 @@ typedef half ggml_half;
     assert classify("mlx/backend/metal/kernels.h", host).language == "C Header"
 
 
+def test_language_heuristics_ignore_comments() -> None:
+    # A host C++ header documenting the Metal entry point it dispatches: `[[kernel]]`,
+    # <metal_stdlib> and `using namespace metal;` only in comments say nothing of its language.
+    host = b"""\
+#pragma once
+// Dispatches the [[kernel]] void softmax(...) entry point of softmax.metal.
+/* The shader starts with
+   #include <metal_stdlib>
+   using namespace metal; */
+void dispatch_softmax(Encoder& enc, int n);
+"""
+    assert classify("mlx/backend/metal/softmax.h", host).language == "C Header"
+    # The attribute in code still makes a Metal header, and a CUDA macro named only in a
+    # comment does not make it multi-platform.
+    entry = b"// built with __CUDACC__ elsewhere\n[[kernel]] void k(device float* x) { *x = 1; }\n"
+    assert classify("kernels/k.h", entry).language == "Metal"
+
+
 def test_sycl_in_cpp_files_is_sycl_not_cuda() -> None:
     # ggml-org/ggml src/ggml-sycl: sycl::half2, a gridDim variable and dpct's fp8 emulation.
     source = b"""\
