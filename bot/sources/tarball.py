@@ -28,11 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
-from bot.engine import classify
 from bot.engine.census import Census, FileSummary
-from bot.engine.model import FileReport, zero_layers
 from bot.engine.paths import DEFAULT_FILTER, PathFilter
 from bot.sources import SourceError
+from bot.sources.files import MAX_FILE_BYTES, classify_entry, skipped
 
 try:  # ISA-L inflates 1.7x (binary-heavy) to 2.6x (source) faster than zlib, same format
     from isal import isal_zlib as _inflate_lib
@@ -56,9 +55,6 @@ RATIO_GRACE = 32 * 1024 * 1024
 MAX_META_HEADER = 64 * 1024
 #: Unsafe entries kept by name in a report (all are counted).
 MAX_EXAMPLES = 20
-#: Files above this size are listed as "too-large", not read: hand-written source is far
-#: smaller, and it bounds what one entry can cost (the engine itself has no limit).
-MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
 class ArchiveError(SourceError):
@@ -357,7 +353,7 @@ def _walk(
                 if reason is not None:
                     # Kept in the census as a skipped file, so the report names it.
                     result.unsafe.add(member.name, reason)
-                    census.replace(member.name, _skipped(member.name, reason))
+                    census.replace(member.name, skipped(member.name, reason))
                     continue
                 if not path_filter.includes(path):
                     result.excluded += 1
@@ -373,9 +369,7 @@ def summarize_file(path: str, data: bytes, shared: SharedCounts | None = None) -
     (no report of the census shows them, and in a large repository they would be a fifth
     of its memory). The same for a tarball member and a whole blob, so that an
     incremental census equals a full one."""
-    if len(data) > MAX_FILE_BYTES:
-        return FileSummary.of(_skipped(path, "too-large"))
-    summary = FileSummary.of(classify(path, data))
+    summary = FileSummary.of(classify_entry(path, data))
     shared = shared or SharedCounts()
     return replace(
         summary,
@@ -391,10 +385,6 @@ def _read_member(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
     # of the member is skipped by tarfile as it moves to the next header.
     handle = tar.extractfile(member)
     return handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
-
-
-def _skipped(path: str, reason: str) -> FileReport:
-    return FileReport(path, None, 0, zero_layers(), {}, [], [], skipped=reason)
 
 
 class _Prefetch:

@@ -1,13 +1,17 @@
 """Walk a directory the way git would see it.
 
-Files ignored by a ``.gitignore`` (at any depth, each relative to its own folder), paths
-excluded by the ``PathFilter`` (vendored trees, submodules, user patterns) and symlinks
-are left out; paths come back relative to the root with ``/`` separators, sorted.
+In a git work tree git itself lists the files: tracked ones (even where a ``.gitignore``
+pattern matches them: DeepSpeed ignores ``*.cuh`` yet tracks some) and untracked ones it does
+not ignore. Elsewhere files ignored by a ``.gitignore`` (at any depth, each relative to its
+own folder) are left out. Either way paths excluded by the ``PathFilter`` (vendored trees,
+submodules, user patterns) and symlinks are left out too; paths come back relative to the
+root with ``/`` separators, sorted.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterable, Iterator
 
 from pathspec import GitIgnoreSpec
@@ -45,7 +49,28 @@ def _load_gitignore(directory: str) -> GitIgnoreSpec | None:
 def walk(root: str, path_filter: PathFilter) -> Iterator[str]:
     """Relative paths of the files under ``root`` that the analysis looks at."""
     check_directory(root)
-    yield from _walk(root, "", path_filter, [])
+    listed = _git_files(root)
+    if listed is None:
+        yield from _walk(root, "", path_filter, [])
+        return
+    for rel in listed:
+        full = os.path.join(root, rel)
+        # Gitlinks (submodules) and files deleted from the work tree are not files here.
+        if path_filter.includes(rel) and not os.path.islink(full) and os.path.isfile(full):
+            yield rel
+
+
+def _git_files(root: str) -> list[str] | None:
+    """git's own list of a work tree's files, or None where ``root`` is not the top of one
+    (a folder inside a repository may be ignored by it as a whole, like a benchmark corpus)."""
+    if not os.path.exists(os.path.join(root, ".git")):
+        return None
+    command = ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    try:
+        listing = subprocess.run(command, capture_output=True, check=True, timeout=120).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sorted({os.fsdecode(p) for p in listing.split(b"\0") if p})
 
 
 def _ignored(rel: str, ignores: list[tuple[str, GitIgnoreSpec]]) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from bot.engine.paths import DEFAULT_FILTER, PathFilter, submodule_paths
 from bot.sources import SourceError
 from bot.sources.tree import tree_filter, walk
+from tests.cli.gitrepo import git, init, write
 
 
 @pytest.mark.parametrize(
@@ -77,3 +78,26 @@ def test_walk_honours_nested_gitignore_defaults_and_symlinks(tmp_path: Path) -> 
 def test_walk_of_a_missing_directory_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no such directory"):
         list(walk(str(tmp_path / "nope"), DEFAULT_FILTER))
+
+
+def test_walk_of_a_checkout_counts_tracked_files_a_gitignore_pattern_matches(
+    tmp_path: Path,
+) -> None:
+    repo = init(tmp_path / "repo")
+    write(
+        repo,
+        {
+            ".gitignore": "*.cuh\nbuild/\n",
+            "csrc/tracked.cuh": "__global__ void k() {}\n",
+            "csrc/kernel.cu": "__global__ void j() {}\n",
+            "third_party/lib.cu": "__global__ void v() {}\n",
+        },
+    )
+    git(repo, "add", ".gitignore", "csrc/kernel.cu", "third_party/lib.cu")
+    git(repo, "add", "-f", "csrc/tracked.cuh")
+    git(repo, "commit", "-q", "-m", "init")
+    # Untracked: one ignored, one not; and a tracked file deleted from the work tree.
+    write(repo, {"csrc/untracked.cuh": "x\n", "build/out.cu": "x\n", "new.py": "x = 1\n"})
+    (repo / "csrc/kernel.cu").unlink()
+    found = list(walk(str(repo), tree_filter(str(repo))))
+    assert found == [".gitignore", "csrc/tracked.cuh", "new.py"]
