@@ -12,23 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine import RULES
 from bot.engine.delta import ecosystem_totals
-from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Layer
+from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
+from bot.render.census_md import render_census
 from bot.render.figures import percent, signed
 from bot.render.markdown import (
     changed_files_table,
     code,
     delta_table,
     ecosystem_delta_table,
-    layer_table,
     more,
     path_ref,
-    pie_chart,
     table,
 )
 from bot.review.checks import CheckOutput
 
 if TYPE_CHECKING:
-    from bot.engine.census import Census
     from bot.policy.gate import FileGate
     from bot.review.report import PRReport
 
@@ -283,28 +281,13 @@ def _title(report: PRReport) -> str:
     return headline(report)
 
 
-def census_block(census: Census) -> str:
-    """The whole repository at the head: what `/lockin recount` adds."""
-    totals = census.totals
-    locked = census.locked_to_nvidia()
-    layers = {layer.value: totals.layers.get(layer, 0) for layer in LAYERS}
-    return "\n\n".join(
-        [
-            "#### The whole repository at this head",
-            f"**{locked:,}** of {totals.code_lines:,} code lines "
-            f"({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow; "
-            f"{non_portable(totals.layers):,} are non-portable in all ({totals.files:,} files).",
-            layer_table(totals.layers, totals.code_lines),
-            pie_chart("Code lines by layer", layers),
-        ]
-    )
-
-
 def repository_block(report: PRReport) -> str:
     """The recount's census when there is one, else the default branch's figure (already
     cached by the census store: it costs no request)."""
     if report.census is not None:
-        return census_block(report.census)
+        base = report.base_census.census if report.base_census else None
+        link = report.blob_url if report.repo_url else None
+        return render_census(report.census, base=base, link=link)
     base = report.base_census
     if base is None:
         return ""

@@ -84,7 +84,9 @@ async def test_recount_button_reruns_our_check_and_ignores_other_apps(bot: Bot) 
     assert len(runs) == 2
     assert runs[-1].conclusion == "failure"
     assert "trigger: check_run.recount" in runs[-1].output["text"]
-    assert "The whole repository at this head" in runs[-1].output["summary"]
+    summary = runs[-1].output["summary"]
+    assert "### Whole repository" in summary
+    assert "Top files" in summary
     assert "could not move off NVIDIA tomorrow" in runs[-1].output["summary"]
     assert len(bot.fake.requests_to("GET", r"/tarball/")) == 1
 
