@@ -3,8 +3,9 @@
 Each family is one compiled master regex run with ``finditer``, so the per-character work
 happens in C. Every token pattern matches once started: an unterminated block comment or
 triple-quoted string runs to the end of the file, an unterminated ordinary string to the end
-of its line, and no pattern nests quantifiers that could match the same text two ways, so
-no input makes them backtrack catastrophically.
+of its line (Rust's, which may span lines, to the end of the file), and no pattern nests
+quantifiers that could match the same text two ways, so no input makes them backtrack
+catastrophically.
 
 The masked text has the same length and the same newlines as the source, so an offset or a
 line number means the same in both: comments become spaces, string literals become
@@ -24,16 +25,29 @@ FILL = "\x01"
 _DQ_LINE = r'"[^"\\\n]*(?:\\[\s\S]?[^"\\\n]*)*"?'
 _SQ_LINE = r"'[^'\\\n]*(?:\\[\s\S]?[^'\\\n]*)*'?"
 
+_C_COMMENT = r"(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
+
 # Each master regex opens with a lookahead on the characters a token can start with: the
 # engine then skips plain code at C speed instead of trying every alternative at every offset.
 _C = re.compile(
     r"(?=[#/\"'R])(?:"
     r"(?P<keep>\#[ \t]*include[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\"))"
-    r"|(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
+    rf"|{_C_COMMENT}"
     r'|(?P<string>R"(?P<delim>[^()\\\s"]{0,16})\([\s\S]*?(?:\)(?P=delim)"|\Z)'
     rf"|{_DQ_LINE}"
     # A character literal only when it closes soon, so C++14 digit separators stay code.
     r"|'(?:\\[^\n]{1,8}?|[^'\\\n]{1,4})'))"
+)
+
+# Rust: ordinary and byte strings may span lines; raw strings (r"..", r#".."#, br#".."#) end
+# only at a quote followed by as many '#' as opened them. A quote opens a character literal
+# only when it closes after one character or escape, so a lifetime ('a, 'static) stays code.
+_RUST = re.compile(
+    r"(?=[/\"'br])(?:"
+    rf"{_C_COMMENT}"
+    r'|(?P<string>(?<!\w)b?r(?P<hashes>\#*)"[\s\S]*?(?:"(?P=hashes)|\Z)'
+    r'|(?:(?<!\w)b)?"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\Z)'
+    r"|'(?:\\[^\n]{1,10}?|[^'\\\n])'))"
 )
 
 _PY = re.compile(
@@ -66,6 +80,7 @@ class Family:
 
 FAMILIES: dict[str, Family] = {
     "c": Family("c", _C, "braces"),
+    "rust": Family("rust", _RUST, "braces"),
     "python": Family("python", _PY, "indent", docstrings=True),
     "hash": Family("hash", _HASH, "lines"),
     "make": Family("make", _MAKE, "lines"),

@@ -510,6 +510,11 @@ def string_body(token: str) -> str:
     """The characters between a string literal's quotes (raw-string delimiters included)."""
     if token.startswith('R"'):
         return token[token.find("(") + 1 : token.rfind(")")]
+    if token[0] in "br":  # Rust byte and raw strings: b"..", r#".."#, br".."
+        token = token.lstrip("br")
+        fence = len(token) - len(token.lstrip("#"))
+        closed = token.endswith('"' + "#" * fence)
+        token = token[fence : len(token) - fence] if closed else token[fence:]
     quote = 3 if token[:3] in ('"""', "'''") else 1
     body = token[quote:]
     return body[:-quote] if body.endswith(token[:quote]) else body

@@ -6,6 +6,8 @@ Each snippet is a small rewrite of a pattern found there; the repository is name
 from __future__ import annotations
 
 from bot.engine import classify
+from bot.engine.languages import by_path
+from bot.engine.lexer import lex
 
 CK_HEADER = b"""\
 #pragma once
@@ -218,3 +220,40 @@ def test_small_kernel_file_with_an_instantiation_is_not_generated() -> None:
     report = classify("tensorflow_time_two/cc/kernels/triple_kernels.cu.cc", TIME_TWO_KERNELS)
     assert not report.generated
     assert "cuda.kernel" in report.line_rules
+
+
+RUST_LAUNCH = """\
+fn launch<'a>(dev: &'a Device, sep: char) -> Result<&'a Func> {
+    let name = b"scale\\0";
+    let note = br#"a "quoted" // not a comment"#;
+    let quote = '"';
+    let tick = '\\'';
+    let src = r##"extern "C" __global__ void scale(float* x) { x[0] *= 2.0f; }"##;
+    let help = "two
+lines";
+    dev.compile(src, name, note)
+}
+"""
+
+
+def test_rust_raw_byte_strings_and_lifetimes_lex_as_rust() -> None:
+    # coreylowman/cudarc and huggingface/candle: kernel sources in raw strings next to
+    # lifetimes, byte strings and char literals in the same function.
+    lexed = lex(RUST_LAUNCH, by_path("src/launch.rs")[0].family)
+    tokens = [RUST_LAUNCH[s:e] for s, e in lexed.strings]
+    assert tokens == [
+        'b"scale\\0"',
+        'br#"a "quoted" // not a comment"#',
+        "'\"'",
+        "'\\''",
+        'r##"extern "C" __global__ void scale(float* x) { x[0] *= 2.0f; }"##',
+        '"two\nlines"',
+    ]
+    assert lexed.lines[0] == "fn launch<'a>(dev: &'a Device, sep: char) -> Result<&'a Func> {"
+    assert lexed.lines[8] == "    dev.compile(src, name, note)"
+    # C's lexer read `'a, '` as a character literal.
+    pick = "fn pick<'a, 'b>(x: &'a str, y: &'b str) -> &'a str { x }\n"
+    assert lex(pick, by_path("src/pick.rs")[0].family).masked == pick
+    report = classify("src/launch.rs", RUST_LAUNCH.encode())
+    assert report.line_rules[5] == "cuda.source-string"
+    assert report.line_rules.count("cuda.source-string") == 1

@@ -18,7 +18,8 @@ PATHS = [
     "k.wgsl", "CMakeLists.txt", "Makefile", "BUILD", "Dockerfile", "requirements.txt",
     "job.yaml", "pyproject.toml", "run.sh", "add.dp.cpp",
 ]  # fmt: skip
-COMMENT = {"c": "// cuda __global__ torch.cuda", "python": "# torch.cuda .cuda() 'cuda'"}
+_SLASH_COMMENT = "// cuda __global__ torch.cuda"
+COMMENT = {"c": _SLASH_COMMENT, "rust": _SLASH_COMMENT, "python": "# torch.cuda .cuda() 'cuda'"}
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
 
