@@ -2,12 +2,14 @@
 
 Detection runs on the masked code (comments removed, string literals masked) so a "cuda" in a
 comment, docstring or log message counts for nothing; only string-literal kinds look inside
-strings. When several rules claim a line the higher layer wins, then the longer region.
+strings. When several rules claim a line the higher layer wins, then the longer region, except
+that a region inside a same-layer one whose rule runs on strictly more vendors keeps its lines.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from itertools import compress, groupby
 from operator import not_
@@ -33,6 +35,19 @@ _RULE_IDS: dict[int, str | None] = {
     **{i: spec.rule.id for i, spec in enumerate(SPECS)},
     -1: "",
     _NOT_CODE: None,
+}
+#: Spec index -> the specs of its layer whose rules run on strictly more vendors, and the
+#: converse: those whose rules run on strictly fewer.
+_WIDER: dict[int, frozenset[int]] = {
+    i: frozenset(
+        j
+        for j, other in enumerate(SPECS)
+        if other.rule.layer is spec.rule.layer and spec.rule.vendors < other.rule.vendors
+    )
+    for i, spec in enumerate(SPECS)
+}
+_WIDER_THAN: dict[int, frozenset[int]] = {
+    j: frozenset(i for i, wider in _WIDER.items() if j in wider) for j in _WIDER
 }
 # Explicit template instantiations: the whole content of the small per-configuration files
 # kernel libraries generate by the hundred (flash-attention's flash_fwd_hdim128_fp16_sm80.cu).
@@ -187,14 +202,13 @@ def _resolve(
 
     The higher layer wins, then the longer (enclosing) region, then the more specific kind,
     then the rule listed first; claims are painted weakest first so the winner paints last.
+    A region inside a same-layer region whose rule runs on strictly more vendors then takes
+    its lines (``_repaint_narrower``).
     """
     n = len(code)
-    owner: list[int] = [-1] * n
     ranked = sorted(claims, key=lambda c: _strength(c, n))
-    for index, first, last in ranked:
-        first, last = max(first, 1), min(last, n)
-        if first <= last:
-            owner[first - 1 : last] = [index] * (last - first + 1)
+    owner = _paint(ranked, n)
+    _repaint_narrower(ranked, owner)
     # Only code lines count and only they form findings: pick them out at C speed.
     owners = list(compress(owner, code))
     for index, count in Counter(owners).items():
@@ -217,6 +231,63 @@ def _resolve(
     for i in compress(range(n), map(not_, code)):
         owner[i] = _NOT_CODE
     return list(map(_RULE_IDS.__getitem__, owner))
+
+
+def _paint(claims: list[tuple[int, int, int]], n: int) -> list[int]:
+    """Each of ``n`` lines labelled with the first item of the last claim over it (-1: none)."""
+    painted = [-1] * n
+    for label, first, last in claims:
+        first, last = max(first, 1), min(last, n)
+        if first <= last:
+            painted[first - 1 : last] = [label] * (last - first + 1)
+    return painted
+
+
+def _inside_narrower(inner: tuple[int, int, int], outer: tuple[int, int, int]) -> bool:
+    """``inner`` lies inside ``outer``, of the same layer, and its rule runs on fewer vendors."""
+    return inner[0] in _WIDER_THAN[outer[0]] and outer[1] <= inner[1] and inner[2] <= outer[2]
+
+
+def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> None:
+    """On each line, hand the winner's lines on to a narrower claim nested in it.
+
+    The narrower rule says more about those lines: the `#ifdef COOPMAT2` branch of a Vulkan
+    shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
+    order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
+    """
+    specs = {index for index, _, _ in ranked}
+    if not any(_WIDER[index] & specs for index in specs):
+        return
+    # Per spec: its region starts in order and the furthest line reached so far, so "some
+    # region of this spec encloses [first, last]" is one bisection.
+    starts: dict[int, list[int]] = {}
+    reach: dict[int, list[int]] = {}
+    for index, first, last in sorted(ranked, key=lambda c: c[1]):
+        starts.setdefault(index, []).append(first)
+        ends = reach.setdefault(index, [])
+        ends.append(max(last, ends[-1]) if ends else last)
+    nested = [
+        pos
+        for pos, (index, first, last) in enumerate(ranked)
+        if any(
+            (at := bisect_right(starts[other], first)) and reach[other][at - 1] >= last
+            for other in _WIDER[index] & specs
+        )
+    ]
+    if not nested:
+        return
+    n = len(owner)
+    # The claim (position in ranked) that won each line.
+    holder = _paint([(pos, first, last) for pos, (_, first, last) in enumerate(ranked)], n)
+    lines = sorted({i for pos in nested for i in range(ranked[pos][1], ranked[pos][2] + 1)})
+    for line in lines:
+        if not 1 <= line <= n:
+            continue
+        cover = [pos for pos in nested if ranked[pos][1] <= line <= ranked[pos][2]]
+        winner = holder[line - 1]
+        while inner := [pos for pos in cover if _inside_narrower(ranked[pos], ranked[winner])]:
+            winner = inner[-1]  # ranked weakest first: the last is the strongest
+        owner[line - 1] = ranked[winner][0]
 
 
 def _strength(claim: tuple[int, int, int], n: int) -> tuple[int, int, int, int]:

@@ -103,6 +103,39 @@ __global__ void k(float* x, cublasHandle_t h) {
     assert report.line_rules == ["cuda.kernel"] * 4  # not cublas (lower), not the builtin line
 
 
+def test_nested_region_of_fewer_vendors_wins_its_lines() -> None:
+    # TensorFlow kernels: a CUDA-only branch inside the CUDA-or-ROCm build guard runs on
+    # NVIDIA only; inside that branch the usual order holds (the guard outranks the call).
+    source = b"""\
+#if GOOGLE_CUDA || TENSORFLOW_USE_ROCM
+void Sync(const GpuDevice& d) {
+  int n = 4;
+#if GOOGLE_CUDA
+  cudaStreamSynchronize(d.stream());
+#endif
+}
+#endif
+"""
+    lines = _by_line(classify("sync_op.cc", source))
+    assert [lines[n] for n in range(1, 9)] == [
+        *["tensorflow.gpu-guard"] * 3,
+        *["cuda.build-guard"] * 3,
+        *["tensorflow.gpu-guard"] * 2,
+    ]
+    # The converse does not hold: a region of more vendors inside an NVIDIA-only one
+    # still loses to the enclosing region.
+    inverted = b"""\
+#if GOOGLE_CUDA
+void Sync(const GpuDevice& d) {
+#if GOOGLE_CUDA || TENSORFLOW_USE_ROCM
+  int n = 4;
+#endif
+}
+#endif
+"""
+    assert classify("sync_op.cc", inverted).line_rules == ["cuda.build-guard"] * 7
+
+
 def test_kernel_lines_inside_a_runtime_statement_split_the_finding() -> None:
     source = b"""\
 void f(float* p) {

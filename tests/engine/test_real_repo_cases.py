@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.engine import classify
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
+from bot.engine.model import Layer
 
 CK_HEADER = b"""\
 #pragma once
@@ -257,3 +258,29 @@ def test_rust_raw_byte_strings_and_lifetimes_lex_as_rust() -> None:
     report = classify("src/launch.rs", RUST_LAUNCH.encode())
     assert report.line_rules[5] == "cuda.source-string"
     assert report.line_rules.count("cuda.source-string") == 1
+
+
+def test_nvidia_only_branch_of_a_vulkan_shader_is_nvidia_only() -> None:
+    # ggml-org/ggml ggml-vulkan shaders: one .comp file serves every vendor, and its
+    # `#ifdef COOPMAT2` branches (GL_NV_cooperative_matrix2) are built for NVIDIA only.
+    source = b"""\
+#version 450
+#ifdef COOPMAT2
+#extension GL_NV_cooperative_matrix2 : enable
+#endif
+layout(local_size_x = 64) in;
+void main() {
+#ifdef COOPMAT2
+  coopMatLoadTensorNV(m, data, 0, tensorLayout);
+#else
+  m = data[gl_LocalInvocationID.x];
+#endif
+}
+"""
+    report = classify("vulkan-shaders/mul_mm.comp", source)
+    branch = "vulkan.nv-extension-branch"
+    assert report.line_rules == [
+        "vulkan.shader-file", *[branch] * 3, *["vulkan.shader-file"] * 2, *[branch] * 2,
+        *["vulkan.shader-file"] * 4,
+    ]  # fmt: skip
+    assert report.layers[Layer.KERNEL] == 12
