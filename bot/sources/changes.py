@@ -10,7 +10,7 @@ from bot.engine.delta import LineChanges
 _STATUS = {"A": "added", "D": "removed", "M": "modified", "T": "modified", "R": "renamed"}
 _NULL_SHA = "0" * 40
 # Regular files only: symlinks (120000) and submodules (160000) hold no code of the tree.
-_FILE_MODES = frozenset({"100644", "100755", "000000"})
+_FILE_MODES = frozenset({"100644", "100755"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,10 @@ class Change:
 def parse_raw(output: str) -> list[Change]:
     """Parse ``git diff --raw -z --no-abbrev [-M]`` output (without line numbers).
 
-    Copies (``C``) count as additions of the new path: the copy's lines are new code.
+    Copies (``C``) count as additions of the new path: the copy's lines are new code. A type
+    change (``T``) between a regular file and a symlink or submodule counts as the file's
+    removal or addition: git's patch lists both sides under one path, so its lines cannot
+    be used, and a link or submodule holds no code of the tree.
     """
     fields = output.split("\0")
     changes: list[Change] = []
@@ -44,11 +47,15 @@ def parse_raw(output: str) -> list[Change]:
         src = fields[i + 1]
         dst = fields[i + 2] if two_paths else src
         i += 3 if two_paths else 2
-        if old_mode not in _FILE_MODES or new_mode not in _FILE_MODES:
-            continue
+        old_file, new_file = old_mode in _FILE_MODES, new_mode in _FILE_MODES
+        if not (old_file or new_file):
+            continue  # a symlink or submodule on each side it exists (000000: no such side)
         old_blob = None if old_sha == _NULL_SHA else old_sha
         new_blob = None if new_sha == _NULL_SHA else new_sha
-        if status[0] == "C":
+        if status[0] == "T" and not new_file:  # a file became a symlink or submodule
+            changes.append(Change("removed", src, old_blob=old_blob))
+        elif status[0] == "C" or (status[0] == "T" and not old_file):
+            # A symlink or submodule became a file, or a copy: every line is new code.
             changes.append(Change("added", dst, new_blob=new_blob))
         elif status[0] in _STATUS:
             kind = _STATUS[status[0]]

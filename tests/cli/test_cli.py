@@ -436,3 +436,35 @@ def test_sarif_uris_are_relative_to_the_repository_root(tmp_path: Path) -> None:
     (plain / "dir").mkdir(parents=True)
     (plain / "dir" / "k.cu").write_text(KERNEL)
     assert _uris(json.loads(run("scan", str(plain), "--format", "sarif")[1])) == {"dir/k.cu"}
+
+
+def test_git_kernel_replaced_by_a_symlink_counts_its_lines_as_removed(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "typechange")
+    (repo / "csrc/old.cu").unlink()
+    (repo / "csrc/old.cu").symlink_to("../model.py")
+    commit(repo, {}, "the kernel becomes a link")
+    code, out, _ = run("diff", "base", "typechange", "--repo", str(repo), "--format", "json")
+    assert code == 0, out
+    doc = json.loads(out)
+    [changed] = doc["files"]
+    assert (changed["path"], changed["status"]) == ("csrc/old.cu", "removed")
+    assert changed["removed"]["kernel"] > 0
+    assert doc["added"]["kernel"] == 0
+
+    git(repo, "checkout", "-q", "-b", "back")
+    (repo / "csrc/old.cu").unlink()
+    commit(repo, {"csrc/old.cu": KERNEL}, "the link becomes a kernel again")
+    code, out, _ = run("diff", "typechange", "back", "--repo", str(repo), "--format", "json")
+    assert code == 0  # csrc/** is covered by the recorded decision
+    [changed] = json.loads(out)["files"]
+    assert changed["status"] == "added"
+    assert changed["added"]["kernel"] == doc["files"][0]["removed"]["kernel"]
+
+
+def test_git_diff_of_a_revision_with_itself_is_empty_and_passes(repo: Path) -> None:
+    code, out, err = run("diff", "base", "base", "--repo", str(repo), "--format", "json")
+    assert code == 0
+    assert "success" in err
+    doc = json.loads(out)
+    assert doc["files"] == []
+    assert sum(doc["added"].values()) == sum(doc["removed"].values()) == 0

@@ -159,3 +159,13 @@ def test_changes_keep_lone_carriage_returns_inside_lines(tmp_path: Path) -> None
     head = commit(path, {"f.txt": old.replace(b"four", b"FOUR")})
     (change,) = GitRepo(str(path)).changes(base, head)
     assert (change.added, change.removed) == ((4,), (4,))
+
+
+def test_symlinks_added_or_removed_are_no_change_of_code(tmp_path: Path) -> None:
+    path = init(tmp_path / "links")
+    base = commit(path, {"a.cu": "x\n"})
+    (path / "link.cu").symlink_to("a.cu")
+    head = commit(path, {})
+    assert GitRepo(str(path)).changes(base, head) == []
+    (path / "link.cu").unlink()
+    assert GitRepo(str(path)).changes(head, commit(path, {})) == []
