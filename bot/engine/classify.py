@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from itertools import compress, groupby
-from operator import not_
+from operator import itemgetter, not_
 
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
@@ -255,8 +255,8 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
-    specs = {index for index, _, _ in ranked}
-    if not any(_WIDER[index] & specs for index in specs):
+    specs = set(map(itemgetter(0), ranked))
+    if len(specs) < 2 or not any(_WIDER[index] & specs for index in specs):
         return
     # Per spec: its region starts in order and the furthest line reached so far, so "some
     # region of this spec encloses [first, last]" is one bisection.
