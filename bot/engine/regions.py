@@ -507,7 +507,7 @@ def _python_enclosing_def(
 
 
 def string_body(token: str) -> str:
-    """The characters between a string literal's quotes (raw-string delimiters included)."""
+    """The characters between a string literal's quotes, without raw fences or prefixes."""
     if token.startswith('R"'):
         return token[token.find("(") + 1 : token.rfind(")")]
     if token[0] in "br":  # Rust byte and raw strings: b"..", r#".."#, br".."
