@@ -112,8 +112,12 @@ def _text(data: bytes) -> str:
 def _plan(file: PRFile) -> _Plan:
     added: list[int] | None = None
     removed: list[int] | None = None
+    if file.status == "copied":
+        # GitHub diffs a copy against its source, but every line of it is new code: None
+        # diffs the new text against nothing. (A binary copy is found when it is read.)
+        return _Plan(file, "added", file.filename, None, None)
     if file.patch is None and file.additions + file.deletions == 0:
-        added, removed = [], []  # a pure rename (binary files are set apart before)
+        added, removed = [], []  # a pure rename or a mode change (binary files set apart)
     elif file.patch is not None:
         # An unparsable patch leaves None: the two versions are diffed instead.
         with suppress(ValueError):

@@ -36,9 +36,12 @@ class PRFile:
 
     @property
     def looks_binary(self) -> bool:
-        """GitHub's way of listing a binary file: no patch and no counted line."""
-        pure_rename = self.status == "renamed"
-        return self.patch is None and self.additions + self.deletions == 0 and not pure_rename
+        """GitHub's way of listing a binary file: no patch and no counted line. Not so for a
+        pure rename or copy, nor a mode-only change (``changed``, e.g. chmod +x), which are
+        listed the same way."""
+        if self.status in ("renamed", "copied", "changed", "unchanged"):
+            return False
+        return self.patch is None and self.additions + self.deletions == 0
 
 
 async def list_pr_files(gh: GitHub, owner: str, repo: str, number: int) -> list[PRFile]:

@@ -61,6 +61,9 @@ class PullRequest:
     state: str = "open"
     patch_omitted: set[str] = field(default_factory=set)
     binary: set[str] = field(default_factory=set)
+    # Fields of a listed file to show differently (e.g. {"status": "copied"}): listings
+    # the fake's own diff does not produce, such as copies and submodule bumps.
+    listed_as: dict[str, dict[str, Any]] = field(default_factory=dict)
     id: int = 0
     created_at: str = ""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -40,7 +41,7 @@ def _shown_change(pr: PullRequest, change: FileChange) -> FileChange:
             None,
             change.previous_filename,
         )
-    return change
+    return replace(change, **pr.listed_as.get(change.filename, {}))
 
 
 @handles("pulls/get")

@@ -1,0 +1,45 @@
+"""PR file listings as real GitHub writes them and the fake's own diff never does: copies,
+mode-only changes, submodule bumps, paths with spaces and non-ASCII characters."""
+
+from __future__ import annotations
+
+from tests.review.conftest import Bot
+from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr
+
+
+async def test_a_copied_kernel_counts_every_line_as_added(bot: Bot) -> None:
+    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL})
+    copy = "ops/ядро copy.cu"
+    plain = open_pr(repo, {copy: KERNEL})
+    await bot.pr_event(repo, plain, "opened")
+    added = bot.runs(repo, plain.head_sha)[-1].output["title"]
+
+    repo.commit({copy: KERNEL}, branch="copy", message="copy the kernel")
+    pr = repo.open_pr(head_branch="copy")
+    # GitHub's listing of an identical copy: the source named, no patch, nothing counted.
+    pr.listed_as[copy] = {
+        "status": "copied",
+        "previous_filename": "csrc/scale.cu",
+        "additions": 0,
+        "deletions": 0,
+        "patch": None,
+    }
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert run.output["title"] == added
+    assert "binary" not in run.output["text"]
+    assert {a["path"] for a in run.annotations} == {copy}
+
+
+async def test_a_mode_only_change_is_not_a_binary_file(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"model.py": MODEL + "# x\n"})
+    # chmod +x: GitHub lists the file as "changed" with no patch and no line counted.
+    pr.listed_as["model.py"] = {"status": "changed", "patch": None, "additions": 0, "deletions": 0}
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert "binary" not in run.output["text"]
