@@ -8,6 +8,7 @@ import time
 
 from gidgethub import sansio
 
+from bot.github.errors import NotFound
 from bot.server.context import JobContext, JobLog
 from bot.server.jobs import Job
 from bot.server.services import Services
@@ -28,11 +29,8 @@ async def run_job(services: Services, job: Job) -> None:
         "installation_id": installation_id,
     }
     job_log = JobLog(log, fields)
-    gh = (
-        services.auth.installation_client(installation_id, delivery_id=job.delivery_id)
-        if isinstance(installation_id, int)
-        else services.auth.app_client()
-    )
+    # The endpoint queues only deliveries that name their installation.
+    gh = services.auth.installation_client(installation_id, delivery_id=job.delivery_id)
     ctx = JobContext(
         delivery_id=job.delivery_id,
         event=job.event,
@@ -49,6 +47,12 @@ async def run_job(services: Services, job: Job) -> None:
         try:
             async with deadline:
                 await handler(event, gh, ctx)
+        except NotFound as exc:
+            # The repository, pull request or installation is gone or no longer shared
+            # with the App (removed, deleted, made private since the delivery): nothing to
+            # do, and a redelivery would find the same.
+            outcome = "gone" if outcome == "ok" else outcome
+            job_log.warning("handler %s: %s", handler.__qualname__, exc)
         except Exception as exc:
             outcome = "error"
             if isinstance(exc, TimeoutError) and deadline.expired():
@@ -64,7 +68,7 @@ async def run_job(services: Services, job: Job) -> None:
     if outcome == "error":
         await services.caches.deliveries.release(job.delivery_id)
     job_log.log(
-        logging.INFO if outcome == "ok" else logging.ERROR,
+        {"ok": logging.INFO, "gone": logging.WARNING}.get(outcome, logging.ERROR),
         "job %s",
         outcome,
         extra={

@@ -2,7 +2,8 @@
 
 GitHub gives a delivery 10 s and never redelivers a failure by itself, so the answer comes
 as soon as the delivery is safely queued. Status codes:
-200 ping · 202 queued, ignored (no handler) or duplicate · 400 missing GitHub headers or
+200 ping · 202 queued, ignored (no handler, or no `installation`: not an App delivery, nothing
+an installation token could act on) or duplicate · 400 missing GitHub headers or
 malformed payload · 401 missing or wrong `X-Hub-Signature-256` · 413 above 25 MB ·
 415 neither `application/json` nor `application/x-www-form-urlencoded` (GitHub's "form"
 content type, whose JSON is in the `payload` field) · 503 not configured, or the queue is
@@ -115,6 +116,9 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
         return 200, "pong", event_name, None
     if not services.router.fetch(event):
         return 202, "ignored", event_name, None
+    if not isinstance((event.data.get("installation") or {}).get("id"), int):
+        # A repository or organisation webhook's payload: handlers act for an installation.
+        return 202, "no_installation", event_name, None
     deliveries = services.caches.deliveries
     if not await deliveries.claim(delivery_id):
         return 202, "duplicate", event_name, None
