@@ -2,12 +2,16 @@
 
 A comment counts as ours only when it carries the marker AND was written by the app's own
 bot user: a marker pasted by someone else is ignored. If a race between two workers left two
-of ours, the oldest is kept and the rest deleted.
+of ours, the oldest is kept and the rest deleted. One a user deleted (even while we were
+writing) is written anew on the next result that warrants a comment.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
+
+from bot.github.errors import NotFound
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -53,15 +57,20 @@ async def write_sticky(
     """
     ours = await our_comments(gh, owner, repo, number, login)
     keep, extra = (ours[0], ours[1:]) if ours else (None, [])
+    comments = f"/repos/{owner}/{repo}/issues/comments"
     for duplicate in extra:
-        await gh.delete(f"/repos/{owner}/{repo}/issues/comments/{duplicate['id']}")
+        with suppress(NotFound):  # someone deleted it first: just as good
+            await gh.delete(f"{comments}/{duplicate['id']}")
     body = f"{MARKER}\n{body}"
-    if keep is None:
-        if not create:
-            return "none"
-        await gh.post(f"/repos/{owner}/{repo}/issues/{number}/comments", data={"body": body})
-        return "created"
-    if keep.get("body") == body:
-        return "unchanged"
-    await gh.patch(f"/repos/{owner}/{repo}/issues/comments/{keep['id']}", data={"body": body})
-    return "updated"
+    if keep is not None:
+        if keep.get("body") == body:
+            return "unchanged"
+        try:
+            await gh.patch(f"{comments}/{keep['id']}", data={"body": body})
+            return "updated"
+        except NotFound:
+            pass  # deleted by a user since we listed it: write a new one as if it never was
+    if not create:
+        return "none"
+    await gh.post(f"/repos/{owner}/{repo}/issues/{number}/comments", data={"body": body})
+    return "created"

@@ -145,3 +145,29 @@ async def test_a_push_checked_once_though_two_events_announce_it(bot: Bot) -> No
     assert statuses == [202, 202]
     assert len(bot.runs(repo, head)) == 1
     assert len(bot.sticky(repo, pr.number)) == 1
+
+
+async def test_a_comment_deleted_by_a_user_is_recreated_even_mid_run(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL})
+    await bot.pr_event(repo, pr, "opened")
+    [first] = bot.sticky(repo, pr.number)
+    del repo.comments[first.id]  # a maintainer deleted it
+
+    repo.push_to_pr(pr.number, {"csrc/scale.cu": KERNEL + "// v2\n"})
+    await bot.pr_event(repo, pr, "synchronize")
+    [second] = bot.sticky(repo, pr.number)
+    assert second.id != first.id
+
+    # Deleted between our listing and our edit: GitHub answers the PATCH with 404 (the
+    # fake keeps listing it, so the new comment is the last of two here).
+    repo.push_to_pr(pr.number, {"csrc/scale.cu": KERNEL + "// v3\n"})
+    bot.fake.fail("PATCH", rf"/issues/comments/{second.id}$", status=404)
+    await bot.pr_event(repo, pr, "synchronize")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert "without a compute-API decision" in run.output["title"]
+    newest = bot.sticky(repo, pr.number)[-1]
+    assert newest.id not in (first.id, second.id)
+    assert f"`{pr.head_sha[:7]}`" in newest.body
