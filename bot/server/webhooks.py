@@ -108,7 +108,8 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
     try:
         # The signature is checked above (SHA-256 only); this only decodes the payload.
         event = sansio.Event.from_http(headers, body)
-    except BadRequest:
+    except (BadRequest, RecursionError):
+        # RecursionError: JSON nested deeper than the parser goes, which would answer 500.
         return 400, "malformed", event_name, "the payload is not valid JSON"
     if not isinstance(event.data, dict):
         return 400, "malformed", event_name, "the payload is not a JSON object"
