@@ -30,8 +30,9 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     app_id: str | None
-    private_key: str | None
-    webhook_secret: str | None
+    # Secrets are left out of repr(), which tracebacks, debuggers and `%r` logs print.
+    private_key: str | None = field(repr=False)
+    webhook_secret: str | None = field(repr=False)
     webhook_path: str = "/api/github/webhooks"
     host: str = "0.0.0.0"
     port: int = 3000
@@ -46,7 +47,8 @@ class Settings:
     write_interval: float = 1.0
     request_timeout: float = 10.0
     max_rate_limit_wait: float = 900.0
-    redis_url: str | None = None
+    # May carry the Redis password.
+    redis_url: str | None = field(default=None, repr=False)
     # Jobs still queued or running after this many seconds of shutdown are logged as lost.
     shutdown_timeout: float = 25.0
     # A handler running longer is cancelled, so a stuck job cannot hold a worker forever.
@@ -93,12 +95,9 @@ class Settings:
             if f.name == "sources":
                 continue
             value = getattr(self, f.name)
-            shown = "(set)" if f.name in _SECRET_FIELDS and value else repr(value)
+            shown = "(set)" if not f.repr and value else repr(value)
             view[f.name] = f"{shown} [{self.sources.get(f.name, 'default')}]"
         return view
-
-
-_SECRET_FIELDS = frozenset({"private_key", "webhook_secret", "redis_url"})
 
 
 class _Layered:

@@ -162,3 +162,16 @@ def test_serve_refuses_bad_settings_with_exit_2_and_one_line(
     assert serve(env(pem, PORT="eighty")) == 2
     err = capsys.readouterr().err
     assert err == "lockin: PORT: expected an integer, got 'eighty'\n"
+
+
+def test_secrets_stay_out_of_repr(pem: str) -> None:
+    """repr() is what tracebacks, debuggers and `%r` log arguments print, and it reaches the
+    job context every handler holds."""
+    password = "redis-password-for-tests"
+    settings = Settings.from_env(
+        env(pem, REDIS_URL=f"redis://:{password}@127.0.0.1:6379/0"), env_file=None
+    )
+    shown = repr(settings)
+    assert "12345" in shown
+    for secret in (SECRET, password, pem.splitlines()[1]):
+        assert secret not in shown
