@@ -27,8 +27,10 @@ STATUSES = ("proposed", "accepted", "superseded", "rejected")
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _LINK_LINE = re.compile(
-    rf"^[ \t]{{0,3}}(?:[-*+][ \t]+)?{LINK_KEY}[ \t]*:[ \t]*(\S.*?)[ \t]*$", re.IGNORECASE
+    rf"^[ \t]{{0,3}}(?:[-*+][ \t]+)?{LINK_KEY}[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE
 )
+# A folded trailer's continuation: indented, and not a list item of its own.
+_CONTINUATION = re.compile(r"^[ \t]+(?![-*+][ \t])(\S.*?)[ \t]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^[ \t]{0,3}#[ \t]+(.+?)[ \t#]*$")
 _ISSUE = re.compile(r"#(\d+)")
@@ -122,16 +124,33 @@ def issue_record(
 def find_links(*texts: str) -> list[str]:
     """Every `Compute-API-Decision: <ref>` line of PR descriptions and commit messages, in
     order and without repeats. Lines in fenced code, block quotes and HTML comments are
-    examples or citations, not links."""
+    examples or citations, not links. A value folded onto indented lines, as git writes
+    long trailers, is read back joined by single spaces."""
     found: dict[str, None] = {}
     for text in texts:
-        for line in _live_lines(text or ""):
+        value: str | None = None  # the link being read, until its last continuation line
+        for line in [*_live_lines(text or ""), ""]:
+            folded = _CONTINUATION.match(line) if _unfinished(value) else None
+            if folded and not _LINK_LINE.match(line.lstrip()):
+                value = f"{value} {folded.group(1)}".strip()  # git unfolds with one space
+                continue
+            if value := _unwrap(value or ""):
+                found.setdefault(value, None)
             match = _LINK_LINE.match(line)
-            if match:
-                value = _unwrap(match.group(1))
-                if value:
-                    found.setdefault(value, None)
+            value = match.group(1) if match else None
     return list(found)
+
+
+def _unfinished(value: str | None) -> bool:
+    """A link value that an indented next line may continue: empty, or a path cut before its
+    Markdown suffix (an indented line after a whole reference is prose, not a fold)."""
+    if value is None:
+        return False
+    text = _unwrap(value)
+    complete = (
+        text.lower().endswith(_MARKDOWN_SUFFIXES) or _ISSUE.fullmatch(text) or _URL.match(text)
+    )
+    return not complete
 
 
 def link_line(ref: str) -> str:
@@ -161,7 +180,8 @@ def parse_ref(raw: str, *, owner: str, repo: str, folder: str | None = None) -> 
         return _invalid(raw, other) if other else _issue(raw, int(match.group(3)))
     if _URL.match(text):
         return _url_ref(raw, text, owner, repo, folder)
-    if any(ch.isspace() for ch in text):  # prose such as "see the design doc"
+    if any(ch.isspace() for ch in text) and not text.lower().endswith(_MARKDOWN_SUFFIXES):
+        # Prose such as "see the design doc"; "docs/decisions/0002 cuda.md" is a path.
         return _invalid(raw, "not a path, a GitHub URL or an issue reference (#N)")
     return _path_ref(raw, text.partition("#")[0])  # docs/x.md#section names the file
 
@@ -169,12 +189,15 @@ def parse_ref(raw: str, *, owner: str, repo: str, folder: str | None = None) -> 
 def _url_ref(raw: str, text: str, owner: str, repo: str, folder: str | None) -> DecisionRef:
     url = urlsplit(text)
     parts = [unquote(part) for part in url.path.split("/") if part]
+    raw_host = (url.hostname or "").startswith("raw.")  # raw.githubusercontent.com, GHES's
+    if parts[:1] == ["raw"] and len(parts) > 3 and not raw_host:  # GHES without subdomains
+        parts, raw_host = parts[1:], True
     if url.scheme not in ("http", "https") or len(parts) < 2:
         return _invalid(raw, "not a GitHub URL of a decision record or issue")
     other = _other_repo(parts[0], parts[1], owner, repo)
     if other:
         return _invalid(raw, other)
-    if url.hostname == "raw.githubusercontent.com":
+    if raw_host:
         parts = [parts[0], parts[1], "raw", *parts[2:]]
     kind = parts[2] if len(parts) > 2 else ""
     if kind == "issues" and len(parts) == 4 and parts[3].isdigit():

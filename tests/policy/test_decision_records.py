@@ -139,6 +139,24 @@ def test_find_links_reads_commit_trailers_and_deduplicates_in_order() -> None:
     ]
 
 
+def test_find_links_unfolds_trailers_continued_on_indented_lines() -> None:
+    # git interpret-trailers folds a long value onto lines that start with whitespace, and
+    # reads them back joined by one space.
+    commits = [
+        "Add kernel\n\nCompute-API-Decision:\n    docs/decisions/0004-fused-attention.md\n"
+        "Signed-off-by: A <a@example.com>\n",
+        "Fix\n\nCompute-API-Decision: docs/decisions/0005 paged\n\tattention.md\n",
+    ]
+    assert find_links(*commits) == [
+        "docs/decisions/0004-fused-attention.md",
+        "docs/decisions/0005 paged attention.md",
+    ]
+    nested = "- Compute-API-Decision: #3\n  - Compute-API-Decision: #4\n"
+    assert find_links(nested) == ["#3", "#4"]
+    described = "- Compute-API-Decision: docs/decisions/a.md\n  It covers csrc/attn.\n"
+    assert find_links(described) == ["docs/decisions/a.md"]
+
+
 def test_link_line_is_what_find_links_reads() -> None:
     assert find_links(link_line("docs/decisions/x.md")) == ["docs/decisions/x.md"]
 
@@ -178,6 +196,17 @@ def _ref(raw: str) -> DecisionRef:
         ),
         (
             "https://raw.githubusercontent.com/Octo/gpu-lab/main/docs/decisions/0001-x.md",
+            "path",
+            "docs/decisions/0001-x.md",
+        ),
+        ("docs/decisions/0002 cuda scale.md", "path", "docs/decisions/0002 cuda scale.md"),
+        (
+            "https://raw.ghe.example.corp/Octo/gpu-lab/main/docs/decisions/0001-x.md",
+            "path",
+            "docs/decisions/0001-x.md",
+        ),
+        (
+            "https://ghe.example.corp/raw/Octo/gpu-lab/main/docs/decisions/0001-x.md",
             "path",
             "docs/decisions/0001-x.md",
         ),

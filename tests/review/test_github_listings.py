@@ -4,7 +4,7 @@ mode-only changes, submodule bumps, paths with spaces and non-ASCII characters."
 from __future__ import annotations
 
 from tests.review.conftest import Bot
-from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr
+from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr, record
 
 
 async def test_a_copied_kernel_counts_every_line_as_added(bot: Bot) -> None:
@@ -43,3 +43,20 @@ async def test_a_mode_only_change_is_not_a_binary_file(bot: Bot) -> None:
     run = bot.runs(repo, pr.head_sha)[-1]
     assert run.conclusion == "success"
     assert "binary" not in run.output["text"]
+
+
+async def test_a_folded_trailer_links_a_record_whose_path_has_spaces(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    path = "docs/decisions/0002 cuda scale.md"
+    repo.commit(
+        {"csrc/scale.cu": KERNEL, path: record()},
+        branch="feature",
+        message=f"kernel\n\nCompute-API-Decision:\n    {path}\n",
+    )
+    pr = repo.open_pr(head_branch="feature", body=None)  # GitHub sends null for no body
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success", run.output["summary"]
+    assert f"`{path}`: valid" in run.output["summary"]
