@@ -256,22 +256,27 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
     specs = set(map(itemgetter(0), ranked))
-    if len(specs) < 2 or not any(_WIDER[index] & specs for index in specs):
+    if len(specs) < 2:
         return
-    # Per spec: its region starts in order and the furthest line reached so far, so "some
-    # region of this spec encloses [first, last]" is one bisection.
+    wider_of = {index: wider for index in specs if (wider := _WIDER[index] & specs)}
+    if not wider_of:
+        return
+    outer = set().union(*wider_of.values())
+    # Per wider spec: its region starts in order and the furthest line reached so far, so
+    # "some region of this spec encloses [first, last]" is one bisection.
     starts: dict[int, list[int]] = {}
     reach: dict[int, list[int]] = {}
-    for index, first, last in sorted(ranked, key=lambda c: c[1]):
+    for index, first, last in sorted((c for c in ranked if c[0] in outer), key=itemgetter(1)):
         starts.setdefault(index, []).append(first)
         ends = reach.setdefault(index, [])
         ends.append(max(last, ends[-1]) if ends else last)
     nested = [
         pos
         for pos, (index, first, last) in enumerate(ranked)
-        if any(
+        if index in wider_of
+        and any(
             (at := bisect_right(starts[other], first)) and reach[other][at - 1] >= last
-            for other in _WIDER[index] & specs
+            for other in wider_of[index]
         )
     ]
     if not nested:
