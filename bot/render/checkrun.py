@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from bot.policy.gate import FileGate
     from bot.review.report import PRReport
 
-#: GitHub's limits for check run output fields.
+#: GitHub's limits for check run output fields (UTF-8 bytes, see ``fit``).
 MAX_SUMMARY = 65_535
 MAX_TEXT = 65_535
 MAX_TITLE = 255
@@ -39,11 +39,16 @@ MAX_ROWS = 100
 
 
 def fit(text: str, limit: int) -> str:
-    """Cut to ``limit`` characters with a note; lists are bounded before this is needed."""
-    if len(text) <= limit:
+    """Cut to ``limit`` UTF-8 bytes with a note; lists are bounded before this is needed.
+    Bytes, not characters: GitHub documents its check-run limits in characters but refuses
+    a summary above 65,535 bytes ("exceeds a maximum bytesize"), and for a comment's limit
+    in characters the byte count is the safe side."""
+    data = text.encode()
+    if len(data) <= limit:
         return text
     note = "\n\n…(cut to fit GitHub's size limit)"
-    return text[: limit - len(note)] + note
+    # errors="ignore" drops a character the cut split in two.
+    return data[: limit - len(note.encode())].decode(errors="ignore") + note
 
 
 def cell(text: str) -> str:

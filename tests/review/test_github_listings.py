@@ -3,6 +3,9 @@ mode-only changes, submodule bumps, paths with spaces and non-ASCII characters."
 
 from __future__ import annotations
 
+import pytest
+
+from tests.fakegithub.endpoints import repos as repos_endpoint
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr, record
 
@@ -60,3 +63,36 @@ async def test_a_folded_trailer_links_a_record_whose_path_has_spaces(bot: Bot) -
     run = bot.runs(repo, pr.head_sha)[-1]
     assert run.conclusion == "success", run.output["summary"]
     assert f"`{path}`: valid" in run.output["summary"]
+
+
+async def test_old_versions_beyond_a_truncated_tree_are_read_by_path(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GitHub cuts a recursive tree of a very large repository and says `truncated: true`.
+    monkeypatch.setattr(repos_endpoint, "MAX_TREE_ENTRIES", 2)
+    many = {f"a/{i:02}.txt": f"{i}\n" for i in range(10)}
+    repo = new_repo(bot.fake, {**many, "zz kernels/ядро.cu": KERNEL})
+    pr = open_pr(repo, {"zz kernels/ядро.cu": "// gone\n", "model.py": MODEL + "# x\n"})
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    removed = int(run.output["title"].split(";")[1].split()[0])
+    assert removed >= 6
+    assert bot.fake.requests_to("GET", "/contents/zz kernels/ядро.cu$")
+
+
+async def test_output_fits_github_byte_limits_with_non_ascii_paths(bot: Bot) -> None:
+    # GitHub measures the summary's and text's 65,535 in UTF-8 bytes, not characters.
+    repo = new_repo(bot.fake)
+    folder = "ядра/" + "вычисление" * 12
+    pr = open_pr(repo, {f"{folder}/{i:03}.cu": KERNEL for i in range(150)})
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert "without a compute-API decision" in run.output["title"]
+    for field in ("summary", "text"):
+        assert len(run.output[field].encode()) <= 65_535
+    assert "cut to fit GitHub's size limit" in run.output["summary"] + run.output["text"]

@@ -13,9 +13,17 @@ from .common import Call, handles, not_found, reply, repo_of, validation_failed
 if TYPE_CHECKING:
     from ..server import FakeGitHub
 
+MAX_OUTPUT_BYTES = 65_535
+
 
 def _apply_check_run_fields(run: CheckRun, fields: dict[str, Any]) -> web.Response | None:
     """Apply create/update fields as GitHub does; return a 422 when GitHub would refuse them."""
+    output = fields.get("output") or {}
+    for field in ("summary", "text"):
+        # GitHub documents 65,535 characters but counts UTF-8 bytes.
+        if len(str(output.get(field) or "").encode()) > MAX_OUTPUT_BYTES:
+            message = f"{field} exceeds a maximum bytesize of {MAX_OUTPUT_BYTES}"
+            return validation_failed("CheckRun", field, message)
     for name in ("name", "details_url", "external_id", "started_at", "completed_at"):
         if name in fields:
             setattr(run, name, fields[name])
@@ -30,7 +38,7 @@ def _apply_check_run_fields(run: CheckRun, fields: dict[str, Any]) -> web.Respon
         return validation_failed("CheckRun", "conclusion", "Conclusion required if completed")
     if run.status == "completed" and run.completed_at is None:
         run.completed_at = iso(time.time())
-    if output := fields.get("output"):
+    if output:
         run.output |= {k: output[k] for k in ("title", "summary", "text") if k in output}
         run.annotations.extend(output.get("annotations", []))  # appended, never replaced
     run.history.append(run.snapshot())
