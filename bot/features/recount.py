@@ -149,6 +149,12 @@ async def _recount(
 ) -> None:
     await _react(gh, owner, repo, comment_id, "eyes")
     pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    if pr["state"] != "open":
+        # Nothing would show the figures (a closed PR's check and comment are left as they
+        # were), so the repository is not downloaded for them and no rocket says it was.
+        closed = RecountResult("the pull request is closed; lockin checks open pull requests")
+        await _answer(gh, owner, repo, number, [comment_id], closed)
+        return
     head = pr["head"]["sha"]
     # A changed configuration is a reason to recount the same head at once.
     key = f"{owner}/{repo}#{number}@{head}:{hash(policy)}".lower()

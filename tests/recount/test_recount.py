@@ -247,3 +247,17 @@ async def test_the_help_never_echoes_markup(bot: Bot, repo: Repo, pr: PullReques
     [reply] = bot.replies(repo, pr)
     assert "@everyone" not in reply.body
     assert reply.body.startswith("`/lockin …` is not a lockin command")
+
+
+async def test_a_recount_on_a_closed_pr_says_so_and_counts_nothing(
+    bot: Bot, repo: Repo, pr: PullRequest
+) -> None:
+    pr.state = repo.issues[pr.number].state = "closed"
+
+    comment = await bot.command(repo, pr, "/lockin recount")
+
+    assert bot.reaction_posts(repo, comment) == ["eyes"]
+    [reply] = bot.replies(repo, pr)
+    assert "closed" in reply.body
+    assert bot.tarball_downloads(repo) == 0
+    assert not any(run.head_sha == pr.head_sha for run in repo.check_runs.values())

@@ -96,3 +96,40 @@ async def test_output_fits_github_byte_limits_with_non_ascii_paths(bot: Bot) -> 
     for field in ("summary", "text"):
         assert len(run.output[field].encode()) <= 65_535
     assert "cut to fit GitHub's size limit" in run.output["summary"] + run.output["text"]
+
+
+async def test_comment_lines_added_inside_a_kernel_count_nothing_with_lf_or_crlf(
+    bot: Bot,
+) -> None:
+    crlf = KERNEL.replace("\n", "\r\n")
+    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL, "csrc/crlf.cu": crlf})
+    comment = "    // one thread per element\n"
+    body_line = "    int i = blockIdx.x"
+    pr = open_pr(
+        repo,
+        {
+            "csrc/scale.cu": KERNEL.replace(body_line, comment + body_line),
+            "csrc/crlf.cu": crlf.replace(body_line, comment.replace("\n", "\r\n") + body_line),
+        },
+    )
+    await bot.pr_event(repo, pr, "opened")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert (run.conclusion, run.output["title"]) == (
+        "success",
+        "No non-portable lines added or removed",
+    )
+
+    # A real kernel line in the CRLF file counts like one in the LF file.
+    code = "    if (i >= n) return;\n"
+    repo.push_to_pr(
+        pr.number,
+        {
+            "csrc/scale.cu": KERNEL.replace(body_line, code + body_line),
+            "csrc/crlf.cu": crlf.replace(body_line, code.replace("\n", "\r\n") + body_line),
+        },
+    )
+    await bot.pr_event(repo, pr, "synchronize")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    lines = {a["path"]: (a["start_line"], a["end_line"]) for a in run.annotations}
+    assert lines["csrc/crlf.cu"] == lines["csrc/scale.cu"]
