@@ -119,9 +119,15 @@ class AppAuth:
         self.tokens_minted += 1
         return token
 
-    def forget(self, installation_id: int) -> None:
-        """Drop the cached token (installation deleted or suspended, or GitHub said 401)."""
+    def forget(self, installation_id: int, *, refused: str | None = None) -> bool:
+        """Drop the cached token (installation deleted or suspended), or, given the token
+        GitHub `refused`, only that one: jobs sent with it get their 401s one by one, and
+        the first already replaced it. False when the cache holds a newer token."""
+        cached = self._tokens.get(installation_id)
+        if refused is not None and cached is not None and cached.value != refused:
+            return False
         self._tokens.pop(installation_id, None)
+        return True
 
     def app_client(self) -> GitHub:
         return GitHub(Transport(self._config, _AppCredentials(self), self._app_pacer))
@@ -149,7 +155,7 @@ class _AppCredentials:
     async def authorization(self) -> str:
         return f"Bearer {self._auth.jwt()}"
 
-    def renew(self) -> bool:
+    def renew(self, refused: str) -> bool:
         # A fresh JWT from the same key would be refused the same way.
         return False
 
@@ -163,6 +169,6 @@ class _InstallationCredentials:
     async def authorization(self) -> str:
         return f"token {await self._auth.installation_token(self._installation_id)}"
 
-    def renew(self) -> bool:
-        self._auth.forget(self._installation_id)
+    def renew(self, refused: str) -> bool:
+        self._auth.forget(self._installation_id, refused=refused.removeprefix("token "))
         return True

@@ -42,8 +42,9 @@ class Credentials(Protocol):
         """The value of the Authorization header."""
         ...
 
-    def renew(self) -> bool:
-        """GitHub answered 401: drop the credential; True if a fresh one may succeed."""
+    def renew(self, refused: str) -> bool:
+        """GitHub refused the Authorization value `refused` (401): drop that credential
+        unless another request already replaced it; True if a fresh one may succeed."""
         ...
 
 
@@ -122,9 +123,11 @@ class Transport:
         while True:
             attempt += 1
             conditional = stored if not stream else None
+            # Credentials before the pacer: a token mint must not eat into a write's slot.
+            authorization = await self._credentials.authorization()
             try:
                 response, payload = await self._send_once(
-                    method, url, headers, body, conditional, stream, attempt
+                    method, url, headers, body, authorization, conditional, stream, attempt
                 )
             except (TimeoutError, aiohttp.ClientError) as exc:
                 failures += 1
@@ -140,7 +143,7 @@ class Transport:
                 return Reply(status, response.headers, b""), response
             if status == 304 and conditional is not None:
                 return Reply(200, conditional.headers, conditional.body), None
-            if status == 401 and not renewed and self._credentials.renew():
+            if status == 401 and not renewed and self._credentials.renew(authorization):
                 renewed = True
                 continue
             if status >= 500:
@@ -181,13 +184,12 @@ class Transport:
         url: str,
         headers: Mapping[str, str],
         body: bytes,
+        authorization: str,
         conditional: Stored | None,
         stream: bool,
         attempt: int,
     ) -> tuple[aiohttp.ClientResponse, bytes | None]:
         """One HTTP exchange: the answer and its body (None: a stream's unread 2xx body)."""
-        # Credentials first: a token mint must not eat into the write's paced slot.
-        authorization = await self._credentials.authorization()
         await self._pacer.before(method)
         request_headers = {
             **headers,

@@ -112,8 +112,10 @@ class SharedTokenAuth(app_auth.AppAuth):
         self._tokens[installation_id] = app_auth._Token(token, time.monotonic() + usable_for)
         return token
 
-    def forget(self, installation_id: int) -> None:
-        super().forget(installation_id)
+    def forget(self, installation_id: int, *, refused: str | None = None) -> bool:
+        if not super().forget(installation_id, refused=refused):
+            return False  # another job already replaced it, here and in the vault
         task = asyncio.get_running_loop().create_task(self._vault.delete(installation_id))
         self._deletions.add(task)
         task.add_done_callback(self._deletions.discard)
+        return True

@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import jwt
 import pytest
+from aiohttp import web
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from bot.github.auth import TOKEN_MARGIN, AppAuth
@@ -139,6 +140,38 @@ async def test_a_refused_token_is_replaced_and_the_request_sent_once_more(
     assert fake_github.tokens_issued == 2
     # The retry is still conditional: the repository did not change.
     assert [r.status for r in fake_github.requests_to("GET", r"^/repos/")] == [200, 401, 304]
+
+
+async def test_a_late_refusal_of_an_old_token_does_not_drop_its_replacement(
+    make_auth: MakeAuth, fake_github: FakeGitHub, repo: Repo, aiohttp_server: Any
+) -> None:
+    """Two jobs sent with one token that GitHub then revoked: the first 401 mints a new
+    token; the second job's 401, arriving after that, must reuse it, not drop it and mint
+    again (N jobs would mint N tokens)."""
+    seen: list[str] = []
+    gate = asyncio.Event()
+
+    async def held(request: web.Request) -> web.Response:
+        seen.append(request.headers["Authorization"])
+        await gate.wait()
+        live = fake_github.tokens[request.headers["Authorization"].split()[1]].live
+        return web.json_response({"live": live}, status=200 if live else 401)
+
+    slow = web.Application()
+    slow.router.add_get("/held", held)
+    slow_server = await aiohttp_server(slow, host="127.0.0.1")
+    auth = make_auth()
+    first, second = auth.installation_client(INSTALLATION), auth.installation_client(INSTALLATION)
+    await first.getitem("/repos/octo-org/kernels")
+    late = asyncio.create_task(second.getitem(str(slow_server.make_url("/held"))))
+    await until(lambda: len(seen) == 1, "the second job's request sent with the first token")
+    for token in fake_github.tokens.values():
+        token.expires_at = 0  # revoked behind our back
+    assert (await first.getitem("/repos/octo-org/kernels"))["name"] == "kernels"
+    gate.set()
+    assert await late == {"live": True}
+    assert fake_github.tokens_issued == 2
+    assert seen[1] == f"token {max(fake_github.tokens.values(), key=lambda t: t.expires_at).value}"
 
 
 async def test_a_token_refused_twice_is_an_error_not_a_loop(
