@@ -133,3 +133,25 @@ async def test_comment_lines_added_inside_a_kernel_count_nothing_with_lf_or_crlf
     assert run.conclusion == "failure"
     lines = {a["path"]: (a["start_line"], a["end_line"]) for a in run.annotations}
     assert lines["csrc/crlf.cu"] == lines["csrc/scale.cu"]
+
+
+async def test_a_draft_pr_is_checked_and_ready_for_review_checks_again(bot: Bot) -> None:
+    # Branch protection waits for the required check on drafts too.
+    repo = new_repo(bot.fake)
+    repo.commit({"csrc/scale.cu": KERNEL}, branch="draft")
+    pr = repo.open_pr(head_branch="draft", draft=True)
+    await bot.pr_event(repo, pr, "opened")
+    [first] = bot.runs(repo, pr.head_sha)
+    assert first.conclusion == "failure"
+
+    def run_writes() -> int:
+        return sum(r.method != "GET" for r in bot.fake.requests_to("*", "/check-runs"))
+
+    writes = run_writes()
+
+    pr.draft = False
+    await bot.pr_event(repo, pr, "ready_for_review")
+
+    assert run_writes() > writes
+    assert bot.runs(repo, pr.head_sha)[-1].conclusion == "failure"
+    assert len(bot.sticky(repo, pr.number)) == 1
