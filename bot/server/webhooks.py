@@ -95,6 +95,10 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
     signature = request.headers.get("X-Hub-Signature-256")
     if not signature:
         return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 header is missing"
+    if not signature.startswith("sha256=") or not signature.isascii():
+        # gidgethub also takes "sha1=" here (a downgrade) and its compare_digest raises
+        # TypeError on non-ASCII text (a 500 anyone could cause without the secret).
+        return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 is not sha256=<hex digest>"
     assert settings.webhook_secret  # configured
     try:
         sansio.validate_event(body, signature=signature, secret=settings.webhook_secret)

@@ -104,12 +104,18 @@ async def test_missing_or_wrong_signature_answers_401(start_bot: StartBot) -> No
     # SHA-1 alone is not enough: GitHub sends SHA-256 and so do we require it.
     sha1_only = {k: v for k, v in good.items() if k != "X-Hub-Signature-256"}
     garbage = {**good, "X-Hub-Signature-256": "md5=abc"}
+    # A valid SHA-1 signature in the SHA-256 header is a downgrade, not a SHA-256 signature.
+    sha1_in_256 = {**good, "X-Hub-Signature-256": good["X-Hub-Signature"]}
+    # Non-ASCII text: hmac.compare_digest refuses to compare it (TypeError).
+    non_ascii = {**good, "X-Hub-Signature-256": "sha256=" + "\u00e9" * 64}
     cases = [
         (missing, body),
         (wrong_secret, body),
         (tampered, body + b" "),
         (sha1_only, body),
         (garbage, body),
+        (sha1_in_256, body),
+        (non_ascii, body),
     ]
     for headers, sent in cases:
         status, answer = await bot.post(sent, headers)
