@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 _JOB_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900)
+#: Installations whose rate-limit gauge is exported: the most recently active ones. One
+#: series per installation forever would grow without bound in an App installed widely.
+MAX_RATE_LIMIT_SERIES = 500
 
 
 class Metrics:
-    def __init__(self) -> None:
+    def __init__(self, *, max_rate_limit_series: int = MAX_RATE_LIMIT_SERIES) -> None:
+        self._max_rate_limit_series = max_rate_limit_series
+        self._rate_limit_scopes: OrderedDict[str, None] = OrderedDict()
         self.registry = CollectorRegistry()
         r = self.registry
         self.deliveries = Counter(
@@ -43,7 +49,8 @@ class Metrics:
         )
         self.rate_limit_remaining = Gauge(
             "lockin_github_rate_limit_remaining",
-            "Requests left in GitHub's primary rate limit, per installation ('app' for the JWT).",
+            "Requests left in GitHub's primary rate limit, per recently active installation "
+            "('app' for the JWT).",
             ["installation"],
             registry=r,
         )
@@ -57,8 +64,14 @@ class Metrics:
     ) -> None:
         self.github_requests.labels(method, status).inc()
         self.github_seconds.observe(seconds)
-        if remaining is not None:
-            self.rate_limit_remaining.labels(scope).set(remaining)
+        if remaining is None:
+            return
+        self.rate_limit_remaining.labels(scope).set(remaining)
+        self._rate_limit_scopes[scope] = None
+        self._rate_limit_scopes.move_to_end(scope)
+        if len(self._rate_limit_scopes) > self._max_rate_limit_series:
+            idle, _ = self._rate_limit_scopes.popitem(last=False)
+            self.rate_limit_remaining.remove(idle)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

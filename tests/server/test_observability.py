@@ -13,6 +13,7 @@ from bot.github.client import GitHub
 from bot.server.app import create_app
 from bot.server.context import JobContext
 from bot.server.logs import REDACTOR
+from bot.server.metrics import Metrics
 from tests.fakegithub import FakeGitHub
 from tests.server.conftest import SECRET, CapturedLogs, StartBot, settings_for, until
 from tests.support.webhooks import load_example
@@ -163,3 +164,16 @@ def test_pretty_lines_are_readable_and_redacted(capture_logs: Any) -> None:
     assert "minted [redacted]" in logs.text
     assert "delivery_id=abc" in logs.text
     assert "ghs_pretty" not in logs.text
+
+
+def test_rate_limit_gauges_are_kept_for_recent_installations_only() -> None:
+    """One series per installation ever seen would grow without bound; the gauge keeps the
+    most recently active installations."""
+    metrics = Metrics(max_rate_limit_series=3)
+    for scope in ("app", "1", "2", "1", "3", "4"):
+        metrics.github_request(
+            method="GET", status="200", seconds=0.01, scope=scope, remaining=4999
+        )
+    got = samples(metrics.render().decode())
+    kept = {dict(labels)["installation"] for name, labels in got if "rate_limit" in name}
+    assert kept == {"1", "3", "4"}
