@@ -16,14 +16,11 @@ from typing import Any
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census_store import census_store
 from bot.github.client import GitHub
-from bot.github.errors import GitHubError
 from bot.review.checks import our_runs, pr_number_from_external_id
 from bot.review.config_io import load_repo_config
-from bot.review.run import run_check
+from bot.review.run import run_check, run_check_with_census
 from bot.server.context import JobContext
-from bot.sources.tarball import ArchiveError
 
 router = Router()
 
@@ -104,22 +101,14 @@ async def on_check_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None
 
 
 async def _recount(gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int) -> None:
-    """The Recount button does what `/lockin recount` does: the check at the PR's current
-    head with the whole repository's census beside it (the census store counts each commit
-    once). Without a census (archive refused, GitHub failing) the check still runs."""
+    """The Recount button does what `/lockin recount` does, at the PR's current head."""
     pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
-    head = pr["head"]["sha"]
+    if pr["state"] != "open":
+        return  # a closed PR's check is left as it was: nothing to count for
     config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
-    census = None
-    if config.error is None:
-        try:
-            counted = await census_store(ctx.caches).census_at(gh, owner, repo, head, config.policy)
-            census = counted.census
-        except (ArchiveError, GitHubError) as exc:
-            ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head, exc)
-    await run_check(
-        gh, ctx, owner=owner, repo=repo, number=number, head_sha=head, census=census,
-        trigger="check_run.recount",
+    await run_check_with_census(
+        gh, ctx, owner=owner, repo=repo, number=number, head_sha=pr["head"]["sha"],
+        config=config, trigger="check_run.recount",
     )  # fmt: skip
 
 

@@ -27,8 +27,8 @@ from bot.census_store import ZERO_SHA, census_store
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
-from bot.review.config_io import load_repo_config
-from bot.review.run import run_check
+from bot.review.config_io import RepoConfig, load_repo_config
+from bot.review.run import run_check_with_census
 from bot.review.sticky import bot_login
 from bot.sources.tarball import ArchiveError
 
@@ -97,7 +97,7 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         return
     for command in commands:
         if command.name == RECOUNT:
-            await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config.policy)
+            await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config)
         else:
             await _reply(gh, owner, repo, issue["number"], help_reply(command))
 
@@ -145,7 +145,7 @@ async def _recount(
     repo: str,
     number: int,
     comment_id: int,
-    policy: Policy,
+    config: RepoConfig,
 ) -> None:
     await _react(gh, owner, repo, comment_id, "eyes")
     pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
@@ -157,7 +157,7 @@ async def _recount(
         return
     head = pr["head"]["sha"]
     # A changed configuration is a reason to recount the same head at once.
-    key = f"{owner}/{repo}#{number}@{head}:{hash(policy)}".lower()
+    key = f"{owner}/{repo}#{number}@{head}:{hash(config.policy)}".lower()
     state = _recounts(ctx)
     done = state.recent.get(key)
     if done is not None:
@@ -168,7 +168,7 @@ async def _recount(
         return
     state.waiting[key] = [comment_id]
     try:
-        result = await _run_recount(gh, ctx, owner, repo, number, head, policy)
+        result = await _run_recount(gh, ctx, owner, repo, number, head, config)
     except Exception:
         # Everyone waiting is told once; the job fails so the error reaches the logs.
         comments = state.waiting.pop(key)
@@ -182,31 +182,17 @@ async def _recount(
 
 
 async def _run_recount(
-    gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int, head: str, policy: Policy
+    gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int, head: str, config: RepoConfig
 ) -> RecountResult:
-    census, error = None, None
     try:
-        census = (await census_store(ctx.caches).census_at(gh, owner, repo, head, policy)).census
-    except (ArchiveError, GitHubError) as exc:
-        # The PR check does not need the census: it still runs, and the reply says why
-        # the figures are missing.
-        error = f"the repository could not be counted: {exc}"
-        ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head, exc)
-    try:
-        await run_check(
-            gh,
-            ctx,
-            owner=owner,
-            repo=repo,
-            number=number,
-            head_sha=head,
-            census=census,
+        missing = await run_check_with_census(
+            gh, ctx, owner=owner, repo=repo, number=number, head_sha=head, config=config,
             trigger="recount",
-        )
+        )  # fmt: skip
     except GitHubError as exc:
         ctx.log.warning("recount of %s/%s#%s failed: %s", owner, repo, number, exc)
         return RecountResult(f"the check could not be re-run: {exc}")
-    return RecountResult(error)
+    return RecountResult(missing)
 
 
 async def _answer(

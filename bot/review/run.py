@@ -36,12 +36,13 @@ from bot.review.checks import (
     has_result,
     our_runs,
 )
-from bot.review.config_io import load_repo_config
+from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.locks import KeyedLock, LocalKeyedLock, pr_key
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
+from bot.sources.tarball import ArchiveError
 
 if TYPE_CHECKING:
     from bot.engine.census import Census
@@ -102,6 +103,36 @@ async def run_check(
             },
         )
         return outcome
+
+
+async def run_check_with_census(
+    gh: GitHub,
+    ctx: JobContext,
+    *,
+    owner: str,
+    repo: str,
+    number: int,
+    head_sha: str,
+    config: RepoConfig,
+    trigger: str,
+) -> str | None:
+    """What `/lockin recount` and the Recount button do: the check at ``head_sha`` with the
+    whole repository's census beside it (the census store counts each commit once). Without
+    a census (archive refused, GitHub failing, invalid configuration) the check still runs;
+    the return value says why the figures are missing. The check's own errors propagate."""
+    census, missing = None, None
+    if config.error is None:  # figures under the defaults would misstate the team's scope
+        try:
+            store = census_store(ctx.caches)
+            census = (await store.census_at(gh, owner, repo, head_sha, config.policy)).census
+        except (ArchiveError, GitHubError) as exc:
+            missing = f"the repository could not be counted: {exc}"
+            ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head_sha, exc)
+    await run_check(
+        gh, ctx, owner=owner, repo=repo, number=number, head_sha=head_sha, census=census,
+        trigger=trigger,
+    )  # fmt: skip
+    return missing
 
 
 async def _check(
