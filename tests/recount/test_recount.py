@@ -261,3 +261,17 @@ async def test_a_recount_on_a_closed_pr_says_so_and_counts_nothing(
     assert "closed" in reply.body
     assert bot.tarball_downloads(repo) == 0
     assert not any(run.head_sha == pr.head_sha for run in repo.check_runs.values())
+
+
+async def test_an_invalid_configuration_is_reported_not_counted_under_the_defaults(
+    bot: Bot, repo: Repo, pr: PullRequest
+) -> None:
+    repo.commit({".github/lockin.yml": "allowance: -3\n"})
+
+    comment = await bot.command(repo, pr, "/lockin recount")
+
+    assert bot.reaction_posts(repo, comment) == ["eyes", "rocket"]
+    assert bot.tarball_downloads(repo) == 0
+    [run] = [r for r in repo.check_runs.values() if r.head_sha == pr.head_sha]
+    assert run.conclusion == "failure"
+    assert "allowance" in run.output["summary"]
