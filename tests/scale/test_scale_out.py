@@ -36,6 +36,12 @@ def open_kernel_pr(repo: Repo, n: int) -> PullRequest:
     return repo.open_pr(head_branch=f"feature-{n}", body="A change")
 
 
+def repo_with_kernel_pr(fake: FakeGitHub) -> tuple[Repo, PullRequest]:
+    """A one-file repository and a PR that adds a CUDA kernel to it."""
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    return repo, open_kernel_pr(repo, 1)
+
+
 def sticky(fake: FakeGitHub, repo: Repo, number: int) -> list[str]:
     return [
         c.body
@@ -157,8 +163,7 @@ async def test_jobs_for_heads_superseded_by_a_newer_queued_head_are_dropped(
 ) -> None:
     fake = cluster.fake
     web = await cluster.start_web()
-    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
-    pr = open_kernel_pr(repo, 1)
+    repo, pr = repo_with_kernel_pr(fake)
     opened = pr_payload(fake, repo, pr, "opened")
     repo.push_to_pr(pr.number, {"csrc/second.cu": kernel("second")})
     older = pr_payload(fake, repo, pr, "synchronize")
@@ -229,8 +234,7 @@ async def test_a_worker_killed_mid_job_leaves_the_job_to_the_other(cluster: Clus
     web = await cluster.start_web()
     # Its GitHub requests wait as long as GitHub makes them wait: the kill lands mid-request.
     doomed = await cluster.start_worker(REQUEST_TIMEOUT="120")
-    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
-    pr = open_kernel_pr(repo, 1)
+    repo, pr = repo_with_kernel_pr(fake)
     fake.timeout_delay = 120
     fake.fail("GET", rf"/pulls/{pr.number}/files", kind="timeout", times=1)
     delivery = str(uuid.uuid4())
@@ -267,8 +271,7 @@ async def test_a_job_past_its_time_is_stopped_and_a_redelivery_runs_it_again(
     fake = cluster.fake
     web = await cluster.start_web()
     worker = await cluster.start_worker(JOB_TIMEOUT="3", REQUEST_TIMEOUT="60")
-    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
-    pr = open_kernel_pr(repo, 1)
+    repo, pr = repo_with_kernel_pr(fake)
     fake.timeout_delay = 60
     fake.fail("GET", rf"/pulls/{pr.number}/files", kind="timeout", times=1)
     payload, delivery = pr_payload(fake, repo, pr, "opened"), str(uuid.uuid4())
@@ -299,8 +302,7 @@ async def test_redis_restarted_mid_burst_loses_no_delivery_answered_202(cluster:
     fake = cluster.fake
     webs = [await cluster.start_web(), await cluster.start_web()]
     await asyncio.gather(cluster.start_worker(), cluster.start_worker())
-    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
-    pr = open_kernel_pr(repo, 1)
+    repo, pr = repo_with_kernel_pr(fake)
     repo.collaborators["maintainer"] = "write"
     accepted: set[str] = set()
     refused: dict[str, dict[str, Any]] = {}
@@ -372,8 +374,7 @@ async def test_jobs_answered_202_survive_the_web_process_that_took_them(
 ) -> None:
     fake = cluster.fake
     web = await cluster.start_web()
-    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
-    pr = open_kernel_pr(repo, 1)
+    repo, pr = repo_with_kernel_pr(fake)
     repo.collaborators["maintainer"] = "write"
 
     for i in range(5):
@@ -395,8 +396,7 @@ async def test_redis_unreachable_answers_503_never_202(
         cluster = Cluster(fake_github, redis, tmp_path, http)
         try:
             web = await cluster.start_web(ready=False)
-            repo = fake_github.add_repo("octo/ml", files={"README.md": "# ml\n"})
-            pr = open_kernel_pr(repo, 1)
+            repo, pr = repo_with_kernel_pr(fake_github)
             payload = pr_payload(fake_github, repo, pr, "opened")
             delivery = str(uuid.uuid4())
 
