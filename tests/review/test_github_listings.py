@@ -155,3 +155,20 @@ async def test_a_draft_pr_is_checked_and_ready_for_review_checks_again(bot: Bot)
     assert run_writes() > writes
     assert bot.runs(repo, pr.head_sha)[-1].conclusion == "failure"
     assert len(bot.sticky(repo, pr.number)) == 1
+
+
+async def test_a_submodule_bump_is_no_file_to_read(bot: Bot) -> None:
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL, "third_party/cutlass": "gitlink stand-in\n"})
+    # GitHub lists a gitlink with the submodule's commit as `sha`, never a blob to read.
+    commit = "a" * 40
+    pr.listed_as["third_party/cutlass"] = {
+        "sha": commit,
+        "patch": f"@@ -1 +1 @@\n-Subproject commit {'b' * 40}\n+Subproject commit {commit}",
+    }
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert "without a compute-API decision" in run.output["title"]
+    assert not bot.fake.requests_to("GET", f"/git/blobs/{commit}")
