@@ -14,9 +14,7 @@ import os
 import subprocess
 from collections.abc import Iterable, Iterator
 
-from pathspec import GitIgnoreSpec
-
-from bot.engine.paths import PathFilter, submodule_paths
+from bot.engine.paths import IgnoreSpec, PathFilter, submodule_paths
 from bot.sources import SourceError
 
 
@@ -37,13 +35,13 @@ def tree_filter(root: str, include: Iterable[str] = (), exclude: Iterable[str] =
     return PathFilter.build(include, exclude, submodules=submodules)
 
 
-def _load_gitignore(directory: str) -> GitIgnoreSpec | None:
+def _load_gitignore(directory: str) -> IgnoreSpec | None:
     try:
         with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
     except OSError:
         return None
-    return GitIgnoreSpec.from_lines(lines) if lines else None
+    return IgnoreSpec(lines) if lines else None
 
 
 def walk(root: str, path_filter: PathFilter) -> Iterator[str]:
@@ -73,17 +71,17 @@ def _git_files(root: str) -> list[str] | None:
     return sorted({os.fsdecode(p) for p in listing.split(b"\0") if p})
 
 
-def _ignored(rel: str, ignores: list[tuple[str, GitIgnoreSpec]]) -> bool:
+def _ignored(rel: str, ignores: list[tuple[str, IgnoreSpec]]) -> bool:
     # The deepest .gitignore that has an opinion wins, as in git (negations included).
     for base, spec in reversed(ignores):
-        result = spec.check_file(rel[len(base) :])
-        if result.include is not None:
-            return result.include
+        result = spec.check(rel[len(base) :])
+        if result is not None:
+            return result
     return False
 
 
 def _walk(
-    root: str, prefix: str, path_filter: PathFilter, ignores: list[tuple[str, GitIgnoreSpec]]
+    root: str, prefix: str, path_filter: PathFilter, ignores: list[tuple[str, IgnoreSpec]]
 ) -> Iterator[str]:
     directory = os.path.join(root, prefix) if prefix else root
     spec = _load_gitignore(directory)
