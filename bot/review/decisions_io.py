@@ -9,7 +9,7 @@ judges: the gate (bot.policy) decides which requirement a record misses.
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from bot.github.errors import NotFound
@@ -34,13 +34,24 @@ if TYPE_CHECKING:
 #: description full of links (or a folder of thousands of files) can cost.
 MAX_LINKS = 20
 MAX_RECORDS = 200
+#: Commits GitHub lists for a pull request at most.
+MAX_PR_COMMITS = 250
 _RECORD_SUFFIXES = (".md", ".markdown")
 
 
-async def pr_link_texts(gh: GitHub, owner: str, repo: str, number: int, body: str) -> list[str]:
-    """The PR description and every commit message (links may be commit trailers)."""
-    texts = [body]
-    async for commit in gh.getiter(f"/repos/{owner}/{repo}/pulls/{number}/commits"):
+async def pr_link_texts(gh: GitHub, owner: str, repo: str, pr: dict[str, Any]) -> list[str]:
+    """The PR description and every commit message (links may be commit trailers).
+
+    ``pulls/{n}/commits`` lists at most 250 commits; a longer PR's commits are paged
+    through the compare API instead (its first page also carries up to 300 files, so the
+    cheaper listing is kept for the usual PR)."""
+    texts = [pr.get("body") or ""]
+    if pr.get("commits", 0) <= MAX_PR_COMMITS:
+        pages = gh.getiter(f"/repos/{owner}/{repo}/pulls/{pr['number']}/commits")
+    else:
+        basehead = f"{pr['base']['sha']}...{pr['head']['sha']}"
+        pages = gh.getiter(f"/repos/{owner}/{repo}/compare/{basehead}", iterable_key="commits")
+    async for commit in pages:
         texts.append(commit["commit"]["message"])
     return texts
 

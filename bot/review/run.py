@@ -221,7 +221,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     if sum(added[layer] for layer in policy.layers) > policy.allowance:
         reader = BlobReader(gh, owner, repo, ctx.caches.blobs)
         default_branch = pr["base"]["repo"]["default_branch"]
-        texts = await pr_link_texts(gh, owner, repo, number, pr.get("body") or "")
+        texts = await pr_link_texts(gh, owner, repo, pr)
         linked = await linked_decisions(
             gh,
             texts,

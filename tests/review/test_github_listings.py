@@ -7,7 +7,7 @@ import pytest
 
 from tests.fakegithub.endpoints import repos as repos_endpoint
 from tests.review.conftest import Bot
-from tests.review.test_pr_check import KERNEL, MODEL, new_repo, open_pr, record
+from tests.review.test_pr_check import KERNEL, MODEL, RECORD, new_repo, open_pr, record
 
 
 async def test_a_copied_kernel_counts_every_line_as_added(bot: Bot) -> None:
@@ -172,3 +172,21 @@ async def test_a_submodule_bump_is_no_file_to_read(bot: Bot) -> None:
     assert run.conclusion == "failure"
     assert "without a compute-API decision" in run.output["title"]
     assert not bot.fake.requests_to("GET", f"/git/blobs/{commit}")
+
+
+async def test_a_trailer_beyond_the_250th_commit_of_a_pr_counts(bot: Bot) -> None:
+    # pulls/{n}/commits lists at most 250 commits; the link is in the 261st.
+    repo = new_repo(bot.fake)
+    repo.commit({"csrc/scale.cu": KERNEL, RECORD: record()}, branch="long", message="kernel")
+    for i in range(259):
+        repo.commit({"notes.txt": f"{i}\n"}, branch="long", message=f"step {i}")
+    repo.commit(
+        {"notes.txt": "done\n"}, branch="long", message=f"last\n\nCompute-API-Decision: {RECORD}\n"
+    )
+    pr = repo.open_pr(head_branch="long")
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success", run.output["summary"]
+    assert f"`{RECORD}`: valid" in run.output["summary"]
