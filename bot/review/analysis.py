@@ -25,7 +25,6 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.engine import classify
 from bot.engine.delta import change_delta, changed_lines, changed_lines_from_patch, file_delta
 from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
@@ -33,6 +32,7 @@ from bot.github.errors import NotFound
 from bot.review.archive import ArchiveUnusable, read_from_archive
 from bot.review.contents import BlobReader, file_contents, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
+from bot.sources.files import MAX_FILE_BYTES, classify_entry
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -46,9 +46,6 @@ TARBALL_THRESHOLD = 100
 ARCHIVE_BYTES_PER_READ = 256 * 1024
 #: Blob reads one check makes at most (above it the tarballs are always tried).
 MAX_BLOB_READS = 600
-#: Bytes of one file handed to the engine from an archive (larger files are not source code
-#: anyone hand-writes; the engine reports what it is given).
-MAX_FILE_BYTES = 4 * 1024 * 1024
 
 # PR file statuses as the engine's deltas name them (a copy's lines are all new).
 _STATUS = {"copied": "added", "changed": "modified", "unchanged": "modified"}
@@ -97,11 +94,13 @@ class _Plan:
     def take(self, side: str, data: bytes) -> None:
         """Classify one version as it arrives (keeping its text only for a diff here)."""
         keep = self.added is None
+        # classify_entry: a file over the size limit is skipped as the CLI and the census
+        # skip it, never counted from the cut-off head an archive hands over.
         if side == "new":
-            self.new = classify(self.file.filename, data)
+            self.new = classify_entry(self.file.filename, data)
             self.new_text = _text(data) if keep else ""
         else:
-            self.old = classify(self.old_path, data)
+            self.old = classify_entry(self.old_path, data)
             self.old_text = _text(data) if keep else ""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.sources.files import MAX_FILE_BYTES, classify_entry
 from tests.fakegithub.endpoints import repos as repos_endpoint
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import KERNEL, MODEL, RECORD, new_repo, open_pr, record
@@ -190,3 +191,20 @@ async def test_a_trailer_beyond_the_250th_commit_of_a_pr_counts(bot: Bot) -> Non
     run = bot.runs(repo, pr.head_sha)[-1]
     assert run.conclusion == "success", run.output["summary"]
     assert f"`{RECORD}`: valid" in run.output["summary"]
+
+
+async def test_a_file_over_the_size_limit_is_skipped_as_the_cli_and_census_skip_it(
+    bot: Bot,
+) -> None:
+    # Over 1 MB (the contents API would not inline it) and over lockin's 4 MiB file limit.
+    padding = "// generated table row\n" * (MAX_FILE_BYTES // 20)
+    big = KERNEL + padding
+    assert classify_entry("csrc/table.cu", big.encode()).skipped == "too-large"
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"csrc/table.cu": big, "csrc/small.cu": KERNEL})
+
+    await bot.pr_event(repo, pr, "opened")
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert {a["path"] for a in run.annotations} == {"csrc/small.cu"}
+    assert "1 skipped (too-large)" in run.output["text"]
