@@ -1,7 +1,8 @@
 """Webhooks that (re-)run the pull-request check (bot.review.run_check).
 
 - ``pull_request``: opened, synchronize, reopened, ready_for_review, and edited only when
-  the description changed (a `Compute-API-Decision:` line may have been added).
+  the description changed (a `Compute-API-Decision:` line may have been added) or the base
+  branch did (a new merge base, a new diff: GitHub sends no synchronize for it).
 - ``check_suite`` requested/rerequested: the PRs come from the payload; for fork PRs GitHub
   lists none, so they are found through our own runs' ``external_id`` on that head.
 - ``check_run`` rerequested, and requested_action ``recount`` (our Recount button, which does
@@ -43,8 +44,8 @@ def _own_prs(event: sansio.Event, pull_requests: list[dict[str, Any]]) -> list[i
 @router.register("pull_request", action="edited")
 async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     action = event.data["action"]
-    if action == "edited" and "body" not in (event.data.get("changes") or {}):
-        return  # a title or base change does not change the links
+    if action == "edited" and not {"body", "base"} & set(event.data.get("changes") or {}):
+        return  # a title change alters neither the links nor the diff
     pr = event.data["pull_request"]
     owner, repo = _repo(event)
     await run_check(

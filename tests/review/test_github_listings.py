@@ -208,3 +208,22 @@ async def test_a_file_over_the_size_limit_is_skipped_as_the_cli_and_census_skip_
     run = bot.runs(repo, pr.head_sha)[-1]
     assert {a["path"] for a in run.annotations} == {"csrc/small.cu"}
     assert "1 skipped (too-large)" in run.output["text"]
+
+
+async def test_retargeting_a_pr_to_another_base_branch_checks_it_again(bot: Bot) -> None:
+    # GitHub sends no synchronize for a new base, only `edited` with `changes.base`.
+    repo = new_repo(bot.fake)
+    repo.commit({"notes.txt": "legacy\n"}, branch="legacy")  # before the kernel landed
+    repo.commit({"csrc/scale.cu": KERNEL})
+    repo.commit({"model.py": MODEL + "# tidy\n"}, branch="feature")
+    pr = repo.open_pr(head_branch="feature", base_branch="legacy")
+    await bot.pr_event(repo, pr, "opened")
+    assert bot.runs(repo, pr.head_sha)[-1].conclusion == "failure"  # the kernel counts
+
+    pr.base_ref = "main"
+    changes = {"base": {"ref": {"from": "legacy"}, "sha": {"from": repo.head("legacy")}}}
+    await bot.pr_event(repo, pr, "edited", changes=changes)
+
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert run.output["title"] == "No non-portable lines added or removed"
