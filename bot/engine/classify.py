@@ -111,6 +111,15 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     )
 
 
+def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str], bool]) -> bool:
+    """Whether ``pattern`` occurs in ``masked``, searched once per file: rules of one
+    ecosystem share their file-level conditions (re.compile returns one object per source)."""
+    found = searched.get(pattern)
+    if found is None:
+        found = searched[pattern] = pattern.search(masked) is not None
+    return found
+
+
 def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
     """(spec index, first line, last line) of every region any applicable rule claims."""
     masked = lexed.masked
@@ -122,6 +131,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
     in_literals: dict[str, bool] = {}
     claims: set[tuple[int, int, int]] = set()
     src: Source | None = None
+    searched: dict[re.Pattern[str], bool] = {}
     for index in rules.candidates(in_code):
         spec = SPECS[index]
         if spec.keywords and spec.kind in STRING_KINDS:
@@ -136,9 +146,9 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
                     break
             else:
                 continue
-        if spec.requires is not None and not spec.requires.search(masked):
+        if spec.requires is not None and not _found(spec.requires, masked, searched):
             continue
-        if spec.unless is not None and spec.unless.search(masked):
+        if spec.unless is not None and _found(spec.unless, masked, searched):
             continue
         if src is None:
             src = Source(lexed, lang.family.nesting, in_code)

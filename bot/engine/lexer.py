@@ -21,27 +21,30 @@ from itertools import accumulate
 
 FILL = "\x01"
 
-# A double-quoted body, unrolled (a backslash always starts a new iteration), to end of line.
-_DQ_LINE = r'"[^"\\\n]*(?:\\[\s\S]?[^"\\\n]*)*"?'
-_SQ_LINE = r"'[^'\\\n]*(?:\\[\s\S]?[^'\\\n]*)*'?"
+# The rest of a quoted string after its opening quote, unrolled (a backslash always starts a
+# new iteration), to end of line.
+_DQ_REST = r'[^"\\\n]*(?:\\[\s\S]?[^"\\\n]*)*"?'
+_SQ_REST = r"[^'\\\n]*(?:\\[\s\S]?[^'\\\n]*)*'?"
 
 _C_COMMENT = r"(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
 
-# Each master regex opens with a lookahead on the characters a token can start with: the
-# engine then skips plain code at C speed instead of trying every alternative at every offset.
+# The C and Python master regexes are one alternation whose branches each open with a literal
+# character outside their group: the engine then finds where a token may start with its
+# character-set scan, at C speed, instead of trying a match at every offset (half the lexing
+# time). A kind may name several groups (re refuses a name twice): _KIND maps them back.
 _C = re.compile(
-    r"(?=[#/\"'R])(?:"
-    r"(?P<keep>\#[ \t]*include[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\"))"
-    rf"|{_C_COMMENT}"
-    r'|(?P<string>R"(?P<delim>[^()\\\s"]{0,16})\([\s\S]*?(?:\)(?P=delim)"|\Z)'
-    rf"|{_DQ_LINE}"
+    r"\#(?P<keep>[ \t]*include[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\"))"
+    r"|/(?P<comment>/[^\n]*|\*[\s\S]*?(?:\*/|\Z))"
+    r'|R(?P<string>"(?P<delim>[^()\\\s"]{0,16})\([\s\S]*?(?:\)(?P=delim)"|\Z))'
+    rf'|"(?P<dq_string>{_DQ_REST})'
     # A character literal only when it closes soon, so C++14 digit separators stay code.
-    r"|'(?:\\[^\n]{1,8}?|[^'\\\n]{1,4})'))"
+    r"|'(?P<sq_string>(?:\\[^\n]{1,8}?|[^'\\\n]{1,4})')"
 )
 
 # Rust: ordinary and byte strings may span lines; raw strings (r"..", r#".."#, br#".."#) end
 # only at a quote followed by as many '#' as opened them. A quote opens a character literal
 # only when it closes after one character or escape, so a lifetime ('a, 'static) stays code.
+# A lookahead on the characters a token starts with skips plain code quickly.
 _RUST = re.compile(
     r"(?=[/\"'br])(?:"
     rf"{_C_COMMENT}"
@@ -51,11 +54,13 @@ _RUST = re.compile(
 )
 
 _PY = re.compile(
-    r"(?=[#\"'])(?:(?P<comment>\#[^\n]*)"
-    r'|(?P<string>"""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    r"|'''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    rf"|{_DQ_LINE}|{_SQ_LINE}))"
+    r"\#(?P<comment>[^\n]*)"
+    r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    rf"|{_DQ_REST})"
+    r"|'(?P<sq_string>''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    rf"|{_SQ_REST})"
 )
+_KIND = {"dq_string": "string", "sq_string": "string"}
 
 # Configuration and build files: their quoted values are the configuration itself, so strings
 # stay visible to rules; they are tokenized only where a '#' inside them is not a comment.
@@ -137,7 +142,8 @@ def lex(text: str, family: Family) -> Lexed:
     last = 0
     docstrings = family.docstrings
     for m in family.tokens.finditer(text):
-        kind = m.lastgroup  # the outermost group closes last: "keep", "comment" or "string"
+        # The outermost group closes last: "keep", "comment" or a string group.
+        kind = _KIND.get(m.lastgroup, m.lastgroup)
         if kind == "keep":
             continue
         start, end = m.span()
