@@ -169,3 +169,13 @@ def test_symlinks_added_or_removed_are_no_change_of_code(tmp_path: Path) -> None
     assert GitRepo(str(path)).changes(base, head) == []
     (path / "link.cu").unlink()
     assert GitRepo(str(path)).changes(head, commit(path, {})) == []
+
+
+def test_directory_changes_count_a_file_turned_symlink_as_removed(tmp_path: Path) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    before.mkdir()
+    after.mkdir()
+    (before / "k.cu").write_text("__global__ void k() {}\n")
+    (after / "k.cu").symlink_to("../elsewhere.cu")
+    [change] = directory_changes(str(before), str(after), DEFAULT_FILTER)
+    assert (change.path, change.status) == ("k.cu", "removed")
