@@ -53,6 +53,14 @@ async def run_job(services: Services, job: Job) -> None:
             # do, and a redelivery would find the same.
             outcome = "gone" if outcome == "ok" else outcome
             job_log.warning("handler %s: %s", handler.__qualname__, exc)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this job is being stopped (shutdown)
+            # The handler awaited something another task cancelled: it failed; without
+            # this the CancelledError would end the worker that ran it.
+            outcome = "error"
+            job_log.exception("handler %s failed: cancelled from inside", handler.__qualname__)
         except Exception as exc:
             outcome = "error"
             if isinstance(exc, TimeoutError) and deadline.expired():

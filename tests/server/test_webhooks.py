@@ -9,6 +9,8 @@ import urllib.parse
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
+from gidgethub import sansio
+from gidgethub.routing import Router
 
 from bot.server.app import create_app
 from bot.server.settings import Settings
@@ -67,6 +69,33 @@ async def test_a_failed_job_can_be_redelivered(start_bot: StartBot) -> None:
     status, body = await bot.open_pr("flaky")
     assert (status, body["status"]) == (202, "queued")
     await until(lambda: bot.feature.done == ["flaky"], "the redelivery processed")
+
+
+async def test_a_stray_cancellation_inside_a_handler_does_not_kill_a_worker(
+    start_bot: StartBot,
+) -> None:
+    """A handler awaiting something another task cancelled (a shared single-flight future)
+    gets CancelledError although its job was not cancelled: that is the handler failing,
+    not the worker being stopped, so the worker goes on to the next job."""
+    stray = Router()
+    cancelled = 0
+
+    @stray.register("pull_request", action="opened")
+    async def await_a_cancelled_future(event: sansio.Event, *_: object) -> None:
+        nonlocal cancelled
+        if cancelled == 0:
+            cancelled += 1
+            future = asyncio.get_running_loop().create_future()
+            future.cancel()
+            await future
+
+    bot = await start_bot(stray, workers=1)
+    await bot.open_pr("first")
+    await bot.open_pr("second")
+    await until(lambda: bot.feature.done == ["first", "second"], "both jobs done")
+    status, body = await bot.open_pr("first")
+    # The first job failed, so its delivery was released for a redelivery.
+    assert (status, body["status"]) == (202, "queued")
 
 
 @pytest.mark.parametrize(
