@@ -14,6 +14,7 @@ from collections import Counter
 from itertools import compress, groupby
 from operator import itemgetter, not_
 
+from bot.engine import literals
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
@@ -116,7 +117,7 @@ def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str]
     ecosystem share their file-level conditions (re.compile returns one object per source)."""
     found = searched.get(pattern)
     if found is None:
-        found = searched[pattern] = pattern.search(masked) is not None
+        found = searched[pattern] = literals.search(pattern, masked)
     return found
 
 

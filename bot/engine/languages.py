@@ -9,6 +9,7 @@ from importlib import resources
 
 import yaml
 
+from bot.engine import literals
 from bot.engine.lexer import FAMILIES, Family
 
 
@@ -32,8 +33,11 @@ class _Heuristic:
     def holds(self, path: str, text: str) -> bool:
         return (
             (self.path is None or self.path.search(path) is not None)
-            and (self.pattern is None or (self.keyword in text and bool(self.pattern.search(text))))
-            and not (self.unless and self.unless.search(text))
+            and (
+                self.pattern is None
+                or (self.keyword in text and literals.search(self.pattern, text))
+            )
+            and not (self.unless and literals.search(self.unless, text))
         )
 
 

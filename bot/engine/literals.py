@@ -1,0 +1,85 @@
+"""Literal prefilters: the substrings any match of a regular expression must contain.
+
+A file-level condition (``ck_tile|\\bck::``, ``^[ \\t]*(?:import[ \\t]+jax|from...)``) has no
+literal prefix, so ``re`` tries it at every offset of a file; ``str.__contains__`` looks for
+a literal at memchr speed. ``search`` first checks that the text holds what a match needs and
+runs the pattern only then: same answer, a fraction of the time on the files that lack it.
+
+What a match needs is read from the parsed pattern: a run of literal characters, every part
+of a sequence, one alternative of a branch, the body of a repeat of at least one. Anything
+else (classes, anchors, lookarounds, case-insensitive parts) needs nothing, so the answer is
+never wrong, only sometimes useless.
+"""
+
+from __future__ import annotations
+
+import re
+from re import _constants as sre  # the parser's opcodes (internal, stable within 3.11+)
+from re import _parser
+from typing import Any
+
+#: A requirement: None (nothing), a literal, or ("all" | "any", requirements).
+Need = str | tuple[str, tuple["Need", ...]] | None
+
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_NEEDS: dict[re.Pattern[str], Need] = {}
+
+
+def _sequence(items: Any) -> Need:
+    needs: list[Need] = []
+    run: list[str] = []
+    for op, av in items:
+        if op is sre.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            needs.append("".join(run))
+            run.clear()
+        needs.append(_item(op, av))
+    if run:
+        needs.append("".join(run))
+    kept = tuple(need for need in needs if need is not None)
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else ("all", kept)
+
+
+def _item(op: Any, av: Any) -> Need:
+    if op is sre.SUBPATTERN:
+        _, add_flags, _, body = av
+        return None if add_flags & sre.SRE_FLAG_IGNORECASE else _sequence(body)
+    if op is sre.ATOMIC_GROUP:
+        return _sequence(av)
+    if op is sre.BRANCH:
+        alternatives = tuple(_sequence(alternative) for alternative in av[1])
+        return None if None in alternatives else ("any", alternatives)
+    if op in _REPEATS:
+        low, _, body = av
+        return _sequence(body) if low >= 1 else None
+    return None
+
+
+def need(pattern: re.Pattern[str]) -> Need:
+    """What every match of ``pattern`` contains (computed once per pattern)."""
+    if pattern not in _NEEDS:
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        ignore_case = parsed.state.flags & re.IGNORECASE
+        _NEEDS[pattern] = None if ignore_case else _sequence(parsed)
+    return _NEEDS[pattern]
+
+
+def _holds(requirement: Need, text: str) -> bool:
+    if requirement is None:
+        return True
+    if isinstance(requirement, str):
+        return requirement in text
+    kind, parts = requirement
+    if kind == "all":
+        return all(_holds(part, text) for part in parts)
+    return any(_holds(part, text) for part in parts)
+
+
+def search(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
+    lacks a literal every match contains."""
+    return _holds(need(pattern), text) and pattern.search(text) is not None
