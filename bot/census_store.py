@@ -119,6 +119,15 @@ class CensusStore:
     async def forget_default_branch(self, owner: str, repo: str) -> None:
         """The app was removed from the repository: its badge goes back to unknown."""
         await self._cache.put(f"census-default:{_repo_key(owner, repo)}", None)
+        await self.set_public(owner, repo, public=False)
+
+    async def set_public(self, owner: str, repo: str, *, public: bool) -> None:
+        """Whether the repository is public, as its last event said: only public
+        repositories get a badge, since the badge endpoint answers anyone."""
+        await self._cache.put(f"public:{_repo_key(owner, repo)}", public)
+
+    async def is_public(self, owner: str, repo: str) -> bool:
+        return await self._cache.get(f"public:{_repo_key(owner, repo)}") is True
 
     async def census_at(
         self, gh: GitHub, owner: str, repo: str, sha: str, policy: Policy

@@ -238,9 +238,11 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if data.get("deleted") or data.get("after", ZERO_SHA) == ZERO_SHA:
         return
     owner, repo = _repo_names(data)
+    store = census_store(ctx.caches)
+    await store.set_public(owner, repo, public=not repository.get("private", True))
     config = await load_repo_config(gh, owner, repo, repository["default_branch"])
     try:
-        result = await census_store(ctx.caches).refresh_default_branch(
+        result = await store.refresh_default_branch(
             gh,
             owner,
             repo,
@@ -269,6 +271,10 @@ async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     (the others are counted at their first push)."""
     data = event.data
     repositories = data.get("repositories_added") or data.get("repositories") or []
+    store = census_store(ctx.caches)
+    for repository in repositories:
+        owner, _, name = repository["full_name"].partition("/")
+        await store.set_public(owner, name, public=not repository.get("private", True))
     for repository in repositories[:SEEDED_PER_EVENT]:
         owner, _, name = repository["full_name"].partition("/")
         try:

@@ -158,14 +158,15 @@ async def badge(request: web.Request) -> web.Response:
 
     Only repositories that installed the app have a census (counted when the app is added
     to them and at each push to their default branch, dropped when they remove the app);
-    any other name answers 404 with an "unknown" badge, so the endpoint reveals nothing
-    about repositories it cannot see.
+    any other name, and any private repository, answers 404 with an "unknown" badge, so the
+    endpoint reveals nothing about repositories it cannot see or that are not public.
     """
     owner, repo = request.match_info["owner"], request.match_info["repo"]
     result = None
     if _NAME.match(owner) and _NAME.match(repo):
         store = census_store(request.app[SERVICES].caches)
-        result = await store.default_branch(owner, repo)
+        if await store.is_public(owner, repo):
+            result = await store.default_branch(owner, repo)
     if result is None:
         return _svg(request, unknown_badge(), status=404, max_age=60)
     return _svg(request, share_badge(result.census.nvidia_share()), status=200, max_age=MAX_AGE)

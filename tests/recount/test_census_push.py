@@ -153,6 +153,15 @@ async def test_badge_for_unknown_repositories_is_404(bot: Bot, repo: Repo) -> No
         assert ">unknown</text>" in await response.text()
 
 
+async def test_a_private_repository_gets_no_badge(bot: Bot) -> None:
+    private = bot.fake.add_repo("octo-org/secret-kernels", files={"a.cu": KERNEL}, private=True)
+    await bot.push(private, {"csrc/more.cu": KERNEL})
+    assert await default_census(bot, private) is not None  # counted for its PRs' base figure
+    response = await bot.client.get("/badge/octo-org/secret-kernels.svg")
+    assert response.status == 404
+    assert ">unknown</text>" in await response.text()
+
+
 async def test_badge_goes_back_to_unknown_when_the_app_is_removed(bot: Bot, repo: Repo) -> None:
     await bot.push(repo, {"csrc/more.cu": KERNEL})
     assert (await bot.client.get(BADGE)).status == 200
