@@ -99,7 +99,7 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         if command.name == RECOUNT:
             await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config)
         else:
-            await _reply(gh, owner, repo, issue["number"], help_reply(command))
+            await _reply(gh, ctx, owner, repo, issue["number"], comment["id"], help_reply(command))
 
 
 async def _from_a_bot(sender: dict[str, Any], ctx: JobContext) -> bool:
@@ -153,7 +153,7 @@ async def _recount(
         # Nothing would show the figures (a closed PR's check and comment are left as they
         # were), so the repository is not downloaded for them and no rocket says it was.
         closed = RecountResult("the pull request is closed; lockin checks open pull requests")
-        await _answer(gh, owner, repo, number, [comment_id], closed)
+        await _answer(gh, ctx, owner, repo, number, [comment_id], closed)
         return
     head = pr["head"]["sha"]
     # A changed configuration is a reason to recount the same head at once.
@@ -161,7 +161,7 @@ async def _recount(
     state = _recounts(ctx)
     done = state.recent.get(key)
     if done is not None:
-        await _answer(gh, owner, repo, number, [comment_id], done)
+        await _answer(gh, ctx, owner, repo, number, [comment_id], done)
         return
     if key in state.waiting:
         state.waiting[key].append(comment_id)  # the recount running now answers it
@@ -173,12 +173,12 @@ async def _recount(
         # Everyone waiting is told once; the job fails so the error reaches the logs.
         comments = state.waiting.pop(key)
         failed = RecountResult("an internal error stopped it (the app's logs have the details)")
-        await _answer(gh, owner, repo, number, comments, failed)
+        await _answer(gh, ctx, owner, repo, number, comments, failed)
         raise
     # No await between these two lines: a command arriving now finds one or the other.
     state.recent[key] = result
     comments = state.waiting.pop(key)
-    await _answer(gh, owner, repo, number, comments, result)
+    await _answer(gh, ctx, owner, repo, number, comments, result)
 
 
 async def _run_recount(
@@ -196,14 +196,26 @@ async def _run_recount(
 
 
 async def _answer(
-    gh: GitHub, owner: str, repo: str, number: int, comments: list[int], result: RecountResult
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    number: int,
+    comments: list[int],
+    result: RecountResult,
 ) -> None:
     if result.error is None:
         for comment_id in comments:
             await _react(gh, owner, repo, comment_id, "rocket")
     else:
         await _reply(
-            gh, owner, repo, number, f"lockin could not finish `/lockin recount`: {result.error}"
+            gh,
+            ctx,
+            owner,
+            repo,
+            number,
+            comments[0],
+            f"lockin could not finish `/lockin recount`: {result.error}",
         )
 
 
@@ -217,12 +229,20 @@ async def _react(gh: GitHub, owner: str, repo: str, comment_id: int, content: st
     )
 
 
-async def _reply(gh: GitHub, owner: str, repo: str, number: int, body: str) -> None:
-    await gh.post(
-        "/repos/{owner}/{repo}/issues/{number}/comments",
-        {"owner": owner, "repo": repo, "number": number},
-        data={"body": body},
-    )
+async def _reply(
+    gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int, reply_to: int, body: str
+) -> None:
+    """One reply per command comment, even when the job runs again (a retried job, a worker
+    that died after posting): the reply carries a marker naming the comment it answers."""
+    marker = f"<!-- lockin:reply-to:{reply_to} -->"
+    me = (await bot_login(ctx.auth.app_client(), ctx.settings.app_id)).lower()
+    where = {"owner": owner, "repo": repo, "number": number}
+    url = "/repos/{owner}/{repo}/issues/{number}/comments"
+    async for existing in gh.getiter(url, where):
+        author = ((existing.get("user") or {}).get("login") or "").lower()
+        if author == me and marker in (existing.get("body") or ""):
+            return
+    await gh.post(url, where, data={"body": f"{body}\n\n{marker}"})
 
 
 # -- push and installation changes ------------------------------------------------------

@@ -82,7 +82,7 @@ class Bot:
 
     async def settle(self) -> None:
         """Wait until every accepted delivery has been worked off."""
-        await self.client.server.app[SERVICES].queue._queue.join()
+        await self.client.server.app[SERVICES].queue.join()
 
     async def command(
         self,

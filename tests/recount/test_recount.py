@@ -138,6 +138,16 @@ async def test_help_and_unknown_verbs_get_the_help(bot: Bot, repo: Repo, pr: Pul
     assert not repo.check_runs
 
 
+async def test_a_command_run_again_replies_once(bot: Bot, repo: Repo, pr: PullRequest) -> None:
+    # A job run twice (a worker died after posting, a retried job) sees its own reply.
+    comment = await bot.command(repo, pr, "/lockin help")
+    payload = issue_comment_event(bot.fake, repo, pr, comment)
+    assert await bot.deliver("issue_comment", payload) == 202  # a new delivery id
+    await bot.settle()
+    [reply] = bot.replies(repo, pr)
+    assert "`/lockin recount`" in reply.body
+
+
 async def test_twenty_commands_in_a_minute_make_one_recount(
     bot: Bot, repo: Repo, pr: PullRequest
 ) -> None:
