@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import aiohttp
@@ -37,7 +37,7 @@ _MAX_INSTALLATIONS = 10_000
 
 @dataclass(frozen=True)
 class _Token:
-    value: str
+    value: str = field(repr=False)  # a live credential: never in a repr, a log or a traceback
     refresh_at: float  # time.monotonic() deadline
 
 
