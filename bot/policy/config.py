@@ -9,23 +9,35 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
-from jsonschema import Draft202012Validator, ValidationError
 
 from bot.engine.model import Layer
 from bot.engine.paths import PathFilter
 from bot.policy.patterns import PatternError, compile_patterns, repo_path
 
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator, ValidationError
+
 SCHEMA: dict[str, Any] = json.loads(
     resources.files(__package__).joinpath("lockin.schema.json").read_text("utf-8")
 )
-_VALIDATOR = Draft202012Validator(SCHEMA)
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    # Imported on first use: jsonschema is a tenth of `lockin`'s start-up, and a scan without
+    # a configuration file (or the empty default) never needs it.
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(SCHEMA)
+
 
 #: A configuration file is a few hundred bytes; anything far larger is a mistake or an attack.
 MAX_CONFIG_BYTES = 128 * 1024
@@ -139,7 +151,9 @@ def load_policy(text: str | bytes, source: str = ".github/lockin.yml") -> Policy
     root, data = _parse(text, source)
     if data is None:  # empty file, comments only, or an explicit null
         data = {}
-    problems = [p for error in _VALIDATOR.iter_errors(data) for p in _problems(root, error)]
+    # Every key is optional, so an empty mapping is valid without asking the validator.
+    errors = _validator().iter_errors(data) if data != {} else ()
+    problems = [p for error in errors for p in _problems(root, error)]
     problems += _pattern_problems(root, data)
     if problems:
         raise PolicyError(source, problems)
