@@ -7,7 +7,10 @@ summary, and the result equals a census built from scratch.
 
 Figures derived from the totals (the portability matrix, the share that could not move
 off NVIDIA, the alternative ecosystems) are computed on demand from per-rule line counts
-and the rule registry, so they never drift from the totals.
+and the rule registry, so they never drift from the totals. The one figure that depends on
+the tree rather than on single files, which files reach a CUDA->HIP shim header
+(engine/shims.py), is likewise recomputed on demand after a change, and only when the
+tree holds a shim at all.
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ from bot.engine.model import (
     Layer,
     Rule,
 )
+from bot.engine.shims import SHIM_VENDORS, SHIMMED_ECOSYSTEMS, reaching_shim
 
 #: Layers that count as "could not move off NVIDIA tomorrow" when their rule runs there alone.
 LOCKED_LAYERS: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_PATH)
+_NVIDIA_ONLY = frozenset({"nvidia"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,8 @@ class FileSummary:
     findings: tuple[Finding, ...]
     skipped: str | None = None
     generated: bool = False
+    shim: bool = False
+    includes: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, report: FileReport) -> FileSummary:
@@ -58,6 +65,8 @@ class FileSummary:
             findings=tuple(report.findings),
             skipped=report.skipped,
             generated=report.generated,
+            shim=report.shim,
+            includes=report.includes,
         )
 
     @property
@@ -141,6 +150,9 @@ class Census:
         self.totals = Totals()
         self.generated = Totals()
         self.skipped: Counter[str] = Counter()
+        self._shims: set[str] = set()  # paths of shim headers
+        # Per rule: lines of counted files that reach a shim; None until asked after a change.
+        self._shimmed_lines: Counter[str] | None = None
         for report in reports:
             self.replace(report.path, report)
 
@@ -151,6 +163,9 @@ class Census:
         old = self._files.pop(path, None)
         if old is not None:
             self._account(old, -1)
+        # Any file can add or cut a path to a shim: recounted when next asked, if there is one.
+        self._shims.discard(path)
+        self._shimmed_lines = None
         if report is None:
             return
         summary = report if isinstance(report, FileSummary) else FileSummary.of(report)
@@ -158,6 +173,8 @@ class Census:
             raise ValueError(f"report for {summary.path!r} given for path {path!r}")
         self._files[path] = summary
         self._account(summary, 1)
+        if summary.shim and not summary.skipped:
+            self._shims.add(path)
 
     def _account(self, summary: FileSummary, sign: int) -> None:
         if summary.skipped:
@@ -180,6 +197,7 @@ class Census:
             theirs.layers, theirs.ecosystems = Counter(mine.layers), Counter(mine.ecosystems)
             theirs.rule_lines = Counter(mine.rule_lines)
         twin.skipped = Counter(self.skipped)
+        twin._shims = set(self._shims)
         return twin
 
     # -- reading ----------------------------------------------------------------
@@ -203,14 +221,42 @@ class Census:
     def generated_files(self) -> list[FileSummary]:
         return sorted((s for s in self._files.values() if s.generated), key=lambda s: s.path)
 
+    def reaching_shim(self) -> frozenset[str]:
+        """Paths of the files that include a CUDA->HIP shim header, directly or not."""
+        if not self._shims:
+            return frozenset()
+        return reaching_shim(s for s in self._files.values() if not s.skipped)
+
+    def _shimmed(self) -> Counter[str]:
+        if self._shimmed_lines is None:
+            lines: Counter[str] = Counter()
+            for path in self.reaching_shim():
+                summary = self._files[path]
+                if self._counted(summary):
+                    lines.update(summary.rule_lines)
+            self._shimmed_lines = lines
+        return self._shimmed_lines
+
+    def _rule_vendors(self) -> Iterable[tuple[Rule, frozenset[str], int]]:
+        """(rule, vendors its lines run on, lines) over the totals: a CUDA rule's lines in
+        files that reach a shim run on AMD as well."""
+        shimmed = self._shimmed() if self._shims else Counter()
+        for rule_id, n in self.totals.rule_lines.items():
+            rule = self.rules.get(rule_id)
+            if rule is None:
+                continue
+            carried = shimmed.get(rule_id, 0) if rule.ecosystem in SHIMMED_ECOSYSTEMS else 0
+            if carried:
+                yield rule, rule.vendors | SHIM_VENDORS, carried
+            if n > carried:
+                yield rule, rule.vendors, n - carried
+
     def locked_to_nvidia(self) -> int:
-        """Kernel and vendor-path lines whose rule runs on NVIDIA alone."""
+        """Kernel and vendor-path lines that run on NVIDIA alone."""
         return sum(
             n
-            for rule_id, n in self.totals.rule_lines.items()
-            if (rule := self.rules.get(rule_id))
-            and rule.nvidia_only
-            and rule.layer in LOCKED_LAYERS
+            for rule, vendors, n in self._rule_vendors()
+            if vendors == _NVIDIA_ONLY and rule.layer in LOCKED_LAYERS
         )
 
     def nvidia_share(self) -> float:
@@ -225,12 +271,11 @@ class Census:
         ``vendor-path`` lines an edit.
         """
         out = {target: dict.fromkeys(NON_PORTABLE, 0) for target in TARGETS}
-        for rule_id, n in self.totals.rule_lines.items():
-            rule = self.rules.get(rule_id)
-            if rule is None or rule.layer not in NON_PORTABLE:
+        for rule, vendors, n in self._rule_vendors():
+            if rule.layer not in NON_PORTABLE:
                 continue
             for target in TARGETS:
-                if target not in rule.vendors:
+                if target not in vendors:
                     out[target][rule.layer] += n
         return out
 

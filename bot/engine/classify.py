@@ -20,6 +20,7 @@ from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
+from bot.engine.shims import scan_c
 
 _SNIFF = 8192
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
@@ -190,6 +191,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         line_rules: list[str | None] = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
     else:
         line_rules = _resolve(claims, code, layers, ecosystems, findings)
+    shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
     return FileReport(
         path=path,
         language=lang.name,
@@ -199,6 +201,8 @@ def _classify(path: str, data: bytes) -> FileReport:
         findings=findings,
         line_rules=line_rules,
         generated=_generated(lang, text, lexed.masked, code_lines),
+        shim=shim,
+        includes=includes,
     )
 
 

@@ -80,6 +80,11 @@ class FileReport:
     line_rules: list[str | None] = field(repr=False)
     skipped: str | None = None  # "binary", or "error" (a bug guard): nothing was counted
     generated: bool = False  # looks machine-generated (template instantiations, ...)
+    # C family only: the file defines CUDA names as HIP names (a CUDA->HIP shim header), and
+    # the paths of its quoted includes as written. A repository-level pass (engine/shims.py)
+    # uses both to find the CUDA code that AMD builds through such a shim.
+    shim: bool = False
+    includes: tuple[str, ...] = ()
 
     @property
     def non_portable_lines(self) -> int:

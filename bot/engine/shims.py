@@ -1,0 +1,103 @@
+"""CUDA code that AMD already builds: the files that reach a CUDA->HIP shim header.
+
+Some projects compile one CUDA source for both vendors. A header included under a HIP
+build flag defines the CUDA names (or the project's neutral ones) as their HIP twins:
+ggml's ggml-cuda/vendors/hip.h (`#define cudaMalloc hipMalloc`), jaxlib's gpu/vendor.h
+(`#define gpuMalloc hipMalloc`). One file cannot show it, so ``scan_c`` records what one
+file says (is it a shim, what it includes) and ``reaching_shim`` walks a whole tree's
+include graph. The census then counts those files' CUDA lines as running on AMD too.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from itertools import islice
+from typing import Protocol
+
+#: Aliases to HIP names a header needs before it counts as a shim: a HIP port defines a
+#: handful of its own macros; a shim maps the runtime and library API (ggml: ~170).
+MIN_ALIASES = 10
+#: Ecosystems whose code such a shim carries to AMD.
+SHIMMED_ECOSYSTEMS = frozenset({"cuda"})
+SHIM_VENDORS = frozenset({"amd"})
+
+# One alias a line, to a HIP runtime or library name, from a name that is not HIP's own:
+# `#define cudaStream_t hipStream_t`, `typedef hipStream_t gpuStream_t;`,
+# `using cudaError_t = hipError_t;`, `namespace cub = hipcub;`.
+_HIP = r"(?:hip|HIP|rccl|RCCL|rocblas|ROCBLAS)\w*"
+_ALIAS = re.compile(
+    rf"^[ \t]*(?:\#[ \t]*define[ \t]+(?!hip|HIP)\w+[ \t]+{_HIP}"
+    rf"|typedef[ \t]+(?:(?:struct|enum)[ \t]+)?{_HIP}[ \t]+\w+[ \t]*;"
+    rf"|(?:using|namespace)[ \t]+\w+[ \t]*=[ \t]*(?:::)?{_HIP}[ \t]*;)[ \t]*$",
+    re.M,
+)
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*\#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+
+
+def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
+    """Whether a C-family file is a shim, and its quoted includes in order.
+
+    Both are read from ``masked`` (so a commented-out line counts for nothing); include
+    paths are taken from ``text`` at the same place, since masking may blank strings.
+    """
+    shim = ("hip" in masked or "HIP" in masked) and (
+        len(list(islice(_ALIAS.finditer(masked), MIN_ALIASES))) >= MIN_ALIASES
+    )
+    includes: tuple[str, ...] = ()
+    if "include" in masked:
+        includes = tuple(
+            text[m.start(1) : m.end(1)].strip() for m in _QUOTED_INCLUDE.finditer(masked)
+        )
+    return shim, includes
+
+
+class IncludeFacts(Protocol):
+    """What ``reaching_shim`` needs of a file (FileReport and FileSummary both have it)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def shim(self) -> bool: ...
+    @property
+    def includes(self) -> tuple[str, ...]: ...
+
+
+def resolve(including: str, include: str, paths: set[str] | frozenset[str]) -> str | None:
+    """The repository path ``#include "include"`` in ``including`` names, if it is in
+    ``paths``: relative to the including file's folder, else to the nearest folder above
+    it that has it (projects pass their source root with -I: ggml's src/, jax's root)."""
+    folder = posixpath.dirname(including)
+    while True:
+        candidate = posixpath.normpath(posixpath.join(folder, include))
+        if candidate in paths:
+            return candidate
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+def reaching_shim(files: Iterable[IncludeFacts]) -> frozenset[str]:
+    """Paths of the files that include a shim header, directly or through other headers
+    (the shims themselves included). Cycles in the include graph are walked once."""
+    files = list(files)
+    shims = [f.path for f in files if f.shim]
+    if not shims:
+        return frozenset()
+    paths = {f.path for f in files}
+    included_by: defaultdict[str, list[str]] = defaultdict(list)
+    for f in files:
+        for include in f.includes:
+            target = resolve(f.path, include, paths)
+            if target is not None:
+                included_by[target].append(f.path)
+    reached = set(shims)
+    todo = list(shims)
+    while todo:
+        for parent in included_by.get(todo.pop(), ()):
+            if parent not in reached:
+                reached.add(parent)
+                todo.append(parent)
+    return frozenset(reached)
