@@ -237,6 +237,24 @@ class Census:
             self._shimmed_lines = lines
         return self._shimmed_lines
 
+    def shim_headers(self) -> list[str]:
+        """Paths of the CUDA->HIP shim headers in the tree."""
+        return sorted(self._shims)
+
+    def carried_by_shims(self) -> int:
+        """Kernel and vendor-path CUDA lines left out of ``locked_to_nvidia`` because their
+        file reaches a shim and so also builds for AMD."""
+        if not self._shims:
+            return 0
+        return sum(
+            n
+            for rule_id, n in self._shimmed().items()
+            if (rule := self.rules.get(rule_id))
+            and rule.ecosystem in SHIMMED_ECOSYSTEMS
+            and rule.nvidia_only
+            and rule.layer in LOCKED_LAYERS
+        )
+
     def _rule_vendors(self) -> Iterable[tuple[Rule, frozenset[str], int]]:
         """(rule, vendors its lines run on, lines) over the totals: a CUDA rule's lines in
         files that reach a shim run on AMD as well."""

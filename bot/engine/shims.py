@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from itertools import islice
@@ -42,6 +43,7 @@ def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
 
     Both are read from ``masked`` (so a commented-out line counts for nothing); include
     paths are taken from ``text`` at the same place, since masking may blank strings.
+    Paths are interned: a census keeps them for every file, and most repeat.
     """
     shim = ("hip" in masked or "HIP" in masked) and (
         len(list(islice(_ALIAS.finditer(masked), MIN_ALIASES))) >= MIN_ALIASES
@@ -49,7 +51,8 @@ def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
     includes: tuple[str, ...] = ()
     if "include" in masked:
         includes = tuple(
-            text[m.start(1) : m.end(1)].strip() for m in _QUOTED_INCLUDE.finditer(masked)
+            sys.intern(text[m.start(1) : m.end(1)].strip())
+            for m in _QUOTED_INCLUDE.finditer(masked)
         )
     return shim, includes
 

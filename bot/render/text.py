@@ -63,6 +63,12 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
         f"Could not move off NVIDIA tomorrow: {locked:,} of {code:,} code lines "
         f"({percent(locked, code)})",
     ]
+    carried = census.carried_by_shims()
+    if carried:
+        out.append(
+            f"CUDA lines also built for AMD through a HIP shim header "
+            f"({', '.join(census.shim_headers())}): {carried:,}, not counted as NVIDIA-only"
+        )
     if totals.ecosystems:
         out += [
             "",

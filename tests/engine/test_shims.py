@@ -210,6 +210,14 @@ def test_scan_and_tarball_census_count_shimmed_code_alike(tmp_path: Path) -> Non
     totals = json.loads(out.getvalue())["totals"]
     expected = census_of(files)
     assert totals["nvidia_locked_lines"] == expected.locked_to_nvidia() == 1
+    out = io.StringIO()
+    assert main(["scan", str(root), "--jobs", "1"], out=out, err=io.StringIO()) == 0
+    carried = cuda_locked(files, {"src/gpu/k.cu", "src/gpu/common.cuh"})
+    assert expected.carried_by_shims() == carried
+    assert (
+        "CUDA lines also built for AMD through a HIP shim header (src/gpu/vendors/hip.h): "
+        f"{carried}, not counted as NVIDIA-only"
+    ) in out.getvalue()
     archive = tmp_path / "repo.tar.gz"
     archive.write_bytes(tarball(files, root=None))
     counted = census_from_file(archive, limits=ArchiveLimits.for_archive(2**20)).census
