@@ -10,6 +10,7 @@ from bot.policy.config import DEFAULT_POLICY
 from bot.server.badge import format_share
 from bot.server.services import SERVICES
 from bot.sources.tarball import ArchiveLimits, census_from_github
+from tests.engine import test_shims
 from tests.fakegithub import Repo
 from tests.recount.conftest import KERNEL, TRITON, Bot
 from tests.support.webhooks import installation_event, push_event
@@ -185,3 +186,26 @@ async def test_installing_the_app_counts_the_default_branch_for_the_badge(
     response = await bot.client.get(BADGE)
     assert response.status == 200
     assert f">{format_share(result.census.nvidia_share())}</text>" in await response.text()
+
+
+async def test_pushes_that_add_or_cut_a_hip_shim_match_a_full_recount(bot: Bot, repo: Repo) -> None:
+    await bot.push(
+        repo, {"csrc/gpu/common.cuh": test_shims.COMMON, "csrc/gpu/k.cu": test_shims.KERNEL}
+    )
+    without = (await default_census(bot, repo)).census.locked_to_nvidia()
+    steps = [
+        {"csrc/gpu/vendors/hip.h": test_shims.shim_header(12)},  # the shim arrives
+        {"csrc/gpu/common.cuh": "#pragma once\n#include <cuda_runtime.h>\n"},  # include cut
+        {"csrc/gpu/common.cuh": test_shims.COMMON},  # and comes back
+    ]
+    for step, files in enumerate(steps):
+        after = await bot.push(repo, files)
+        incremental = (await default_census(bot, repo)).census
+        full = await full_recount(bot, repo, after)
+        assert_same(incremental, full)
+        assert incremental.locked_to_nvidia() == full.locked_to_nvidia()
+        assert incremental.matrix() == full.matrix()
+        carried = incremental.carried_by_shims()
+        assert carried == (0 if step == 1 else 4 + 2 + 1)  # k.cu's and common.cuh's lines
+        assert incremental.locked_to_nvidia() == without - carried
+    assert downloads(bot, repo) == 1 + len(steps)  # the recounts; the census was incremental
