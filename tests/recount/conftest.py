@@ -16,11 +16,10 @@ from aiohttp.test_utils import TestClient
 from gidgethub.routing import Router
 
 from bot.server.services import SERVICES
-from bot.server.settings import Settings
 from tests.fakegithub import Comment, FakeGitHub, PullRequest, Repo
+from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import issue_comment_event, push_event, webhook_headers
 
-SECRET = "recount-tests-secret"
 MARKER = "<!-- lockin:sticky-comment -->"
 MAINTAINER = "maintainer"
 
@@ -136,27 +135,13 @@ class Bot:
         return len(self.fake.requests_to("GET", f"^/repos/{repo.full_name}/tarball/"))
 
 
-def settings_for(fake: FakeGitHub) -> Settings:
-    return Settings(
-        app_id=str(fake.app_id),
-        private_key=fake.private_key_pem,
-        webhook_secret=SECRET,
-        github_api_url=fake.url,
-        write_interval=0.0,
-        retry_backoff=0.01,
-        request_timeout=10.0,
-        workers=4,
-        log_format="pretty",
-    )
-
-
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
     # Imported here so the reader's own tests run whatever state the server is in.
     from bot.features import recount
     from bot.server.app import create_app
 
-    app = create_app(settings_for(fake_github), router=Router(recount.router))
+    app = create_app(settings_for(fake_github, log_format="pretty"), router=Router(recount.router))
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []

@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient
 from bot.server.app import create_app
 from bot.server.services import SERVICES
 from tests.fakegithub import CheckRun, Comment, FakeGitHub, PullRequest, Repo
-from tests.server.conftest import SECRET, settings_for
+from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import pull_request_event, webhook_headers
 
 MARKER = "<!-- lockin:sticky-comment -->"

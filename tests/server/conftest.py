@@ -26,11 +26,8 @@ from bot.server.context import JobContext
 from bot.server.logs import configure_logging
 from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
+from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import pull_request_event, webhook_headers
-
-SECRET = "It's a Secret to Everybody"
-# Test settings: quick retries, no spacing between writes unless a test asks for it.
-FAST = {"retry_backoff": 0.01, "write_interval": 0.0, "secondary_rate_limit_wait": 0.2}
 
 
 class PrFeature:
@@ -120,18 +117,6 @@ async def until(condition: Callable[[], bool], what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"never happened: {what}")
         await asyncio.sleep(0.01)
-
-
-def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {
-        "app_id": str(fake.app_id),
-        "private_key": fake.private_key_pem,
-        "webhook_secret": SECRET,
-        "github_api_url": fake.url,
-        **FAST,
-        **overrides,
-    }
-    return Settings(**values)
 
 
 StartBot = Callable[..., Awaitable[Bot]]

@@ -9,7 +9,7 @@ from bot.features import ROUTER
 from bot.server.app import create_app
 from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub
-from tests.server.conftest import settings_for
+from tests.support.server import settings_for
 
 
 @pytest.mark.parametrize(

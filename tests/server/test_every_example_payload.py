@@ -16,7 +16,7 @@ import pytest
 from bot.server.app import create_app
 from bot.server.services import SERVICES
 from tests.fakegithub import FakeGitHub
-from tests.server.conftest import SECRET, settings_for
+from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import EXAMPLES, webhook_headers
 
 # "pull_request.opened.2" -> the payload as GitHub sent it.

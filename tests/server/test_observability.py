@@ -15,7 +15,8 @@ from bot.server.context import JobContext
 from bot.server.logs import REDACTOR
 from bot.server.metrics import Metrics
 from tests.fakegithub import FakeGitHub
-from tests.server.conftest import SECRET, CapturedLogs, StartBot, settings_for, until
+from tests.server.conftest import CapturedLogs, StartBot, until
+from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import load_example
 
 

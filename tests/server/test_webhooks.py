@@ -14,7 +14,8 @@ from gidgethub.routing import Router
 
 from bot.server.app import create_app
 from bot.server.settings import Settings
-from tests.server.conftest import SECRET, StartBot, until
+from tests.server.conftest import StartBot, until
+from tests.support.server import SECRET
 from tests.support.webhooks import load_example, sign, webhook_headers
 
 

@@ -1,0 +1,25 @@
+"""Settings for running the real server against the fake GitHub in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.server.settings import Settings
+from tests.fakegithub import FakeGitHub
+
+SECRET = "It's a Secret to Everybody"
+# Quick retries, and no spacing between writes unless a test asks for it.
+FAST = {"retry_backoff": 0.01, "write_interval": 0.0, "secondary_rate_limit_wait": 0.2}
+
+
+def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
+    """The App's settings for this fake GitHub, with the test defaults above."""
+    values: dict[str, Any] = {
+        "app_id": str(fake.app_id),
+        "private_key": fake.private_key_pem,
+        "webhook_secret": SECRET,
+        "github_api_url": fake.url,
+        **FAST,
+        **overrides,
+    }
+    return Settings(**values)
