@@ -29,7 +29,7 @@ from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.run import run_check_with_census
-from bot.review.sticky import bot_login
+from bot.review.sticky import bot_login, our_comments
 from bot.sources.tarball import ArchiveError
 
 if TYPE_CHECKING:
@@ -235,14 +235,14 @@ async def _reply(
     """One reply per command comment, even when the job runs again (a retried job, a worker
     that died after posting): the reply carries a marker naming the comment it answers."""
     marker = f"<!-- lockin:reply-to:{reply_to} -->"
-    me = (await bot_login(ctx.auth.app_client(), ctx.settings.app_id)).lower()
-    where = {"owner": owner, "repo": repo, "number": number}
-    url = "/repos/{owner}/{repo}/issues/{number}/comments"
-    async for existing in gh.getiter(url, where):
-        author = ((existing.get("user") or {}).get("login") or "").lower()
-        if author == me and marker in (existing.get("body") or ""):
-            return
-    await gh.post(url, where, data={"body": f"{body}\n\n{marker}"})
+    me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id)
+    if await our_comments(gh, owner, repo, number, me, marker=marker):
+        return
+    await gh.post(
+        "/repos/{owner}/{repo}/issues/{number}/comments",
+        {"owner": owner, "repo": repo, "number": number},
+        data={"body": f"{body}\n\n{marker}"},
+    )
 
 
 # -- push and installation changes ------------------------------------------------------

@@ -31,12 +31,14 @@ async def bot_login(app_client: GitHub, app_id: str) -> str:
 
 
 async def our_comments(
-    gh: GitHub, owner: str, repo: str, number: int, login: str
+    gh: GitHub, owner: str, repo: str, number: int, login: str, *, marker: str = MARKER
 ) -> list[dict[str, Any]]:
+    """The comments on an issue or PR that ``login`` wrote and that carry ``marker``, oldest
+    first: a marker pasted by someone else is not ours."""
     ours = [
         comment
         async for comment in gh.getiter(f"/repos/{owner}/{repo}/issues/{number}/comments")
-        if MARKER in (comment.get("body") or "")
+        if marker in (comment.get("body") or "")
         and (comment.get("user") or {}).get("login", "").lower() == login.lower()
     ]
     return sorted(ours, key=lambda c: (c["created_at"], c["id"]))
