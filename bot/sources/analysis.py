@@ -54,6 +54,15 @@ def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
     return out
 
 
+def _summarize_contents(items: Sequence[tuple[str, bytes | None]]) -> list[FileSummary]:
+    return [
+        FileSummary.of(
+            classify_entry(path, data) if data is not None else skipped(path, "unreadable")
+        )
+        for path, data in items
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class ChangedFile:
     """A change with both contents (``None`` where that side does not exist)."""
@@ -152,6 +161,17 @@ def scan_paths(
     jobs = jobs or os.cpu_count() or 1
     summaries = _run(_summarize, paths, CHUNK, (root,), jobs, progress)
     return Census(summaries, include_generated=include_generated)
+
+
+def summarize_contents(
+    items: Iterable[tuple[str, bytes | None]],
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> Iterator[FileSummary]:
+    """The summary of each (path, content) in order; ``None`` content is "unreadable"."""
+    jobs = jobs or os.cpu_count() or 1
+    return _run(_summarize_contents, items, CHUNK, (), jobs, progress)
 
 
 def change_deltas(
