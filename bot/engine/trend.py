@@ -7,8 +7,10 @@ walks a git history to make them, the bot records one per push of a default bran
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.census import Census, FileSummary
@@ -18,6 +20,18 @@ from bot.engine.model import LAYERS
 MONTH = 30.4375 * 86400
 # Pull request numbers as GitHub writes them into merge and squash commit subjects.
 _PR = re.compile(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
+
+
+@dataclass(slots=True)
+class History:
+    """The points of a history window, oldest first, and what moved them."""
+
+    points: list[dict[str, Any]]
+    movers: list[dict[str, Any]]  # the commits that moved the non-portable lines most
+    entered: list[dict[str, Any]]  # first commit of each ecosystem in the window
+    shallow_boundary: str | None = None  # grafted commit where a shallow clone stops
+    classified: int = 0  # blobs classified (cache misses)
+    commits: int = 0  # commits walked
 
 
 def census_figures(census: Census) -> dict[str, Any]:
@@ -45,8 +59,20 @@ def pull_request(subject: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
+def iso_date(time: int) -> str:
+    """A commit time as an ISO 8601 UTC timestamp."""
+    return dt.datetime.fromtimestamp(time, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def commit_entry(commit: str, time: int, subject: str) -> dict[str, Any]:
-    return {"commit": commit, "time": time, "pr": pull_request(subject), "subject": subject}
+    """A commit as the history names it: id, date, the pull request its subject names."""
+    return {
+        "commit": commit,
+        "time": time,
+        "date": iso_date(time),
+        "pr": pull_request(subject),
+        "subject": subject,
+    }
 
 
 def non_portable_change(
@@ -70,9 +96,10 @@ def top_movers(moves: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any
 def growth_per_month(points: Sequence[Mapping[str, Any]], field: str) -> float | None:
     """Change of a top-level figure per month between the first and the last point
     (``None`` over less than a day, where a rate means nothing)."""
-    if len(points) < 2:
+    counted = [p for p in points if not p.get("gap")]
+    if len(counted) < 2:
         return None
-    first, last = points[0], points[-1]
+    first, last = counted[0], counted[-1]
     seconds = last["time"] - first["time"]
     if seconds < 86400:
         return None

@@ -179,9 +179,11 @@ class GitRepo:
             raise SourceError(f"revision not found: {revision}")
         return out.strip()
 
-    def is_git_dir(self) -> bool:
-        """Whether the path is a bare repository or a ``.git`` directory (no work tree)."""
-        return self._git("rev-parse", "--is-inside-git-dir").strip() == "true"
+    @staticmethod
+    def has_no_work_tree(path: str) -> bool:
+        """Whether ``path`` is a bare repository or inside a ``.git`` directory."""
+        inside = run_git(["rev-parse", "--is-inside-git-dir"], path, ok=(0, 128))
+        return inside.strip() == "true"
 
     def shallow_commits(self) -> frozenset[str]:
         """Commits whose parents a shallow clone left out (grafted), empty when complete."""

@@ -26,7 +26,13 @@ from cachetools import LRUCache
 
 from bot.engine.census import Census, FileSummary
 from bot.engine.paths import PathFilter
-from bot.engine.trend import census_figures, commit_entry, non_portable_change, top_movers
+from bot.engine.trend import (
+    History,
+    census_figures,
+    commit_entry,
+    non_portable_change,
+    top_movers,
+)
 from bot.sources import SourceError
 from bot.sources.analysis import Progress, summarize_contents
 from bot.sources.changes import Change
@@ -55,16 +61,6 @@ class HistoryWindow:
     until: int | None = None
     every: str = "month"  # "day" | "week" | "month" | "N-commits"
     points: int | None = None  # keep only the last N points
-
-
-@dataclass(slots=True)
-class History:
-    points: list[dict[str, Any]]
-    movers: list[dict[str, Any]]  # the commits that moved the non-portable lines most
-    entered: list[dict[str, Any]]  # first commit of each ecosystem in the window
-    shallow_boundary: str | None = None  # grafted commit where a shallow clone stops
-    classified: int = 0  # blobs classified (cache misses)
-    commits: int = 0  # commits walked
 
 
 class Summaries:
@@ -210,13 +206,14 @@ class _Walk:
         self.moves = []
         return point
 
-    def note_ecosystems(self, commit: Commit) -> None:
+    def note_ecosystems(self, commit: Commit, at_start: bool = False) -> None:
+        """Record the ecosystems that have lines for the first time; ``at_start`` marks
+        those found at the first point of a window that does not begin the history."""
         for ecosystem in self.census.totals.ecosystems:
             if ecosystem not in self.seen:
                 self.seen.add(ecosystem)
-                self.entered.append(
-                    {"ecosystem": ecosystem, **commit_entry(commit.id, commit.time, commit.subject)}
-                )
+                entry = commit_entry(commit.id, commit.time, commit.subject)
+                self.entered.append({"ecosystem": ecosystem, **entry, "at_start": at_start})
 
     def apply(
         self, commit: Commit, changes: Sequence[Change], found: dict[Key, FileSummary]
@@ -237,7 +234,6 @@ class _Walk:
         if added or removed:
             entry = commit_entry(commit.id, commit.time, commit.subject)
             self.moves.append({**entry, "added": added, "removed": removed})
-        self.note_ecosystems(commit)
 
 
 def _blocks(
@@ -282,7 +278,7 @@ def walk_history(
             progress=None,
         )
         walk = _Walk(census, max_files)
-        walk.note_ecosystems(start)
+        walk.note_ecosystems(start, at_start=bool(start.parents))
         points = [walk.point(start)]
         done = 1
         for block in _blocks(repo.first_parent_changes(start.id, end.id), BLOCK):
@@ -296,6 +292,7 @@ def walk_history(
             for commit_id, changes in kept:
                 commit = by_id[commit_id]
                 walk.apply(commit, changes, found)
+                walk.note_ecosystems(commit)
                 if commit_id in at_point:
                     points.append(walk.point(commit))
                 done += 1
