@@ -19,7 +19,13 @@ from bot.render import history_out, json_out, text
 from bot.render.plot import PlotError, draw, plot_format
 from bot.sources import SourceError
 from bot.sources.git import GitRepo
-from bot.sources.history import HistoryWindow, commits_per_point, revision_census, walk_history
+from bot.sources.history import (
+    MAX_TREE_FILES,
+    HistoryWindow,
+    commits_per_point,
+    revision_census,
+    walk_history,
+)
 from bot.sources.snapshot import GitSnapshot, submodules_of
 
 HISTORY_FORMATS = ("text", "json", "csv", "markdown")
@@ -45,6 +51,13 @@ def add_history_parser(commands: argparse._SubParsersAction, positive: type) -> 
     history.add_argument("--title", help="name of the repository on the plot")
     history.add_argument("--config", help="policy file (default: .github/lockin.yml at REV)")
     history.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N")
+    history.add_argument(
+        "--max-files",
+        type=positive,
+        default=MAX_TREE_FILES,
+        metavar="N",
+        help=f"trees with more files are gaps (default: {MAX_TREE_FILES:,})",
+    )
 
 
 def _date(value: str) -> dt.datetime:
@@ -131,6 +144,7 @@ def history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         path_filter,
         include_generated=policy.paths.include_generated,
         jobs=args.jobs,
+        max_files=args.max_files,
         progress=progress,
     )
     progress.finish()
