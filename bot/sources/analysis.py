@@ -26,6 +26,9 @@ from bot.sources.tree import read
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
 CHUNK = 48
+#: Chunks queued per worker before the next is read: keeps the workers busy and bounds
+#: what is held in memory while they catch up.
+IN_FLIGHT = 4
 #: Below this many files the pool is not worth starting.
 POOL_THRESHOLD = 64
 
@@ -143,7 +146,9 @@ def _run(
         for chunk in chunks:
             seen += len(chunk)
             pending.append(pool.submit(work, *prefix, chunk))
-            while pending and pending[0].done():
+            # At most IN_FLIGHT chunks per worker are queued: items that carry contents
+            # (git blobs) are read no further ahead than the workers can take them.
+            while pending and (pending[0].done() or len(pending) >= IN_FLIGHT * jobs):
                 yield from report(pending.popleft().result())
         while pending:
             yield from report(pending.popleft().result())

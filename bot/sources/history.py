@@ -10,8 +10,9 @@ moved back and forth is classified once. The census is updated file by file
 including the repository-level shim pass, which ``Census`` recomputes when read.
 
 Memory is bounded by the current tree (one ``FileSummary`` per file, at most
-``max_files``), the summary cache (``CACHE_ENTRIES`` entries) and one block of commits'
-change lists (``BLOCK`` commits); blob contents are held one pool chunk at a time.
+``max_files``), the summary cache (``CACHE_ENTRIES`` entries), one block of commits'
+change lists (``BLOCK`` commits) and the blob contents of the pool chunks in flight
+(``IN_FLIGHT`` per worker, ``CHUNK`` files each, no file above ``MAX_FILE_BYTES``).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ from bot.sources.git import BlobStream, Commit, GitRepo
 #: Classified (path, blob) pairs kept; a FileSummary is a few hundred bytes, so the cache
 #: stays within some tens of megabytes whatever the history's length.
 CACHE_ENTRIES = 100_000
-#: Commits whose changes are gathered before their new blobs are classified together.
-BLOCK = 256
+#: Commits whose changes are gathered before their new blobs are classified together
+#: (one process pool per block): their change lists are what a block holds.
+BLOCK = 1024
 #: Files of one tree above which a point is not counted (reported as a gap).
 MAX_TREE_FILES = 300_000
 #: Commits named per point as what moved it, and over the whole window.
