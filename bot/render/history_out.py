@@ -18,8 +18,12 @@ from bot.render import markdown, text
 from bot.render.figures import percent, signed
 
 HISTORY_SCHEMA = "lockin.history/1"
-#: Top-level figures whose growth per month the document reports.
-GROWTH = ("code_lines", "non_portable_lines", "nvidia_locked_lines")
+#: Top-level figures whose growth per month the document reports, and their names.
+GROWTH = {
+    "code_lines": "code lines",
+    "non_portable_lines": "non-portable lines",
+    "nvidia_locked_lines": "NVIDIA-only lines",
+}
 _SHORT = 10  # characters of a commit id in tables
 
 
@@ -119,8 +123,8 @@ def _growth(document: Mapping[str, Any]) -> str:
     if rates["non_portable_lines"] is None:
         return "Growth per month: not enough time between the first and the last point."
     return "Growth per month: " + ", ".join(
-        f"{name.replace('_', ' ')} {'+' if rates[name] >= 0 else ''}{rates[name]:,.1f}"
-        for name in GROWTH
+        f"{label} {'+' if rates[name] >= 0 else ''}{rates[name]:,.1f}"
+        for name, label in GROWTH.items()
     )
 
 
