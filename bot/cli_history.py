@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+from collections.abc import Callable
 from typing import TextIO
 
 from bot.cli import UsageError, _policy, _render_scan
@@ -21,6 +22,7 @@ from bot.sources import SourceError
 from bot.sources.git import GitRepo
 from bot.sources.history import (
     MAX_TREE_FILES,
+    Counting,
     HistoryWindow,
     commits_per_point,
     revision_census,
@@ -40,11 +42,16 @@ def add_history_parser(commands: argparse._SubParsersAction, positive: type) -> 
     history.add_argument("--since", type=_date, metavar="DATE", help="first day (YYYY-MM-DD)")
     history.add_argument("--until", type=_until, metavar="DATE", help="last day (YYYY-MM-DD)")
     history.add_argument(
-        "--every", default="month", metavar="day|week|month|N-commits", type=_every
+        "--every",
+        default="month",
+        metavar="day|week|month|N-commits",
+        type=_checked(commits_per_point, SourceError),
     )
     history.add_argument("--points", type=positive, metavar="N", help="keep the last N points")
     history.add_argument("--format", choices=HISTORY_FORMATS, default="text")
-    history.add_argument("--plot", metavar="FILE.svg|FILE.png", type=_plot_path)
+    history.add_argument(
+        "--plot", metavar="FILE.svg|FILE.png", type=_checked(plot_format, PlotError)
+    )
     history.add_argument(
         "--by", choices=("layer", "ecosystem"), default="layer", help="what the plot stacks"
     )
@@ -74,20 +81,18 @@ def _until(value: str) -> dt.datetime:
     return when + dt.timedelta(days=1, seconds=-1) if len(value) == len("YYYY-MM-DD") else when
 
 
-def _every(value: str) -> str:
-    try:
-        commits_per_point(value)
-    except SourceError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return value
+def _checked(check: Callable[[str], object], errors: type[Exception]) -> Callable[[str], str]:
+    """An argument type that keeps the value once ``check`` accepts it; its error is the
+    one line argparse shows."""
 
+    def parse(value: str) -> str:
+        try:
+            check(value)
+        except errors as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return value
 
-def _plot_path(value: str) -> str:
-    try:
-        plot_format(value)
-    except PlotError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return value
+    return parse
 
 
 def _revision(
@@ -111,14 +116,8 @@ def scan_revision(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     revision = args.rev or "HEAD"
     commit, policy, path_filter = _revision(repo, revision, args.config, args.include, args.exclude)
     progress = text.ProgressLine(err)
-    census = revision_census(
-        repo,
-        commit,
-        path_filter,
-        include_generated=policy.paths.include_generated,
-        jobs=args.jobs,
-        progress=progress,
-    )
+    counting = Counting(path_filter, policy.paths.include_generated, args.jobs)
+    census = revision_census(repo, commit, counting, progress=progress)
     progress.finish()
     root = f"{args.path}@{revision}"
     out.write(_render_scan(census, args.format, root, args.top, pretty=out.isatty()))
@@ -137,16 +136,8 @@ def history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         points=args.points,
     )
     progress = text.ProgressLine(err, "walking", unit="commits")
-    walked = walk_history(
-        repo,
-        commit,
-        window,
-        path_filter,
-        include_generated=policy.paths.include_generated,
-        jobs=args.jobs,
-        max_files=args.max_files,
-        progress=progress,
-    )
+    counting = Counting(path_filter, policy.paths.include_generated, args.jobs, args.max_files)
+    walked = walk_history(repo, commit, window, counting, progress=progress)
     progress.finish()
     if not walked.points:
         raise UsageError(f"no commits of {args.rev} between --since and --until")

@@ -18,7 +18,7 @@ change lists (``BLOCK`` commits) and the blob contents of the pool chunks in fli
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -99,46 +99,41 @@ def _included(changes: Iterable[Change], path_filter: PathFilter) -> list[Change
     return [c for c in changes if path_filter.includes(c.path)]
 
 
+@dataclass(frozen=True, slots=True)
+class Counting:
+    """What is counted in every tree, and how: the same for all points of a history."""
+
+    path_filter: PathFilter
+    include_generated: bool = True
+    jobs: int = 1
+    max_files: int = MAX_TREE_FILES
+
+
 def _full_census(
     repo: GitRepo,
     commit: str,
-    path_filter: PathFilter,
     summaries: Summaries,
-    *,
-    include_generated: bool,
-    max_files: int,
+    counting: Counting,
     progress: Progress | None,
 ) -> Census:
-    entries = [e for e in repo.list_files(commit) if path_filter.includes(e.path)]
-    if len(entries) > max_files:
+    entries = [e for e in repo.list_files(commit) if counting.path_filter.includes(e.path)]
+    if len(entries) > counting.max_files:
         raise SourceError(
-            f"tree of {commit[:12]} has {len(entries):,} files, above the limit of {max_files:,}"
+            f"tree of {commit[:12]} has {len(entries):,} files, "
+            f"above the limit of {counting.max_files:,}"
         )
     found = summaries.get(((e.path, e.blob) for e in entries), progress)
-    return Census((found[(e.path, e.blob)] for e in entries), include_generated=include_generated)
+    return Census(
+        (found[(e.path, e.blob)] for e in entries), include_generated=counting.include_generated
+    )
 
 
 def revision_census(
-    repo: GitRepo,
-    commit: str,
-    path_filter: PathFilter,
-    *,
-    include_generated: bool = True,
-    jobs: int = 1,
-    max_files: int = MAX_TREE_FILES,
-    progress: Progress | None = None,
+    repo: GitRepo, commit: str, counting: Counting, *, progress: Progress | None = None
 ) -> Census:
     """The census of a commit's tree, read from the object store."""
     with repo.blob_stream(MAX_FILE_BYTES) as blobs:
-        return _full_census(
-            repo,
-            commit,
-            path_filter,
-            Summaries(blobs, jobs=jobs),
-            include_generated=include_generated,
-            max_files=max_files,
-            progress=progress,
-        )
+        return _full_census(repo, commit, Summaries(blobs, jobs=counting.jobs), counting, progress)
 
 
 def _period(time: int, every: str) -> tuple[int, ...]:
@@ -249,12 +244,9 @@ def walk_history(
     repo: GitRepo,
     head: str,
     window: HistoryWindow,
-    path_filter: PathFilter,
+    counting: Counting,
     *,
-    include_generated: bool = True,
-    jobs: int = 1,
-    max_files: int = MAX_TREE_FILES,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> History:
     """The points of the first-parent history of ``head`` in ``window``, and what moved
     them. ``progress`` is called with (commits walked, commits in the window)."""
@@ -269,22 +261,14 @@ def walk_history(
     grafted = repo.shallow_commits()
     boundary = next((c.id for c in chain if c.id in grafted), None)
     with repo.blob_stream(MAX_FILE_BYTES) as blobs:
-        summaries = Summaries(blobs, jobs=jobs)
-        census = _full_census(
-            repo,
-            start.id,
-            path_filter,
-            summaries,
-            include_generated=include_generated,
-            max_files=max_files,
-            progress=None,
-        )
-        walk = _Walk(census, max_files)
+        summaries = Summaries(blobs, jobs=counting.jobs)
+        census = _full_census(repo, start.id, summaries, counting, None)
+        walk = _Walk(census, counting.max_files)
         walk.note_ecosystems(start, at_start=bool(start.parents))
         points = [walk.point(start)]
         done = 1
         for block in _blocks(repo.first_parent_changes(start.id, end.id), BLOCK):
-            kept = [(commit, _included(changes, path_filter)) for commit, changes in block]
+            kept = [(commit, _included(changes, counting.path_filter)) for commit, changes in block]
             found = summaries.get(
                 (c.path, c.new_blob)
                 for _, changes in kept

@@ -18,7 +18,7 @@ from bot.engine.paths import PathFilter
 from bot.render import text
 from bot.render.json_out import load_schema
 from bot.sources.git import GitRepo
-from bot.sources.history import HistoryWindow, walk_history
+from bot.sources.history import Counting, HistoryWindow, walk_history
 from tests.cli.gitrepo import IDENTITY, commit, git, init, write
 from tests.cli.test_cli import KERNEL, assert_one_line_error, run
 from tests.engine.test_shims import repo as shim_files
@@ -285,7 +285,7 @@ def test_a_blob_is_classified_once(tmp_path: Path) -> None:
         git_repo,
         git_repo.resolve("HEAD"),
         HistoryWindow(every="1-commits"),
-        PathFilter.build([], []),
+        Counting(PathFilter.build([], [])),
     )
     assert walked.commits == 4
     assert walked.classified == 2
