@@ -181,8 +181,12 @@ class GitRepo:
 
     @staticmethod
     def has_no_work_tree(path: str) -> bool:
-        """Whether ``path`` is a bare repository or inside a ``.git`` directory."""
-        inside = run_git(["rev-parse", "--is-inside-git-dir"], path, ok=(0, 128))
+        """Whether ``path`` is a bare repository or inside a ``.git`` directory (``False``
+        where git is not installed: then no path is a repository to it)."""
+        try:
+            inside = run_git(["rev-parse", "--is-inside-git-dir"], path, ok=(0, 128))
+        except SourceError:
+            return False
         return inside.strip() == "true"
 
     def shallow_commits(self) -> frozenset[str]:

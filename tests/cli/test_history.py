@@ -8,6 +8,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -272,6 +273,19 @@ def test_the_plot_is_written_as_svg_and_png(project: Path, tmp_path: Path) -> No
     assert code == 0, err
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert png.stat().st_size > 10_000
+
+
+def test_the_plot_without_matplotlib_is_one_line(project: Path, tmp_path: Path) -> None:
+    # matplotlib made unimportable in a fresh interpreter, as where the extra is not installed.
+    program = (
+        "import sys; sys.modules['matplotlib'] = None; from bot.cli import main; "
+        f"sys.exit(main(['history', {str(project)!r}, '--plot', {str(tmp_path / 'p.svg')!r}]))"
+    )
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert_one_line_error(proc.stderr, "--plot needs matplotlib: pip install 'lockin[plot]'")
+    assert not (tmp_path / "p.svg").exists()
 
 
 def test_a_blob_is_classified_once(tmp_path: Path) -> None:
