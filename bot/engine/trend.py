@@ -75,15 +75,14 @@ def commit_entry(commit: str, time: int, subject: str) -> dict[str, Any]:
     }
 
 
-def non_portable_change(
-    old: FileSummary | None, new: FileSummary | None, counted: bool = True
-) -> int:
-    """Non-portable lines one file's change adds (positive) or removes (negative)."""
-    if not counted:
-        return 0
-    before = old.non_portable_lines if old is not None and not old.skipped else 0
-    after = new.non_portable_lines if new is not None and not new.skipped else 0
-    return after - before
+def file_figures(
+    summary: FileSummary | None, include_generated: bool = True
+) -> tuple[int, Mapping[str, int]]:
+    """The non-portable lines and the lines per ecosystem one file adds to a census's
+    totals (nothing for a file that is absent, skipped, or generated and left out)."""
+    if summary is None or summary.skipped or (summary.generated and not include_generated):
+        return 0, {}
+    return summary.non_portable_lines, summary.ecosystems
 
 
 def top_movers(moves: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]:

@@ -306,6 +306,30 @@ def test_a_blob_is_classified_once(tmp_path: Path) -> None:
     assert len(walked.points) == 4
 
 
+def test_churn_between_points_that_moves_nothing_is_not_classified(tmp_path: Path) -> None:
+    repo = init(tmp_path / "churn")
+    dated(repo, {"a.cu": KERNEL, "app.py": PYTHON}, "Start", 0)
+    for version in range(1, 5):  # portable edits within one week
+        dated(repo, {"app.py": PYTHON + f"y = {version}\n"}, f"Edit {version}", 7 + version)
+    dated(repo, {"a.cu": KERNEL + KERNEL.replace("scale", "twice")}, "More kernels (#9)", 12)
+    git_repo = GitRepo(str(repo))
+    walked = walk_history(
+        git_repo,
+        git_repo.resolve("HEAD"),
+        HistoryWindow(every="week"),
+        Counting(PathFilter.build([], [])),
+    )
+    assert len(walked.points) == 2
+    # Two files at the start, then only the last version of each file at the next point.
+    assert walked.classified == 4
+    [move] = walked.movers
+    assert move["pr"] == 9
+    assert (
+        move["added"]
+        == walked.points[1]["non_portable_lines"] - walked.points[0]["non_portable_lines"]
+    )
+
+
 def test_progress_counts_commits() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
