@@ -16,6 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from bot.engine.paths import PathFilter
+from bot.engine.trend import History
 from bot.render import text
 from bot.render.json_out import load_schema
 from bot.sources.git import GitRepo
@@ -288,19 +289,21 @@ def test_the_plot_without_matplotlib_is_one_line(project: Path, tmp_path: Path) 
     assert not (tmp_path / "p.svg").exists()
 
 
+def walk(repo: Path, every: str) -> History:
+    git_repo = GitRepo(str(repo))
+    window = HistoryWindow(every=every)
+    return walk_history(
+        git_repo, git_repo.resolve("HEAD"), window, Counting(PathFilter.build([], []))
+    )
+
+
 def test_a_blob_is_classified_once(tmp_path: Path) -> None:
     repo = init(tmp_path / "flip")
     commit(repo, {"a.cu": KERNEL})
     commit(repo, {"a.cu": KERNEL + "// changed\n"})
     commit(repo, {"a.cu": KERNEL})  # back to the first blob
     commit(repo, {"a.cu": KERNEL + "// changed\n"})
-    git_repo = GitRepo(str(repo))
-    walked = walk_history(
-        git_repo,
-        git_repo.resolve("HEAD"),
-        HistoryWindow(every="1-commits"),
-        Counting(PathFilter.build([], [])),
-    )
+    walked = walk(repo, "1-commits")
     assert walked.commits == 4
     assert walked.classified == 2
     assert len(walked.points) == 4
@@ -312,13 +315,7 @@ def test_churn_between_points_that_moves_nothing_is_not_classified(tmp_path: Pat
     for version in range(1, 5):  # portable edits within one week
         dated(repo, {"app.py": PYTHON + f"y = {version}\n"}, f"Edit {version}", 7 + version)
     dated(repo, {"a.cu": KERNEL + KERNEL.replace("scale", "twice")}, "More kernels (#9)", 12)
-    git_repo = GitRepo(str(repo))
-    walked = walk_history(
-        git_repo,
-        git_repo.resolve("HEAD"),
-        HistoryWindow(every="week"),
-        Counting(PathFilter.build([], [])),
-    )
+    walked = walk(repo, "week")
     assert len(walked.points) == 2
     # Two files at the start, then only the last version of each file at the next point.
     assert walked.classified == 4
