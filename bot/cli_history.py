@@ -33,7 +33,9 @@ from bot.sources.snapshot import GitSnapshot, submodules_of
 HISTORY_FORMATS = ("text", "json", "csv", "markdown")
 
 
-def add_history_parser(commands: argparse._SubParsersAction, positive: type) -> None:
+def add_history_parser(
+    commands: argparse._SubParsersAction, positive: Callable[[str], int]
+) -> None:
     history = commands.add_parser(
         "history", help="lock-in over the first-parent history of a git revision"
     )

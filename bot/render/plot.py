@@ -84,16 +84,17 @@ def draw(document: Mapping[str, Any], path: str, *, title: str, by: str = "layer
     points = [p for p in document["points"] if not p["gap"]]
     if not points:
         raise PlotError("no counted points to plot")
-    when = [dt.datetime.fromtimestamp(p["time"], dt.UTC) for p in points]
+    when = mdates.date2num([dt.datetime.fromtimestamp(p["time"], dt.UTC) for p in points])
     series = _series(points, by)
     fig, ax = plt.subplots(figsize=(10, 4.8), dpi=110)
     try:
-        colours = [_LAYER_COLOURS.get(name) for name in series]
+        # The layers in their report colours; ecosystems in matplotlib's cycle.
+        colours = [_LAYER_COLOURS[n] for n in series] if by == "layer" else None
         ax.stackplot(
             when,
             *series.values(),
             labels=list(series),
-            colors=colours if all(colours) else None,
+            colors=colours,
             alpha=0.85,
             step="post",
         )
