@@ -119,7 +119,8 @@ def _policy(config: str | None, snapshot: Snapshot) -> Policy:
 # -- scan ----------------------------------------------------------------------
 
 
-def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
+    """Run ``lockin scan`` as parsed in ``args``; progress goes to ``err``."""
     root = args.path
     check_directory(root)
     snapshot = DirSnapshot(root)
@@ -138,11 +139,16 @@ def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         include_generated=policy.paths.include_generated,
     )
     progress.finish()
-    out.write(_render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    return census
+
+
+def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    census = scan_census(args, err)
+    out.write(render_scan(census, args.format, args.path, args.top, pretty=out.isatty()))
     return 0
 
 
-def _render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
+def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
     if fmt == "json":
         return json_out.dumps(json_out.scan_document(census, root=root, top=top), pretty=pretty)
     if fmt == "markdown":
