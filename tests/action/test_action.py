@@ -12,6 +12,7 @@ import pytest
 from jsonschema import Draft4Validator
 
 from tests.action.runner import ACTION, ActionRun, run_action
+from tests.action.test_workflow import readme_steps
 from tests.cli.gitrepo import commit, git, init
 from tests.cli.test_cli import KERNEL, POLICY, RECORD, SARIF_SCHEMA
 
@@ -20,6 +21,8 @@ EXAMPLES = ROOT / "tests" / "contract" / "webhook-examples"
 # The install step is skipped: the tests' own Python already has lockin (the wheel test runs
 # the install step for real).
 OWN_PYTHON = {"LOCKIN_PYTHON": sys.executable}
+# The inputs the README's workflow passes.
+(README_INPUTS,) = [s.get("with", {}) for s in readme_steps() if s.get("id") == "lockin"]
 
 
 class Upstream:
@@ -116,7 +119,7 @@ def test_kernel_without_a_decision_fails_the_step_with_summary_outputs_and_sarif
     upstream: Upstream,
 ) -> None:
     head = upstream.branch("ops", {"ops/new.cu": KERNEL})
-    run = run_pr(upstream, head)
+    run = run_pr(upstream, head, **README_INPUTS)
     assert run.code == 1, run.stderr
     assert run.outputs["verdict"] == "failure"
     assert int(run.outputs["added-kernel"]) > 0

@@ -4,13 +4,22 @@ workflow passes and every output it reads exists, and every output the step sets
 from __future__ import annotations
 
 import re
+import textwrap
 
 import yaml
 
 from tests.action.runner import ACTION, ROOT
+from tests.support.readme import blocks
 
 WORKFLOW_PATH = ROOT / "examples" / "workflows" / "lockin.yml"
 WORKFLOW = yaml.safe_load(WORKFLOW_PATH.read_text(encoding="utf-8"))
+README_SECTION = "GitHub Action (no App to install)"
+
+
+def readme_steps() -> list[dict]:
+    """The workflow steps the README shows (the ones tests/action runs with its inputs)."""
+    (block,) = blocks("yaml", README_SECTION)
+    return yaml.safe_load(textwrap.dedent(block))
 
 
 def _steps() -> list[dict]:
@@ -62,3 +71,7 @@ def test_action_metadata_names_the_module_it_runs() -> None:
     (run_step,) = [s for s in ACTION["runs"]["steps"] if s.get("id") == "lockin"]
     assert "-m bot.action" in run_step["run"]
     assert (ROOT / "bot" / "action.py").is_file()
+
+
+def test_readme_shows_the_example_workflows_steps() -> None:
+    assert readme_steps() == _steps()
