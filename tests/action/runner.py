@@ -90,6 +90,7 @@ def run_action(
     environ: Mapping[str, str] | None = None,
     action: Mapping[str, Any] = ACTION,
     action_path: Path = ROOT,
+    action_ref: str = "main",
 ) -> ActionRun:
     declared = action["inputs"]
     unknown = set(inputs or {}) - set(declared)
@@ -111,7 +112,7 @@ def run_action(
     }
     context: dict[str, Any] = {
         "inputs": given,
-        "github": {"action_path": str(action_path), "action_ref": "main"},
+        "github": {"action_path": str(action_path), "action_ref": action_ref},
         "steps": {},
     }
     stdout, stderr, code = [], [], 0
