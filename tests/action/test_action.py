@@ -14,7 +14,7 @@ from jsonschema import Draft4Validator
 from tests.action.runner import ACTION, ActionRun, run_action
 from tests.action.test_workflow import readme_steps
 from tests.cli.gitrepo import commit, git, init
-from tests.cli.test_cli import KERNEL, POLICY, RECORD, SARIF_SCHEMA
+from tests.cli.test_cli import BASE_FILES, KERNEL, POLICY, RECORD, SARIF_SCHEMA
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "contract" / "webhook-examples"
@@ -31,15 +31,7 @@ class Upstream:
     def __init__(self, tmp_path: Path) -> None:
         self.tmp = tmp_path
         self.origin = init(tmp_path / "origin")
-        self.base = commit(
-            self.origin,
-            {
-                ".github/lockin.yml": POLICY,
-                "docs/decisions/0001-csrc.md": RECORD.format(scope="csrc/**"),
-                "model.py": "import torch\n\nx = torch.ones(3)\n",
-            },
-            "base",
-        )
+        self.base = commit(self.origin, BASE_FILES, "base")
 
     def branch(self, name: str, files: dict[str, str | None], message: str = "change") -> str:
         git(self.origin, "checkout", "-q", "-b", name, self.base)
@@ -286,5 +278,5 @@ def test_push_scans_the_checkout_and_summarises(upstream: Upstream) -> None:
     )
     assert run.outputs["verdict"] == ""
     assert run.steps["lockin"]["lines-kernel"] == str(document["totals"]["layers"]["kernel"])
-    assert sarif_uris(run) == {"csrc/k.cu"}
+    assert sarif_uris(run) == {"csrc/old.cu", "csrc/k.cu"}
     assert set(run.steps["lockin"]) <= set(ACTION["outputs"])

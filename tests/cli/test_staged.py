@@ -8,21 +8,13 @@ from pathlib import Path
 import pytest
 
 from tests.cli.gitrepo import commit, git, init, write
-from tests.cli.test_cli import KERNEL, POLICY, RECORD, assert_one_line_error, run
+from tests.cli.test_cli import BASE_FILES, KERNEL, assert_one_line_error, run
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     path = init(tmp_path / "repo")
-    commit(
-        path,
-        {
-            ".github/lockin.yml": POLICY,
-            "docs/decisions/0001-csrc.md": RECORD.format(scope="csrc/**"),
-            "model.py": "import torch\n",
-        },
-        "base",
-    )
+    commit(path, BASE_FILES, "base")
     return path
 
 

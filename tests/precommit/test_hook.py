@@ -17,7 +17,7 @@ import yaml
 
 from bot.cli import main
 from tests.cli.gitrepo import IDENTITY, commit, init, write
-from tests.cli.test_cli import KERNEL, POLICY, RECORD
+from tests.cli.test_cli import BASE_FILES, KERNEL
 from tests.support.readme import blocks, commands
 from tests.support.worktree import snapshot
 
@@ -54,16 +54,7 @@ def readme_config(hook_repo: tuple[Path, str]) -> str:
 @pytest.fixture
 def project(tmp_path: Path, hook_repo: tuple[Path, str], environ: dict[str, str]) -> Path:
     repo = init(tmp_path / "project")
-    commit(
-        repo,
-        {
-            ".github/lockin.yml": POLICY,
-            "docs/decisions/0001-csrc.md": RECORD.format(scope="csrc/**"),
-            "model.py": "import torch\n",
-            ".pre-commit-config.yaml": readme_config(hook_repo),
-        },
-        "base",
-    )
+    commit(repo, {**BASE_FILES, ".pre-commit-config.yaml": readme_config(hook_repo)}, "base")
     for line in commands("pre-commit"):
         subprocess.run(shlex.split(line), cwd=repo, env=environ, check=True, capture_output=True)
     return repo
@@ -110,7 +101,7 @@ def test_commit_inside_a_recorded_scope_or_without_gpu_code_goes_through(
     done = git_commit(project, environ, "a kernel where a decision covers it")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout + done.stderr
-    stage(project, {"model.py": "import torch\n\nx = torch.ones(3)\n"})
+    stage(project, {"model.py": "import torch\n\nx = torch.zeros(3)\n"})
     assert git_commit(project, environ, "portable").returncode == 0
     log = subprocess.run(["git", "log", "--format=%s"], cwd=project, capture_output=True, text=True)
     assert log.stdout.splitlines()[:2] == ["portable", "a kernel where a decision covers it"]
