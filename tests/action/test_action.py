@@ -33,7 +33,9 @@ class Upstream:
         self.origin = init(tmp_path / "origin")
         self.base = commit(self.origin, BASE_FILES, "base")
 
-    def branch(self, name: str, files: dict[str, str | None], message: str = "change") -> str:
+    def branch(
+        self, name: str, files: dict[str, str | bytes | None], message: str = "change"
+    ) -> str:
         git(self.origin, "checkout", "-q", "-b", name, self.base)
         head = commit(self.origin, files, message)
         git(self.origin, "checkout", "-q", "main")
@@ -280,3 +282,32 @@ def test_push_scans_the_checkout_and_summarises(upstream: Upstream) -> None:
     assert run.steps["lockin"]["lines-kernel"] == str(document["totals"]["layers"]["kernel"])
     assert sarif_uris(run) == {"csrc/old.cu", "csrc/k.cu"}
     assert set(run.steps["lockin"]) <= set(ACTION["outputs"])
+
+
+def test_working_directory_input_names_the_checkout_inside_the_workspace(
+    upstream: Upstream,
+) -> None:
+    head = upstream.branch("ops", {"ops/new.cu": KERNEL})
+    workspace = upstream.tmp / "workspace-root"
+    workspace.mkdir()
+    upstream.clone().rename(workspace / "lockin-checkout")
+    temp = upstream.tmp / "runner-temp"
+    temp.mkdir()
+    run = run_action(
+        workspace=workspace,
+        temp=temp,
+        event_name="pull_request",
+        event_path=pull_request_event(upstream.tmp, upstream.base, head),
+        inputs={"working-directory": "lockin-checkout", "format": "markdown"},
+        environ=OWN_PYTHON,
+    )
+    assert (run.code, run.outputs["verdict"]) == (1, "failure"), run.stderr
+    assert run.stdout == run.summary.rstrip("\n") + "\n"  # the log in the format asked for
+    wrong = run_action(
+        workspace=workspace,
+        temp=temp,
+        event_name="pull_request",
+        event_path=pull_request_event(upstream.tmp, upstream.base, head),
+        environ=OWN_PYTHON,
+    )
+    assert_one_line_error(wrong, "not a git repository")

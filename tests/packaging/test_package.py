@@ -123,10 +123,10 @@ def test_wheel_metadata_fits_a_package_index(dist: Dist) -> None:
     assert 20 < len(meta["Summary"]) <= 200
     assert meta["License-Expression"] == "MIT"
     assert meta["Requires-Python"] == ">=3.11"
-    classifiers = meta.get_all("Classifier")
+    classifiers = meta.get_all("Classifier") or []
     assert "Programming Language :: Python :: 3.11" in classifiers
     assert any(c.startswith("Topic ::") for c in classifiers)
-    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL") or [])
     assert {"Homepage", "Source", "Issues"} <= set(urls)
     assert (
         meta.get_content_type() == "text/markdown" or "markdown" in meta["Description-Content-Type"]
