@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -206,7 +206,11 @@ def pull_request(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
     links = find_links(body) if isinstance(body, str) else []
     for ref in dict.fromkeys([*inputs.decisions, *links]):
         argv += ["--decision", ref]
-    report = cli.diff_report(cli.parse_args(argv), err)
+    report = replace(
+        cli.diff_report(cli.parse_args(argv), err),
+        base=_label(event, "base", base),
+        head=_label(event, "head", head),
+    )
     err.write(f"lockin: {report.summary['conclusion']}: {report.summary['summary']}\n")
     added = report.delta.added()
     code_lines = sum(added.values())
@@ -225,6 +229,12 @@ def pull_request(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
         outputs=outputs,
         failed=report.failed,
     )
+
+
+def _label(event: Mapping, side: str, sha: str) -> str:
+    """How the report names one end: the branch and the short commit id."""
+    ref = ((event.get("pull_request") or {}).get(side) or {}).get("ref")
+    return f"{ref} @ {sha[:12]}" if isinstance(ref, str) and ref else sha[:12]
 
 
 def _config_at(inputs: Inputs, base: str) -> str:

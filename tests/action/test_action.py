@@ -125,7 +125,10 @@ def test_kernel_without_a_decision_fails_the_step_with_summary_outputs_and_sarif
     # Every added line of the file is CUDA, on NVIDIA alone.
     assert int(run.outputs["nvidia-only-lines"]) > 0
     assert 0 < float(run.outputs["nvidia-only-share"]) <= 1
-    assert run.summary.startswith("## lockin diff")
+    event = json.loads((EXAMPLES / "pull_request.opened.1.json").read_text(encoding="utf-8"))
+    base_ref, head_ref = (event["pull_request"][side]["ref"] for side in ("base", "head"))
+    title = f"## lockin diff `{base_ref} @ {upstream.base[:12]}` → `{head_ref} @ {head[:12]}`"
+    assert run.summary.startswith(title + "\n")
     assert "**failure**" in run.summary
     assert "`ops/new.cu`" in run.summary
     assert "ops/new.cu" in run.stdout  # the text report in the log
