@@ -72,8 +72,11 @@ def _parser() -> argparse.ArgumentParser:
     diff = commands.add_parser(
         "diff", help="change between two revisions (or two directories) and its verdict"
     )
-    diff.add_argument("base", help="base revision (the default branch) or directory")
-    diff.add_argument("head", help="head revision or directory")
+    diff.add_argument("base", nargs="?", help="base revision (the default branch) or directory")
+    diff.add_argument("head", nargs="?", help="head revision or directory")
+    diff.add_argument(
+        "--staged", action="store_true", help="the staged change: the index against HEAD"
+    )
     diff.add_argument("--repo", help="repository of the revisions (default: .)")
     diff.add_argument("--format", choices=FORMATS, default="text")
     diff.add_argument("--config", help=f"policy file (default: {CONFIG_PATH} at BASE)")
@@ -120,7 +123,8 @@ def _policy(config: str | None, snapshot: Snapshot) -> Policy:
 # -- scan ----------------------------------------------------------------------
 
 
-def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
+    """Run ``lockin scan`` as parsed in ``args``; progress goes to ``err``."""
     root = args.path
     check_directory(root)
     snapshot = DirSnapshot(root)
@@ -139,11 +143,16 @@ def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         include_generated=policy.paths.include_generated,
     )
     progress.finish()
-    out.write(_render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    return census
+
+
+def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    census = scan_census(args, err)
+    out.write(render_scan(census, args.format, args.path, args.top, pretty=out.isatty()))
     return 0
 
 
-def _render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
+def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
     if fmt == "json":
         return json_out.dumps(json_out.scan_document(census, root=root, top=top), pretty=pretty)
     if fmt == "markdown":
@@ -234,13 +243,20 @@ def _directory_inputs(args: argparse.Namespace) -> _Inputs:
 
 def _git_inputs(args: argparse.Namespace) -> _Inputs:
     repo = GitRepo(args.repo or ".")
-    base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
+    if args.staged:
+        # What `git commit` would record: the index against HEAD (the empty tree before
+        # the first commit). There are no commit messages yet, so no trailers.
+        base_commit = start = repo.head_or_empty_tree()
+        head_commit, messages = None, []
+    else:
+        base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
+        # Like a pull request: the change HEAD makes since it left BASE.
+        start = repo.merge_base(base_commit, head_commit) or base_commit
+        messages = repo.messages(base_commit, head_commit)
     base = GitSnapshot(repo, base_commit, args.base)
     head = GitSnapshot(repo, head_commit, args.head)
     policy = _policy(args.config, base)
     path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
-    # Like a pull request: the change HEAD makes since it left BASE.
-    start = repo.merge_base(base_commit, head_commit) or base_commit
     changes = within(repo.changes(start, head_commit), path_filter.includes)
     blobs = dict(
         repo.read_blobs(dict.fromkeys(b for c in changes for b in (c.old_blob, c.new_blob) if b))
@@ -249,14 +265,57 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
         ChangedFile(c, blobs.get(c.old_blob or ""), blobs.get(c.new_blob or "")) for c in changes
     ]
     owner, name = _origin(repo)
-    return _Inputs(base, head, policy, files, repo.messages(base_commit, head_commit), owner, name)
+    return _Inputs(base, head, policy, files, messages, owner, name)
 
 
-def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+@dataclass
+class DiffReport:
+    """A change and the gate's verdict on it, ready to render in any format."""
+
+    delta: ChangeDelta
+    summary: dict[str, Any]  # json_out.verdict_summary
+    base: str
+    head: str
+
+    @property
+    def failed(self) -> bool:
+        return self.summary["conclusion"] == "failure"
+
+    def render(self, fmt: str, *, pretty: bool) -> str:
+        delta, summary, base, head = self.delta, self.summary, self.base, self.head
+        if fmt == "json":
+            document = json_out.diff_document(delta, summary, base=base, head=head)
+            return json_out.dumps(document, pretty=pretty)
+        if fmt == "markdown":
+            return markdown.diff_markdown(delta, summary, base=base, head=head)
+        if fmt == "sarif":
+            return json_out.dumps(sarif.diff_sarif(delta, RULES), pretty=pretty)
+        return text.render_diff(delta, summary, base=base, head=head)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line parsed; ``UsageError`` (one line) when it is wrong."""
+    args = _parser().parse_args(argv)
+    if args.command == "diff":
+        if args.staged and (args.base or args.head):
+            raise UsageError("--staged compares the index with HEAD: give no BASE or HEAD")
+        if args.staged:
+            args.base, args.head = "HEAD", "the index"
+        elif not args.head:
+            missing = "head" if args.base else "base, head"
+            raise UsageError(f"the following arguments are required: {missing} (or --staged)")
+    return args
+
+
+def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
+    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``."""
     kinds = (os.path.isdir(args.base), os.path.isdir(args.head))
-    if args.repo is None and kinds[0] != kinds[1]:
+    if args.staged or args.repo is not None or not any(kinds):
+        inputs = _git_inputs(args)
+    elif all(kinds):
+        inputs = _directory_inputs(args)
+    else:
         raise UsageError("BASE and HEAD must both be directories or both git revisions")
-    inputs = _directory_inputs(args) if args.repo is None and all(kinds) else _git_inputs(args)
     policy = inputs.policy
     deltas = change_deltas(
         inputs.files, jobs=args.jobs, include_generated=policy.paths.include_generated
@@ -267,25 +326,15 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     refs = [*args.decision, *find_links(*inputs.messages)]
     linked = _linked(refs, at, folder, inputs.owner, inputs.name)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(inputs.base, folder, err))
-    summary = json_out.verdict_summary(verdict)
-    out.write(_render_diff(delta, summary, args, pretty=out.isatty()))
+    return DiffReport(delta, json_out.verdict_summary(verdict), args.base, args.head)
+
+
+def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    report = diff_report(args, err)
+    out.write(report.render(args.format, pretty=out.isatty()))
     if args.format != "text":
-        err.write(f"lockin: {summary['conclusion']}: {summary['summary']}\n")
-    return 1 if verdict.conclusion == "failure" else 0
-
-
-def _render_diff(
-    delta: ChangeDelta, summary: dict[str, Any], args: argparse.Namespace, *, pretty: bool
-) -> str:
-    base, head = args.base, args.head
-    if args.format == "json":
-        document = json_out.diff_document(delta, summary, base=base, head=head)
-        return json_out.dumps(document, pretty=pretty)
-    if args.format == "markdown":
-        return markdown.diff_markdown(delta, summary, base=base, head=head)
-    if args.format == "sarif":
-        return json_out.dumps(sarif.diff_sarif(delta, RULES), pretty=pretty)
-    return text.render_diff(delta, summary, base=base, head=head)
+        err.write(f"lockin: {report.summary['conclusion']}: {report.summary['summary']}\n")
+    return 1 if report.failed else 0
 
 
 # -- entry point ---------------------------------------------------------------
@@ -318,7 +367,7 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = _parser().parse_args(argv)
+        args = parse_args(argv)
         if args.command in ("serve", "worker"):
             return _server(args.command)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.cli import UsageError, _policy, _render_scan
+from bot.cli import UsageError, _policy, render_scan
 from bot.engine.paths import PathFilter
 from bot.policy.config import Policy
 from bot.render import history_out, json_out, text
@@ -122,7 +122,7 @@ def scan_revision(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     census = revision_census(repo, commit, counting, progress=progress)
     progress.finish()
     root = f"{args.path}@{revision}"
-    out.write(_render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
     return 0
 
 

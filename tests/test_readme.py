@@ -6,24 +6,16 @@ from __future__ import annotations
 import io
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from bot.policy import DEFAULT_POLICY, load_policy
-
-ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-
-def _blocks(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```", README, flags=re.S | re.M)
-
+from tests.support.readme import ROOT, blocks
 
 COMMANDS = [
     line.removeprefix("$ ")
-    for block in _blocks("console")
+    for block in blocks("console")
     for line in block.splitlines()
     if line.startswith("$ lockin ")
 ]
@@ -48,5 +40,5 @@ def test_readme_command_runs_with_the_stated_exit_code(
 
 
 def test_readme_configuration_block_is_the_defaults() -> None:
-    [config] = [block for block in _blocks("yaml") if "layers:" in block]
+    [config] = [block for block in blocks("yaml") if "layers:" in block]
     assert load_policy(config, source="README.md") == DEFAULT_POLICY

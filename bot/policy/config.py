@@ -205,12 +205,15 @@ def _structure_problems(root: yaml.Node | None) -> Iterator[Problem]:
         elif isinstance(node, yaml.MappingNode):
             names: set[str] = set()
             for key_node, value in node.value:
-                name = _join(key, str(key_node.value))
+                # A complex key (`? [a]`) has no name to print, and its list is unhashable.
+                label = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                name = _join(key, str(label) if label is not None else f"<{_kind(key_node)}>")
                 if key_node.tag != "tag:yaml.org,2002:str":
                     yield Problem(_line(key_node), name, "keys must be strings (quote it)")
                 elif key_node.value in names:
                     yield Problem(_line(key_node), name, "duplicate key")
-                names.add(key_node.value)
+                else:
+                    names.add(key_node.value)
                 stack.append((value, name, depth + 1))
 
 

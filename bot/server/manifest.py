@@ -47,6 +47,9 @@ CALLBACK_PATH = "/setup/callback"
 # What the exchange writes to `.env`, in Probot's names.
 ENV_KEYS = ("APP_ID", "PRIVATE_KEY", "WEBHOOK_SECRET", "GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET")
 STATE_COOKIE = "lockin_setup_state"
+# The manifest template: shipped in the package; an app.yml in the working directory wins.
+PACKAGED_APP_YML = Path(__file__).with_name("app.yml")
+LOCAL_APP_YML = Path("app.yml")
 # GitHub's manifest code expires after one hour; a state older than that is useless anyway.
 STATE_TTL = 3600.0
 _MAX_PENDING_STATES = 1024
@@ -427,13 +430,17 @@ def add_setup_routes(
     settings: Settings,
     *,
     env_file: Path = Path(".env"),
-    app_yml: Path = Path("app.yml"),
+    app_yml: Path | None = None,
 ) -> None:
     """Serve the registration page on `/` and `/setup`; `create_app` calls this when unconfigured.
 
     `env_file` is where `Settings.from_env` reads `.env` (the working directory by default) and
-    `app_yml` the manifest template, like Probot's `app.yml` in the working directory.
+    `app_yml` the manifest template: by default `app.yml` in the working directory when there
+    is one (as Probot reads it, so an operator can rename the App), else the one shipped in
+    this package.
     """
+    if app_yml is None:
+        app_yml = LOCAL_APP_YML if LOCAL_APP_YML.is_file() else PACKAGED_APP_YML
     env_file, app_yml = env_file.absolute(), app_yml.absolute()
     flow = ManifestFlow(settings, env_file=env_file, app_yml=app_yml, org=settings.gh_org)
     for path in SETUP_PATHS:

@@ -10,7 +10,7 @@ from bot.engine.delta import LineChanges
 _STATUS = {"A": "added", "D": "removed", "M": "modified", "T": "modified", "R": "renamed"}
 _NULL_SHA = "0" * 40
 # Regular files only: symlinks (120000) and submodules (160000) hold no code of the tree.
-_FILE_MODES = frozenset({"100644", "100755"})
+FILE_MODES = frozenset({"100644", "100755"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ def parse_raw(output: str) -> list[Change]:
         src = fields[i + 1]
         dst = fields[i + 2] if two_paths else src
         i += 3 if two_paths else 2
-        old_file, new_file = old_mode in _FILE_MODES, new_mode in _FILE_MODES
+        old_file, new_file = old_mode in FILE_MODES, new_mode in FILE_MODES
         if not (old_file or new_file):
             continue  # a symlink or submodule on each side it exists (000000: no such side)
         old_blob = None if old_sha == _NULL_SHA else old_sha

@@ -16,7 +16,10 @@ from types import TracebackType
 
 from bot.engine.delta import changed_lines_by_file
 from bot.sources import SourceError
-from bot.sources.changes import Change, parse_raw
+from bot.sources.changes import FILE_MODES, Change, parse_raw
+
+# git's id of the empty tree: what HEAD is before the first commit.
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 #: Bytes read from ``git log`` output at a time.
 _LOG_CHUNK = 256 * 1024
@@ -248,6 +251,11 @@ class GitRepo:
     def blob_stream(self, limit: int) -> BlobStream:
         return BlobStream(self.path, limit)
 
+    def head_or_empty_tree(self) -> str:
+        """The commit at HEAD, or the empty tree in a repository without commits."""
+        out = self._git("rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1))
+        return out.strip() or EMPTY_TREE
+
     def merge_base(self, base: str, head: str) -> str | None:
         out = self._git("merge-base", base, head, ok=(0, 1))
         return out.strip() or None
@@ -263,9 +271,24 @@ class GitRepo:
                 continue
             meta, path = record.split("\t", 1)
             mode, kind, blob, size = meta.split()
-            if kind == "blob" and mode in ("100644", "100755"):
+            if kind == "blob" and mode in FILE_MODES:
                 # git prints "BAD" for an object absent from a partial clone.
                 entries.append(TreeEntry(path, blob, int(size) if size.isdigit() else -1))
+        return entries
+
+    def list_index(self, under: str | None = None) -> list[TreeEntry]:
+        """Regular files staged in the index (stage 0), optionally only under one folder;
+        sizes are not read (-1)."""
+        limit = ("--", f":(top,literal){under}") if under else ()
+        out = self._git("ls-files", "--stage", "-z", *limit)
+        entries = []
+        for record in out.split("\0"):
+            if not record:
+                continue
+            meta, path = record.split("\t", 1)
+            mode, blob, stage = meta.split()
+            if stage == "0" and mode in FILE_MODES:
+                entries.append(TreeEntry(path, blob, -1))
         return entries
 
     def read_blobs(self, names: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
@@ -317,13 +340,14 @@ class GitRepo:
             feeder.join()
 
     def read_file(self, commit: str, path: str) -> bytes | None:
-        """One file of a commit, ``None`` when it does not exist there."""
+        """One file of a commit (``""``: of the index), ``None`` when it does not exist there."""
         return next(self.read_blobs([f"{commit}:{path}"]))[1]
 
-    def changes(self, base: str, head: str) -> list[Change]:
-        """Files that differ from ``base`` to ``head``, renames detected, with the lines
-        git's own diff marks as added and removed."""
-        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", base, head, "--")
+    def changes(self, base: str, head: str | None) -> list[Change]:
+        """Files that differ from ``base`` to ``head`` (``None``: the index), renames
+        detected, with the lines git's own diff marks as added and removed."""
+        sides = (base, head) if head else ("--cached", base)
+        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", *sides, "--")
         patch = self._git(
             "diff",
             "-U0",
@@ -332,8 +356,7 @@ class GitRepo:
             "--no-textconv",
             "--src-prefix=a/",
             "--dst-prefix=b/",
-            base,
-            head,
+            *sides,
             "--",
         )
         lines = changed_lines_by_file(patch)

@@ -31,18 +31,24 @@ def _safe(path: str) -> str | None:
 
 
 class GitSnapshot:
-    def __init__(self, repo: GitRepo, commit: str, label: str) -> None:
+    """A commit of a repository, or with ``commit`` ``None`` its index (the staged files)."""
+
+    def __init__(self, repo: GitRepo, commit: str | None, label: str) -> None:
         self.repo, self.commit, self.label = repo, commit, label
 
     def read(self, path: str) -> bytes | None:
         safe = _safe(path)
-        return self.repo.read_file(self.commit, safe) if safe else None
+        return self.repo.read_file(self.commit or "", safe) if safe else None
 
     def files_under(self, folder: str) -> list[tuple[str, bytes]]:
         prefix = _safe(folder)
         if prefix is None:
             return []
-        entries = self.repo.list_files(self.commit, prefix)
+        entries = (
+            self.repo.list_files(self.commit, prefix)
+            if self.commit
+            else self.repo.list_index(prefix)
+        )
         contents = self.repo.read_blobs(e.blob for e in entries)
         return [(e.path, data) for e, (_, data) in zip(entries, contents, strict=True) if data]
 

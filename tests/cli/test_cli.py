@@ -231,19 +231,19 @@ def test_linked_decision_covering_the_new_kernel_passes(tmp_path: Path) -> None:
 # -- diff of git revisions ----------------------------------------------------------
 
 
+# A repository whose default branch has a policy, a decision covering csrc/** and one kernel.
+BASE_FILES: dict[str, str | bytes | None] = {
+    ".github/lockin.yml": POLICY,
+    "docs/decisions/0001-csrc.md": RECORD.format(scope="csrc/**"),
+    "csrc/old.cu": KERNEL,
+    "model.py": "import torch\n\nx = torch.ones(3)\n",
+}
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     path = init(tmp_path / "repo")
-    commit(
-        path,
-        {
-            ".github/lockin.yml": POLICY,
-            "docs/decisions/0001-csrc.md": RECORD.format(scope="csrc/**"),
-            "csrc/old.cu": KERNEL,
-            "model.py": "import torch\n\nx = torch.ones(3)\n",
-        },
-        "base",
-    )
+    commit(path, BASE_FILES, "base")
     git(path, "branch", "base")
     return path
 

@@ -1,8 +1,8 @@
-"""An unconfigured lockin server on loopback, in a scratch working directory holding app.yml."""
+"""An unconfigured lockin server on loopback, in a scratch working directory (the manifest
+template is the one shipped in the package, as for an installed lockin)."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from bot.server.app import create_app
+from bot.server.manifest import PACKAGED_APP_YML
 from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub
 
@@ -27,15 +28,14 @@ class SetupServer:
 
 @pytest.fixture
 def app_yml() -> dict:
-    return yaml.safe_load((REPO_ROOT / "app.yml").read_text(encoding="utf-8"))
+    return yaml.safe_load(PACKAGED_APP_YML.read_text(encoding="utf-8"))
 
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The server's working directory: where it finds app.yml and writes .env, as in production."""
+    """The server's working directory: where it writes .env, as in production."""
     work = tmp_path / "work"
     work.mkdir()
-    shutil.copy(REPO_ROOT / "app.yml", work / "app.yml")
     monkeypatch.chdir(work)
     monkeypatch.delenv("GH_ORG", raising=False)
     return work

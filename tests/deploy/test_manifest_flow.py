@@ -84,6 +84,19 @@ async def test_setup_page_offers_the_app_yml_manifest(
     assert fake_github.requests == []
 
 
+async def test_an_app_yml_in_the_working_directory_replaces_the_shipped_one(
+    start_server: StartServer, app_yml: dict
+) -> None:
+    renamed = {**app_yml, "name": "lockin-acme", "public": True}
+    (Path.cwd() / "app.yml").write_text(json.dumps(renamed), encoding="utf-8")
+    server = await start_server(BASE_URL=PUBLIC_URL)
+    async with _session() as session:
+        form = await _register_form(session, server.url)
+    manifest = json.loads(form.inputs["manifest"])
+    assert (manifest["name"], manifest["public"]) == ("lockin-acme", True)
+    assert manifest["default_events"] == app_yml["default_events"]
+
+
 async def test_registration_goes_to_the_organisation_named_by_gh_org(
     start_server: StartServer, fake_github: FakeGitHub
 ) -> None:

@@ -174,6 +174,8 @@ def test_default_path_filter_keeps_everything_but_vendored_trees() -> None:
         # what YAML hides from the schema
         ("comment: always\ncomment: never\n", 2, "comment", "duplicate key"),
         ("on: fail\n", 1, "on", "keys must be strings"),
+        ("? ?\n", 1, "<mapping>", "keys must be strings"),
+        ("? [a, b]\n: 1\n", 1, "<list>", "keys must be strings"),
     ],
 )
 def test_invalid_file_names_line_and_key(text: str, line: int, key: str, words: str) -> None:
