@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--exclude", action="append", default=[], metavar="PAT")
     scan.add_argument("--top", type=_positive, default=10, metavar="N")
     scan.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
+    scan.add_argument("--rev", help="count this git revision of PATH without a checkout")
 
     diff = commands.add_parser(
         "diff", help="change between two revisions (or two directories) and its verdict"
@@ -84,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
 
+    from bot.cli_history import add_history_parser
+
+    add_history_parser(commands, _positive)
     commands.add_parser("serve", help="run the GitHub App's webhook server")
     commands.add_parser("worker", help="run a background worker (Redis queue)")
     return parser
@@ -336,6 +340,15 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # -- entry point ---------------------------------------------------------------
 
 
+def _revision_scan(args: argparse.Namespace) -> bool:
+    """``scan`` of a git revision: ``--rev`` given, or PATH is a repository without a work
+    tree (a bare one, a ``.git`` folder), whose files are its ``HEAD``'s."""
+    if args.rev:
+        return True
+    check_directory(args.path)
+    return GitRepo.has_no_work_tree(args.path)
+
+
 def _server(command: str) -> int:
     # Imported here: the server's dependencies are not needed to scan or diff.
     try:
@@ -357,6 +370,11 @@ def main(
         args = parse_args(argv)
         if args.command in ("serve", "worker"):
             return _server(args.command)
+        if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
+            from bot import cli_history
+
+            run = cli_history.history if args.command == "history" else cli_history.scan_revision
+            return run(args, out, err)
         return _scan(args, out, err) if args.command == "scan" else _diff(args, out, err)
     except (UsageError, SourceError, PolicyError) as exc:
         err.write(f"lockin: error: {exc}\n")

@@ -17,10 +17,21 @@ from typing import Any
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, ChangeDelta, FileDelta, Finding, Layer
+from bot.engine.trend import census_figures
 from bot.policy.gate import Verdict
 
 SCAN_SCHEMA = "lockin.scan/1"
 DIFF_SCHEMA = "lockin.diff/1"
+#: The census figures a scan document lists under ``totals``.
+TOTALS = (
+    "files",
+    "code_lines",
+    "layers",
+    "ecosystems",
+    "non_portable_lines",
+    "nvidia_locked_lines",
+    "nvidia_share",
+)
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -61,23 +72,12 @@ def _file(summary: FileSummary) -> dict[str, Any]:
 
 def scan_document(census: Census, *, root: str, top: int = 10) -> dict[str, Any]:
     """The ``lockin.scan/1`` document of a census."""
-    totals = census.totals
+    figures = census_figures(census)
     return {
         "schema": SCAN_SCHEMA,
         "root": root,
-        "totals": {
-            "files": totals.files,
-            "code_lines": totals.code_lines,
-            "layers": layers(totals.layers),
-            "ecosystems": _sorted_counts(totals.ecosystems),
-            "non_portable_lines": totals.non_portable_lines,
-            "nvidia_locked_lines": census.locked_to_nvidia(),
-            "nvidia_share": round(census.nvidia_share(), 6),
-        },
-        "matrix": {
-            target: {layer.value: n for layer, n in row.items()}
-            for target, row in census.matrix().items()
-        },
+        "totals": {key: figures[key] for key in TOTALS},
+        "matrix": figures["matrix"],
         "alternatives": [
             {"ecosystem": a.ecosystem, "lines": a.lines, "vendors": sorted(a.vendors)}
             for a in census.alternatives()

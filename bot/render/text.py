@@ -184,9 +184,12 @@ class ProgressLine:
     """``done/total`` on one rewritten stderr line, only when stderr is a terminal and
     only for long scans: nothing is drawn in the first ``after`` seconds."""
 
-    def __init__(self, stream: TextIO, label: str = "scanning", after: float = 0.5) -> None:
+    def __init__(
+        self, stream: TextIO, label: str = "scanning", after: float = 0.5, unit: str = "files"
+    ) -> None:
         self.stream = stream
         self.label = label
+        self.unit = unit
         self.enabled = stream.isatty()
         self._start = time.monotonic() + after
         self._last = 0.0
@@ -196,7 +199,7 @@ class ProgressLine:
         if not self.enabled or now < self._start or (now - self._last < 0.1 and done < total):
             return
         self._last = now
-        self.stream.write(f"\r{self.label} {done:,}/{total:,} files ({percent(done, total)})")
+        self.stream.write(f"\r{self.label} {done:,}/{total:,} {self.unit} ({percent(done, total)})")
         self.stream.flush()
 
     def finish(self) -> None:

@@ -26,6 +26,9 @@ from bot.sources.tree import read
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
 CHUNK = 48
+#: Chunks queued per worker before the next is read: keeps the workers busy and bounds
+#: what is held in memory while they catch up.
+IN_FLIGHT = 4
 #: Below this many files the pool is not worth starting.
 POOL_THRESHOLD = 64
 
@@ -52,6 +55,15 @@ def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
             report = skipped(path, "unreadable")
         out.append(FileSummary.of(report))
     return out
+
+
+def _summarize_contents(items: Sequence[tuple[str, bytes | None]]) -> list[FileSummary]:
+    return [
+        FileSummary.of(
+            classify_entry(path, data) if data is not None else skipped(path, "unreadable")
+        )
+        for path, data in items
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +146,9 @@ def _run(
         for chunk in chunks:
             seen += len(chunk)
             pending.append(pool.submit(work, *prefix, chunk))
-            while pending and pending[0].done():
+            # At most IN_FLIGHT chunks per worker are queued: items that carry contents
+            # (git blobs) are read no further ahead than the workers can take them.
+            while pending and (pending[0].done() or len(pending) >= IN_FLIGHT * jobs):
                 yield from report(pending.popleft().result())
         while pending:
             yield from report(pending.popleft().result())
@@ -152,6 +166,17 @@ def scan_paths(
     jobs = jobs or os.cpu_count() or 1
     summaries = _run(_summarize, paths, CHUNK, (root,), jobs, progress)
     return Census(summaries, include_generated=include_generated)
+
+
+def summarize_contents(
+    items: Iterable[tuple[str, bytes | None]],
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> Iterator[FileSummary]:
+    """The summary of each (path, content) in order; ``None`` content is "unreadable"."""
+    jobs = jobs or os.cpu_count() or 1
+    return _run(_summarize_contents, items, CHUNK, (), jobs, progress)
 
 
 def change_deltas(

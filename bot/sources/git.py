@@ -12,6 +12,7 @@ import subprocess
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from types import TracebackType
 
 from bot.engine.delta import changed_lines_by_file
 from bot.sources import SourceError
@@ -19,6 +20,9 @@ from bot.sources.changes import FILE_MODES, Change, parse_raw
 
 # git's id of the empty tree: what HEAD is before the first commit.
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+#: Bytes read from ``git log`` output at a time.
+_LOG_CHUNK = 256 * 1024
 
 # Plain, reproducible output whatever the user's git configuration says.
 _GIT = ("git", "-c", "core.quotePath=false", "-c", "color.ui=never")
@@ -55,6 +59,105 @@ def worktree_prefix(directory: str) -> str:
         return ""
 
 
+@dataclass(frozen=True, slots=True)
+class Commit:
+    id: str
+    time: int  # committer date, seconds since the epoch
+    parents: tuple[str, ...]
+    subject: str
+
+
+class BlobStream:
+    """One long-lived ``git cat-file --batch`` answering one request at a time.
+
+    A request is written only after the previous answer was read whole, so neither pipe
+    can fill up; a blob above ``limit`` bytes is drained and cut to ``limit + 1`` bytes,
+    enough for the caller to call it too large without holding it.
+    """
+
+    def __init__(self, path: str, limit: int) -> None:
+        self._limit = limit
+        self._proc = subprocess.Popen(
+            [*_GIT, "cat-file", "--batch"],
+            cwd=path,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def read(self, blob: str) -> bytes | None:
+        """The content of ``blob``, ``None`` when the object is absent."""
+        stdin, stdout = self._proc.stdin, self._proc.stdout
+        assert stdin is not None
+        assert stdout is not None
+        stdin.write(blob.encode("ascii") + b"\n")
+        stdin.flush()
+        header = stdout.readline()
+        if not header:
+            raise SourceError("git cat-file stopped unexpectedly")
+        if header.endswith((b" missing\n", b" ambiguous\n")):
+            return None
+        size = int(header.split()[2])
+        data = stdout.read(min(size, self._limit + 1))
+        left = size - len(data)
+        while left > 0:
+            left -= len(stdout.read(min(left, 1 << 20)))
+        stdout.read(1)  # the newline after each object
+        return data
+
+    def close(self) -> None:
+        self._proc.kill()
+        self._proc.wait()
+        for pipe in (self._proc.stdin, self._proc.stdout):
+            if pipe is not None:
+                pipe.close()
+
+    def __enter__(self) -> BlobStream:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _fields(stream: Iterator[bytes]) -> Iterator[str]:
+    """NUL-separated fields of a byte stream, decoded, read a chunk at a time."""
+    rest = b""
+    for chunk in stream:
+        parts = (rest + chunk).split(b"\0")
+        rest = parts.pop()
+        for part in parts:
+            yield part.decode("utf-8", "surrogateescape")
+    if rest:
+        yield rest.decode("utf-8", "surrogateescape")
+
+
+def _commit_changes(fields: Iterator[str]) -> Iterator[tuple[str, list[Change]]]:
+    """Parse ``git log --format=%x1e%H --raw -z --no-renames``: each commit and its changes.
+
+    Walked field by field, the status telling how many path fields follow, so that a
+    path holding the record separator cannot be taken for a commit.
+    """
+    commit: str | None = None
+    raw: list[str] = []
+    for field in fields:
+        field = field.lstrip("\n")
+        if field.startswith("\x1e"):
+            if commit is not None:
+                yield commit, parse_raw("\0".join(raw))
+            commit, raw = field[1:], []
+        elif field.startswith(":"):
+            raw.append(field)
+            paths = 2 if field.split(" ")[-1][:1] in "RC" else 1
+            raw += [next(fields) for _ in range(paths)]
+    if commit is not None:
+        yield commit, parse_raw("\0".join(raw))
+
+
 class GitRepo:
     """A repository at ``path`` (a work tree, a ``.git`` directory or a bare repository)."""
 
@@ -78,6 +181,75 @@ class GitRepo:
         if not out.strip():
             raise SourceError(f"revision not found: {revision}")
         return out.strip()
+
+    @staticmethod
+    def has_no_work_tree(path: str) -> bool:
+        """Whether ``path`` is a bare repository or inside a ``.git`` directory (``False``
+        where git is not installed: then no path is a repository to it)."""
+        try:
+            inside = run_git(["rev-parse", "--is-inside-git-dir"], path, ok=(0, 128))
+        except SourceError:
+            return False
+        return inside.strip() == "true"
+
+    def shallow_commits(self) -> frozenset[str]:
+        """Commits whose parents a shallow clone left out (grafted), empty when complete."""
+        if self._git("rev-parse", "--is-shallow-repository").strip() != "true":
+            return frozenset()
+        path = self._git("rev-parse", "--git-path", "shallow").strip()
+        try:
+            with open(os.path.join(self.path, path), encoding="ascii") as f:
+                return frozenset(f.read().split())
+        except OSError:
+            return frozenset()
+
+    def first_parent_chain(self, head: str) -> list[Commit]:
+        """The commits from the first one to ``head`` following first parents, oldest first."""
+        out = self._git(
+            "log", "--first-parent", "--reverse", "-z", "--format=%H%x1f%ct%x1f%P%x1f%s", head
+        )
+        chain = []
+        for record in out.split("\0"):
+            if record:
+                commit, time, parents, subject = record.split("\x1f", 3)
+                chain.append(Commit(commit, int(time), tuple(parents.split()), subject))
+        return chain
+
+    def first_parent_changes(self, start: str, end: str) -> Iterator[tuple[str, list[Change]]]:
+        """Each commit after ``start`` up to ``end`` on the first-parent chain, oldest first,
+        with the files it changes against its first parent (no rename detection: a rename
+        is a removal and an addition). One ``git log`` process, read as it writes."""
+        proc = subprocess.Popen(
+            [
+                *_GIT,
+                "log",
+                "--first-parent",
+                "--diff-merges=first-parent",
+                "--reverse",
+                "--raw",
+                "-z",
+                "--no-abbrev",
+                "--no-renames",
+                "--format=%x1e%H",
+                f"{start}..{end}",
+            ],
+            cwd=self.path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert proc.stdout is not None
+        try:
+            chunks = iter(lambda: proc.stdout.read(_LOG_CHUNK), b"")  # type: ignore[union-attr]
+            yield from _commit_changes(_fields(chunks))
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stdout.close()
+        if proc.returncode not in (0, -9):
+            raise SourceError(f"git log failed on {start}..{end}")
+
+    def blob_stream(self, limit: int) -> BlobStream:
+        return BlobStream(self.path, limit)
 
     def head_or_empty_tree(self) -> str:
         """The commit at HEAD, or the empty tree in a repository without commits."""

@@ -1,0 +1,167 @@
+"""``lockin scan --rev`` and ``lockin history``: census of git revisions without a checkout.
+
+Both read the policy (``.github/lockin.yml``) of the revision counted, or ``--config``,
+so that ``lockin history``'s last point and ``lockin scan --rev`` of that commit apply the
+same paths and agree figure for figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+from collections.abc import Callable
+from typing import TextIO
+
+from bot.cli import UsageError, _policy, render_scan
+from bot.engine.paths import PathFilter
+from bot.policy.config import Policy
+from bot.render import history_out, json_out, text
+from bot.render.plot import PlotError, draw, plot_format
+from bot.sources import SourceError
+from bot.sources.git import GitRepo
+from bot.sources.history import (
+    MAX_TREE_FILES,
+    Counting,
+    HistoryWindow,
+    commits_per_point,
+    revision_census,
+    walk_history,
+)
+from bot.sources.snapshot import GitSnapshot, submodules_of
+
+HISTORY_FORMATS = ("text", "json", "csv", "markdown")
+
+
+def add_history_parser(
+    commands: argparse._SubParsersAction, positive: Callable[[str], int]
+) -> None:
+    history = commands.add_parser(
+        "history", help="lock-in over the first-parent history of a git revision"
+    )
+    history.add_argument("path", nargs="?", default=".", help="git repository (default: .)")
+    history.add_argument("--rev", default="HEAD", help="revision whose history to walk")
+    history.add_argument("--since", type=_date, metavar="DATE", help="first day (YYYY-MM-DD)")
+    history.add_argument("--until", type=_until, metavar="DATE", help="last day (YYYY-MM-DD)")
+    history.add_argument(
+        "--every",
+        default="month",
+        metavar="day|week|month|N-commits",
+        type=_checked(commits_per_point, SourceError),
+    )
+    history.add_argument("--points", type=positive, metavar="N", help="keep the last N points")
+    history.add_argument("--format", choices=HISTORY_FORMATS, default="text")
+    history.add_argument(
+        "--plot", metavar="FILE.svg|FILE.png", type=_checked(plot_format, PlotError)
+    )
+    history.add_argument(
+        "--by", choices=("layer", "ecosystem"), default="layer", help="what the plot stacks"
+    )
+    history.add_argument("--title", help="name of the repository on the plot")
+    history.add_argument("--config", help="policy file (default: .github/lockin.yml at REV)")
+    history.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N")
+    history.add_argument(
+        "--max-files",
+        type=positive,
+        default=MAX_TREE_FILES,
+        metavar="N",
+        help=f"trees with more files are gaps (default: {MAX_TREE_FILES:,})",
+    )
+
+
+def _date(value: str) -> dt.datetime:
+    try:
+        when = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {value!r} (use YYYY-MM-DD)") from None
+    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
+
+
+def _until(value: str) -> dt.datetime:
+    when = _date(value)
+    # A day alone means up to the end of that day.
+    return when + dt.timedelta(days=1, seconds=-1) if len(value) == len("YYYY-MM-DD") else when
+
+
+def _checked(check: Callable[[str], object], errors: type[Exception]) -> Callable[[str], str]:
+    """An argument type that keeps the value once ``check`` accepts it; its error is the
+    one line argparse shows."""
+
+    def parse(value: str) -> str:
+        try:
+            check(value)
+        except errors as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return value
+
+    return parse
+
+
+def _revision(
+    repo: GitRepo, revision: str, config: str | None, include: list[str], exclude: list[str]
+) -> tuple[str, Policy, PathFilter]:
+    """The commit of ``revision``, its policy and the path filter that policy gives."""
+    commit = repo.resolve(revision)
+    snapshot = GitSnapshot(repo, commit, revision)
+    policy = _policy(config, snapshot)
+    path_filter = PathFilter.build(
+        [*policy.paths.include, *include],
+        [*policy.paths.exclude, *exclude],
+        submodules=submodules_of(snapshot),
+    )
+    return commit, policy, path_filter
+
+
+def scan_revision(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``lockin scan --rev REV PATH`` (and ``lockin scan`` of a bare repository: HEAD)."""
+    repo = GitRepo(args.path)
+    revision = args.rev or "HEAD"
+    commit, policy, path_filter = _revision(repo, revision, args.config, args.include, args.exclude)
+    progress = text.ProgressLine(err)
+    counting = Counting(path_filter, policy.paths.include_generated, args.jobs)
+    census = revision_census(repo, commit, counting, progress=progress)
+    progress.finish()
+    root = f"{args.path}@{revision}"
+    out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    return 0
+
+
+def history(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.since and args.until and args.since > args.until:
+        raise UsageError("--since is after --until")
+    repo = GitRepo(args.path)
+    commit, policy, path_filter = _revision(repo, args.rev, args.config, [], [])
+    window = HistoryWindow(
+        since=int(args.since.timestamp()) if args.since else None,
+        until=int(args.until.timestamp()) if args.until else None,
+        every=args.every,
+        points=args.points,
+    )
+    progress = text.ProgressLine(err, "walking", unit="commits")
+    counting = Counting(path_filter, policy.paths.include_generated, args.jobs, args.max_files)
+    walked = walk_history(repo, commit, window, counting, progress=progress)
+    progress.finish()
+    if not walked.points:
+        raise UsageError(f"no commits of {args.rev} between --since and --until")
+    if walked.shallow_boundary:
+        err.write(
+            f"lockin: warning: shallow clone: history stops at {walked.shallow_boundary[:12]}\n"
+        )
+    document = history_out.history_document(
+        walked, repository=args.path, revision=args.rev, every=args.every
+    )
+    if args.plot:
+        title = args.title or os.path.basename(os.path.abspath(args.path))
+        try:
+            draw(document, args.plot, by=args.by, title=title)
+        except PlotError as exc:
+            raise UsageError(str(exc)) from None
+    if args.format == "json":
+        out.write(json_out.dumps(document, pretty=out.isatty()))
+    elif args.format == "csv":
+        out.write(history_out.render_csv(document))
+    elif args.format == "markdown":
+        out.write(history_out.render_markdown(document))
+    else:
+        out.write(history_out.render_text(document))
+    return 0
