@@ -11,14 +11,19 @@ from gidgethub import sansio
 from bot.github.errors import NotFound
 from bot.server.context import JobContext, JobLog
 from bot.server.jobs import Job
+from bot.server.retries import retry_delay, transient
 from bot.server.services import Services
 
 log = logging.getLogger("lockin.job")
 
 
-async def run_job(services: Services, job: Job) -> None:
+async def run_job(services: Services, job: Job) -> str:
     """Handlers run one after another; one failing does not stop the others. A job that
-    failed releases its delivery id, so that redelivering it from GitHub runs it again."""
+    failed releases its delivery id, so that redelivering it from GitHub runs it again.
+
+    The outcome: "ok", "gone" (the repository or PR is no longer there), "error", or
+    "retry" when every failure was GitHub failing (see `bot.server.retries`): the caller
+    queues the job again (`schedule_retry`)."""
     assert services.auth is not None
     event = sansio.Event(job.payload, event=job.event, delivery_id=job.delivery_id)
     installation_id = (job.payload.get("installation") or {}).get("id")
@@ -39,9 +44,11 @@ async def run_job(services: Services, job: Job) -> None:
         log=job_log,
         caches=services.caches,
         metrics=services.metrics,
+        attempt=job.attempt,
     )
     started = time.monotonic()
     outcome = "ok"
+    transient_only = True  # every failure so far was GitHub failing
     for handler in services.router.fetch(event):
         deadline = asyncio.timeout(services.settings.job_timeout)
         try:
@@ -60,9 +67,11 @@ async def run_job(services: Services, job: Job) -> None:
             # The handler awaited something another task cancelled: it failed; without
             # this the CancelledError would end the worker that ran it.
             outcome = "error"
+            transient_only = False
             job_log.exception("handler %s failed: cancelled from inside", handler.__qualname__)
         except Exception as exc:
             outcome = "error"
+            transient_only = transient_only and transient(exc)
             if isinstance(exc, TimeoutError) and deadline.expired():
                 job_log.error(
                     "handler %s cancelled: it ran longer than JOB_TIMEOUT (%.0fs)",
@@ -84,5 +93,43 @@ async def run_job(services: Services, job: Job) -> None:
             "ms": round(seconds * 1000, 1),
             "queued_ms": round((time.time() - job.received_at) * 1000 - seconds * 1000, 1),
             "github_requests": gh.requests_made,
+            "attempt": job.attempt,
         },
     )
+    return "retry" if outcome == "error" and transient_only else outcome
+
+
+def next_retry(services: Services, job: Job, outcome: str) -> float | None:
+    """Seconds until `job` runs again, or None: logged and counted either way."""
+    if outcome != "retry":
+        return None
+    fields = {"delivery_id": job.delivery_id, "event": job.event, "attempt": job.attempt}
+    delay = retry_delay(services.settings.job_retry_delays, job.attempt)
+    if delay is None:
+        services.metrics.job_retries.labels(job.event, "exhausted").inc()
+        log.error("job failed because GitHub failed; no retries left", extra=fields)
+        return None
+    services.metrics.job_retries.labels(job.event, "scheduled").inc()
+    log.warning(
+        "job failed because GitHub failed; retry %d in %.0f s",
+        job.attempt + 1,
+        delay,
+        extra={**fields, "retry_in_s": delay},
+    )
+    return delay
+
+
+async def run_and_retry(services: Services, job: Job) -> None:
+    """The embedded queue's worker function: a job GitHub made fail is queued again."""
+    outcome = await run_job(services, job)
+    delay = next_retry(services, job, outcome)
+    queue = services.queue
+    if (
+        delay is not None
+        and queue is not None
+        and not await queue.retry_later(job.retried(), delay)
+    ):
+        log.error(
+            "retry of a job not scheduled: the queue is closing",
+            extra={"delivery_id": job.delivery_id},
+        )

@@ -35,8 +35,9 @@ from bot.review import run as review_run
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
+from bot.scale.queue import enqueue_retry
 from bot.server.app import auth_options
-from bot.server.dispatch import run_job
+from bot.server.dispatch import next_retry, run_job
 from bot.server.jobs import Job
 from bot.server.logs import REDACTOR, configure_logging
 from bot.server.services import Services
@@ -146,11 +147,17 @@ async def run_delivery(
     payload: dict[str, Any],
     received_at: float,
     seq: int,
+    attempt: int = 0,
 ) -> str:
     """One queued delivery: dropped if its PR head was superseded, else dispatched."""
     services: Services = ctx[_SERVICES]
     backend: RedisBackend = ctx[_BACKEND]
-    fields = {"delivery_id": delivery_id, "event": event, "try": ctx["job_try"]}
+    fields = {
+        "delivery_id": delivery_id,
+        "event": event,
+        "try": ctx["job_try"],
+        "attempt": attempt,
+    }
     log.info("job started (try %d)", ctx["job_try"], extra=fields)
     head = pull_head(event, payload)
     if head is not None:
@@ -166,12 +173,20 @@ async def run_delivery(
                 extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
             return "superseded"
+    job = Job(delivery_id, event, payload, received_at, attempt)
     try:
         async with asyncio.timeout(ctx["job_timeout"]):
-            await run_job(services, Job(delivery_id, event, payload, received_at))
+            outcome = await run_job(services, job)
     except TimeoutError:
         services.metrics.jobs.labels(event, "timeout").observe(ctx["job_timeout"])
         log.error("job stopped after JOB_TIMEOUT (%.0f s)", ctx["job_timeout"], extra=fields)
         await services.caches.deliveries.release(delivery_id)
         return "timeout"
+    delay = next_retry(services, job, outcome)
+    if delay is not None:
+        try:
+            await enqueue_retry(ctx["redis"], job.retried(), seq, delay)
+        except RedisError as exc:
+            log.error("could not queue the retry: %s", exc, extra=fields)
+        return "retry"
     return "done"
