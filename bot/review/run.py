@@ -16,8 +16,9 @@ Order and guarantees:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.census_store import census_store
 from bot.engine.model import NON_PORTABLE
@@ -211,7 +212,9 @@ async def _check(
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
-            await _complete_with_error(ctx, run, exc)
+            # Shielded: the job's deadline (or shutdown) cancelled us, and a second
+            # cancellation must not leave the run in progress for good.
+            await _shielded(_complete_with_error(ctx, run, exc))
         raise
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
@@ -295,6 +298,17 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
     )
 
 
+#: Cleanups running shielded from their job's cancellation, referenced until done.
+_CLEANUPS: set[asyncio.Task[None]] = set()
+
+
+async def _shielded(cleanup: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.ensure_future(cleanup)
+    _CLEANUPS.add(task)
+    task.add_done_callback(_CLEANUPS.discard)
+    await asyncio.shield(task)
+
+
 def _drop_retry(ctx: JobContext, why: str) -> None:
     if ctx.attempt:
         ctx.metrics.job_retries.labels(ctx.event, "dropped").inc()
@@ -303,7 +317,7 @@ def _drop_retry(ctx: JobContext, why: str) -> None:
 
 def _error_output(exc: BaseException) -> CheckOutput:
     if isinstance(exc, asyncio.CancelledError):
-        reason = "the worker was stopped (the server is shutting down)"
+        reason = "the job was stopped (it ran longer than JOB_TIMEOUT, or the server shut down)"
     elif isinstance(exc, GitHubError):
         reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
     else:

@@ -10,8 +10,9 @@ shared through Redis, so any number of workers on any number of hosts cooperate.
   worker once the dead worker's claim expires (`JOB_TIMEOUT` + 15 s). The handlers are
   idempotent when retried: a check run of ours on the head is reused or found completed,
   the sticky comment is found by its marker.
-- A job still running after `JOB_TIMEOUT` seconds is stopped and its delivery forgotten,
-  so that redelivering it from GitHub runs it again.
+- A job still running after `JOB_TIMEOUT` seconds is stopped (by run_job, the deadline's one
+  owner; arq's own limit, a few seconds later, only backs it up) and its delivery
+  forgotten, so that redelivering it from GitHub runs it again.
 - SIGTERM stops taking jobs and lets running ones finish for `SHUTDOWN_TIMEOUT` seconds;
   jobs still running then are cancelled and go back to the queue.
 """
@@ -174,14 +175,9 @@ async def run_delivery(
             )
             return "superseded"
     job = Job(delivery_id, event, payload, received_at, attempt)
-    try:
-        async with asyncio.timeout(ctx["job_timeout"]):
-            outcome = await run_job(services, job)
-    except TimeoutError:
-        services.metrics.jobs.labels(event, "timeout").observe(ctx["job_timeout"])
-        log.error("job stopped after JOB_TIMEOUT (%.0f s)", ctx["job_timeout"], extra=fields)
-        await services.caches.deliveries.release(delivery_id)
-        return "timeout"
+    outcome = await run_job(services, job)  # the job's deadline is run_job's
+    if outcome == "timeout":
+        return outcome
     delay = next_retry(services, job, outcome)
     if delay is not None:
         try:
