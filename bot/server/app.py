@@ -24,7 +24,8 @@ from bot.server.manifest import add_setup_routes
 from bot.server.metrics import Metrics
 from bot.server.services import SERVICES, Services
 from bot.server.settings import Settings
-from bot.server.webhooks import MAX_PAYLOAD, receive
+from bot.server.signed_body import MAX_PAYLOAD
+from bot.server.webhooks import receive
 
 log = logging.getLogger("lockin.server")
 
