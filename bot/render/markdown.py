@@ -57,7 +57,12 @@ def mermaid_label(text: str) -> str:
 
 
 def path_ref(path: str, link: Link | None, start: int | None = None, end: int | None = None) -> str:
-    where = path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    # A name that is not UTF-8 (its bytes kept as surrogates) is shown with U+FFFD for
+    # them: GitHub refuses text that is not Unicode.
+    shown_path = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    where = (
+        shown_path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    )
     shown = code(where)
     return f"[{shown}]({link(path, start, end)})" if link else shown
 
