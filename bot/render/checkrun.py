@@ -196,6 +196,8 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
         n = sum(1 for f in analysis.delta.files if f.skipped in skipped)
         notes.append(f"{n:,} skipped ({', '.join(str(s) for s in skipped)})")
     parts.append("; ".join(n for n in notes if n) + ".")
+    if analysis.archive_refused:
+        parts.append(f"The tarball was not used: {plain(analysis.archive_refused)}.")
     if analysis.unread:
         shown = ", ".join(code(p) for p in analysis.unread[:20])
         parts.append(
