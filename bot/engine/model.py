@@ -45,6 +45,8 @@ class Rule:
     ecosystem: str  # "cuda", "hip", "triton", ...
     vendors: frozenset[str]  # vendors this code runs on today
     summary: str  # one line: why this does not travel
+    why: str = ""  # long form: why code it matches would not move off its vendor
+    instead: str = ""  # long form: the portable or other-vendor equivalent (and the tool)
 
     @property
     def nvidia_only(self) -> bool:
