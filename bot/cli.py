@@ -1,4 +1,4 @@
-"""The ``lockin`` command line: ``scan``, ``diff``, ``serve`` and ``worker``.
+"""The ``lockin`` command line: ``scan``, ``diff``, ``rules``, ``serve`` and ``worker``.
 
 Exit codes: 0 success (for ``diff``: the change passes the policy), 1 ``diff`` adds
 non-portable code without a decision, 2 bad input. Errors are one line on stderr.
@@ -84,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
         "--decision", action="append", default=[], metavar="REF", help="link a decision record"
     )
     diff.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
+
+    rules = commands.add_parser("rules", help="the rule reference: every rule, or one rule's page")
+    rules.add_argument("rule_id", nargs="?", metavar="ID", help="a rule id, e.g. cuda.kernel")
+    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
     from bot.cli_history import add_history_parser
 
@@ -337,6 +341,22 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if report.failed else 0
 
 
+# -- rules ---------------------------------------------------------------------
+
+
+def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    from bot.render import rules_page
+
+    if args.rule_id is None:
+        out.write(rules_page.render_list(rules_page.SPECS, args.format))
+        return 0
+    spec = rules_page.find(args.rule_id)
+    if spec is None:
+        raise UsageError(f"no rule {args.rule_id!r}: `lockin rules` lists them")
+    out.write(rules_page.render_page(spec, args.format))
+    return 0
+
+
 # -- entry point ---------------------------------------------------------------
 
 
@@ -370,6 +390,8 @@ def main(
         args = parse_args(argv)
         if args.command in ("serve", "worker"):
             return _server(args.command)
+        if args.command == "rules":
+            return _rules(args, out)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
             from bot import cli_history
 

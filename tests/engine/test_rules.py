@@ -48,7 +48,8 @@ def test_rule_row_is_complete(spec: RuleSpec) -> None:
     assert spec.rule.summary
     assert "\n" not in spec.rule.summary
     # The rule's page: why the code would not move, and what it would move to.
-    assert len(spec.rule.why) >= 40 and len(spec.rule.instead) >= 20
+    assert len(spec.rule.why) >= 40
+    assert len(spec.rule.instead) >= 20
     assert spec.rule.why != spec.rule.instead
     assert spec.rule.ecosystem in ECOSYSTEMS
     assert spec.rule.layer is not Layer.PORTABLE
