@@ -24,6 +24,7 @@ from bot.render.markdown import (
     path_ref,
     table,
 )
+from bot.render.rules_page import rule_url
 from bot.review.checks import CheckOutput
 
 if TYPE_CHECKING:
@@ -251,7 +252,8 @@ def annotations(report: PRReport) -> list[dict[str, Any]]:
                     "end_line": r.end_line,
                     "annotation_level": level,
                     "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})"[:255],
-                    "message": f"Will not move off its vendor as is: {why}. {status}",
+                    "message": f"Will not move off its vendor as is: {why}. {status}\n"
+                    f"About this rule: {rule_url(r.rule)}",
                 }
             )
     return out

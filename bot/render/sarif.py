@@ -19,6 +19,7 @@ from urllib.parse import quote
 from bot.engine.census import Census
 from bot.engine.model import ChangeDelta, Finding, Layer, Rule
 from bot.render.figures import COST
+from bot.render.rules_page import rule_url
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: GitHub accepts at most 25,000 results per run; more are cut with a notification.
@@ -41,16 +42,31 @@ def tool_version() -> str:
 
 def _descriptor(rule: Rule) -> dict[str, Any]:
     vendors = ", ".join(sorted(rule.vendors)) or "none"
-    help_text = (
-        f"{rule.summary} Layer: {rule.layer.value} (moving it off its vendor costs a "
-        f"{COST[rule.layer]}). Ecosystem: {rule.ecosystem}. Runs today on: {vendors}."
+    facts = (
+        f"Layer: {rule.layer.value} (moving it off its vendor costs a {COST[rule.layer]}). "
+        f"Ecosystem: {rule.ecosystem}. Runs today on: {vendors}."
+    )
+    url = rule_url(rule.id)
+    why = f"Why it would not move: {rule.why}" if rule.why else ""
+    instead = f"Instead: {rule.instead}" if rule.instead else ""
+    help_text = "\n\n".join(p for p in (f"{rule.summary}. {facts}", why, instead) if p)
+    help_markdown = "\n\n".join(
+        p
+        for p in (
+            f"{rule.summary}. {facts}",
+            f"**Why it would not move.** {rule.why}" if rule.why else "",
+            f"**Instead.** {rule.instead}" if rule.instead else "",
+            f"[About this rule]({url})",
+        )
+        if p
     )
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in rule.id.replace("-", ".").split(".")),
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": help_text},
-        "help": {"text": help_text, "markdown": help_text},
+        "fullDescription": {"text": f"{rule.summary}. {why}".strip()},
+        "helpUri": url,
+        "help": {"text": f"{help_text}\n\nAbout this rule: {url}", "markdown": help_markdown},
         "defaultConfiguration": {"level": level(rule.layer)},
         "properties": {
             "layer": rule.layer.value,

@@ -103,3 +103,16 @@ def test_the_make_target_writes_the_document(tmp_path: Path) -> None:
         [sys.executable, "-m", "bot.render.rules_page", str(target)], check=True, cwd=ROOT
     )
     assert target.read_text(encoding="utf-8") == rules_document()
+
+
+def test_sarif_rules_carry_help_uri_full_description_and_help() -> None:
+    code, out, _ = _run("scan", str(ROOT / "examples" / "repo"), "--format", "sarif")
+    assert code == 0
+    rules = {r["id"]: r for r in json.loads(out)["runs"][0]["tool"]["driver"]["rules"]}
+    kernel = rules["cuda.kernel"]
+    page = "https://github.com/lockin-dev/lockin/blob/main/docs/rules.md#cuda.kernel"
+    assert kernel["helpUri"] == page
+    assert "compiled by nvcc" in kernel["fullDescription"]["text"]
+    assert "hipify" in kernel["help"]["text"]
+    assert f"[About this rule]({page})" in kernel["help"]["markdown"]
+    assert all(r["helpUri"].endswith("#" + r["id"]) for r in rules.values())
