@@ -145,6 +145,7 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
         jobs=args.jobs,
         progress=progress,
         include_generated=policy.paths.include_generated,
+        markers_allowed=policy.markers_allowed,
     )
     progress.finish()
     return census
@@ -280,6 +281,7 @@ class DiffReport:
     summary: dict[str, Any]  # json_out.verdict_summary
     base: str
     head: str
+    markers_allowed: bool = True
 
     @property
     def failed(self) -> bool:
@@ -288,7 +290,9 @@ class DiffReport:
     def render(self, fmt: str, *, pretty: bool) -> str:
         delta, summary, base, head = self.delta, self.summary, self.base, self.head
         if fmt == "json":
-            document = json_out.diff_document(delta, summary, base=base, head=head)
+            document = json_out.diff_document(
+                delta, summary, base=base, head=head, markers_allowed=self.markers_allowed
+            )
             return json_out.dumps(document, pretty=pretty)
         if fmt == "markdown":
             return markdown.diff_markdown(delta, summary, base=base, head=head)
@@ -322,7 +326,10 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
         raise UsageError("BASE and HEAD must both be directories or both git revisions")
     policy = inputs.policy
     deltas = change_deltas(
-        inputs.files, jobs=args.jobs, include_generated=policy.paths.include_generated
+        inputs.files,
+        jobs=args.jobs,
+        include_generated=policy.paths.include_generated,
+        markers_allowed=policy.markers_allowed,
     )
     delta = change_delta(deltas)
     folder = policy.decisions.folder
@@ -330,7 +337,8 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
     refs = [*args.decision, *find_links(*inputs.messages)]
     linked = _linked(refs, at, folder, inputs.owner, inputs.name)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(inputs.base, folder, err))
-    return DiffReport(delta, json_out.verdict_summary(verdict), args.base, args.head)
+    summary = json_out.verdict_summary(verdict)
+    return DiffReport(delta, summary, args.base, args.head, policy.markers_allowed)
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
