@@ -205,7 +205,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         includes=includes,
     )
     if markers.WORD in text:
-        markers.apply(report, lexed)
+        markers.apply(report, lexed, [(SPECS[i].rule.id, a, b) for i, a, b in claims])
     return report
 
 

@@ -1,9 +1,9 @@
 """Inline markers: ``lockin: ignore[rule-id] reason`` in a comment says "lockin is wrong here".
 
 A marker's target line is its own line when that line holds code (a trailing comment), else
-the next line holding code. A finding of the named rule that starts on the target line is
-taken out whole (the function, block or branch the rule claimed); otherwise only the target
-line is, when the rule owns it. Taken-out lines count as portable and are recorded in
+the next line holding code. A region the named rule claimed starting on the target line is
+taken out whole (the function, block or branch); otherwise only the target line is, when
+the rule owns it. Taken-out lines count as portable and are recorded in
 ``FileReport.ignored`` with the reason; a marker that takes nothing out (no reason, an
 unknown rule id, nothing of its rule there) is recorded in ``marker_problems``. Nothing a
 marker does is silent: every renderer lists both.
@@ -30,8 +30,13 @@ _CLOSER = re.compile(r"\s*(?:\*/|-->|\*\)|-\})\s*$")
 _NOT_ALLOWED = "ignore markers are not allowed here (ignore_markers: not-allowed)"
 
 
-def apply(report: FileReport, lexed: Lexed) -> None:
-    """Take out of ``report`` what the markers of its text name (see the module doc)."""
+def apply(report: FileReport, lexed: Lexed, regions: list[tuple[str, int, int]]) -> None:
+    """Take out of ``report`` what the markers of its text name (see the module doc).
+
+    ``regions`` are the rules' claims before lines were resolved, (rule id, first, last):
+    a marker covers the region of its rule that starts on its target line, not the whole
+    finding, which may run on into the next function the same rule claimed.
+    """
     from bot.engine.registry import RULES  # late: deltas and censuses import this module
 
     text, masked = lexed.text, lexed.masked
@@ -47,7 +52,7 @@ def apply(report: FileReport, lexed: Lexed) -> None:
         reason = _CLOSER.sub("", m.group(2)).strip()
         target = next((n for n in range(line, len(code) + 1) if code[n - 1]), None)
         for rule_id in (part.strip() for part in m.group(1).split(",")):
-            problem, span = _check(report, rule_id in RULES, rule_id, reason, target)
+            problem, span = _check(report, regions, rule_id in RULES, rule_id, reason, target)
             if problem:
                 report.marker_problems.append(MarkerProblem(line, problem, *span))
                 continue
@@ -73,7 +78,12 @@ def apply(report: FileReport, lexed: Lexed) -> None:
 
 
 def _check(
-    report: FileReport, known: bool, rule_id: str, reason: str, target: int | None
+    report: FileReport,
+    regions: list[tuple[str, int, int]],
+    known: bool,
+    rule_id: str,
+    reason: str,
+    target: int | None,
 ) -> tuple[str, tuple[int, int]]:
     """Why a marker for ``rule_id`` takes nothing out ("" when it does), and its lines."""
     if not known:
@@ -81,14 +91,10 @@ def _check(
         return f"{named}: `lockin rules` lists them", (0, 0)
     if target is None:
         return f"ignore[{rule_id}] is followed by no code line", (0, 0)
-    span = next(
-        (
-            (f.start_line, f.end_line)
-            for f in report.findings
-            if f.rule == rule_id and f.start_line == target
-        ),
-        (target, target) if report.line_rules[target - 1] == rule_id else None,
-    )
+    last = max((b for r, a, b in regions if r == rule_id and a == target), default=0)
+    span: tuple[int, int] | None = (target, min(last, len(report.line_rules))) if last else None
+    if span is None and report.line_rules[target - 1] == rule_id:
+        span = (target, target)
     if not any(c.isalnum() for c in reason):
         return f"ignore[{rule_id}] needs a reason: why lockin is wrong here", span or (0, 0)
     if span is None:

@@ -213,10 +213,11 @@ The marker is `lockin: ignore[RULE-ID] REASON` inside a comment of the file's la
 
 - **Which lines it covers.** Its *target line* is the line it is on when that line holds
   code (a trailing comment), otherwise the next line that holds code (a comment line of its
-  own above the code). A finding of the named rule that *starts* on the target line is
-  covered whole: the function, block, statement or preprocessor branch the rule claimed
-  (put the marker above the first line of the finding, e.g. above `template <...>` of a
-  kernel). Otherwise only the target line is covered, when the rule owns it.
+  own above the code). A region the named rule claims *starting* on the target line is
+  covered whole: the function, block, statement or preprocessor branch (put the marker above
+  the first line of the region, e.g. above `template <...>` of a kernel). A neighbouring
+  region of the same rule is not covered, even where the two show as one finding. Otherwise
+  only the target line is covered, when the rule owns it.
 - **What covered lines count as.** They leave their layer and count as portable, and are
   listed and counted apart as *ignored* (per rule, with the reason) in `lockin scan` (text,
   JSON, Markdown, SARIF suppressions), `lockin diff`, the check run and the PR comment. The
