@@ -335,4 +335,5 @@ def _file_delta(plan: _Plan, policy: Policy) -> FileDelta | None:
         removed,
         status=plan.status,
         old_path=plan.file.previous_filename,
+        markers_allowed=policy.markers_allowed,
     )
