@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 
 import ahocorasick
 
@@ -122,27 +123,25 @@ class Source:
         if not keywords:
             yield from pattern.finditer(masked)
             return
-        windows: list[tuple[int, int]] = []
-        for keyword in keywords:
-            end = -1
-            for i in self.occurrences.get(keyword, ()):  # in increasing order
-                if i < end:  # on the line already taken
-                    continue
-                start = masked.rfind("\n", 0, i) + 1
-                end = masked.find("\n", i + len(keyword))
-                end = end if end >= 0 else len(masked)
-                windows.append((start, end))
-        if not windows:
-            return
-        windows.sort()
-        start, end = windows[0]
-        for lo, hi in windows:
-            if lo <= end + 1:
-                end = max(end, hi)
+        found = [self.occurrences.get(keyword, ()) for keyword in keywords]
+        offsets = sorted(chain.from_iterable(found)) if len(found) > 1 else found[0]
+        size = len(offsets)
+        at = 0
+        start = end = -2  # the window of lines being gathered, [start, end)
+        while at < size:
+            i = offsets[at]
+            lo = masked.rfind("\n", 0, i) + 1
+            hi = masked.find("\n", i)
+            hi = hi if hi >= 0 else len(masked)
+            at = bisect_left(offsets, hi, at + 1)  # the next keyword on a later line
+            if lo <= end + 1:  # the next line: one window
+                end = hi
                 continue
-            yield from pattern.finditer(masked, start, end)
+            if start >= 0:
+                yield from pattern.finditer(masked, start, end)
             start, end = lo, hi
-        yield from pattern.finditer(masked, start, end)
+        if start >= 0:
+            yield from pattern.finditer(masked, start, end)
 
     # -- C-like structure -------------------------------------------------------------
 
