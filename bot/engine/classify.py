@@ -30,6 +30,9 @@ _GENERATED = re.compile(
     re.I,
 )
 _GENERATED_HEAD = 2048
+# Claims covering more than this many times the file's lines in total are painted line by
+# line once each instead of slice by slice (which would be quadratic in the worst case).
+_OVERPAINT = 8
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
 _NOT_CODE = -2  # owner of a line that is not code (blank, comment)
 #: Owner index -> line_rules entry: a rule id, "" for portable (-1), None for non-code (-2).
@@ -254,10 +257,34 @@ def _resolve(
 def _paint(claims: list[tuple[int, int, int]], n: int) -> list[int]:
     """Each of ``n`` lines labelled with the first item of the last claim over it (-1: none)."""
     painted = [-1] * n
-    for label, first, last in claims:
-        first, last = max(first, 1), min(last, n)
+    spans = [(label, max(first, 1), min(last, n)) for label, first, last in claims]
+    if sum(last - first + 1 for _, first, last in spans if first <= last) > _OVERPAINT * n:
+        return _paint_once(spans, painted)
+    for label, first, last in spans:
         if first <= last:
             painted[first - 1 : last] = [label] * (last - first + 1)
+    return painted
+
+
+def _paint_once(spans: list[tuple[int, int, int]], painted: list[int]) -> list[int]:
+    """``_paint`` for claims that overlap a lot (thousands of regions running to the end of
+    the file): the strongest claim first, each line painted once, skipping painted runs
+    through a next-unpainted-line forest with path halving. Linear in lines plus claims."""
+    n = len(painted)
+    after = list(range(n + 1))  # after[i]: an index <= the first unpainted line >= i
+
+    def unpainted(i: int) -> int:
+        while after[i] != i:
+            after[i] = after[after[i]]
+            i = after[i]
+        return i
+
+    for label, first, last in reversed(spans):
+        i = unpainted(first - 1) if first <= last else n
+        while i < last:
+            painted[i] = label
+            after[i] = i + 1
+            i = unpainted(i + 1)
     return painted
 
 
