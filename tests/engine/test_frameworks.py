@@ -10,7 +10,10 @@ def test_imports_and_dependency_files_name_frameworks() -> None:
         ("model/train.py", b"import os\nfrom torch import nn\n"),
         ("serve/infer.py", b"  import onnxruntime as ort\n"),
         ("requirements.txt", b"# pinned\njax[cuda12]==0.4.30\nnumpy\n"),
-        ("pyproject.toml", b'dependencies = ["tensorflow_cpu>=2.15", "mlx; sys_platform == \'darwin\'"]\n'),
+        (
+            "pyproject.toml",
+            b'dependencies = ["tensorflow_cpu>=2.15", "mlx; sys_platform == \'darwin\'"]\n',
+        ),
         ("docs/notes.md", b"import torch\n"),  # prose: not read
         ("tools/x.py", b"s = 'import jaxtyping'\nimport torchvision\n"),  # other packages
     ]
@@ -25,8 +28,12 @@ def test_imports_and_dependency_files_name_frameworks() -> None:
 
 
 def test_only_python_and_dependency_files_are_read() -> None:
-    assert wanted("a/b.py") and wanted("requirements-dev.txt") and wanted("environment.yml")
-    assert not wanted("README.md") and not wanted("k.cu")
+    assert [wanted(p) for p in ("a/b.py", "requirements-dev.txt", "environment.yml")] == [
+        True,
+        True,
+        True,
+    ]
+    assert [wanted(p) for p in ("README.md", "k.cu")] == [False, False]
 
 
 def test_every_framework_row_names_imports_and_packages() -> None:

@@ -345,7 +345,9 @@ def test_migration_cost_may_be_a_mapping_of_lines_weeks_target_and_note() -> Non
         "migration_cost:\n  lines: 1200\n  engineer_weeks: 3\n  target: HIP\n  note: warp shuffles",
     )
     record = parse_decision("r", text)
-    assert record.cost == MigrationCost(lines=1200, engineer_weeks=3.0, target="HIP", note="warp shuffles")
+    assert record.cost == MigrationCost(
+        lines=1200, engineer_weeks=3.0, target="HIP", note="warp shuffles"
+    )
     assert record.migration_cost == "~1,200 lines, 3 engineer-weeks to HIP (warp shuffles)"
     free = parse_decision("r", RECORD)
     assert free.cost is None  # free text stays valid and carries no estimate in lines
