@@ -67,7 +67,7 @@ def _strip_comment(line: str) -> str:
 def _problem(pattern: str, owners: list[str]) -> str | None:
     if pattern.startswith("!"):
         return f"negated pattern {pattern!r}: CODEOWNERS does not support '!'"
-    if "[" in pattern and "]" in pattern:
+    if re.search(r"(?<!\\)\[", pattern):
         return f"pattern {pattern!r}: CODEOWNERS does not support [ ] ranges"
     try:
         compile_patterns((pattern,))

@@ -244,7 +244,7 @@ def _overlap(refs: tuple[str, ...], paths: list[str], records: Sequence[Decision
     ranked = sorted(by_ref.values(), key=_precedence(example))
     winner, runner = ranked[0], ranked[1]
     if (winner.status == "accepted") != (runner.status == "accepted"):
-        reason = f"it is accepted and {runner.ref} is {runner.status or 'without status'}"
+        reason = "it is accepted and the other is not"
     elif specificity(winner, example) != specificity(runner, example):
         reason = "its scope is the more specific (longer pattern)"
     else:
