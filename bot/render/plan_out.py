@@ -146,6 +146,10 @@ def _plan(plan: TargetPlan) -> dict[str, Any]:
 # -- Markdown -------------------------------------------------------------------
 
 
+def _dir(directory: str) -> str:
+    return "(root)" if directory == "." else directory + "/"
+
+
 def _pct(share: float) -> str:
     return f"{share * 100:.0f}%"
 
@@ -234,7 +238,7 @@ def uncovered_markdown(document: Mapping[str, Any], rows: int = MARKDOWN_ROWS) -
             ["Directory", "Gated lines", "Files", "Suggested owner (CODEOWNERS)"],
             [
                 [
-                    code(a["directory"] + "/"),
+                    code(_dir(a["directory"])),
                     f"{a['lines']:,}",
                     f"{a['files']:,}",
                     ", ".join(code(o) for o in a["owners"]) or "—",
@@ -386,7 +390,7 @@ def plan_text(document: Mapping[str, Any], rows: int = 15) -> str:
         ]
     out += ["", "Uncovered areas (gated lines, suggested owner):"]
     out += [
-        f"  {a['lines']:>8,}  {a['directory']}/  {', '.join(a['owners']) or '-'}"
+        f"  {a['lines']:>8,}  {_dir(a['directory'])}  {', '.join(a['owners']) or '-'}"
         for a in reg["uncovered"][:rows]
     ] or ["  (none)"]
     kernels = sorted(document["kernels"], key=lambda k: -k["code_lines"])
