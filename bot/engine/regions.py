@@ -99,7 +99,7 @@ class Source:
         self._logical: list[bool] | None = None
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._in_string: list[bool] | None = None
-        self._directives: list[Span] | None = None
+        self._directives: tuple[list[int], list[int]] | None = None
         self._string_starts: list[int] | None = None
         self._assigned: dict[str, Span] | None = None
 
@@ -180,19 +180,21 @@ class Source:
         ``_MACRO_LINES`` lines after the directive's first."""
         if self._directives is None:
             self._directives = self._find_directives()
-        line = self.line_of(pos)
+        starts, ends = self._directives
         # Directives do not overlap and come in order: the last one starting at or before
-        # ``line`` is the only one that may hold it (one bisection, whatever the macro's size).
-        at = bisect_right(self._directives, (line, self.last_line + 1)) - 1
-        if at < 0:
+        # ``pos`` is the only one that may hold it (one bisection, whatever the macro's size).
+        at = bisect_right(starts, pos) - 1
+        if at < 0 or pos > ends[at]:
             return None
-        first, last = self._directives[at]
+        first, last = self.span(starts[at], ends[at])
         last = min(last, first + _MACRO_LINES)
-        return (first, last) if line <= last else None
+        return (first, last) if self.line_of(pos) <= last else None
 
-    def _find_directives(self) -> list[Span]:
+    def _find_directives(self) -> tuple[list[int], list[int]]:
+        """[start, end) offsets of every directive, from its line's start."""
         masked = self.masked
-        found: list[Span] = []
+        starts: list[int] = []
+        ends: list[int] = []
         pos = 0
         while m := _DIRECTIVE.search(masked, pos):
             start = masked.rfind("\n", 0, m.start()) + 1
@@ -207,9 +209,10 @@ class Source:
                     break
                 pos = end + 1
                 continue
-            found.append(self.span(start, m.end()))
+            starts.append(start)
+            ends.append(m.end())
             pos = m.end()
-        return found
+        return starts, ends
 
     def block_end(self, open_brace: int) -> int:
         """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""
