@@ -14,7 +14,7 @@ from collections import Counter
 from itertools import compress, groupby
 from operator import itemgetter, not_
 
-from bot.engine import literals
+from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
@@ -195,7 +195,7 @@ def _classify(path: str, data: bytes) -> FileReport:
     else:
         line_rules = _resolve(claims, code, layers, ecosystems, findings)
     shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
-    return FileReport(
+    report = FileReport(
         path=path,
         language=lang.name,
         code_lines=code_lines,
@@ -207,6 +207,9 @@ def _classify(path: str, data: bytes) -> FileReport:
         shim=shim,
         includes=includes,
     )
+    if markers.WORD in text:
+        markers.apply(report, lexed, [(SPECS[i].rule.id, a, b) for i, a, b in claims])
+    return report
 
 
 def _resolve(
