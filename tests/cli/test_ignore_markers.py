@@ -13,6 +13,7 @@ from jsonschema import Draft4Validator, Draft202012Validator
 
 from bot.cli import main
 from bot.engine import classify
+from bot.engine.model import Layer
 from bot.render.json_out import load_schema
 from tests.cli.test_cli import SARIF_SCHEMA
 
@@ -59,8 +60,8 @@ def test_the_engine_takes_out_a_whole_finding_or_one_line() -> None:
         "a no-op shim on every backend"
     ]
     assert {f.rule for f in report.findings} == {"cuda.include"}
-    assert report.layers["kernel"] == 0
-    assert report.layers["portable"] == report.code_lines - 1
+    assert report.layers[Layer.KERNEL] == 0
+    assert report.layers[Layer.PORTABLE] == report.code_lines - 1
     assert report.line_rules[3] == ""
     assert not report.marker_problems
 
