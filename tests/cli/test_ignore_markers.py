@@ -181,3 +181,17 @@ def test_policy_rejects_an_unknown_ignore_markers_value(tmp_path: Path) -> None:
     code, _, err = _run("scan", str(root))
     assert code == 2
     assert "ignore_markers" in err
+
+
+def test_a_census_counted_with_markers_can_be_recounted_without_them(tmp_path: Path) -> None:
+    from bot.engine.census import Census
+
+    marked = Census([classify("k.cu", KERNEL.encode())])
+    bare = Census([classify("k.cu", KERNEL.replace("lockin: ignore", "lockin-ignore").encode())])
+    strict = marked.without_markers()
+    assert marked.totals.layers != bare.totals.layers
+    assert strict.totals.layers == bare.totals.layers
+    assert strict.totals.rule_lines == bare.totals.rule_lines
+    [summary] = strict.files()
+    assert {f.rule for f in summary.findings} == {"cuda.include", "cuda.kernel", "cuda.runtime"}
+    assert len(summary.marker_problems) == 2
