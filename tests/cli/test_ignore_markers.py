@@ -195,3 +195,16 @@ def test_a_census_counted_with_markers_can_be_recounted_without_them(tmp_path: P
     [summary] = strict.files()
     assert {f.rule for f in summary.findings} == {"cuda.include", "cuda.kernel", "cuda.runtime"}
     assert len(summary.marker_problems) == 2
+
+
+def test_a_marker_reason_is_shown_as_plain_text(tmp_path: Path) -> None:
+    hostile = KERNEL.replace(
+        "built for HIP too through our compat header",
+        "ask @octo/admins [here](https://x.test) **now**",
+    )
+    root = _tree(tmp_path, {"k.cu": hostile})
+    _, md, _ = _run("scan", str(root), "--format", "markdown")
+    line = next(x for x in md.splitlines() if "cuda.kernel" in x and "octo" in x)
+    assert "@octo" not in line  # no mention: a word joiner follows the @
+    assert "[here](https" not in line
+    assert "**now**" not in line
