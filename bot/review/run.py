@@ -21,16 +21,15 @@ from typing import TYPE_CHECKING
 
 from bot.census_store import census_store
 from bot.engine.model import NON_PORTABLE
-from bot.github.errors import GitHubError
+from bot.github.errors import GitHubError, NotFound
+from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.render.checkrun import check_output
 from bot.render.comment import render_clean, render_comment
 from bot.review.analysis import analyse_pr
 from bot.review.checks import (
-    ERROR_TITLE,
     MAX_ANNOTATIONS,
-    CheckOutput,
     CheckRun,
     external_id,
     has_result,
@@ -39,6 +38,7 @@ from bot.review.checks import (
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
+from bot.review.failure import complete_with_error, fail_before_start
 from bot.review.locks import KeyedLock, LocalKeyedLock, pr_key
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
@@ -146,19 +146,32 @@ async def _check(
     trigger: str,
     start: int,
 ) -> CheckOutcome:
-    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
-    current = pr["head"]["sha"]
-    if pr["state"] != "open":
-        return CheckOutcome(None, current, note="pull request is closed")
-    if head_sha and head_sha != current:
-        ctx.log.info(
-            "event names head %s, PR is at %s: checking the current head", head_sha, current
-        )
-    config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
-    name = config.policy.check_name
+    # Until the configuration is read, a failure is reported under the default name on the
+    # head the event named: the required check must appear whatever failed.
+    name, current = DEFAULT_POLICY.check_name, head_sha
     ours = external_id(owner, repo, number)
-    existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
-    existing = [run for run in existing if run.get("external_id") == ours]
+    try:
+        pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+        current = pr["head"]["sha"]
+        if pr["state"] != "open":
+            return CheckOutcome(None, current, note="pull request is closed")
+        if head_sha and head_sha != current:
+            ctx.log.info(
+                "event names head %s, PR is at %s: checking the current head", head_sha, current
+            )
+        config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+        name = config.policy.check_name
+        existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
+        existing = [run for run in existing if run.get("external_id") == ours]
+    except NotFound:
+        raise  # the pull request or repository is gone: nothing to report on
+    except Exception as exc:
+        if current is not None:
+            await fail_before_start(
+                gh, ctx, owner=owner, repo=repo, name=name, head_sha=current, external_id=ours,
+                error=exc,
+            )  # fmt: skip
+        raise
     if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
     run = await CheckRun.start(
@@ -189,7 +202,7 @@ async def _check(
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
-            await _complete_with_error(ctx, run, exc)
+            await complete_with_error(ctx, run, exc)
         raise
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
@@ -271,26 +284,3 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
         body,
         create=touched or mode == "always",
     )
-
-
-async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
-    if isinstance(exc, asyncio.CancelledError):
-        reason = "the worker was stopped (the server is shutting down)"
-    elif isinstance(exc, GitHubError):
-        reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
-    else:
-        reason = f"internal error ({type(exc).__name__})"
-    output = CheckOutput(
-        conclusion="failure",
-        title=ERROR_TITLE,
-        summary=(
-            f"lockin stopped before it could count this pull request: {reason[:500]}.\n\n"
-            "It reports failure rather than let unchecked code pass a required check. "
-            "Press **Recount** (or re-run the check) to try again."
-        ),
-        text="",
-    )
-    try:
-        await run.complete(output)
-    except GitHubError:
-        ctx.log.warning("could not complete check run %s after an error", run.id)

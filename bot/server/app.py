@@ -16,6 +16,7 @@ from bot.features import ROUTER
 from bot.github.auth import AppAuth
 from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
+from bot.retries import LocalRetries
 from bot.server.badge import add_badge_routes
 from bot.server.dispatch import run_job
 from bot.server.jobs import JobQueue, LocalJobQueue
@@ -74,9 +75,13 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue
+    if backend is None:
+        services.retries = LocalRetries(queue.submit)
     introduction = asyncio.create_task(_introduce(services.auth))
     yield
     introduction.cancel()
+    if services.retries is not None:
+        await services.retries.close()
     await queue.close()
     if backend is not None:
         await backend.close()

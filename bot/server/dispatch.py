@@ -9,6 +9,7 @@ import time
 from gidgethub import sansio
 
 from bot.github.errors import NotFound
+from bot.retries import outdated, retry_later, retryable
 from bot.server.context import JobContext, JobLog
 from bot.server.jobs import Job
 from bot.server.services import Services
@@ -41,7 +42,12 @@ async def run_job(services: Services, job: Job) -> None:
         metrics=services.metrics,
     )
     started = time.monotonic()
+    if job.attempt and (why := await outdated(gh, job)):
+        services.metrics.retries.labels("dropped").inc()
+        job_log.info("retry %d dropped: %s", job.attempt, why)
+        return
     outcome = "ok"
+    github_failed = False
     for handler in services.router.fetch(event):
         deadline = asyncio.timeout(services.settings.job_timeout)
         try:
@@ -63,6 +69,7 @@ async def run_job(services: Services, job: Job) -> None:
             job_log.exception("handler %s failed: cancelled from inside", handler.__qualname__)
         except Exception as exc:
             outcome = "error"
+            github_failed = github_failed or retryable(exc)
             if isinstance(exc, TimeoutError) and deadline.expired():
                 job_log.error(
                     "handler %s cancelled: it ran longer than JOB_TIMEOUT (%.0fs)",
@@ -75,6 +82,10 @@ async def run_job(services: Services, job: Job) -> None:
     services.metrics.jobs.labels(job.event, outcome).observe(seconds)
     if outcome == "error":
         await services.caches.deliveries.release(job.delivery_id)
+    if github_failed:
+        count = services.metrics.retries.labels
+        delays = services.settings.job_retry_delays
+        await retry_later(services.retries, delays, job, lambda o: count(o).inc(), job_log)
     job_log.log(
         {"ok": logging.INFO, "gone": logging.WARNING}.get(outcome, logging.ERROR),
         "job %s",

@@ -23,6 +23,8 @@ class Job:
     event: str
     payload: dict[str, Any]
     received_at: float = field(default_factory=time.time)
+    # 0 for the delivery itself, n for its n-th retry (bot.retries).
+    attempt: int = 0
 
 
 Worker = Callable[[Job], Awaitable[None]]

@@ -36,6 +36,12 @@ class Metrics:
             buckets=_JOB_BUCKETS,
             registry=r,
         )
+        self.retries = Counter(
+            "lockin_job_retries",
+            "Jobs GitHub failed: retries scheduled, dropped (PR closed or moved) or exhausted.",
+            ["outcome"],
+            registry=r,
+        )
         self.github_requests = Counter(
             "lockin_github_requests",
             "HTTP exchanges with GitHub by method and status (or timeout / connection error).",

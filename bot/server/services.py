@@ -8,6 +8,7 @@ from aiohttp import web
 from gidgethub.routing import Router
 
 from bot.github.auth import AppAuth
+from bot.retries import Retries
 from bot.server.caches import Caches
 from bot.server.jobs import JobQueue
 from bot.server.metrics import Metrics
@@ -23,6 +24,7 @@ class Services:
     # Set while the app runs (configured apps only).
     auth: AppAuth | None = None
     queue: JobQueue | None = None
+    retries: Retries | None = None
 
 
 SERVICES = web.AppKey("lockin_services", Services)

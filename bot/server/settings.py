@@ -19,6 +19,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from dotenv import dotenv_values
 
+from bot.retries import DEFAULT_DELAYS, parse_delays
+
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 LOG_FORMATS = ("json", "pretty")
 
@@ -58,6 +60,8 @@ class Settings:
     retry_backoff: float = 0.5
     # GitHub asks to wait at least a minute after a secondary limit that names no delay.
     secondary_rate_limit_wait: float = 60.0
+    # Seconds before each retry of a job GitHub failed (bot.retries).
+    job_retry_delays: tuple[float, ...] = DEFAULT_DELAYS
     private_key_path: str | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -218,6 +222,7 @@ _SPECS = (
     _Spec("job_timeout", ("JOB_TIMEOUT",), _seconds(positive=True)),
     _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
+    _Spec("job_retry_delays", ("JOB_RETRY_DELAYS",), parse_delays),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),
 )
 

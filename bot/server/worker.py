@@ -31,6 +31,7 @@ from redis.exceptions import RedisError
 
 from bot import census_store
 from bot.features import ROUTER
+from bot.retries import RedisRetries
 from bot.review import run as review_run
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
@@ -129,6 +130,7 @@ async def _start(ctx: dict[str, Any]) -> None:
     # points bot.review.run and bot.census_store leave for this).
     review_run.PR_LOCKS = backend.locks("pr")
     census_store.CENSUS_LOCKS = backend.locks("census")
+    services.retries = RedisRetries(backend.redis)
     ctx[_SERVICES] = services
     ctx["session"] = session
     log.info("worker ready: up to %d jobs at a time", settings.workers)
@@ -146,6 +148,7 @@ async def run_delivery(
     payload: dict[str, Any],
     received_at: float,
     seq: int,
+    attempt: int = 0,
 ) -> str:
     """One queued delivery: dropped if its PR head was superseded, else dispatched."""
     services: Services = ctx[_SERVICES]
@@ -168,7 +171,7 @@ async def run_delivery(
             return "superseded"
     try:
         async with asyncio.timeout(ctx["job_timeout"]):
-            await run_job(services, Job(delivery_id, event, payload, received_at))
+            await run_job(services, Job(delivery_id, event, payload, received_at, attempt))
     except TimeoutError:
         services.metrics.jobs.labels(event, "timeout").observe(ctx["job_timeout"])
         log.error("job stopped after JOB_TIMEOUT (%.0f s)", ctx["job_timeout"], extra=fields)
