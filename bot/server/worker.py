@@ -153,7 +153,7 @@ async def run_delivery(
     """One queued delivery: dropped if its PR head was superseded, else dispatched."""
     services: Services = ctx[_SERVICES]
     backend: RedisBackend = ctx[_BACKEND]
-    fields = {"delivery_id": delivery_id, "event": event, "try": ctx["job_try"]}
+    fields = {"delivery_id": delivery_id, "event": event, "try": ctx["job_try"], "attempt": attempt}
     log.info("job started (try %d)", ctx["job_try"], extra=fields)
     head = pull_head(event, payload)
     if head is not None:
