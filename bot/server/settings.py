@@ -62,6 +62,8 @@ class Settings:
     secondary_rate_limit_wait: float = 60.0
     # Seconds before each retry of a job GitHub failed (bot.retries).
     job_retry_delays: tuple[float, ...] = DEFAULT_DELAYS
+    # Embedded mode: look for runs a dead process left in progress (bot.review.stale).
+    recover_stale_runs: bool = True
     private_key_path: str | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -186,6 +188,13 @@ def _webhook_path(raw: str) -> str:
     return value
 
 
+def _flag(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value not in ("true", "false", "1", "0", "yes", "no"):
+        raise ValueError(f"expected true or false, got {raw!r}")
+    return value in ("true", "1", "yes")
+
+
 def _text(raw: str) -> str:
     return raw.strip()
 
@@ -223,6 +232,7 @@ _SPECS = (
     _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
     _Spec("job_retry_delays", ("JOB_RETRY_DELAYS",), parse_delays),
+    _Spec("recover_stale_runs", ("RECOVER_STALE_RUNS",), _flag),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),
 )
 

@@ -9,7 +9,13 @@ from tests.fakegithub import FakeGitHub
 
 SECRET = "It's a Secret to Everybody"
 # Quick retries, and no spacing between writes unless a test asks for it.
-FAST = {"retry_backoff": 0.01, "write_interval": 0.0, "secondary_rate_limit_wait": 0.2}
+FAST = {
+    "retry_backoff": 0.01,
+    "write_interval": 0.0,
+    "secondary_rate_limit_wait": 0.2,
+    # Request-counting tests would see the start-up sweep's reads (tested on its own).
+    "recover_stale_runs": False,
+}
 
 
 def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
