@@ -22,6 +22,7 @@ from bot.render.markdown import (
     ecosystem_delta_table,
     more,
     path_ref,
+    plain,
     table,
 )
 from bot.review.checks import CheckOutput
@@ -80,7 +81,7 @@ def figures(delta: ChangeDelta) -> str:
 def headline(report: PRReport) -> str:
     """One line saying what the check concluded and why."""
     if report.config.error is not None:
-        return f"Invalid configuration: {report.config.error}"
+        return f"Invalid configuration: {plain(str(report.config.error))}"
     analysis, verdict = report.analysis, report.verdict
     assert analysis is not None
     assert verdict is not None
@@ -110,7 +111,7 @@ def decisions_block(report: PRReport) -> str:
     lines = []
     for check in verdict.decisions[:MAX_ROWS]:
         mark = "✅" if check.valid else "❌"
-        why = "valid" if check.valid else "; ".join(check.problems)
+        why = "valid" if check.valid else plain("; ".join(check.problems))
         lines.append(f"- {mark} {code(check.ref)}: {why}")
     lines_more = more(len(lines), len(verdict.decisions))
     covering = sorted({f.covered_by for f in verdict.files if f.covered_by})
@@ -120,7 +121,7 @@ def decisions_block(report: PRReport) -> str:
     if covering:
         out.append("**Covered by**: " + ", ".join(code(ref) for ref in covering))
     if report.record_problems:
-        broken = "\n".join(f"- {cell(p)}" for p in report.record_problems[:MAX_ROWS])
+        broken = "\n".join(f"- {plain(p)}" for p in report.record_problems[:MAX_ROWS])
         out.append("**Unreadable decision records** (they cover nothing)\n\n" + broken)
     return "\n\n".join(out)
 
@@ -150,7 +151,7 @@ def next_steps(report: PRReport) -> str:
         error = report.config.error
         return (
             f"Fix {code(error.source)} on the default branch (line {error.line}, "
-            f"key {code(error.key or '-')}): {error.message}. The check stays failing until "
+            f"key {code(error.key or '-')}): {plain(error.message)}. The check stays failing until "
             "the file is valid: an invalid policy is never read as a looser one."
         )
     verdict = report.verdict

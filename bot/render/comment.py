@@ -8,6 +8,7 @@ the body fits, and only then is it cut.
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from bot.policy.decisions import link_line
@@ -103,7 +104,10 @@ def _draft_block(path: str, markdown: str) -> str:
             f"for this comment. Commit one as {code(path)} with a `scope` covering the files "
             f"above, then add this line to the PR description:\n\n{line}"
         )
-    fence = "````" if "```" in markdown else "```"
+    # Longer than any run of backticks inside (the PR's title is in it), so nothing in the
+    # record can close the fence and write outside it.
+    longest = max((len(run) for run in re.findall(r"`+", markdown)), default=0)
+    fence = "`" * max(3, longest + 1)
     return details(
         "A ready-to-commit decision record",
         f"Commit this as {code(path)}, fill in the TODOs, then add this line to the PR "

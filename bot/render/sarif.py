@@ -10,6 +10,7 @@ region; ``partialFingerprints`` so an alert keeps its identity when lines move.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from importlib import metadata
@@ -63,7 +64,9 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
 
 def _fingerprint(path: str, rule: str, ordinal: int) -> str:
     # The n-th region of a rule in a file: stable when unrelated lines move.
-    return hashlib.sha256(f"{path}\0{rule}\0{ordinal}".encode()).hexdigest()
+    # surrogateescape: a file name that is not UTF-8 hashes as its own bytes.
+    key = f"{path}\0{rule}\0{ordinal}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(key).hexdigest()
 
 
 def sarif_log(
@@ -97,7 +100,8 @@ def sarif_log(
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": quote(prefix + path, safe="/"),
+                            # A name that is not UTF-8 is percent-encoded byte by byte.
+                            "uri": quote(os.fsencode(prefix + path), safe="/"),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {"startLine": f.start_line, "endLine": f.end_line},

@@ -16,8 +16,9 @@ Order and guarantees:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.census_store import census_store
 from bot.engine.model import NON_PORTABLE
@@ -29,7 +30,9 @@ from bot.render.checkrun import check_output
 from bot.render.comment import render_clean, render_comment
 from bot.review.analysis import analyse_pr
 from bot.review.checks import (
+    ERROR_TITLE,
     MAX_ANNOTATIONS,
+    CheckOutput,
     CheckRun,
     external_id,
     has_result,
@@ -38,7 +41,6 @@ from bot.review.checks import (
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
-from bot.review.failure import complete_with_error, fail_before_start
 from bot.review.locks import KeyedLock, LocalKeyedLock, pr_key
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
@@ -52,6 +54,9 @@ if TYPE_CHECKING:
 #: Serialises checks per PR. In-process; a deployment with several hosts swaps in a
 #: Redis-backed KeyedLock here.
 PR_LOCKS: KeyedLock = LocalKeyedLock()
+
+#: The run's name when the failure came before the configuration (which may rename it).
+DEFAULT_NAME = DEFAULT_POLICY.check_name
 
 #: Triggers that mean "a new head was pushed": when a run of ours already exists for that
 #: head, another delivery (or a redelivery of this one) already covered it.
@@ -146,32 +151,37 @@ async def _check(
     trigger: str,
     start: int,
 ) -> CheckOutcome:
-    # Until the configuration is read, a failure is reported under the default name on the
-    # head the event named: the required check must appear whatever failed.
-    name, current = DEFAULT_POLICY.check_name, head_sha
     ours = external_id(owner, repo, number)
     try:
         pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
-        current = pr["head"]["sha"]
-        if pr["state"] != "open":
-            return CheckOutcome(None, current, note="pull request is closed")
-        if head_sha and head_sha != current:
-            ctx.log.info(
-                "event names head %s, PR is at %s: checking the current head", head_sha, current
-            )
-        config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
-        name = config.policy.check_name
-        existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
-        existing = [run for run in existing if run.get("external_id") == ours]
     except NotFound:
         raise  # the pull request or repository is gone: nothing to report on
     except Exception as exc:
-        if current is not None:
-            await fail_before_start(
-                gh, ctx, owner=owner, repo=repo, name=name, head_sha=current, external_id=ours,
-                error=exc,
-            )  # fmt: skip
+        if head_sha:
+            await _failed_before_start(gh, ctx, owner, repo, head_sha, DEFAULT_NAME, ours, exc)
         raise
+    current = pr["head"]["sha"]
+    if pr["state"] != "open":
+        _drop_retry(ctx, "the pull request was closed")
+        return CheckOutcome(None, current, note="pull request is closed")
+    if head_sha and head_sha != current:
+        if ctx.attempt:
+            _drop_retry(ctx, "the head moved on")
+            return CheckOutcome(None, current, note="retry dropped: the head moved on")
+        ctx.log.info(
+            "event names head %s, PR is at %s: checking the current head", head_sha, current
+        )
+    name = DEFAULT_NAME
+    try:
+        config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+        name = config.policy.check_name
+        existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
+    except Exception as exc:
+        # Before a run of ours exists: create one already failed, so the required check
+        # never goes missing; the retry (bot.server.retries) runs the check again.
+        await _failed_before_start(gh, ctx, owner, repo, current, name, ours, exc)
+        raise
+    existing = [run for run in existing if run.get("external_id") == ours]
     if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
     run = await CheckRun.start(
@@ -202,7 +212,9 @@ async def _check(
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
-            await complete_with_error(ctx, run, exc)
+            # Shielded: the job's deadline (or shutdown) cancelled us, and a second
+            # cancellation must not leave the run in progress for good.
+            await _shielded(_complete_with_error(ctx, run, exc))
         raise
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
@@ -284,3 +296,67 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
         body,
         create=touched or mode == "always",
     )
+
+
+#: Cleanups running shielded from their job's cancellation, referenced until done.
+_CLEANUPS: set[asyncio.Task[None]] = set()
+
+
+async def _shielded(cleanup: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.ensure_future(cleanup)
+    _CLEANUPS.add(task)
+    task.add_done_callback(_CLEANUPS.discard)
+    await asyncio.shield(task)
+
+
+def _drop_retry(ctx: JobContext, why: str) -> None:
+    if ctx.attempt:
+        ctx.metrics.job_retries.labels(ctx.event, "dropped").inc()
+        ctx.log.info("retry dropped: %s", why)
+
+
+def _error_output(exc: BaseException) -> CheckOutput:
+    if isinstance(exc, asyncio.CancelledError):
+        reason = "the job was stopped (it ran longer than JOB_TIMEOUT, or the server shut down)"
+    elif isinstance(exc, GitHubError):
+        reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
+    else:
+        reason = f"internal error ({type(exc).__name__})"
+    return CheckOutput(
+        conclusion="failure",
+        title=ERROR_TITLE,
+        summary=(
+            f"lockin stopped before it could count this pull request: {reason[:500]}.\n\n"
+            "It reports failure rather than let unchecked code pass a required check. "
+            "When GitHub failed, lockin tries again by itself later; **Recount** (or "
+            "re-running the check) tries at once."
+        ),
+        text="",
+    )
+
+
+async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
+    try:
+        await run.complete(_error_output(exc))
+    except GitHubError:
+        ctx.log.warning("could not complete check run %s after an error", run.id)
+
+
+async def _failed_before_start(
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    head_sha: str,
+    name: str,
+    ours: str,
+    exc: BaseException,
+) -> None:
+    try:
+        await CheckRun.failed_before_start(
+            gh, owner=owner, repo=repo, name=name, head_sha=head_sha, external_id=ours,
+            result=_error_output(exc),
+        )  # fmt: skip
+    except GitHubError as error:
+        # GitHub refuses the run too: the job's retry creates it once GitHub answers.
+        ctx.log.warning("could not report the failure on %s: %s", head_sha[:12], error)

@@ -16,16 +16,16 @@ from bot.features import ROUTER
 from bot.github.auth import AppAuth
 from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
-from bot.retries import LocalRetries
 from bot.server.badge import add_badge_routes
-from bot.server.dispatch import run_job
+from bot.server.dispatch import run_and_retry
 from bot.server.jobs import JobQueue, LocalJobQueue
 from bot.server.logs import REDACTOR
 from bot.server.manifest import add_setup_routes
 from bot.server.metrics import Metrics
 from bot.server.services import SERVICES, Services
 from bot.server.settings import Settings
-from bot.server.webhooks import MAX_PAYLOAD, receive
+from bot.server.signed_body import MAX_PAYLOAD
+from bot.server.webhooks import receive
 
 log = logging.getLogger("lockin.server")
 
@@ -67,7 +67,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
         queue: JobQueue = backend.job_queue(capacity=settings.queue_size)
     else:
         queue = LocalJobQueue(
-            lambda job: run_job(services, job),
+            lambda job: run_and_retry(services, job),
             workers=settings.workers,
             capacity=settings.queue_size,
             shutdown_timeout=settings.shutdown_timeout,
@@ -75,13 +75,9 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue
-    if backend is None:
-        services.retries = LocalRetries(queue.submit)
     introduction = asyncio.create_task(_introduce(services.auth))
     yield
     introduction.cancel()
-    if services.retries is not None:
-        await services.retries.close()
     await queue.close()
     if backend is not None:
         await backend.close()

@@ -36,10 +36,12 @@ class Metrics:
             buckets=_JOB_BUCKETS,
             registry=r,
         )
-        self.retries = Counter(
+        self.job_retries = Counter(
             "lockin_job_retries",
-            "Jobs GitHub failed: retries scheduled, dropped (PR closed or moved) or exhausted.",
-            ["outcome"],
+            "Jobs GitHub made fail, by event and what lockin did: scheduled (runs again "
+            "after a JOB_RETRY_DELAYS delay), exhausted (no delays left), dropped (the head "
+            "moved on or the pull request closed before the retry ran).",
+            ["event", "outcome"],
             registry=r,
         )
         self.github_requests = Counter(

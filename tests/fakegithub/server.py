@@ -159,10 +159,6 @@ class FakeGitHub:
             raise ValueError(f"unknown fault kind {kind!r}; one of {sorted(KINDS)}")
         self._faults.append(Fault(method.upper(), path_pattern, status, times, kind, retry_after))
 
-    def recover(self) -> None:
-        """GitHub answers again: every injected failure still pending is dropped."""
-        self._faults.clear()
-
     def requests_to(self, method: str, path_pattern: str) -> list[Recorded]:
         return [
             r
