@@ -16,6 +16,7 @@ from typing import Any
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
+from bot.render import markers_out
 from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
@@ -235,6 +236,7 @@ def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None
             else "",
             details("Top directories", top_directories_table(census.top_directories(top))),
             details(f"All findings ({len(findings):,})", findings_list(findings, link, limit=500)),
+            markers_out.markdown_block(*markers_out.of_census(census)),
             not_counted(census),
         ]
     )
@@ -279,6 +281,7 @@ def diff_markdown(
             else "",
             details("Files", changed_files_table(change.files, link)),
             details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
+            markers_out.markdown_block(*markers_out.of_change(change)),
             f"Not counted: {reasons(skipped_reasons(change))}." if change.skipped_files else "",
         ]
     )
