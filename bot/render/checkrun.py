@@ -15,6 +15,7 @@ from bot.engine.delta import ecosystem_totals
 from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
 from bot.render.census_md import render_census
 from bot.render.figures import percent, signed
+from bot.render.growth import growth_block
 from bot.render.markdown import (
     changed_files_table,
     code,
@@ -221,6 +222,7 @@ def summary_blocks(report: PRReport) -> list[str]:
         else "",
         gate_table(report),
         decisions_block(report),
+        growth_block(report.growth, fails=report.conclusion == "failure"),
     ]
 
 
