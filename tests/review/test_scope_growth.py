@@ -11,6 +11,7 @@ from bot.policy.decisions import parse_decision
 from bot.policy.growth import scope_growth
 from bot.sources.analysis import ChangedFile, delta_of
 from bot.sources.changes import Change
+from tests.fakegithub import CheckRun, PullRequest, Repo
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import KERNEL, RECORD, SECOND_KERNEL, new_repo, open_pr, record
 from tests.support.webhooks import push_event
@@ -18,20 +19,26 @@ from tests.support.webhooks import push_event
 ESTIMATED = {"lines": 10, "engineer_weeks": 1, "target": "HIP"}
 
 
-async def count_default_branch(bot: Bot, repo) -> None:  # type: ignore[no-untyped-def]
+async def grow_second_kernel(
+    bot: Bot, cost: dict[str, object], config: str | None = None
+) -> tuple[CheckRun, PullRequest, Repo]:
+    """A repository whose record estimates ``cost`` for csrc/**, its default branch counted,
+    and the check run of a PR adding a second kernel there."""
+    files = {"csrc/scale.cu": KERNEL, RECORD: record(migration_cost=cost)}
+    if config is not None:
+        files[".github/lockin.yml"] = config
+    repo = new_repo(bot.fake, files)
     before = repo.head()
     after = repo.commit({"README.md": "# ml, counted\n"})
     assert await bot.deliver("push", push_event(bot.fake, repo, before, after)) == 202
     await bot.settle()
+    pr = open_pr(repo, {"csrc/scale.cu": KERNEL + SECOND_KERNEL})
+    await bot.pr_event(repo, pr, "opened")
+    return bot.runs(repo, pr.head_sha)[-1], pr, repo
 
 
 async def test_growth_past_the_estimate_is_a_warning_that_passes(bot: Bot) -> None:
-    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL, RECORD: record(migration_cost=ESTIMATED)})
-    await count_default_branch(bot, repo)
-    pr = open_pr(repo, {"csrc/scale.cu": KERNEL + SECOND_KERNEL})
-    await bot.pr_event(repo, pr, "opened")
-
-    run = bot.runs(repo, pr.head_sha)[-1]
+    run, pr, repo = await grow_second_kernel(bot, ESTIMATED)
     assert run.conclusion == "success"
     summary = run.output["summary"]
     assert "Past a decision's estimate" in summary
@@ -42,29 +49,13 @@ async def test_growth_past_the_estimate_is_a_warning_that_passes(bot: Bot) -> No
 
 
 async def test_the_configuration_can_make_growth_fail_the_check(bot: Bot) -> None:
-    repo = new_repo(
-        bot.fake,
-        {
-            "csrc/scale.cu": KERNEL,
-            RECORD: record(migration_cost=ESTIMATED),
-            ".github/lockin.yml": "decisions: {drift_enforcement: fail}\n",
-        },
-    )
-    await count_default_branch(bot, repo)
-    pr = open_pr(repo, {"csrc/scale.cu": KERNEL + SECOND_KERNEL})
-    await bot.pr_event(repo, pr, "opened")
-    run = bot.runs(repo, pr.head_sha)[-1]
+    run, _, _ = await grow_second_kernel(bot, ESTIMATED, "decisions: {drift_enforcement: fail}\n")
     assert run.conclusion == "failure"
     assert "fails the check for this" in run.output["summary"]
 
 
 async def test_growth_within_the_estimate_says_nothing(bot: Bot) -> None:
-    roomy = {"lines": 100}
-    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL, RECORD: record(migration_cost=roomy)})
-    await count_default_branch(bot, repo)
-    pr = open_pr(repo, {"csrc/scale.cu": KERNEL + SECOND_KERNEL})
-    await bot.pr_event(repo, pr, "opened")
-    run = bot.runs(repo, pr.head_sha)[-1]
+    run, _, _ = await grow_second_kernel(bot, {"lines": 100})
     assert run.conclusion == "success"
     assert "Past a decision's estimate" not in run.output["summary"]
 
