@@ -402,12 +402,12 @@ def main(
         args = parse_args(argv)
         if args.command in ("serve", "worker"):
             return _server(args.command)
+        if args.command == "rules":
+            return _rules(args, out)
         if args.command == "plan":
             from bot.cli_plan import plan
 
             return plan(args, out, err)
-        if args.command == "rules":
-            return _rules(args, out)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
             from bot import cli_history
 

@@ -143,8 +143,8 @@ class Policy:
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
-    ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
     dashboard: DashboardSettings = DashboardSettings()
+    ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
 
     @property
     def markers_allowed(self) -> bool:
