@@ -21,6 +21,14 @@ from pathspec.util import normalize_file
 #: ``*a*a*a*a*a*a*a*a*b`` against a long name.
 PATTERN_BACKEND = "re2"
 
+
+def matchable(path: str) -> str:
+    """A path as RE2 can read it: a file name that is not valid UTF-8 comes in with its
+    bytes as lone surrogates (``surrogateescape``), which RE2 cannot encode; each such byte
+    is matched as U+FFFD, a character no pattern from a UTF-8 file names."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 #: Vendored and generated-by-tooling trees: someone else's code, not the team's lock-in.
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     "third_party/",
@@ -67,7 +75,7 @@ class IgnoreSpec:
     def check(self, path: str) -> bool | None:
         """True when the last pattern matching ``path`` ignores it, False when it re-includes
         it, None when no pattern matches."""
-        path = normalize_file(path)
+        path = matchable(normalize_file(path))
         if self._any.search(path) is None:
             return None
         return self.spec.check_file(path).include

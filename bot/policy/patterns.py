@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from pathspec import GitIgnoreSpec
 
-from bot.engine.paths import PATTERN_BACKEND
+from bot.engine.paths import PATTERN_BACKEND, matchable
 
 #: Patterns in one list (a scope, include or exclude); git's own files rarely hold 100.
 MAX_PATTERNS = 500
@@ -66,4 +66,4 @@ def compile_patterns(patterns: Sequence[str]) -> GitIgnoreSpec:
 
 def repo_path(path: str) -> str:
     """A path as patterns see it: relative to the repository root, forward slashes."""
-    return path.replace("\\", "/").removeprefix("./").lstrip("/")
+    return matchable(path.replace("\\", "/").removeprefix("./").lstrip("/"))

@@ -63,7 +63,8 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
 
 def _fingerprint(path: str, rule: str, ordinal: int) -> str:
     # The n-th region of a rule in a file: stable when unrelated lines move.
-    return hashlib.sha256(f"{path}\0{rule}\0{ordinal}".encode()).hexdigest()
+    key = f"{path}\0{rule}\0{ordinal}".encode("utf-8", "surrogateescape")  # the name's bytes
+    return hashlib.sha256(key).hexdigest()
 
 
 def sarif_log(
@@ -97,7 +98,8 @@ def sarif_log(
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": quote(prefix + path, safe="/"),
+                            # A name that is not UTF-8 keeps its bytes, percent-encoded.
+                            "uri": quote(prefix + path, safe="/", errors="surrogateescape"),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {"startLine": f.start_line, "endLine": f.end_line},
