@@ -134,6 +134,12 @@ class Policy:
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
+    ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
+
+    @property
+    def markers_allowed(self) -> bool:
+        """Whether inline ``lockin: ignore[...]`` markers take lines out of their layer."""
+        return self.ignore_markers == "allowed"
 
     def path_filter(self, *, submodules: Iterable[str] = ()) -> PathFilter:
         """The engine's filter: vendored trees and submodules out, then these patterns."""
@@ -296,6 +302,7 @@ def _policy(values: dict[str, Any]) -> Policy:
         ),
         recount=RecountSettings(frozenset(values["recount"]["allow"])),
         census=CensusSettings(int(values["census"]["max_archive_mb"])),
+        ignore_markers=values["ignore_markers"],
     )
 
 

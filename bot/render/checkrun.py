@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine import RULES
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
+from bot.render import markers_out
 from bot.render.census_md import render_census
 from bot.render.figures import percent, signed
 from bot.render.markdown import (
@@ -25,6 +26,8 @@ from bot.render.markdown import (
     plain,
     table,
 )
+from bot.render.markers_annotations import marker_annotations
+from bot.render.rules_page import rule_url
 from bot.review.checks import CheckOutput
 
 if TYPE_CHECKING:
@@ -75,7 +78,13 @@ def figures(delta: ChangeDelta) -> str:
         if added[layer] or removed[layer]
     ]
     head = f"+{non_portable(added):,} −{non_portable(removed):,} non-portable lines"
-    return head + (f" ({', '.join(parts)})" if parts else "")
+    return head + (f" ({', '.join(parts)})" if parts else "") + _marks(delta)
+
+
+def _marks(delta: ChangeDelta) -> str:
+    """``; 3 lines ignored by 1 inline marker``: empty without markers."""
+    said = markers_out.headline(*markers_out.of_change(delta))
+    return f"; {said}" if said else ""
 
 
 def headline(report: PRReport) -> str:
@@ -99,8 +108,8 @@ def headline(report: PRReport) -> str:
     if added:
         return f"{figures(delta)}: every gated line is covered"
     if removed:
-        return f"No non-portable lines added; {removed:,} removed"
-    return "No non-portable lines added or removed"
+        return f"No non-portable lines added; {removed:,} removed{_marks(delta)}"
+    return f"No non-portable lines added or removed{_marks(delta)}"
 
 
 def decisions_block(report: PRReport) -> str:
@@ -196,6 +205,8 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
         n = sum(1 for f in analysis.delta.files if f.skipped in skipped)
         notes.append(f"{n:,} skipped ({', '.join(str(s) for s in skipped)})")
     parts.append("; ".join(n for n in notes if n) + ".")
+    if analysis.archive_refused:
+        parts.append(f"The tarball was not used: {plain(analysis.archive_refused)}.")
     if analysis.unread:
         shown = ", ".join(code(p) for p in analysis.unread[:20])
         parts.append(
@@ -222,6 +233,7 @@ def summary_blocks(report: PRReport) -> list[str]:
         else "",
         gate_table(report),
         decisions_block(report),
+        markers_out.markdown_block(*markers_out.of_change(delta)),
     ]
 
 
@@ -252,9 +264,11 @@ def annotations(report: PRReport) -> list[dict[str, Any]]:
                     "end_line": r.end_line,
                     "annotation_level": level,
                     "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})"[:255],
-                    "message": f"Will not move off its vendor as is: {why}. {status}",
+                    "message": f"Will not move off its vendor as is: {why}. {status}\n"
+                    f"About this rule: {rule_url(r.rule)}",
                 }
             )
+        out += marker_annotations(f)
     return out
 
 

@@ -19,6 +19,7 @@ from bot.render.markdown import (
     details,
     pie_chart,
 )
+from bot.render.rule_links import rules_block
 
 if TYPE_CHECKING:
     from bot.review.report import PRReport
@@ -55,6 +56,7 @@ def _body(report: PRReport, limit: int) -> str:
     blocks = [
         f"### lockin: {headline(report)}",
         *summary_blocks(report),
+        rules_block(analysis.delta),
         _where_chart(report),
         details(
             "Per-file detail",

@@ -16,6 +16,7 @@ from typing import Any
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
+from bot.render import markers_out
 from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
@@ -57,7 +58,12 @@ def mermaid_label(text: str) -> str:
 
 
 def path_ref(path: str, link: Link | None, start: int | None = None, end: int | None = None) -> str:
-    where = path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    # A name that is not UTF-8 (its bytes kept as surrogates) is shown with U+FFFD for
+    # them: GitHub refuses text that is not Unicode.
+    shown_path = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    where = (
+        shown_path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    )
     shown = code(where)
     return f"[{shown}]({link(path, start, end)})" if link else shown
 
@@ -230,6 +236,7 @@ def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None
             else "",
             details("Top directories", top_directories_table(census.top_directories(top))),
             details(f"All findings ({len(findings):,})", findings_list(findings, link, limit=500)),
+            markers_out.markdown_block(*markers_out.of_census(census)),
             not_counted(census),
         ]
     )
@@ -274,6 +281,7 @@ def diff_markdown(
             else "",
             details("Files", changed_files_table(change.files, link)),
             details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
+            markers_out.markdown_block(*markers_out.of_change(change)),
             f"Not counted: {reasons(skipped_reasons(change))}." if change.skipped_files else "",
         ]
     )

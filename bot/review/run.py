@@ -273,7 +273,9 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
 def _touches_non_portable(report: PRReport) -> bool:
     assert report.analysis is not None
     delta = report.analysis.delta
-    return any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
+    # A marker that takes added lines out, or one that is wrong, is shown to the reviewer too.
+    markers = any(f.ignored or f.marker_problems for f in delta.files)
+    return markers or any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
 
 
 async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
