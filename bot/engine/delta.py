@@ -131,24 +131,55 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+#: Lines x lines of the changed middle that difflib may match: its matching is cubic in the
+#: worst case (2,000 repetitive lines: 25 s of CPU), and both texts come from a pull request.
+MAX_DIFF_CELLS = 160_000
+
+
 def changed_lines(old: str, new: str) -> LineChanges:
     """Added and removed lines between two texts, for when git's diff is not available.
 
-    An approximation of git's diff: difflib's matching finds a longest common
-    subsequence like git's Myers diff does, but may pair ambiguous lines (repeated
-    braces, blank lines) differently, so single lines can be attributed to a
-    neighbouring position. Counts of changed lines agree with git on ordinary edits.
+    An approximation of git's diff. The common head and tail are set aside; a middle of
+    at most MAX_DIFF_CELLS line pairs is matched by difflib, which finds a longest common
+    subsequence like git's Myers diff does but may pair ambiguous lines (repeated braces,
+    blank lines) differently, so single lines can be attributed to a neighbouring position.
+    A larger middle is compared as multisets of lines, in linear time: a line is added when
+    the new middle holds it more often than the old one (its last copies), removed in the
+    opposite case, so counts of changed lines agree with a diff's on moves and edits alike.
     """
     old_lines, new_lines = _lines(old), _lines(new)
-    added: list[int] = []
-    removed: list[int] = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag in ("replace", "delete"):
-            removed.extend(range(i1 + 1, i2 + 1))
-        if tag in ("replace", "insert"):
-            added.extend(range(j1 + 1, j2 + 1))
-    return added, removed
+    head = 0
+    limit = min(len(old_lines), len(new_lines))
+    while head < limit and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
+        tail += 1
+    old_mid = old_lines[head : len(old_lines) - tail]
+    new_mid = new_lines[head : len(new_lines) - tail]
+    if len(old_mid) * len(new_mid) > MAX_DIFF_CELLS:
+        added, removed = _surplus(new_mid, old_mid), _surplus(old_mid, new_mid)
+    else:
+        added, removed = [], []
+        matcher = difflib.SequenceMatcher(None, old_mid, new_mid, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag in ("replace", "delete"):
+                removed.extend(range(i1, i2))
+            if tag in ("replace", "insert"):
+                added.extend(range(j1, j2))
+    return [head + 1 + j for j in added], [head + 1 + i for i in removed]
+
+
+def _surplus(lines: list[str], other: list[str]) -> list[int]:
+    """Indexes of the copies of each line that ``lines`` holds beyond ``other``'s count."""
+    spare = Counter(lines)
+    spare.subtract(Counter(other))
+    out: list[int] = []
+    for index in range(len(lines) - 1, -1, -1):
+        if spare[lines[index]] > 0:
+            spare[lines[index]] -= 1
+            out.append(index)
+    return out[::-1]
 
 
 def _count(

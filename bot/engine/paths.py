@@ -12,8 +12,22 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import re2
 from pathspec import GitIgnoreSpec
 from pathspec.util import normalize_file
+
+#: The include/exclude patterns come from `.github/lockin.yml`: RE2 matches them in time
+#: linear in the path, where Python's ``re`` backtracks exponentially on a pattern such as
+#: ``*a*a*a*a*a*a*a*a*b`` against a long name.
+PATTERN_BACKEND = "re2"
+
+
+def matchable(path: str) -> str:
+    """A path as RE2 can read it: a file name that is not valid UTF-8 comes in with its
+    bytes as lone surrogates (``surrogateescape``), which RE2 cannot encode; each such byte
+    is matched as U+FFFD, a character no pattern from a UTF-8 file names."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
 
 #: Vendored and generated-by-tooling trees: someone else's code, not the team's lock-in.
 DEFAULT_EXCLUDES: tuple[str, ...] = (
@@ -25,12 +39,15 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 )
 
 # `path = some/dir` inside a [submodule "..."] section of .gitmodules.
-_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*$", re.MULTILINE)
+# The value runs to the end of the line and is stripped in code: a lazy group before
+# `[ \t]*$` is quadratic in a run of blanks.
+_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=(.+)$", re.MULTILINE)
 
 
 def submodule_paths(gitmodules: str) -> list[str]:
     """The submodule paths declared in a ``.gitmodules`` file's text."""
-    return [m.group(1).strip('"').strip("/") for m in _SUBMODULE_PATH.finditer(gitmodules)]
+    values = (m.group(1).strip(" \t") for m in _SUBMODULE_PATH.finditer(gitmodules))
+    return [value.strip('"').strip("/") for value in values if value]
 
 
 # A named group of a pathspec regex (its directory marker): renamed away when combining.
@@ -45,18 +62,20 @@ class IgnoreSpec:
     __slots__ = ("_any", "spec")
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self.spec = GitIgnoreSpec.from_lines(lines)
+        self.spec = GitIgnoreSpec.from_lines(lines, backend=PATTERN_BACKEND)
         sources = [
             _NAMED_GROUP.sub("(?:", p.regex.pattern)
             for p in self.spec.patterns
             if p.include is not None and p.regex is not None
         ]
-        self._any = re.compile("|".join(f"(?:{s})" for s in sources) if sources else "(?!)")
+        # RE2 has no `(?!)`; an empty character class matches nothing as well.
+        nothing = r"[^\s\S]"
+        self._any = re2.compile("|".join(f"(?:{s})" for s in sources) if sources else nothing)
 
     def check(self, path: str) -> bool | None:
         """True when the last pattern matching ``path`` ignores it, False when it re-includes
         it, None when no pattern matches."""
-        path = normalize_file(path)
+        path = matchable(normalize_file(path))
         if self._any.search(path) is None:
             return None
         return self.spec.check_file(path).include

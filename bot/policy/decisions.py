@@ -34,15 +34,19 @@ MAX_DEPTH = 16
 MAX_NODES = 10_000
 #: Characters of one PR description or commit message searched for links.
 MAX_LINK_TEXT = 256 * 1024
+#: Characters of one link's value: GitHub paths are at most 4,096 bytes.
+MAX_LINK_CHARS = 4096
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
-_LINK_LINE = re.compile(
-    rf"^[ \t]{{0,3}}(?:[-*+][ \t]+)?{LINK_KEY}[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE
-)
+_LINK_LINE = re.compile(rf"^[ \t]{{0,3}}(?:[-*+][ \t]+)?{LINK_KEY}[ \t]*:(.*)$", re.IGNORECASE)
 # A folded trailer's continuation: indented, and not a list item of its own.
-_CONTINUATION = re.compile(r"^[ \t]+(?![-*+][ \t])(\S.*?)[ \t]*$")
+_CONTINUATION = re.compile(r"^[ \t]+(?![-*+][ \t])(\S.*)$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^[ \t]{0,3}#[ \t]+(.+?)[ \t#]*$")
+_HEADING = re.compile(r"^[ \t]{0,3}#[ \t]+(.+)$")
+# The patterns above capture to the end of the line and the code strips the trailing blanks:
+# a lazy group before `[ \t]*$` retries the whole run of blanks at every position, quadratic
+# in a line of spaces that ends in a letter.
+_BLANKS = " \t"
 _ISSUE = re.compile(r"#(\d+)")
 _REPO_ISSUE = re.compile(r"([\w.-]+)/([\w.-]+)#(\d+)")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
@@ -166,13 +170,20 @@ def find_links(*texts: str) -> list[str]:
         for line in [*_live_lines(text or ""), ""]:
             folded = _CONTINUATION.match(line) if _unfinished(value) else None
             if folded and not _LINK_LINE.match(line.lstrip()):
-                value = f"{value} {folded.group(1)}".strip()  # git unfolds with one space
+                # git unfolds with one space
+                value = f"{value} {folded.group(1).rstrip(_BLANKS)}".strip()
                 continue
             if value := _unwrap(value or ""):
-                found.setdefault(value, None)
+                found.setdefault(_shortened(value), None)
             match = _LINK_LINE.match(line)
-            value = match.group(1) if match else None
+            value = match.group(1).strip(_BLANKS) if match else None
     return list(found)
+
+
+def _shortened(value: str) -> str:
+    """A link as the reports quote it: no path or URL is longer than MAX_LINK_CHARS, so a
+    longer value is prose (invalid either way) and is cut rather than quoted whole."""
+    return value if len(value) <= MAX_LINK_CHARS else value[: MAX_LINK_CHARS - 1] + "…"
 
 
 def _unfinished(value: str | None) -> bool:
@@ -442,5 +453,5 @@ def _scope(value: Any) -> tuple[str, ...] | None:
 def _heading(body: str) -> str | None:
     for line in _live_lines(body):
         if match := _HEADING.match(line):
-            return match.group(1)
+            return match.group(1).rstrip(_BLANKS + "#") or match.group(1)
     return None

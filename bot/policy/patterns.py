@@ -14,6 +14,8 @@ from functools import lru_cache
 
 from pathspec import GitIgnoreSpec
 
+from bot.engine.paths import PATTERN_BACKEND, matchable
+
 #: Patterns in one list (a scope, include or exclude); git's own files rarely hold 100.
 MAX_PATTERNS = 500
 #: Characters in one pattern: longer than any path a repository holds in practice.
@@ -47,11 +49,11 @@ def _compile(patterns: tuple[str, ...]) -> GitIgnoreSpec:
                 f"pattern too long ({len(pattern)} characters; at most {MAX_PATTERN_LENGTH})",
             )
     try:
-        return GitIgnoreSpec.from_lines(patterns, backend="re2")
+        return GitIgnoreSpec.from_lines(patterns, backend=PATTERN_BACKEND)
     except ValueError:
         for index, pattern in enumerate(patterns):
             try:
-                GitIgnoreSpec.from_lines([pattern], backend="re2")
+                GitIgnoreSpec.from_lines([pattern], backend=PATTERN_BACKEND)
             except ValueError:
                 raise PatternError(pattern, index) from None
         raise
@@ -64,4 +66,4 @@ def compile_patterns(patterns: Sequence[str]) -> GitIgnoreSpec:
 
 def repo_path(path: str) -> str:
     """A path as patterns see it: relative to the repository root, forward slashes."""
-    return path.replace("\\", "/").removeprefix("./").lstrip("/")
+    return matchable(path.replace("\\", "/").removeprefix("./").lstrip("/"))

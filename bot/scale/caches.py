@@ -32,12 +32,13 @@ class RedisCache:
         self._max = max_value_bytes
 
     async def get(self, key: str) -> Any | None:
+        name = self._namespace + key
         try:
-            raw = await self._redis.get(self._namespace + key)
+            raw = await self._redis.get(name)
         except RedisError as exc:
             log.warning("cache %s: read failed (%s); counted as a miss", self._namespace, exc)
             return None
-        return None if raw is None else self._codec.loads(raw)
+        return None if raw is None else self._codec.loads(raw, name=name)
 
     async def put(self, key: str, value: Any) -> None:
         name = self._namespace + key
@@ -45,7 +46,7 @@ class RedisCache:
             if value is None:
                 await self._redis.delete(name)
                 return
-            data = self._codec.dumps(value)
+            data = self._codec.dumps(value, name=name)
             if len(data) <= self._max:
                 await self._redis.set(name, data, px=self._ttl_ms)
         except RedisError as exc:

@@ -227,6 +227,26 @@ async def test_cached_values_with_a_wrong_signature_are_misses(redis: ArqRedis) 
     assert await redis.exists("test:cache:a") == 0
 
 
+async def test_a_signed_value_moved_to_another_key_is_a_miss(redis: ArqRedis) -> None:
+    blobs = RedisCache(
+        redis, "test:blob:", codec=SignedPickle(b"k" * 32), ttl=60, max_value_bytes=1000
+    )
+    census = RedisCache(
+        redis, "test:census:", codec=SignedPickle(b"k" * 32), ttl=60, max_value_bytes=1000
+    )
+    await blobs.put("harmless", b"int main() {}\n")
+    await blobs.put("kernel", b"__global__ void k() {}\n")
+    await census.put("octo/private@abc", {"nvidia": 1.0})
+    # Whoever can write to Redis copies signed values under other keys.
+    await redis.set("test:blob:kernel", await redis.get("test:blob:harmless"))
+    await redis.set("test:census:octo/public@abc", await redis.get("test:census:octo/private@abc"))
+
+    assert await blobs.get("harmless") == b"int main() {}\n"
+    assert await blobs.get("kernel") is None
+    assert await census.get("octo/private@abc") == {"nvidia": 1.0}
+    assert await census.get("octo/public@abc") is None
+
+
 async def test_a_census_round_trips_through_the_shared_cache(
     fake_github: FakeGitHub, redis_server: RedisServer
 ) -> None:
