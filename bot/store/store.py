@@ -1,0 +1,248 @@
+"""Reading and writing points: record, list, mark after a force push, trend, overview."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Select, and_, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from bot.engine.trend import MONTH
+from bot.store.records import Overview, Point, Trend
+from bot.store.schema import PointRow, RepositoryRow
+
+DAY = dt.timedelta(days=1)
+
+
+def _name(full_name: str) -> str:
+    return full_name.lower()  # GitHub names are case-insensitive
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
+
+
+def _point(row: PointRow) -> Point:
+    figures = row.figures
+    return Point(
+        commit=row.commit,
+        date=_utc(row.taken_at),
+        code_lines=row.code_lines,
+        non_portable_lines=row.non_portable_lines,
+        nvidia_locked_lines=row.nvidia_locked_lines,
+        nvidia_share=row.nvidia_share,
+        layers=figures.get("layers", {}),
+        ecosystems=figures.get("ecosystems", {}),
+        matrix=figures.get("matrix", {}),
+        left_branch=row.left_branch,
+    )
+
+
+class Store:
+    """The points of every repository's default branch."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def _insert(self, table: Any) -> Any:
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        return dialect.insert(table)
+
+    async def _repository_id(self, full_name: str, *, create: bool) -> int | None:
+        name = _name(full_name)
+        async with self._sessions.begin() as session:
+            if create:
+                await session.execute(
+                    self._insert(RepositoryRow).values(full_name=name).on_conflict_do_nothing()
+                )
+            found = await session.scalar(
+                select(RepositoryRow.id).where(RepositoryRow.full_name == name)
+            )
+        return found
+
+    async def record_point(self, full_name: str, point: Point) -> bool:
+        """Keep a point; False when the repository already has one for that commit (a
+        redelivered push, a retried job, two replicas at once)."""
+        repository_id = await self._repository_id(full_name, create=True)
+        row = {
+            "repository_id": repository_id,
+            "commit": point.commit,
+            "taken_at": _utc(point.date),
+            "code_lines": point.code_lines,
+            "non_portable_lines": point.non_portable_lines,
+            "nvidia_locked_lines": point.nvidia_locked_lines,
+            "nvidia_share": point.nvidia_share,
+            "figures": {
+                "layers": point.layers,
+                "ecosystems": point.ecosystems,
+                "matrix": point.matrix,
+            },
+            "left_branch": point.left_branch,
+        }
+        statement = (
+            self._insert(PointRow)
+            .values(**row)
+            .on_conflict_do_nothing(index_elements=["repository_id", "commit"])
+        )
+        async with self._sessions.begin() as session:
+            result = await session.execute(statement)
+        return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def points(
+        self, full_name: str, since: dt.datetime | None = None, *, include_left: bool = False
+    ) -> list[Point]:
+        """The repository's points, oldest first; those whose commits left the branch only
+        when asked for."""
+        query = (
+            select(PointRow)
+            .join(RepositoryRow)
+            .where(RepositoryRow.full_name == _name(full_name))
+            .order_by(PointRow.taken_at, PointRow.id)
+        )
+        if since is not None:
+            query = query.where(PointRow.taken_at >= _utc(since))
+        if not include_left:
+            query = query.where(PointRow.left_branch.is_(False))
+        async with self._sessions() as session:
+            return [_point(row) for row in await session.scalars(query)]
+
+    async def has_points(self, full_name: str) -> bool:
+        query = (
+            select(PointRow.id)
+            .join(RepositoryRow)
+            .where(RepositoryRow.full_name == _name(full_name))
+            .limit(1)
+        )
+        async with self._sessions() as session:
+            return await session.scalar(query) is not None
+
+    async def mark_left_branch(self, full_name: str, commits: Iterable[str]) -> int:
+        """These commits are no longer on the default branch (a force push): their points
+        stay, marked, and leave every trend. Returns how many points were marked."""
+        wanted = sorted(set(commits))
+        repository_id = await self._repository_id(full_name, create=False)
+        if repository_id is None or not wanted:
+            return 0
+        statement = (
+            update(PointRow)
+            .where(PointRow.repository_id == repository_id, PointRow.commit.in_(wanted))
+            .values(left_branch=True)
+        )
+        async with self._sessions.begin() as session:
+            result = await session.execute(statement)
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    async def trend(self, full_name: str, now: dt.datetime) -> Trend:
+        """The NVIDIA-only lines at ``now``, 30 and 90 days before, and the slope over the
+        last 90 days (from the point standing at the window's start, or the oldest in it)."""
+        now = _utc(now)
+        start = now - 90 * DAY
+        base = (
+            select(PointRow)
+            .join(RepositoryRow)
+            .where(
+                RepositoryRow.full_name == _name(full_name),
+                PointRow.left_branch.is_(False),
+                PointRow.taken_at <= now,
+            )
+        )
+        before = base.where(PointRow.taken_at <= start).order_by(
+            PointRow.taken_at.desc(), PointRow.id.desc()
+        )
+        window = base.where(PointRow.taken_at > start).order_by(PointRow.taken_at, PointRow.id)
+        async with self._sessions() as session:
+            anchor = await session.scalar(before.limit(1))
+            recent = [_point(row) for row in await session.scalars(window)]
+        series = ([_point(anchor)] if anchor is not None else []) + recent
+        return _trend(series, now, len(recent))
+
+    async def overview(self, now: dt.datetime, prefix: str | None = None) -> list[Overview]:
+        """Every repository's latest point and its change over 90 days, in one query
+        (``prefix``: only names starting with it, such as ``"org/"``)."""
+        rows = await self._run(_overview_query(_utc(now), prefix and _name(prefix)))
+        return [
+            Overview(
+                full_name=name,
+                commit=commit,
+                date=_utc(taken_at),
+                nvidia_locked_lines=locked,
+                nvidia_share=share,
+                change_90_days=None if old is None else locked - old,
+            )
+            for name, commit, taken_at, locked, share, old in rows
+        ]
+
+    async def _run(self, query: Select[Any]) -> Sequence[Any]:
+        async with self._sessions() as session:
+            return (await session.execute(query)).all()
+
+
+def _trend(series: list[Point], now: dt.datetime, in_window: int) -> Trend:
+    def at(moment: dt.datetime) -> int | None:
+        standing = [p for p in series if p.date <= moment]
+        return standing[-1].nvidia_locked_lines if standing else None
+
+    slope = None
+    if len(series) >= 2:
+        first, last = series[0], series[-1]
+        seconds = (last.date - first.date).total_seconds()
+        if seconds >= DAY.total_seconds():
+            change = last.nvidia_locked_lines - first.nvidia_locked_lines
+            slope = round(change * MONTH / seconds, 1)
+    return Trend(
+        today=at(now),
+        days_30=at(now - 30 * DAY),
+        days_90=at(now - 90 * DAY),
+        slope_per_month=slope,
+        points=in_window,
+    )
+
+
+def _overview_query(now: dt.datetime, prefix: str | None) -> Select[Any]:
+    """Latest point per repository joined with its point standing 90 days ago: two
+    window-function ranks over the (repository_id, taken_at) index."""
+    counted = and_(PointRow.left_branch.is_(False), PointRow.taken_at <= now)
+    newest_first = (PointRow.taken_at.desc(), PointRow.id.desc())
+
+    def ranked(until: dt.datetime) -> Any:
+        return (
+            select(
+                PointRow.repository_id,
+                PointRow.commit,
+                PointRow.taken_at,
+                PointRow.nvidia_locked_lines,
+                PointRow.nvidia_share,
+                func.row_number()
+                .over(partition_by=PointRow.repository_id, order_by=newest_first)
+                .label("rank"),
+            )
+            .where(counted, PointRow.taken_at <= until)
+            .subquery()
+        )
+
+    latest = ranked(now)
+    old = ranked(now - 90 * DAY)
+    query = (
+        select(
+            RepositoryRow.full_name,
+            latest.c.commit,
+            latest.c.taken_at,
+            latest.c.nvidia_locked_lines,
+            latest.c.nvidia_share,
+            old.c.nvidia_locked_lines,
+        )
+        .join(latest, and_(latest.c.repository_id == RepositoryRow.id, latest.c.rank == 1))
+        .outerjoin(old, and_(old.c.repository_id == RepositoryRow.id, old.c.rank == 1))
+        .order_by(RepositoryRow.full_name)
+    )
+    if prefix:
+        query = query.where(RepositoryRow.full_name.startswith(prefix, autoescape=True))
+    return query
