@@ -83,6 +83,7 @@ def _upgrade(conn: Connection) -> None:
 def _upgrade_under_advisory_lock(conn: Connection) -> None:
     # A session-level lock: the others wait here, then find the schema current.
     conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _ADVISORY_KEY})
+    conn.commit()  # the lock belongs to the session, not to this transaction
     try:
         with conn.begin():
             _upgrade(conn)

@@ -91,10 +91,11 @@ class Store:
             self._insert(PointRow)
             .values(**row)
             .on_conflict_do_nothing(index_elements=["repository_id", "commit"])
+            .returning(PointRow.id)
         )
         async with self._sessions.begin() as session:
-            result = await session.execute(statement)
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+            inserted = await session.scalar(statement)
+        return inserted is not None
 
     async def points(
         self, full_name: str, since: dt.datetime | None = None, *, include_left: bool = False
