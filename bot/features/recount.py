@@ -25,6 +25,7 @@ from gidgethub.routing import Router
 
 from bot.census_store import ZERO_SHA, census_store
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
+from bot.features import trend
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
@@ -274,6 +275,7 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     except ArchiveError as exc:
         ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, data["after"], exc)
         return
+    await trend.record_push(gh, ctx, owner, repo, data, result)
     ctx.log.info(
         "default-branch census of %s/%s@%s: %.1f%% locked to NVIDIA",
         owner,
@@ -314,7 +316,7 @@ async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: st
         "/repos/{owner}/{repo}/compare/{basehead}", {**where, "basehead": f"{branch}...{branch}"}
     )
     config = await load_repo_config(gh, owner, repo, branch)
-    await store.refresh_default_branch(
+    result = await store.refresh_default_branch(
         gh,
         owner,
         repo,
@@ -323,6 +325,8 @@ async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: st
         policy=config.policy,
         blobs=ctx.caches.blobs,
     )
+    date = trend.commit_date_of(compare["base_commit"])
+    await trend.record_census(ctx, owner, repo, result, date)
 
 
 @router.register("installation_repositories", action="removed")

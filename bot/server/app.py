@@ -25,6 +25,7 @@ from bot.server.metrics import Metrics
 from bot.server.services import SERVICES, Services
 from bot.server.settings import Settings
 from bot.server.webhooks import MAX_PAYLOAD, receive
+from bot.store import open_store, store_url
 
 log = logging.getLogger("lockin.server")
 
@@ -71,6 +72,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
             capacity=settings.queue_size,
             shutdown_timeout=settings.shutdown_timeout,
         )
+    store = services.store = await open_store(store_url(settings.database_url, settings.db_path))
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue
@@ -78,6 +80,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     yield
     introduction.cancel()
     await queue.close()
+    await store.close()
     if backend is not None:
         await backend.close()
     await session.close()

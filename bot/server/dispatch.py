@@ -39,6 +39,7 @@ async def run_job(services: Services, job: Job) -> None:
         log=job_log,
         caches=services.caches,
         metrics=services.metrics,
+        store=services.store,
     )
     started = time.monotonic()
     outcome = "ok"

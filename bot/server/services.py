@@ -12,6 +12,7 @@ from bot.server.caches import Caches
 from bot.server.jobs import JobQueue
 from bot.server.metrics import Metrics
 from bot.server.settings import Settings
+from bot.store import Store
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Services:
     # Set while the app runs (configured apps only).
     auth: AppAuth | None = None
     queue: JobQueue | None = None
+    store: Store | None = None  # the trend store, open while the app runs
 
 
 SERVICES = web.AppKey("lockin_services", Services)

@@ -8,8 +8,14 @@ from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub
 
 SECRET = "It's a Secret to Everybody"
-# Quick retries, and no spacing between writes unless a test asks for it.
-FAST = {"retry_backoff": 0.01, "write_interval": 0.0, "secondary_rate_limit_wait": 0.2}
+# Quick retries, and no spacing between writes unless a test asks for it; the trend store
+# in memory unless a test names a file (nothing written to the working directory).
+FAST = {
+    "retry_backoff": 0.01,
+    "write_interval": 0.0,
+    "secondary_rate_limit_wait": 0.2,
+    "db_path": ":memory:",
+}
 
 
 def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:
