@@ -25,7 +25,7 @@ from gidgethub.routing import Router
 
 from bot.census_store import ZERO_SHA, census_store
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
-from bot.features import trend
+from bot.features import backfill, trend
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
@@ -96,6 +96,10 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         ctx.log.info("refused /lockin from %s on %s/%s#%s", login, owner, repo, issue["number"])
         await _react(gh, owner, repo, comment["id"], "confused")
         return
+    if any(command.name == RECOUNT for command in commands):
+        await backfill.start_if_empty(
+            gh, ctx, data, owner, repo, data["repository"]["default_branch"], config.policy
+        )
     for command in commands:
         if command.name == RECOUNT:
             await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config)
@@ -300,12 +304,14 @@ async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     for repository in repositories[:SEEDED_PER_EVENT]:
         owner, _, name = repository["full_name"].partition("/")
         try:
-            await _seed_default_branch(gh, ctx, owner, name)
+            await _seed_default_branch(gh, ctx, data, owner, name)
         except (ArchiveError, GitHubError) as exc:
             ctx.log.warning("first census of %s/%s failed: %s", owner, name, exc)
 
 
-async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: str) -> None:
+async def _seed_default_branch(
+    gh: GitHub, ctx: JobContext, payload: dict[str, Any], owner: str, repo: str
+) -> None:
     store = census_store(ctx.caches)
     if await store.default_branch(owner, repo) is not None:
         return  # a push got there first, with a newer head
@@ -327,6 +333,7 @@ async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: st
     )
     date = trend.commit_date_of(compare["base_commit"])
     await trend.record_census(ctx, owner, repo, result, date)
+    await backfill.start_if_empty(gh, ctx, payload, owner, repo, result.sha, config.policy)
 
 
 @router.register("installation_repositories", action="removed")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Select, and_, func, select, update
@@ -48,8 +49,25 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._background: set[asyncio.Task[None]] = set()
+
+    def run_in_background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run a writer of this store (a back-fill) beyond the job that started it; closing
+        the store stops it first."""
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def idle(self) -> None:
+        """Wait until every background writer has finished."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     async def close(self) -> None:
+        for task in self._background:
+            task.cancel()
+        await self.idle()
         await self.engine.dispose()
 
     def _insert(self, table: Any) -> Any:

@@ -222,3 +222,20 @@ async def compare(fake: FakeGitHub, call: Call) -> web.Response:
         "files": [fake.shapes.diff_entry(repo, f, head) for f in files],
     }
     return reply(body, headers=links)
+
+
+@handles("repos/list-commits")
+async def list_commits(fake: FakeGitHub, call: Call) -> web.Response:
+    """Commits reachable from `sha` (default: the default branch), newest first, paginated."""
+    repo = repo_of(call)
+    head = repo.resolve(call.query.get("sha") or repo.default_branch)
+    if head is None:
+        return not_found()
+    store = repo.store
+    reachable = sorted(
+        (store.commits[sha] for sha in store.ancestors(head)),
+        key=lambda c: c.timestamp,
+        reverse=True,
+    )
+    page, links = call.page(reachable)
+    return reply([fake.shapes.commit(repo, c) for c in page], headers=links)
