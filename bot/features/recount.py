@@ -301,6 +301,7 @@ async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     for repository in repositories:
         owner, _, name = repository["full_name"].partition("/")
         await store.set_public(owner, name, public=not repository.get("private", True))
+        await trend.set_public(ctx, repository)
     for repository in repositories[:SEEDED_PER_EVENT]:
         owner, _, name = repository["full_name"].partition("/")
         try:
@@ -346,3 +347,4 @@ async def on_removed(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     for repository in repositories:
         owner, _, name = repository["full_name"].partition("/")
         await store.forget_default_branch(owner, name)
+        await trend.set_public(ctx, {**repository, "private": True})  # no longer served

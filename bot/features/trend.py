@@ -12,7 +12,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.trend import census_figures
-from bot.store import Point, Trend
+from bot.store import Point
 
 if TYPE_CHECKING:
     from bot.census_store import CensusAt
@@ -47,6 +47,7 @@ async def record_push(
     the new head's point at its commit date."""
     if ctx.store is None:
         return
+    await set_public(ctx, push["repository"])
     if push.get("forced") and push.get("before"):
         await _mark_left_branch(gh, ctx, owner, repo, before=push["before"], after=result.sha)
     head = push.get("head_commit") or {}
@@ -88,9 +89,9 @@ async def _mark_left_branch(
         ctx.log.info("force push on %s/%s: %d points left the branch", owner, repo, marked)
 
 
-async def default_branch_trend(ctx: JobContext, owner: str, repo: str) -> Trend | None:
-    """The default branch's trend now, None without a store or any point."""
-    if ctx.store is None:
-        return None
-    trend = await ctx.store.trend(full_name(owner, repo), dt.datetime.now(dt.UTC))
-    return trend if trend.known else None
+async def set_public(ctx: JobContext, repository: dict[str, Any]) -> None:
+    """Record a repository's visibility as an event names it (``private`` unknown: private)."""
+    if ctx.store is not None:
+        await ctx.store.set_public(
+            repository["full_name"], public=not repository.get("private", True)
+        )

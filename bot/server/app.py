@@ -18,6 +18,7 @@ from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
 from bot.server.badge import add_badge_routes
 from bot.server.dispatch import run_job
+from bot.server.history_api import add_history_routes
 from bot.server.jobs import JobQueue, LocalJobQueue
 from bot.server.logs import REDACTOR
 from bot.server.manifest import add_setup_routes
@@ -45,6 +46,7 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
     if settings.configured:
         app.cleanup_ctx.append(_github_and_workers)
         add_badge_routes(app)
+        add_history_routes(app)
     else:
         # The app-manifest registration page (issue 6), only while unconfigured.
         add_setup_routes(app, settings)

@@ -6,11 +6,16 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine.trend import Trend
+
+__all__ = ["Overview", "Point", "Repository", "Trend"]
+
 
 @dataclass(frozen=True, slots=True)
 class Repository:
     id: int
     full_name: str  # owner/name, lower case
+    public: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,25 +60,6 @@ class Point:
             "ecosystems": self.ecosystems,
             "matrix": self.matrix,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class Trend:
-    """The NVIDIA-only lines of a default branch today, 30 and 90 days ago, and the slope.
-
-    A figure is None where no point is that old; the slope (lines per month) is None
-    until two points lie at least a day apart.
-    """
-
-    today: int | None
-    days_30: int | None
-    days_90: int | None
-    slope_per_month: float | None
-    points: int  # points in the 90-day window
-
-    @property
-    def known(self) -> bool:
-        return self.today is not None
 
 
 @dataclass(frozen=True, slots=True)

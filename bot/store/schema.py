@@ -41,6 +41,8 @@ class RepositoryRow(Base):
     id: Mapped[int] = mapped_column(ID, primary_key=True, autoincrement=True)
     # owner/name in lower case: GitHub names are case-insensitive.
     full_name: Mapped[str] = mapped_column(String(200), unique=True)
+    # As the last event said; private until one says otherwise.
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PointRow(Base):

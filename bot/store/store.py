@@ -12,7 +12,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.engine.trend import MONTH
-from bot.store.records import Overview, Point, Trend
+from bot.store.records import Overview, Point, Repository, Trend
 from bot.store.schema import PointRow, RepositoryRow
 
 DAY = dt.timedelta(days=1)
@@ -85,6 +85,21 @@ class Store:
                 select(RepositoryRow.id).where(RepositoryRow.full_name == name)
             )
         return found
+
+    async def repository(self, full_name: str) -> Repository | None:
+        query = select(RepositoryRow).where(RepositoryRow.full_name == _name(full_name))
+        async with self._sessions() as session:
+            row = await session.scalar(query)
+        return None if row is None else Repository(row.id, row.full_name, row.public)
+
+    async def set_public(self, full_name: str, *, public: bool) -> None:
+        """Whether the repository is public, as its latest event said."""
+        repository_id = await self._repository_id(full_name, create=True)
+        statement = (
+            update(RepositoryRow).where(RepositoryRow.id == repository_id).values(public=public)
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(statement)
 
     async def record_point(self, full_name: str, point: Point) -> bool:
         """Keep a point; False when the repository already has one for that commit (a
@@ -182,6 +197,11 @@ class Store:
             recent = [_point(row) for row in await session.scalars(window)]
         series = ([_point(anchor)] if anchor is not None else []) + recent
         return _trend(series, now, len(recent))
+
+    async def current_trend(self, full_name: str) -> Trend | None:
+        """The trend as of now; None while the repository has no point."""
+        trend = await self.trend(full_name, dt.datetime.now(dt.UTC))
+        return trend if trend.known else None
 
     async def overview(self, now: dt.datetime, prefix: str | None = None) -> list[Overview]:
         """Every repository's latest point and its change over 90 days, in one query

@@ -47,6 +47,8 @@ def start_app(fake_github: FakeGitHub, aiohttp_client: Any, url: str) -> Iterato
 
 
 def store_of(bot: Bot) -> Store:
-    store = bot.client.server.app[SERVICES].store
+    app = bot.client.app
+    assert app is not None
+    store = app[SERVICES].store
     assert store is not None
     return store

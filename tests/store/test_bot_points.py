@@ -22,7 +22,7 @@ def locked(figures: list[Any]) -> list[int]:
 async def test_each_push_records_a_point_that_survives_a_restart(
     fake_github: FakeGitHub, start_app: Any
 ) -> None:
-    repo = fake_github.add_repo("octo-org/kernels", files=FILES)
+    repo = fake_github.add_repo("octo-org/kernels", files=dict(FILES))
     bot = await start_app()
     first = await bot.push(repo, {"csrc/more.cu": KERNEL})
     second = await bot.push(repo, {"csrc/third.cu": KERNEL.replace("scale", "third")})
@@ -45,7 +45,7 @@ async def test_each_push_records_a_point_that_survives_a_restart(
 async def test_a_redelivered_push_adds_no_second_point(
     fake_github: FakeGitHub, start_app: Any
 ) -> None:
-    repo = fake_github.add_repo("octo-org/kernels", files=FILES)
+    repo = fake_github.add_repo("octo-org/kernels", files=dict(FILES))
     bot = await start_app()
     before = repo.head()
     after = repo.commit({"csrc/more.cu": KERNEL})
@@ -60,7 +60,7 @@ async def test_a_redelivered_push_adds_no_second_point(
 async def test_a_force_push_marks_the_points_of_commits_that_left(
     fake_github: FakeGitHub, start_app: Any
 ) -> None:
-    repo = fake_github.add_repo("octo-org/kernels", files=FILES)
+    repo = fake_github.add_repo("octo-org/kernels", files=dict(FILES))
     bot = await start_app()
     base = await bot.push(repo, {"csrc/more.cu": KERNEL})
     dropped = await bot.push(repo, {"csrc/dropped.cu": KERNEL.replace("scale", "dropped")})

@@ -9,12 +9,14 @@ from tests.fakegithub import FakeGitHub
 
 SECRET = "It's a Secret to Everybody"
 # Quick retries, and no spacing between writes unless a test asks for it; the trend store
-# in memory unless a test names a file (nothing written to the working directory).
+# in memory unless a test names a file (nothing written to the working directory), and no
+# back-fill (background downloads) unless a test asks for one.
 FAST = {
     "retry_backoff": 0.01,
     "write_interval": 0.0,
     "secondary_rate_limit_wait": 0.2,
     "db_path": ":memory:",
+    "history_backfill_points": 0,
 }
 
 
