@@ -7,9 +7,10 @@ import datetime as dt
 from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Select, and_, func, select, update
+from sqlalchemy import Select, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from bot.engine.trend import MONTH
 from bot.store.records import Overview, Point, Repository, Trend
@@ -246,40 +247,38 @@ def _trend(series: list[Point], now: dt.datetime, in_window: int) -> Trend:
 
 
 def _overview_query(now: dt.datetime, prefix: str | None) -> Select[Any]:
-    """Latest point per repository joined with its point standing 90 days ago: two
-    window-function ranks over the (repository_id, taken_at) index."""
-    counted = and_(PointRow.left_branch.is_(False), PointRow.taken_at <= now)
-    newest_first = (PointRow.taken_at.desc(), PointRow.id.desc())
+    """Each repository's latest point and the point standing 90 days before: two index
+    seeks per repository on (repository_id, taken_at), newest first, one row each."""
 
-    def ranked(until: dt.datetime) -> Any:
+    def standing(until: dt.datetime) -> Select[Any]:
         return (
-            select(
-                PointRow.repository_id,
-                PointRow.commit,
-                PointRow.taken_at,
-                PointRow.nvidia_locked_lines,
-                PointRow.nvidia_share,
-                func.row_number()
-                .over(partition_by=PointRow.repository_id, order_by=newest_first)
-                .label("rank"),
+            select(PointRow.id)
+            .where(
+                PointRow.repository_id == RepositoryRow.id,
+                PointRow.left_branch.is_(False),
+                PointRow.taken_at <= until,
             )
-            .where(counted, PointRow.taken_at <= until)
-            .subquery()
+            # taken_at alone: the index gives that order, a tie-break would sort each
+            # repository's points (two commits of one second: either is the latest).
+            .order_by(PointRow.taken_at.desc())
+            .limit(1)
+            .correlate(RepositoryRow)
         )
 
-    latest = ranked(now)
-    old = ranked(now - 90 * DAY)
+    latest = aliased(PointRow)
+    old = aliased(PointRow)
     query = (
         select(
             RepositoryRow.full_name,
-            latest.c.commit,
-            latest.c.taken_at,
-            latest.c.nvidia_locked_lines,
-            latest.c.nvidia_share,
-            old.c.nvidia_locked_lines,
+            latest.commit,
+            latest.taken_at,
+            latest.nvidia_locked_lines,
+            latest.nvidia_share,
+            old.nvidia_locked_lines,
         )
-        .join(latest, and_(latest.c.repository_id == RepositoryRow.id, latest.c.rank == 1))
-        .outerjoin(old, and_(old.c.repository_id == RepositoryRow.id, old.c.rank == 1))
+        .select_from(RepositoryRow)
+        .join(latest, latest.id == standing(now).scalar_subquery())
+        .outerjoin(old, old.id == standing(now - 90 * DAY).scalar_subquery())
         .order_by(RepositoryRow.full_name)
     )
     if prefix:
