@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Select, select, update
+from sqlalchemy import Executable, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -220,7 +220,7 @@ class Store:
             for name, commit, taken_at, locked, share, old in rows
         ]
 
-    async def _run(self, query: Select[Any]) -> Sequence[Any]:
+    async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:
             return (await session.execute(query)).all()
 
@@ -246,11 +246,11 @@ def _trend(series: list[Point], now: dt.datetime, in_window: int) -> Trend:
     )
 
 
-def _overview_query(now: dt.datetime, prefix: str | None) -> Select[Any]:
+def _overview_query(now: dt.datetime, prefix: str | None) -> Executable:
     """Each repository's latest point and the point standing 90 days before: two index
     seeks per repository on (repository_id, taken_at), newest first, one row each."""
 
-    def standing(until: dt.datetime) -> Select[Any]:
+    def standing(until: dt.datetime) -> Any:
         return (
             select(PointRow.id)
             .where(
