@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from bot.policy.patterns import PatternError, compile_patterns, repo_path
+from bot.policy.yaml_guard import YAMLTooLarge, check_yaml_limits
 
 COMPUTE_API = "compute-api"
 #: The issue label that makes an issue a decision record.
@@ -24,6 +25,15 @@ DECISION_LABEL = "compute-api-decision"
 #: The key of the line that links a decision from a PR description or commit message.
 LINK_KEY = "Compute-API-Decision"
 STATUSES = ("proposed", "accepted", "superseded", "rejected")
+
+#: Limits on a record, which a pull request may add: characters in the whole file and in its
+#: front matter, nesting depth and values (aliases expanded) of the front matter.
+MAX_RECORD = 1024 * 1024
+MAX_FRONT_MATTER = 64 * 1024
+MAX_DEPTH = 16
+MAX_NODES = 10_000
+#: Characters of one PR description or commit message searched for links.
+MAX_LINK_TEXT = 256 * 1024
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _LINK_LINE = re.compile(
@@ -47,6 +57,20 @@ class NoFrontMatter(DecisionError):
 
 
 @dataclass(frozen=True)
+class MigrationCost:
+    """A structured ``migration_cost``: what the owner estimated moving off the API costs.
+    ``lines`` is what the register compares the code now in scope against (the drift)."""
+
+    lines: int | None = None
+    engineer_weeks: float | None = None
+    target: str | None = None
+    note: str | None = None
+
+
+_COST_KEYS = ("lines", "engineer_weeks", "target", "note")
+
+
+@dataclass(frozen=True)
 class DecisionRecord:
     ref: str  # how it was named: the link as written, or the path of a recorded file
     path: str | None  # path in the repository; None for an issue
@@ -57,6 +81,9 @@ class DecisionRecord:
     migration_cost: str | None
     scope: tuple[str, ...] | None  # gitignore-style patterns; None: no scope given
     title: str | None
+    # The mapping form of migration_cost; None when it is free text or absent.
+    cost: MigrationCost | None = None
+    framework: str | None = None  # of a `type: framework` record
 
     def covers(self, path: str) -> bool:
         """Whether the scope covers a path. No scope covers everything, but the gate lets a
@@ -128,6 +155,13 @@ def find_links(*texts: str) -> list[str]:
     long trailers, is read back joined by single spaces."""
     found: dict[str, None] = {}
     for text in texts:
+        # A PR description is at most 65,536 characters; a commit message has no limit.
+        # Past MAX_LINK_TEXT only its start (where people write) and its end (where git
+        # puts trailers) are read, so megabytes of message cost nothing.
+        text = text or ""
+        if len(text) > MAX_LINK_TEXT:
+            half = MAX_LINK_TEXT // 2
+            text = f"{text[:half]}\n{text[-half:]}"
         value: str | None = None  # the link being read, until its last continuation line
         for line in [*_live_lines(text or ""), ""]:
             folded = _CONTINUATION.match(line) if _unfinished(value) else None
@@ -283,6 +317,8 @@ def _decode(text: str | bytes) -> str:
 
 
 def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
+    if len(text) > MAX_RECORD:
+        raise DecisionError(f"too large ({len(text):,} characters; at most {MAX_RECORD:,})")
     lines = text.lstrip("\ufeff").splitlines(keepends=True)
     first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     if first == len(lines) or lines[first].strip() != "---":
@@ -295,8 +331,16 @@ def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
     if end is None:
         raise DecisionError("front matter is not closed (no second '---' line)")
     front = "".join(lines[first + 1 : end])
+    if len(front) > MAX_FRONT_MATTER:
+        raise DecisionError(
+            f"front matter too large ({len(front):,} characters; at most {MAX_FRONT_MATTER:,})"
+        )
     try:
+        check_yaml_limits(front, max_depth=MAX_DEPTH, max_nodes=MAX_NODES)
         meta = yaml.safe_load(front)
+    except YAMLTooLarge as e:
+        where = f" at line {e.line + first + 1}" if e.line else ""
+        raise DecisionError(f"front matter too large{where}: {e}") from None
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + first + 2 if e.problem_mark else first + 1
         reserved = "cannot start any token" in str(e)
@@ -317,6 +361,7 @@ def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
 
 def _record(ref: str, path: str | None, meta: dict[str, Any], body: str) -> DecisionRecord:
     kind, status = _text(meta.get("type")), _text(meta.get("status"))
+    cost = _cost(meta.get("migration_cost"))
     return DecisionRecord(
         ref=ref,
         path=path,
@@ -324,10 +369,51 @@ def _record(ref: str, path: str | None, meta: dict[str, Any], body: str) -> Deci
         status=status.lower() if status else None,
         owner=_text(meta.get("owner")),
         compute_api=_text(meta.get("compute_api")),
-        migration_cost=_text(meta.get("migration_cost")),
+        migration_cost=_cost_text(cost) if cost else _text(meta.get("migration_cost")),
         scope=_scope(meta.get("scope")),
         title=_text(meta.get("title")) or _heading(body),
+        cost=cost,
+        framework=_text(meta.get("framework")),
     )
+
+
+def _cost(value: Any) -> MigrationCost | None:
+    """The mapping form of migration_cost, checked; free text gives None."""
+    if not isinstance(value, dict):
+        return None
+    unknown = sorted(str(k) for k in value if k not in _COST_KEYS)
+    if unknown:
+        raise DecisionError(
+            f"migration_cost: unknown key {unknown[0]!r} (expected {', '.join(_COST_KEYS)})"
+        )
+    lines, weeks = value.get("lines"), value.get("engineer_weeks")
+    if lines is not None and (isinstance(lines, bool) or not isinstance(lines, int) or lines < 0):
+        raise DecisionError("migration_cost.lines must be a whole number of lines, at least 0")
+    if weeks is not None and (isinstance(weeks, bool) or not isinstance(weeks, int | float)):
+        raise DecisionError("migration_cost.engineer_weeks must be a number")
+    if weeks is not None and weeks < 0:
+        raise DecisionError("migration_cost.engineer_weeks must be at least 0")
+    return MigrationCost(
+        lines=lines,
+        engineer_weeks=float(weeks) if weeks is not None else None,
+        target=_text(value.get("target")),
+        note=_text(value.get("note")),
+    )
+
+
+def _cost_text(cost: MigrationCost) -> str | None:
+    """One line for people, as a free-text migration_cost would read."""
+    parts = []
+    if cost.lines is not None:
+        parts.append(f"~{cost.lines:,} lines")
+    if cost.engineer_weeks is not None:
+        parts.append(f"{cost.engineer_weeks:g} engineer-weeks")
+    text = ", ".join(parts)
+    if cost.target:
+        text = f"{text} to {cost.target}" if text else f"to {cost.target}"
+    if cost.note:
+        text = f"{text} ({cost.note})" if text else cost.note
+    return text or None
 
 
 def _text(value: Any) -> str | None:

@@ -34,3 +34,5 @@ class JobContext:
     caches: Caches
     metrics: Metrics
     store: Store | None = None  # the trend store (None in a process without one)
+    # 0 for a delivery, n for lockin's own n-th retry of it (bot.server.retries).
+    attempt: int = 0

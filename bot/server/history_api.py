@@ -7,7 +7,6 @@ was removed from all get the same 404: the answer never tells a private reposito
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from aiohttp import web
@@ -27,11 +26,13 @@ async def history(request: web.Request) -> web.Response:
     known = await store.repository(name)
     if known is None or not known.public:
         return web.json_response(NOT_FOUND, status=404)
-    trend = await store.trend(name, dt.datetime.now(dt.UTC))
+    trend = await store.current_trend(name)
     return web.json_response(
         {
             "repository": known.full_name,
-            "trend": {
+            "trend": None
+            if trend is None
+            else {
                 "nvidia_locked_lines": trend.today,
                 "days_30": trend.days_30,
                 "days_90": trend.days_90,

@@ -12,6 +12,7 @@ from bot.server.caches import Caches
 from bot.server.jobs import JobQueue
 from bot.server.metrics import Metrics
 from bot.server.settings import Settings
+from bot.server.signed_body import BodyAdmission
 from bot.store import Store
 
 
@@ -25,6 +26,8 @@ class Services:
     auth: AppAuth | None = None
     queue: JobQueue | None = None
     store: Store | None = None  # the trend store, open while the app runs
+    # Admission of webhook bodies not yet authenticated (bounded memory).
+    bodies: BodyAdmission = field(default_factory=BodyAdmission)
 
 
 SERVICES = web.AppKey("lockin_services", Services)

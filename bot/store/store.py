@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Executable, select, update
+from sqlalchemy import Executable, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -200,9 +200,18 @@ class Store:
         return _trend(series, now, len(recent))
 
     async def current_trend(self, full_name: str) -> Trend | None:
-        """The trend as of now; None while the repository has no point."""
-        trend = await self.trend(full_name, dt.datetime.now(dt.UTC))
-        return trend if trend.known else None
+        """The trend as of now, or of the newest point when its commit date is later (a
+        committer's clock ahead of ours); None while the repository has no point."""
+        query = (
+            select(func.max(PointRow.taken_at))
+            .join(RepositoryRow)
+            .where(RepositoryRow.full_name == _name(full_name), PointRow.left_branch.is_(False))
+        )
+        async with self._sessions() as session:
+            newest = await session.scalar(query)
+        if newest is None:
+            return None
+        return await self.trend(full_name, max(dt.datetime.now(dt.UTC), _utc(newest)))
 
     async def overview(self, now: dt.datetime, prefix: str | None = None) -> list[Overview]:
         """Every repository's latest point and its change over 90 days, in one query
