@@ -99,27 +99,20 @@ class Backfills:
             return False
         self._running.add(name)
         pacer = self.pacer(installation_id)
-        work = _backfill(gh, ctx, pacer, owner, repo, ref, policy)
+        work = _logged(ctx, name, _count_past_points(gh, ctx, pacer, owner, repo, ref, policy))
         task = self._store.run_in_background(work)
         task.add_done_callback(lambda _: self._running.discard(name))
         return True
 
 
-async def _backfill(
-    gh: GitHub,
-    ctx: JobContext,
-    pacer: RequestPacer,
-    owner: str,
-    repo: str,
-    ref: str,
-    policy: Policy,
-) -> None:
+async def _logged(ctx: JobContext, name: str, work: Awaitable[None]) -> None:
+    """A back-fill outlives its job: its failures are logged here, not by the job."""
     try:
-        await _count_past_points(gh, ctx, pacer, owner, repo, ref, policy)
+        await work
     except (ArchiveError, GitHubError) as exc:
-        ctx.log.warning("back-fill of %s/%s stopped: %s", owner, repo, exc)
+        ctx.log.warning("back-fill of %s stopped: %s", name, exc)
     except Exception:
-        ctx.log.exception("back-fill of %s/%s failed", owner, repo)
+        ctx.log.exception("back-fill of %s failed", name)
         raise
 
 
