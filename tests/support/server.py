@@ -19,6 +19,8 @@ FAST = {
     "db_path": ":memory:",
     "history_backfill_points": 0,
     "job_retry_delays": (),
+    # Request-counting tests would see the start-up sweep's reads (tested on its own).
+    "recover_stale_runs": False,
 }
 
 

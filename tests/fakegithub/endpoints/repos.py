@@ -226,16 +226,16 @@ async def compare(fake: FakeGitHub, call: Call) -> web.Response:
 
 @handles("repos/list-commits")
 async def list_commits(fake: FakeGitHub, call: Call) -> web.Response:
-    """Commits reachable from `sha` (default: the default branch), newest first, paginated."""
+    """Commits reachable from ``sha`` (a branch or commit; default: the default branch),
+    newest first, along first parents."""
     repo = repo_of(call)
-    head = repo.resolve(call.query.get("sha") or repo.default_branch)
-    if head is None:
+    sha = repo.resolve(call.query.get("sha") or repo.default_branch)
+    if sha is None:
         return not_found()
-    store = repo.store
-    reachable = sorted(
-        (store.commits[sha] for sha in store.ancestors(head)),
-        key=lambda c: c.timestamp,
-        reverse=True,
-    )
-    page, links = call.page(reachable)
+    chain = []
+    while sha:
+        commit = repo.store.commits[sha]
+        chain.append(commit)
+        sha = commit.parents[0] if commit.parents else None
+    page, links = call.page(chain)
     return reply([fake.shapes.commit(repo, c) for c in page], headers=links)
