@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import datetime as dt
 import statistics
 import sys
@@ -113,6 +114,7 @@ async def main() -> None:
                        args.repos, args.points)  # fmt: skip
             finally:
                 cluster.stop()
+                shutil.rmtree(cluster.root, ignore_errors=True)
 
 
 if __name__ == "__main__":
