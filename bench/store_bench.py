@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import datetime as dt
+import shutil
 import statistics
 import sys
 import tempfile
