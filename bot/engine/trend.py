@@ -34,6 +34,25 @@ class History:
     commits: int = 0  # commits walked
 
 
+@dataclass(frozen=True, slots=True)
+class Trend:
+    """The NVIDIA-only lines of a default branch today, 30 and 90 days ago, and the slope.
+
+    A figure is None where no point is that old; the slope (lines per month) is None
+    until two points lie at least a day apart.
+    """
+
+    today: int | None
+    days_30: int | None
+    days_90: int | None
+    slope_per_month: float | None
+    points: int  # points in the 90-day window
+
+    @property
+    def known(self) -> bool:
+        return self.today is not None
+
+
 def census_figures(census: Census) -> dict[str, Any]:
     """The figures a history keeps of one tree: totals per layer and ecosystem, the
     NVIDIA-only lines and share, and the portability matrix."""

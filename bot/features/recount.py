@@ -25,6 +25,7 @@ from gidgethub.routing import Router
 
 from bot.census_store import ZERO_SHA, census_store
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
+from bot.features import backfill, trend
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
@@ -95,6 +96,10 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         ctx.log.info("refused /lockin from %s on %s/%s#%s", login, owner, repo, issue["number"])
         await _react(gh, owner, repo, comment["id"], "confused")
         return
+    if any(command.name == RECOUNT for command in commands):
+        await backfill.start_if_empty(
+            gh, ctx, data, owner, repo, data["repository"]["default_branch"], config.policy
+        )
     for command in commands:
         if command.name == RECOUNT:
             await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config)
@@ -274,6 +279,7 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     except ArchiveError as exc:
         ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, data["after"], exc)
         return
+    await trend.record_push(gh, ctx, owner, repo, data, result)
     ctx.log.info(
         "default-branch census of %s/%s@%s: %.1f%% locked to NVIDIA",
         owner,
@@ -295,15 +301,18 @@ async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     for repository in repositories:
         owner, _, name = repository["full_name"].partition("/")
         await store.set_public(owner, name, public=not repository.get("private", True))
+        await trend.set_public(ctx, repository)
     for repository in repositories[:SEEDED_PER_EVENT]:
         owner, _, name = repository["full_name"].partition("/")
         try:
-            await _seed_default_branch(gh, ctx, owner, name)
+            await _seed_default_branch(gh, ctx, data, owner, name)
         except (ArchiveError, GitHubError) as exc:
             ctx.log.warning("first census of %s/%s failed: %s", owner, name, exc)
 
 
-async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: str) -> None:
+async def _seed_default_branch(
+    gh: GitHub, ctx: JobContext, payload: dict[str, Any], owner: str, repo: str
+) -> None:
     store = census_store(ctx.caches)
     if await store.default_branch(owner, repo) is not None:
         return  # a push got there first, with a newer head
@@ -314,7 +323,7 @@ async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: st
         "/repos/{owner}/{repo}/compare/{basehead}", {**where, "basehead": f"{branch}...{branch}"}
     )
     config = await load_repo_config(gh, owner, repo, branch)
-    await store.refresh_default_branch(
+    result = await store.refresh_default_branch(
         gh,
         owner,
         repo,
@@ -323,6 +332,9 @@ async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: st
         policy=config.policy,
         blobs=ctx.caches.blobs,
     )
+    date = trend.commit_date_of(compare["base_commit"])
+    await trend.record_census(ctx, owner, repo, result, date)
+    await backfill.start_if_empty(gh, ctx, payload, owner, repo, result.sha, config.policy)
 
 
 @router.register("installation_repositories", action="removed")
@@ -335,3 +347,4 @@ async def on_removed(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     for repository in repositories:
         owner, _, name = repository["full_name"].partition("/")
         await store.forget_default_branch(owner, name)
+        await trend.set_public(ctx, {**repository, "private": True})  # no longer served

@@ -29,6 +29,7 @@ from bot.render.markdown import (
 )
 from bot.render.markers_annotations import marker_annotations
 from bot.render.rules_page import rule_url
+from bot.render.trend_md import trend_line
 from bot.review.checks import CheckOutput
 
 if TYPE_CHECKING:
@@ -304,6 +305,12 @@ def _title(report: PRReport) -> str:
 
 
 def repository_block(report: PRReport) -> str:
+    """The census block, then the default branch's trend when points are kept."""
+    trend = trend_line(report.trend) if report.trend is not None else ""
+    return "\n\n".join(block for block in (_census_block(report), trend) if block)
+
+
+def _census_block(report: PRReport) -> str:
     """The recount's census when there is one, else the default branch's figure (already
     cached by the census store: it costs no request)."""
     if report.census is not None:

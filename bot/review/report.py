@@ -10,6 +10,7 @@ from urllib.parse import quote
 if TYPE_CHECKING:
     from bot.census_store import CensusAt
     from bot.engine.census import Census
+    from bot.engine.trend import Trend
     from bot.policy.gate import Verdict
     from bot.policy.growth import ScopeGrowth
     from bot.review.analysis import PRAnalysis
@@ -29,6 +30,7 @@ class PRReport:
     draft: tuple[str, str] | None = None  # (path, Markdown) of a ready-to-commit record
     census: Census | None = None  # the whole repository at the head (recount)
     base_census: CensusAt | None = None  # the default branch's, when the store has it
+    trend: Trend | None = None  # the default branch's over 90 days, when points are kept
     requests: int = 0  # GitHub API requests this check made
     trigger: str = "pull_request"
     repo_url: str = ""  # the repository's html_url (GitHub Enterprise hosts differ)

@@ -240,6 +240,8 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     report.analysis = analysis
     if report.census is None:
         report.base_census = await census_store(ctx.caches).default_branch(owner, repo)
+    if ctx.store is not None:
+        report.trend = await ctx.store.current_trend(f"{owner}/{repo}")
     added = analysis.delta.added()
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []

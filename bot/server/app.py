@@ -18,6 +18,7 @@ from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
 from bot.server.badge import add_badge_routes
 from bot.server.dispatch import run_and_retry
+from bot.server.history_api import add_history_routes
 from bot.server.jobs import JobQueue, LocalJobQueue
 from bot.server.logs import REDACTOR
 from bot.server.manifest import add_setup_routes
@@ -26,6 +27,7 @@ from bot.server.services import SERVICES, Services
 from bot.server.settings import Settings
 from bot.server.signed_body import MAX_PAYLOAD
 from bot.server.webhooks import receive
+from bot.store import open_store, store_url
 
 log = logging.getLogger("lockin.server")
 
@@ -45,6 +47,7 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
     if settings.configured:
         app.cleanup_ctx.append(_github_and_workers)
         add_badge_routes(app)
+        add_history_routes(app)
     else:
         # The app-manifest registration page (issue 6), only while unconfigured.
         add_setup_routes(app, settings)
@@ -72,6 +75,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
             capacity=settings.queue_size,
             shutdown_timeout=settings.shutdown_timeout,
         )
+    store = services.store = await open_store(store_url(settings.database_url, settings.db_path))
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue
@@ -79,6 +83,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     yield
     introduction.cancel()
     await queue.close()
+    await store.close()
     if backend is not None:
         await backend.close()
     await session.close()

@@ -11,6 +11,7 @@ from bot.github.auth import AppAuth
 from bot.server.caches import Caches
 from bot.server.metrics import Metrics
 from bot.server.settings import Settings
+from bot.store import Store
 
 
 class JobLog(logging.LoggerAdapter):  # type: ignore[type-arg]
@@ -32,5 +33,6 @@ class JobContext:
     log: logging.LoggerAdapter  # type: ignore[type-arg]
     caches: Caches
     metrics: Metrics
+    store: Store | None = None  # the trend store (None in a process without one)
     # 0 for a delivery, n for lockin's own n-th retry of it (bot.server.retries).
     attempt: int = 0

@@ -46,6 +46,7 @@ async def run_job(services: Services, job: Job) -> str:
         log=job_log,
         caches=services.caches,
         metrics=services.metrics,
+        store=services.store,
         attempt=job.attempt,
     )
     started = time.monotonic()

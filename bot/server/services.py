@@ -13,6 +13,7 @@ from bot.server.jobs import JobQueue
 from bot.server.metrics import Metrics
 from bot.server.settings import Settings
 from bot.server.signed_body import BodyAdmission
+from bot.store import Store
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Services:
     # Set while the app runs (configured apps only).
     auth: AppAuth | None = None
     queue: JobQueue | None = None
+    store: Store | None = None  # the trend store, open while the app runs
     # Admission of webhook bodies not yet authenticated (bounded memory).
     bodies: BodyAdmission = field(default_factory=BodyAdmission)
 

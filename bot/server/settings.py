@@ -63,6 +63,13 @@ class Settings:
     retry_backoff: float = 0.5
     # GitHub asks to wait at least a minute after a secondary limit that names no delay.
     secondary_rate_limit_wait: float = 60.0
+    # The trend store: PostgreSQL when set (may carry a password), else a SQLite file.
+    database_url: str | None = field(default=None, repr=False)
+    db_path: str = "lockin.db"
+    # Past default-branch points counted when a repository is added, and the GitHub
+    # requests per minute per installation that counting them may use.
+    history_backfill_points: int = 12
+    backfill_requests_per_minute: int = 30
     private_key_path: str | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -248,6 +255,10 @@ _SPECS = (
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
     _Spec("recover_stale_runs", ("RECOVER_STALE_RUNS",), _flag),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),
+    _Spec("database_url", ("DATABASE_URL",), _text),
+    _Spec("db_path", ("LOCKIN_DB_PATH",), _text),
+    _Spec("history_backfill_points", ("HISTORY_BACKFILL_POINTS",), _int_in(0, 1000)),
+    _Spec("backfill_requests_per_minute", ("BACKFILL_REQUESTS_PER_MINUTE",), _int_in(1, 5000)),
 )
 
 

@@ -43,6 +43,7 @@ from bot.server.jobs import Job
 from bot.server.logs import REDACTOR, configure_logging
 from bot.server.services import Services
 from bot.server.settings import Settings, SettingsError
+from bot.store import open_store, store_url
 
 log = logging.getLogger("lockin.worker")
 
@@ -131,6 +132,7 @@ async def _start(ctx: dict[str, Any]) -> None:
     # points bot.review.run and bot.census_store leave for this).
     review_run.PR_LOCKS = backend.locks("pr")
     census_store.CENSUS_LOCKS = backend.locks("census")
+    services.store = await open_store(store_url(settings.database_url, settings.db_path))
     ctx[_SERVICES] = services
     ctx["session"] = session
     log.info("worker ready: up to %d jobs at a time", settings.workers)
@@ -139,6 +141,8 @@ async def _start(ctx: dict[str, Any]) -> None:
 async def _stop(ctx: dict[str, Any]) -> None:
     if "session" in ctx:
         await ctx["session"].close()
+    if _SERVICES in ctx and ctx[_SERVICES].store is not None:
+        await ctx[_SERVICES].store.close()
 
 
 async def run_delivery(

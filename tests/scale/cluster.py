@@ -188,6 +188,7 @@ class Cluster:
             "WORKERS": "4",
             "JOB_TIMEOUT": "20",
             "JOB_RETRY_DELAYS": "off",  # a test that wants lockin's own retries sets them
+            "HISTORY_BACKFILL_POINTS": "0",  # no background downloads to miscount
             **self.settings,
             **extra,
         }

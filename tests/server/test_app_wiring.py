@@ -47,6 +47,7 @@ async def test_configured_app_routes(fake_github: FakeGitHub) -> None:
         "/metrics",
         "/api/github/webhooks",
         "/badge/{owner}/{repo}.svg",
+        "/api/repos/{owner}/{repo}/history",
     }
 
 

@@ -10,10 +10,14 @@ from tests.fakegithub import FakeGitHub
 SECRET = "It's a Secret to Everybody"
 # Quick retries, and no spacing between writes unless a test asks for it. Jobs are not
 # retried unless a test asks (`job_retry_delays`), so each test sees only its deliveries.
+# The trend store is in memory unless a test names a file (nothing written to the working
+# directory), and there is no back-fill (background downloads) unless a test asks.
 FAST = {
     "retry_backoff": 0.01,
     "write_interval": 0.0,
     "secondary_rate_limit_wait": 0.2,
+    "db_path": ":memory:",
+    "history_backfill_points": 0,
     "job_retry_delays": (),
     # Request-counting tests would see the start-up sweep's reads (tested on its own).
     "recover_stale_runs": False,

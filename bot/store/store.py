@@ -1,0 +1,295 @@
+"""Reading and writing points: record, list, mark after a force push, trend, overview."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Coroutine, Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Executable, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.orm import aliased
+
+from bot.engine.trend import MONTH
+from bot.store.records import Overview, Point, Repository, Trend
+from bot.store.schema import PointRow, RepositoryRow
+
+DAY = dt.timedelta(days=1)
+
+
+def _name(full_name: str) -> str:
+    return full_name.lower()  # GitHub names are case-insensitive
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
+
+
+def _point(row: PointRow) -> Point:
+    figures = row.figures
+    return Point(
+        commit=row.commit,
+        date=_utc(row.taken_at),
+        code_lines=row.code_lines,
+        non_portable_lines=row.non_portable_lines,
+        nvidia_locked_lines=row.nvidia_locked_lines,
+        nvidia_share=row.nvidia_share,
+        layers=figures.get("layers", {}),
+        ecosystems=figures.get("ecosystems", {}),
+        matrix=figures.get("matrix", {}),
+        left_branch=row.left_branch,
+    )
+
+
+class Store:
+    """The points of every repository's default branch."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._background: set[asyncio.Task[None]] = set()
+
+    def run_in_background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run a writer of this store (a back-fill) beyond the job that started it; closing
+        the store stops it first."""
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def idle(self) -> None:
+        """Wait until every background writer has finished."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in self._background:
+            task.cancel()
+        await self.idle()
+        await self.engine.dispose()
+
+    def _insert(self, table: Any) -> Any:
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        return dialect.insert(table)
+
+    async def _repository_id(self, full_name: str, *, create: bool) -> int | None:
+        name = _name(full_name)
+        async with self._sessions.begin() as session:
+            if create:
+                await session.execute(
+                    self._insert(RepositoryRow).values(full_name=name).on_conflict_do_nothing()
+                )
+            found = await session.scalar(
+                select(RepositoryRow.id).where(RepositoryRow.full_name == name)
+            )
+        return found
+
+    async def repository(self, full_name: str) -> Repository | None:
+        query = select(RepositoryRow).where(RepositoryRow.full_name == _name(full_name))
+        async with self._sessions() as session:
+            row = await session.scalar(query)
+        return None if row is None else Repository(row.id, row.full_name, row.public)
+
+    async def set_public(self, full_name: str, *, public: bool) -> None:
+        """Whether the repository is public, as its latest event said."""
+        repository_id = await self._repository_id(full_name, create=True)
+        statement = (
+            update(RepositoryRow).where(RepositoryRow.id == repository_id).values(public=public)
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(statement)
+
+    async def record_point(self, full_name: str, point: Point) -> bool:
+        """Keep a point; False when the repository already has one for that commit (a
+        redelivered push, a retried job, two replicas at once)."""
+        repository_id = await self._repository_id(full_name, create=True)
+        row = {
+            "repository_id": repository_id,
+            "commit": point.commit,
+            "taken_at": _utc(point.date),
+            "code_lines": point.code_lines,
+            "non_portable_lines": point.non_portable_lines,
+            "nvidia_locked_lines": point.nvidia_locked_lines,
+            "nvidia_share": point.nvidia_share,
+            "figures": {
+                "layers": point.layers,
+                "ecosystems": point.ecosystems,
+                "matrix": point.matrix,
+            },
+            "left_branch": point.left_branch,
+        }
+        statement = (
+            self._insert(PointRow)
+            .values(**row)
+            .on_conflict_do_nothing(index_elements=["repository_id", "commit"])
+            .returning(PointRow.id)
+        )
+        async with self._sessions.begin() as session:
+            inserted = await session.scalar(statement)
+        return inserted is not None
+
+    async def points(
+        self, full_name: str, since: dt.datetime | None = None, *, include_left: bool = False
+    ) -> list[Point]:
+        """The repository's points, oldest first; those whose commits left the branch only
+        when asked for."""
+        query = (
+            select(PointRow)
+            .join(RepositoryRow)
+            .where(RepositoryRow.full_name == _name(full_name))
+            .order_by(PointRow.taken_at, PointRow.id)
+        )
+        if since is not None:
+            query = query.where(PointRow.taken_at >= _utc(since))
+        if not include_left:
+            query = query.where(PointRow.left_branch.is_(False))
+        async with self._sessions() as session:
+            return [_point(row) for row in await session.scalars(query)]
+
+    async def has_points(self, full_name: str) -> bool:
+        query = (
+            select(PointRow.id)
+            .join(RepositoryRow)
+            .where(RepositoryRow.full_name == _name(full_name))
+            .limit(1)
+        )
+        async with self._sessions() as session:
+            return await session.scalar(query) is not None
+
+    async def mark_left_branch(self, full_name: str, commits: Iterable[str]) -> int:
+        """These commits are no longer on the default branch (a force push): their points
+        stay, marked, and leave every trend. Returns how many points were marked."""
+        wanted = sorted(set(commits))
+        repository_id = await self._repository_id(full_name, create=False)
+        if repository_id is None or not wanted:
+            return 0
+        statement = (
+            update(PointRow)
+            .where(PointRow.repository_id == repository_id, PointRow.commit.in_(wanted))
+            .values(left_branch=True)
+        )
+        async with self._sessions.begin() as session:
+            result = await session.execute(statement)
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    async def trend(self, full_name: str, now: dt.datetime) -> Trend:
+        """The NVIDIA-only lines at ``now``, 30 and 90 days before, and the slope over the
+        last 90 days (from the point standing at the window's start, or the oldest in it)."""
+        now = _utc(now)
+        start = now - 90 * DAY
+        base = (
+            select(PointRow)
+            .join(RepositoryRow)
+            .where(
+                RepositoryRow.full_name == _name(full_name),
+                PointRow.left_branch.is_(False),
+                PointRow.taken_at <= now,
+            )
+        )
+        before = base.where(PointRow.taken_at <= start).order_by(
+            PointRow.taken_at.desc(), PointRow.id.desc()
+        )
+        window = base.where(PointRow.taken_at > start).order_by(PointRow.taken_at, PointRow.id)
+        async with self._sessions() as session:
+            anchor = await session.scalar(before.limit(1))
+            recent = [_point(row) for row in await session.scalars(window)]
+        series = ([_point(anchor)] if anchor is not None else []) + recent
+        return _trend(series, now, len(recent))
+
+    async def current_trend(self, full_name: str) -> Trend | None:
+        """The trend as of now, or of the newest point when its commit date is later (a
+        committer's clock ahead of ours); None while the repository has no point."""
+        query = (
+            select(func.max(PointRow.taken_at))
+            .join(RepositoryRow)
+            .where(RepositoryRow.full_name == _name(full_name), PointRow.left_branch.is_(False))
+        )
+        async with self._sessions() as session:
+            newest = await session.scalar(query)
+        if newest is None:
+            return None
+        return await self.trend(full_name, max(dt.datetime.now(dt.UTC), _utc(newest)))
+
+    async def overview(self, now: dt.datetime, prefix: str | None = None) -> list[Overview]:
+        """Every repository's latest point and its change over 90 days, in one query
+        (``prefix``: only names starting with it, such as ``"org/"``)."""
+        rows = await self._run(_overview_query(_utc(now), prefix and _name(prefix)))
+        return [
+            Overview(
+                full_name=name,
+                commit=commit,
+                date=_utc(taken_at),
+                nvidia_locked_lines=locked,
+                nvidia_share=share,
+                change_90_days=None if old is None else locked - old,
+            )
+            for name, commit, taken_at, locked, share, old in rows
+        ]
+
+    async def _run(self, query: Executable) -> Sequence[Any]:
+        async with self._sessions() as session:
+            return (await session.execute(query)).all()
+
+
+def _trend(series: list[Point], now: dt.datetime, in_window: int) -> Trend:
+    def at(moment: dt.datetime) -> int | None:
+        standing = [p for p in series if p.date <= moment]
+        return standing[-1].nvidia_locked_lines if standing else None
+
+    slope = None
+    if len(series) >= 2:
+        first, last = series[0], series[-1]
+        seconds = (last.date - first.date).total_seconds()
+        if seconds >= DAY.total_seconds():
+            change = last.nvidia_locked_lines - first.nvidia_locked_lines
+            slope = round(change * MONTH / seconds, 1)
+    return Trend(
+        today=at(now),
+        days_30=at(now - 30 * DAY),
+        days_90=at(now - 90 * DAY),
+        slope_per_month=slope,
+        points=in_window,
+    )
+
+
+def _overview_query(now: dt.datetime, prefix: str | None) -> Executable:
+    """Each repository's latest point and the point standing 90 days before: two index
+    seeks per repository on (repository_id, taken_at), newest first, one row each."""
+
+    def standing(until: dt.datetime) -> Any:
+        return (
+            select(PointRow.id)
+            .where(
+                PointRow.repository_id == RepositoryRow.id,
+                PointRow.left_branch.is_(False),
+                PointRow.taken_at <= until,
+            )
+            # taken_at alone: the index gives that order, a tie-break would sort each
+            # repository's points (two commits of one second: either is the latest).
+            .order_by(PointRow.taken_at.desc())
+            .limit(1)
+            .correlate(RepositoryRow)
+        )
+
+    latest = aliased(PointRow)
+    old = aliased(PointRow)
+    query = (
+        select(
+            RepositoryRow.full_name,
+            latest.commit,
+            latest.taken_at,
+            latest.nvidia_locked_lines,
+            latest.nvidia_share,
+            old.nvidia_locked_lines,
+        )
+        .select_from(RepositoryRow)
+        .join(latest, latest.id == standing(now).scalar_subquery())
+        .outerjoin(old, old.id == standing(now - 90 * DAY).scalar_subquery())
+        .order_by(RepositoryRow.full_name)
+    )
+    if prefix:
+        query = query.where(RepositoryRow.full_name.startswith(prefix, autoescape=True))
+    return query

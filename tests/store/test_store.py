@@ -1,0 +1,152 @@
+"""The trend store on SQLite and PostgreSQL: migrations, restarts, redelivery, force
+pushes, trend figures and the organisation overview."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+
+import pytest
+from sqlalchemy import inspect, text
+
+from bot.store import Point, Store, open_store, store_url, store_url_from_env
+
+NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def point(n: int, days_ago: float, locked: int) -> Point:
+    return Point(
+        commit=f"{n:040x}",
+        date=NOW - dt.timedelta(days=days_ago),
+        code_lines=1000 + n,
+        non_portable_lines=locked + 5,
+        nvidia_locked_lines=locked,
+        nvidia_share=round(locked / (1000 + n), 6),
+        layers={"portable": 900, "nvidia_only": locked},
+        ecosystems={"cuda": locked},
+        matrix={"amd": {"portable": 900, "needs_port": locked}},
+    )
+
+
+async def tables(store: Store) -> tuple[set[str], list[str]]:
+    async with store.engine.connect() as conn:
+        names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+        versions = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
+    return names, [v for (v,) in versions]
+
+
+async def test_migrations_run_from_empty_and_again_change_nothing(url: str) -> None:
+    store = await open_store(url)
+    first = await tables(store)
+    await store.close()
+    store = await open_store(url)
+    try:
+        assert await tables(store) == first
+    finally:
+        await store.close()
+    names, versions = first
+    assert {"repositories", "points", "alembic_version"} <= names
+    assert versions == ["0002"]
+
+
+async def test_two_processes_starting_together_migrate_once(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="alembic")
+    stores = await asyncio.gather(open_store(url), open_store(url))
+    try:
+        upgrades = [r for r in caplog.records if r.getMessage().startswith("Running upgrade")]
+        assert len(upgrades) == 2  # each migration once: 0001, then 0002
+        assert (await tables(stores[1]))[1] == ["0002"]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_points_survive_a_restart(url: str) -> None:
+    store = await open_store(url)
+    await store.record_point("Org/Repo", point(1, 10, 40))
+    await store.close()
+    store = await open_store(url)
+    try:
+        [kept] = await store.points("org/repo")
+    finally:
+        await store.close()
+    assert kept == point(1, 10, 40)
+
+
+async def test_a_redelivered_push_records_nothing_twice(url: str) -> None:
+    store = await open_store(url)
+    try:
+        assert await store.record_point("org/repo", point(1, 10, 40))
+        # The same commit again, even with other figures (a retried job), keeps the first.
+        assert not await store.record_point("ORG/repo", point(1, 10, 99))
+        assert [p.nvidia_locked_lines for p in await store.points("org/repo")] == [40]
+        # Another repository may hold the same commit (a fork).
+        assert await store.record_point("fork/repo", point(1, 10, 40))
+    finally:
+        await store.close()
+
+
+async def test_points_that_left_the_branch_are_marked_not_mixed(url: str) -> None:
+    store = await open_store(url)
+    try:
+        for n, days, locked in [(1, 60, 10), (2, 20, 500), (3, 10, 600), (4, 5, 20)]:
+            await store.record_point("org/repo", point(n, days, locked))
+        assert await store.mark_left_branch("org/repo", [point(2, 0, 0).commit, "f" * 40]) == 1
+        assert await store.mark_left_branch("other/repo", [point(3, 0, 0).commit]) == 0
+        shown = await store.points("org/repo")
+        everything = await store.points("org/repo", include_left=True)
+        trend = await store.trend("org/repo", NOW - dt.timedelta(days=15))
+    finally:
+        await store.close()
+    assert [p.nvidia_locked_lines for p in shown] == [10, 600, 20]
+    assert [p.left_branch for p in everything] == [False, True, False, False]
+    assert trend.today == 10  # the 500 of the commit that left is not today's figure
+
+
+async def test_trend_today_30_and_90_days_ago_and_the_slope(url: str) -> None:
+    store = await open_store(url)
+    try:
+        assert not (await store.trend("org/repo", NOW)).known
+        for n, days, locked in [(1, 200, 5), (2, 100, 100), (3, 45, 160), (4, 1, 190)]:
+            await store.record_point("org/repo", point(n, days, locked))
+        await store.record_point("org/repo", point(5, -3, 999))  # after `now`: not yet
+        trend = await store.trend("org/repo", NOW)
+        since = await store.points("org/repo", NOW - dt.timedelta(days=50))
+    finally:
+        await store.close()
+    assert (trend.today, trend.days_30, trend.days_90) == (190, 160, 100)
+    # From the point standing 90 days ago (100, 100 days back) to 190 a day ago.
+    assert trend.slope_per_month == round(90 * 30.4375 / 99, 1)
+    assert trend.points == 2
+    assert [p.nvidia_locked_lines for p in since] == [160, 190, 999]
+
+
+async def test_overview_of_an_organisation_in_one_query(url: str) -> None:
+    store = await open_store(url)
+    try:
+        await store.record_point("org/a", point(1, 120, 50))
+        await store.record_point("org/a", point(2, 2, 80))
+        await store.record_point("org/b", point(3, 10, 7))
+        await store.record_point("else/c", point(4, 1, 1))
+        rows = await store.overview(NOW, prefix="org/")
+    finally:
+        await store.close()
+    assert [(r.full_name, r.nvidia_locked_lines, r.change_90_days) for r in rows] == [
+        ("org/a", 80, 30),
+        ("org/b", 7, None),
+    ]
+
+
+def test_the_url_comes_from_database_url_else_the_file_path() -> None:
+    assert store_url_from_env({}) == "sqlite+aiosqlite:///lockin.db"
+    assert store_url_from_env({"LOCKIN_DB_PATH": "/var/lib/l.db"}) == (
+        "sqlite+aiosqlite:////var/lib/l.db"
+    )
+    for scheme in ("postgres", "postgresql"):
+        assert store_url_from_env(
+            {"DATABASE_URL": f"{scheme}://u:p@db:5432/x", "LOCKIN_DB_PATH": "ignored.db"}
+        ) == ("postgresql+psycopg://u:p@db:5432/x")
+    assert store_url(None, ":memory:") == "sqlite+aiosqlite://"
