@@ -25,11 +25,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.engine.census import Census
+from bot.engine.summary import summarize_report
+from bot.github.archives import tarball
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
 from bot.review.locks import KeyedLock, LocalKeyedLock
-from bot.sources.tarball import ArchiveLimits, census_from_github, summarize_file
+from bot.sources.files import classify_entry
+from bot.sources.tarball import ArchiveLimits, census_from_stream
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -146,15 +149,14 @@ class CensusStore:
                 return await self.get(owner, repo, sha, scope) or await count_tarball()
 
         async def count_tarball() -> CensusAt:
-            archive = await census_from_github(
-                gh,
-                owner,
-                repo,
-                sha,
-                limits=ArchiveLimits.for_archive(policy.census.max_archive_bytes),
-                path_filter=policy.path_filter(),
-                include_generated=policy.paths.include_generated,
-            )
+            async with tarball(gh, owner, repo, sha) as download:
+                archive = await census_from_stream(
+                    download.chunks,
+                    declared_size=download.declared_size,
+                    limits=ArchiveLimits.for_archive(policy.census.max_archive_bytes),
+                    path_filter=policy.path_filter(),
+                    include_generated=policy.paths.include_generated,
+                )
             result = CensusAt(sha, scope, archive.census)
             await self.put(owner, repo, result)
             return result
@@ -233,7 +235,8 @@ async def _incremental(
         if f["status"] == "renamed" and f.get("previous_filename"):
             census.replace(f["previous_filename"], None)
         data = contents.get(f.get("sha") or "") if f["status"] != "removed" else None
-        census.replace(path, summarize_file(path, data) if data is not None else None)
+        summary = summarize_report(classify_entry(path, data)) if data is not None else None
+        census.replace(path, summary)
     return CensusAt(after, previous.scope, census)
 
 

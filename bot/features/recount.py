@@ -30,7 +30,7 @@ from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.run import run_check_with_census
 from bot.review.sticky import bot_login, our_comments
-from bot.sources.tarball import ArchiveError
+from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

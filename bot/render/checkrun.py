@@ -200,6 +200,7 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
         parts.append(
             f"Not read: {shown}" + more(min(20, len(analysis.unread)), len(analysis.unread))
         )
+    parts.extend(analysis.archive_notes)
     if analysis.unlisted:
         parts.append(
             f"{analysis.unlisted:,} files beyond GitHub's 3,000-file listing were not seen."

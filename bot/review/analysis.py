@@ -29,10 +29,11 @@ from bot.engine.delta import change_delta, changed_lines, changed_lines_from_pat
 from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
 from bot.github.errors import NotFound
-from bot.review.archive import ArchiveUnusable, read_from_archive
+from bot.review.archive import read_from_archive
 from bot.review.contents import BlobReader, file_contents, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
-from bot.sources.files import MAX_FILE_BYTES, classify_entry
+from bot.sources.archive import ArchiveError
+from bot.sources.files import classify_entry
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -62,6 +63,7 @@ class PRAnalysis:
     unread: list[str] = field(default_factory=list)  # candidates the check could not read
     merge_base: str | None = None
     source: str = "blobs"  # "blobs" | "tarballs": how the versions were read
+    archive_notes: list[str] = field(default_factory=list)  # tarballs refused, entries skipped
 
 
 @dataclass(slots=True)
@@ -144,6 +146,7 @@ class _Sides:
     merge_base: str | None = None
     tree_sha: str | None = None
     source: str = "blobs"
+    archive_notes: list[str] = field(default_factory=list)
 
     async def find_merge_base(self) -> str:
         if self.merge_base is None:
@@ -157,8 +160,12 @@ class _Sides:
         """Fill in every plan's reports; return the paths that could not be read."""
         if self._archives_pay(sum(p.reads for p in plans)):
             # An unusable archive leaves its side to the blob reads below, within budget.
-            with suppress(ArchiveUnusable, NotFound):
+            try:
                 await self._from_archives(plans)
+            except ArchiveError as error:
+                self.archive_notes.append(f"Tarball not used: {error}.")
+            except NotFound:
+                pass
         kept, unread = _within_budget([p for p in plans if p.reads])
         if kept:
             await self._from_blobs(kept)
@@ -177,7 +184,7 @@ class _Sides:
             if not wanted:
                 continue
             ref = self.head_sha if side == "new" else await self.find_merge_base()
-            await read_from_archive(
+            walk = await read_from_archive(
                 self.gh,
                 self.owner,
                 self.repo,
@@ -185,9 +192,11 @@ class _Sides:
                 set(wanted),
                 lambda path, data, side=side, wanted=wanted: wanted[path].take(side, data),
                 max_bytes=self.max_archive,
-                max_file=MAX_FILE_BYTES,
             )
             self.source = "tarballs"
+            if walk.unsafe.counts:
+                kinds = ", ".join(f"{n:,} {r}" for r, n in sorted(walk.unsafe.counts.items()))
+                self.archive_notes.append(f"Tarball entries skipped as unsafe: {kinds}.")
 
     async def _from_blobs(self, plans: list[_Plan]) -> None:
         new_shas = {p.file.filename: p.file.sha for p in plans if p.needs_new and p.new is None}
@@ -303,6 +312,7 @@ async def analyse_pr(
         unread=unread,
         merge_base=sides.merge_base,
         source=sides.source,
+        archive_notes=sides.archive_notes,
     )
 
 
