@@ -22,7 +22,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.engine.census import Census
 from bot.engine.summary import summarize_report
@@ -74,7 +74,7 @@ class SingleFlight:
     """
 
     def __init__(self) -> None:
-        self._running: dict[str, asyncio.Future[object]] = {}
+        self._running: dict[str, asyncio.Future[Any]] = {}
 
     async def run(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
         future = self._running.get(key)
@@ -82,9 +82,10 @@ class SingleFlight:
             future = asyncio.ensure_future(work())
             self._running[key] = future
             future.add_done_callback(lambda done: self._forget(key, done))
-        return await asyncio.shield(future)  # type: ignore[return-value]
+        result: T = await asyncio.shield(future)
+        return result
 
-    def _forget(self, key: str, done: asyncio.Future[object]) -> None:
+    def _forget(self, key: str, done: asyncio.Future[Any]) -> None:
         if self._running.get(key) is done:
             del self._running[key]
         if not done.cancelled():

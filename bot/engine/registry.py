@@ -122,6 +122,8 @@ def _spec(
         raise ValueError(f"{rule_id}: undeclared ecosystem {ecosystem!r}")
     if row["kind"] not in KINDS:
         raise ValueError(f"{rule_id}: unknown kind {row['kind']!r}")
+    if row.get("pattern") is None and row["kind"] != "file":
+        raise ValueError(f"{rule_id}: kind {row['kind']!r} needs a pattern")
     vendors = (
         _vendors(row["vendors"], rule_id) if "vendors" in row else ecosystems[ecosystem].vendors
     )

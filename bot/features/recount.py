@@ -107,7 +107,7 @@ async def _from_a_bot(sender: dict[str, Any], ctx: JobContext) -> bool:
     login = sender.get("login") or ""
     if sender.get("type") == "Bot" or login.endswith("[bot]"):
         return True
-    return login.lower() == (await bot_login(ctx.auth.app_client(), ctx.settings.app_id)).lower()
+    return login.lower() == (await bot_login(ctx.auth.app_client(), ctx.auth.app_id)).lower()
 
 
 async def may_run(
@@ -235,7 +235,7 @@ async def _reply(
     """One reply per command comment, even when the job runs again (a retried job, a worker
     that died after posting): the reply carries a marker naming the comment it answers."""
     marker = f"<!-- lockin:reply-to:{reply_to} -->"
-    me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id)
+    me = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
     if await our_comments(gh, owner, repo, number, me, marker=marker):
         return
     await gh.post(

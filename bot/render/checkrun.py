@@ -225,7 +225,7 @@ def summary_blocks(report: PRReport) -> list[str]:
     ]
 
 
-def annotations(report: PRReport) -> list[dict[str, Any]]:
+def annotations_of(report: PRReport) -> list[dict[str, Any]]:
     """One annotation per added non-portable range: rule, layer, ecosystem, why it will not
     move, and what the gate says of its file."""
     if report.analysis is None or report.verdict is None:
@@ -259,7 +259,7 @@ def annotations(report: PRReport) -> list[dict[str, Any]]:
 
 
 def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
-    notes = annotations(report)
+    notes = annotations_of(report)
     left_out = max(0, len(notes) - annotation_cap)
     blocks = [f"## {headline(report)}", *summary_blocks(report)]
     blocks.append(repository_block(report))
@@ -294,12 +294,12 @@ def repository_block(report: PRReport) -> str:
         base = report.base_census.census if report.base_census else None
         link = report.blob_url if report.repo_url else None
         return render_census(report.census, base=base, link=link)
-    base = report.base_census
-    if base is None:
+    default = report.base_census
+    if default is None:
         return ""
-    totals = base.census.totals
-    locked = base.census.locked_to_nvidia()
+    totals = default.census.totals
+    locked = default.census.locked_to_nvidia()
     return (
-        f"**Default branch** at {code(base.sha[:7])}: {locked:,} of {totals.code_lines:,} code "
+        f"**Default branch** at {code(default.sha[:7])}: {locked:,} of {totals.code_lines:,} code "
         f"lines ({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow."
     )

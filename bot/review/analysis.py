@@ -21,6 +21,7 @@ The engine runs in a worker thread so that webhooks keep being acknowledged mean
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -190,7 +191,7 @@ class _Sides:
                 self.repo,
                 ref,
                 set(wanted),
-                lambda path, data, side=side, wanted=wanted: wanted[path].take(side, data),
+                _taker(side, wanted),
                 max_bytes=self.max_archive,
             )
             self.source = "tarballs"
@@ -232,6 +233,10 @@ class _Sides:
         tree = await read_tree(self.gh, self.owner, self.repo, self.tree_sha)
         wanted = {p.old_path for p in plans}
         return {path: sha for path, sha in tree.blobs.items() if path in wanted}, tree.truncated
+
+
+def _taker(side: str, wanted: dict[str, _Plan]) -> Callable[[str, bytes], None]:
+    return lambda path, data: wanted[path].take(side, data)
 
 
 def _needs(plan: _Plan, side: str) -> bool:

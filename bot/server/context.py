@@ -13,7 +13,7 @@ from bot.server.metrics import Metrics
 from bot.server.settings import Settings
 
 
-class JobLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+class JobLog(logging.LoggerAdapter):
     """Adds the delivery's fields to every line, keeping the caller's own `extra`."""
 
     def process(
@@ -29,6 +29,6 @@ class JobContext:
     event: str
     settings: Settings
     auth: AppAuth
-    log: logging.LoggerAdapter  # type: ignore[type-arg]
+    log: logging.LoggerAdapter
     caches: Caches
     metrics: Metrics

@@ -26,6 +26,7 @@ import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import aiohttp
@@ -33,10 +34,11 @@ import aiohttp
 from bot.sources import SourceError
 from bot.sources.files import MAX_FILE_BYTES
 
+_inflate_lib: ModuleType
 try:  # ISA-L inflates 1.7x (binary-heavy) to 2.6x (source) faster than zlib, same format
     from isal import isal_zlib as _inflate_lib
 except ImportError:  # pragma: no cover - the standard library does the same, slower
-    _inflate_lib = zlib  # type: ignore[no-redef]
+    _inflate_lib = zlib
 
 CHUNK = 64 * 1024  # compressed bytes read at a time
 # Inflated bytes produced per step: zlib lets go of the GIL while it works, and a large
@@ -175,7 +177,13 @@ class _Inflater:
             )
 
 
-_INFLATE_ERRORS: tuple[type[Exception], ...] = (zlib.error, _inflate_lib.error)
+#: What a broken archive raises while it is read.
+_READ_ERRORS: tuple[type[Exception], ...] = (
+    tarfile.TarError,
+    zlib.error,
+    _inflate_lib.error,
+    EOFError,
+)
 
 
 def _gunzip() -> Any:
@@ -259,7 +267,8 @@ class _BoundedTarInfo(tarfile.TarInfo):
     def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
         if self.type in self._META and self.size > MAX_META_HEADER:
             raise ArchiveRefused(f"the archive has a {self.size:,}-byte metadata header")
-        return super()._proc_member(tarfile_)
+        # A private hook of tarfile (stable since 3.0) that typeshed does not declare.
+        return super()._proc_member(tarfile_)  # type: ignore[misc]
 
 
 def _unsafe_reason(member: tarfile.TarInfo) -> str | None:
@@ -389,7 +398,8 @@ def _walk(
     root = _Root(strip_root)
     missing = set(wanted) if wanted is not None else None
     try:
-        with tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo) as tar:
+        # Stream mode only calls read(); typeshed asks for a full file object.
+        with tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo) as tar:  # type: ignore[call-overload]
             for member in tar:
                 reason = _unsafe_reason(member)
                 path = root.relative(member.name) if reason is None else None
@@ -411,7 +421,7 @@ def _walk(
                     missing.discard(path)
                     if not missing:
                         break
-    except (tarfile.TarError, *_INFLATE_ERRORS, EOFError) as error:
+    except _READ_ERRORS as error:
         raise ArchiveError(f"the repository archive could not be read: {error}") from None
     result.missing = missing or set()
 
