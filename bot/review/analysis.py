@@ -164,9 +164,9 @@ class _Sides:
             try:
                 await self._from_archives(plans)
             except ArchiveError as error:
-                self.archive_notes.append(f"Tarball not used: {error}.")
+                self.archive_notes.append(f"The tarball was not used: {error}.")
             except NotFound:
-                pass
+                pass  # no archive for that commit: blobs it is
         kept, unread = _within_budget([p for p in plans if p.reads])
         if kept:
             await self._from_blobs(kept)
@@ -343,4 +343,5 @@ def _file_delta(plan: _Plan, policy: Policy) -> FileDelta | None:
         removed,
         status=plan.status,
         old_path=plan.file.previous_filename,
+        markers_allowed=policy.markers_allowed,
     )

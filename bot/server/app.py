@@ -17,14 +17,15 @@ from bot.github.auth import AppAuth
 from bot.github.errors import GitHubError
 from bot.github.retry import RetryPolicy
 from bot.server.badge import add_badge_routes
-from bot.server.dispatch import run_job
+from bot.server.dispatch import run_and_retry
 from bot.server.jobs import JobQueue, LocalJobQueue
 from bot.server.logs import REDACTOR
 from bot.server.manifest import add_setup_routes
 from bot.server.metrics import Metrics
 from bot.server.services import SERVICES, Services
 from bot.server.settings import Settings
-from bot.server.webhooks import MAX_PAYLOAD, receive
+from bot.server.signed_body import MAX_PAYLOAD
+from bot.server.webhooks import receive
 
 log = logging.getLogger("lockin.server")
 
@@ -66,7 +67,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
         queue: JobQueue = backend.job_queue(capacity=settings.queue_size)
     else:
         queue = LocalJobQueue(
-            lambda job: run_job(services, job),
+            lambda job: run_and_retry(services, job),
             workers=settings.workers,
             capacity=settings.queue_size,
             shutdown_timeout=settings.shutdown_timeout,

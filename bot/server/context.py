@@ -32,3 +32,5 @@ class JobContext:
     log: logging.LoggerAdapter
     caches: Caches
     metrics: Metrics
+    # 0 for a delivery, n for lockin's own n-th retry of it (bot.server.retries).
+    attempt: int = 0

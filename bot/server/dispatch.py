@@ -11,14 +11,21 @@ from gidgethub import sansio
 from bot.github.errors import NotFound
 from bot.server.context import JobContext, JobLog
 from bot.server.jobs import Job
+from bot.server.retries import retry_delay, transient
 from bot.server.services import Services
 
 log = logging.getLogger("lockin.job")
 
 
-async def run_job(services: Services, job: Job) -> None:
-    """Handlers run one after another; one failing does not stop the others. A job that
-    failed releases its delivery id, so that redelivering it from GitHub runs it again."""
+async def run_job(services: Services, job: Job) -> str:
+    """Handlers run one after another; one failing does not stop the others; all of them
+    together within `JOB_TIMEOUT`. A job that failed or ran out of time releases its
+    delivery id, so that redelivering it from GitHub runs it again.
+
+    The outcome: "ok", "gone" (the repository or PR is no longer there), "error",
+    "timeout", or
+    "retry" when every failure was GitHub failing (see `bot.server.retries`): the caller
+    queues the job again (`schedule_retry`)."""
     assert services.auth is not None
     event = sansio.Event(job.payload, event=job.event, delivery_id=job.delivery_id)
     installation_id = (job.payload.get("installation") or {}).get("id")
@@ -40,41 +47,54 @@ async def run_job(services: Services, job: Job) -> None:
         log=job_log,
         caches=services.caches,
         metrics=services.metrics,
+        attempt=job.attempt,
     )
     started = time.monotonic()
     outcome = "ok"
-    for handler in services.router.fetch(event):
-        deadline = asyncio.timeout(services.settings.job_timeout)
-        try:
-            async with deadline:
-                await handler(event, gh, ctx)
-        except NotFound as exc:
-            # The repository, pull request or installation is gone or no longer shared
-            # with the App (removed, deleted, made private since the delivery): nothing to
-            # do, and a redelivery would find the same.
-            outcome = "gone" if outcome == "ok" else outcome
-            job_log.warning("handler %s: %s", handler.__qualname__, exc)
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # this job is being stopped (shutdown)
-            # The handler awaited something another task cancelled: it failed; without
-            # this the CancelledError would end the worker that ran it.
-            outcome = "error"
-            job_log.exception("handler %s failed: cancelled from inside", handler.__qualname__)
-        except Exception as exc:
-            outcome = "error"
-            if isinstance(exc, TimeoutError) and deadline.expired():
-                job_log.error(
-                    "handler %s cancelled: it ran longer than JOB_TIMEOUT (%.0fs)",
-                    handler.__qualname__,
-                    services.settings.job_timeout,
-                )
-            else:
-                job_log.exception("handler %s failed", handler.__qualname__)
+    transient_only = True  # every failure so far was GitHub failing
+    running = ""
+    # The one deadline of a job, in both modes: a handler's own cleanup (completing its
+    # check run as failed) runs shielded from it (bot.review.run).
+    deadline = asyncio.timeout(services.settings.job_timeout)
+    try:
+        async with deadline:
+            for handler in services.router.fetch(event):
+                running = handler.__qualname__
+                try:
+                    await handler(event, gh, ctx)
+                except NotFound as exc:
+                    # The repository, pull request or installation is gone or no longer
+                    # shared with the App (removed, deleted, made private since the
+                    # delivery): nothing to do, and a redelivery would find the same.
+                    outcome = "gone" if outcome == "ok" else outcome
+                    job_log.warning("handler %s: %s", running, exc)
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if task is not None and task.cancelling():
+                        raise  # this job is being stopped (its deadline, or shutdown)
+                    # The handler awaited something another task cancelled: it failed;
+                    # without this the CancelledError would end the worker that ran it.
+                    outcome = "error"
+                    transient_only = False
+                    job_log.exception("handler %s failed: cancelled from inside", running)
+                except Exception as exc:
+                    outcome = "error"
+                    transient_only = transient_only and transient(exc)
+                    job_log.exception("handler %s failed", running)
+    except TimeoutError:
+        if not deadline.expired():
+            raise
+        outcome = "timeout"
+        transient_only = False
+        job_log.error(
+            "job stopped after JOB_TIMEOUT (%.0f s): handler %s was still running",
+            services.settings.job_timeout,
+            running,
+        )
     seconds = time.monotonic() - started
     services.metrics.jobs.labels(job.event, outcome).observe(seconds)
-    if outcome == "error":
+    if outcome in ("error", "timeout"):
+        # Forgotten, so that redelivering it from GitHub runs it again.
         await services.caches.deliveries.release(job.delivery_id)
     job_log.log(
         {"ok": logging.INFO, "gone": logging.WARNING}.get(outcome, logging.ERROR),
@@ -85,5 +105,43 @@ async def run_job(services: Services, job: Job) -> None:
             "ms": round(seconds * 1000, 1),
             "queued_ms": round((time.time() - job.received_at) * 1000 - seconds * 1000, 1),
             "github_requests": gh.requests_made,
+            "attempt": job.attempt,
         },
     )
+    return "retry" if outcome == "error" and transient_only else outcome
+
+
+def next_retry(services: Services, job: Job, outcome: str) -> float | None:
+    """Seconds until `job` runs again, or None: logged and counted either way."""
+    if outcome != "retry":
+        return None
+    fields = {"delivery_id": job.delivery_id, "event": job.event, "attempt": job.attempt}
+    delay = retry_delay(services.settings.job_retry_delays, job.attempt)
+    if delay is None:
+        services.metrics.job_retries.labels(job.event, "exhausted").inc()
+        log.error("job failed because GitHub failed; no retries left", extra=fields)
+        return None
+    services.metrics.job_retries.labels(job.event, "scheduled").inc()
+    log.warning(
+        "job failed because GitHub failed; retry %d in %.0f s",
+        job.attempt + 1,
+        delay,
+        extra={**fields, "retry_in_s": delay},
+    )
+    return delay
+
+
+async def run_and_retry(services: Services, job: Job) -> None:
+    """The embedded queue's worker function: a job GitHub made fail is queued again."""
+    outcome = await run_job(services, job)
+    delay = next_retry(services, job, outcome)
+    queue = services.queue
+    if (
+        delay is not None
+        and queue is not None
+        and not await queue.retry_later(job.retried(), delay)
+    ):
+        log.error(
+            "retry of a job not scheduled: the queue is closing",
+            extra={"delivery_id": job.delivery_id},
+        )

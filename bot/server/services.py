@@ -12,6 +12,7 @@ from bot.server.caches import Caches
 from bot.server.jobs import JobQueue
 from bot.server.metrics import Metrics
 from bot.server.settings import Settings
+from bot.server.signed_body import BodyAdmission
 
 
 @dataclass
@@ -23,6 +24,8 @@ class Services:
     # Set while the app runs (configured apps only).
     auth: AppAuth | None = None
     queue: JobQueue | None = None
+    # Admission of webhook bodies not yet authenticated (bounded memory).
+    bodies: BodyAdmission = field(default_factory=BodyAdmission)
 
 
 SERVICES = web.AppKey("lockin_services", Services)

@@ -10,8 +10,9 @@ shared through Redis, so any number of workers on any number of hosts cooperate.
   worker once the dead worker's claim expires (`JOB_TIMEOUT` + 15 s). The handlers are
   idempotent when retried: a check run of ours on the head is reused or found completed,
   the sticky comment is found by its marker.
-- A job still running after `JOB_TIMEOUT` seconds is stopped and its delivery forgotten,
-  so that redelivering it from GitHub runs it again.
+- A job still running after `JOB_TIMEOUT` seconds is stopped (by run_job, the deadline's one
+  owner; arq's own limit, a few seconds later, only backs it up) and its delivery
+  forgotten, so that redelivering it from GitHub runs it again.
 - SIGTERM stops taking jobs and lets running ones finish for `SHUTDOWN_TIMEOUT` seconds;
   jobs still running then are cancelled and go back to the queue.
 """
@@ -35,8 +36,9 @@ from bot.review import run as review_run
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
+from bot.scale.queue import enqueue_retry
 from bot.server.app import auth_options
-from bot.server.dispatch import run_job
+from bot.server.dispatch import next_retry, run_job
 from bot.server.jobs import Job
 from bot.server.logs import REDACTOR, configure_logging
 from bot.server.services import Services
@@ -146,11 +148,17 @@ async def run_delivery(
     payload: dict[str, Any],
     received_at: float,
     seq: int,
+    attempt: int = 0,
 ) -> str:
     """One queued delivery: dropped if its PR head was superseded, else dispatched."""
     services: Services = ctx[_SERVICES]
     backend: RedisBackend = ctx[_BACKEND]
-    fields = {"delivery_id": delivery_id, "event": event, "try": ctx["job_try"]}
+    fields = {
+        "delivery_id": delivery_id,
+        "event": event,
+        "try": ctx["job_try"],
+        "attempt": attempt,
+    }
     log.info("job started (try %d)", ctx["job_try"], extra=fields)
     head = pull_head(event, payload)
     if head is not None:
@@ -166,12 +174,15 @@ async def run_delivery(
                 extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
             return "superseded"
-    try:
-        async with asyncio.timeout(ctx["job_timeout"]):
-            await run_job(services, Job(delivery_id, event, payload, received_at))
-    except TimeoutError:
-        services.metrics.jobs.labels(event, "timeout").observe(ctx["job_timeout"])
-        log.error("job stopped after JOB_TIMEOUT (%.0f s)", ctx["job_timeout"], extra=fields)
-        await services.caches.deliveries.release(delivery_id)
-        return "timeout"
+    job = Job(delivery_id, event, payload, received_at, attempt)
+    outcome = await run_job(services, job)  # the job's deadline is run_job's
+    if outcome == "timeout":
+        return outcome
+    delay = next_retry(services, job, outcome)
+    if delay is not None:
+        try:
+            await enqueue_retry(ctx["redis"], job.retried(), seq, delay)
+        except RedisError as exc:
+            log.error("could not queue the retry: %s", exc, extra=fields)
+        return "retry"
     return "done"

@@ -44,7 +44,7 @@ async def check(bot: Bot, repo: Repo, pr: PullRequest) -> str:
 
 
 def refusal(text: str) -> str:
-    [note] = [line for line in text.splitlines() if line.startswith("Tarball not used:")]
+    [note] = [line for line in text.splitlines() if line.startswith("The tarball was not used:")]
     return note
 
 
