@@ -6,6 +6,6 @@ several features may handle the same event (each runs; one failing does not stop
 
 from gidgethub.routing import Router
 
-from bot.features import installation, pr_check, recount
+from bot.features import installation, pr_check, recount, recovery
 
-ROUTER = Router(installation.router, pr_check.router, recount.router)
+ROUTER = Router(installation.router, pr_check.router, recount.router, recovery.router)

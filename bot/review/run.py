@@ -61,7 +61,7 @@ DEFAULT_NAME = DEFAULT_POLICY.check_name
 #: Triggers that mean "a new head was pushed": when a run of ours already exists for that
 #: head, another delivery (or a redelivery of this one) already covered it.
 _NEW_HEAD_TRIGGERS = frozenset(
-    {"pull_request.opened", "pull_request.synchronize", "check_suite.requested"}
+    {"pull_request.opened", "pull_request.synchronize", "check_suite.requested", "recovery"}
 )
 
 

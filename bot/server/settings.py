@@ -56,6 +56,8 @@ class Settings:
     # A job that failed because GitHub failed (5xx, timeouts, rate limits past the wait cap)
     # runs again after each of these delays in turn: GitHub never redelivers on its own.
     job_retry_delays: tuple[float, ...] = (60.0, 300.0, 1800.0)
+    # Embedded mode: look for runs a dead process left in progress (bot.review.stale).
+    recover_stale_runs: bool = True
     # Attempts per GitHub request on 5xx and timeouts, and the first backoff delay.
     retry_attempts: int = 4
     retry_backoff: float = 0.5
@@ -200,6 +202,13 @@ def _webhook_path(raw: str) -> str:
     return value
 
 
+def _flag(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value not in ("true", "false", "1", "0", "yes", "no"):
+        raise ValueError(f"expected true or false, got {raw!r}")
+    return value in ("true", "1", "yes")
+
+
 def _text(raw: str) -> str:
     return raw.strip()
 
@@ -237,6 +246,7 @@ _SPECS = (
     _Spec("job_retry_delays", ("JOB_RETRY_DELAYS",), _delays),
     _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
+    _Spec("recover_stale_runs", ("RECOVER_STALE_RUNS",), _flag),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),
 )
 

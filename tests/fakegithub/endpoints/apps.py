@@ -60,3 +60,12 @@ async def rate_limit(fake: FakeGitHub, call: Call) -> web.Response:
     core["used"] = bucket.used
     search = {"limit": 30, "remaining": 30, "reset": int(time.time()) + 60, "used": 0}
     return reply({"rate": core, "resources": {"core": core, "search": search}})
+
+
+@handles("apps/list-repos-accessible-to-installation")
+async def list_installation_repos(fake: FakeGitHub, call: Call) -> web.Response:
+    assert call.token is not None  # the route needs an installation token
+    repos = [r for r in fake.repos.values() if r.installation_id == call.token.installation_id]
+    page, links = call.page(sorted(repos, key=lambda r: r.full_name))
+    body = {"total_count": len(repos), "repositories": [fake.shapes.repo(r) for r in page]}
+    return reply(body, headers=links)

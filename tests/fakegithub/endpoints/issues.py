@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from ..state import Comment, iso
+from ..state import Comment, Issue, iso
 from .common import Call, handles, not_found, reply, repo_of, validation_failed
 
 if TYPE_CHECKING:
@@ -21,6 +21,24 @@ async def get_issue(fake: FakeGitHub, call: Call) -> web.Response:
     repo = repo_of(call)
     issue = repo.issues.get(int(call.params["issue_number"]))
     return reply(fake.shapes.issue(repo, issue)) if issue else not_found()
+
+
+@handles("issues/list-for-repo")
+async def list_issues(fake: FakeGitHub, call: Call) -> web.Response:
+    """Issues and pull requests (as GitHub lists them), most recently created first."""
+    repo = repo_of(call)
+    wanted = call.query.get("state", "open")
+
+    def state(issue: Issue) -> str:
+        return repo.pulls[issue.number].state if issue.is_pr else issue.state
+
+    issues = [
+        i
+        for i in sorted(repo.issues.values(), key=lambda i: i.id, reverse=True)
+        if wanted == "all" or state(i) == wanted
+    ]
+    page, links = call.page(issues)
+    return reply([fake.shapes.issue(repo, i) for i in page], headers=links)
 
 
 def _issue_number(call: Call) -> int | None:

@@ -1,0 +1,59 @@
+"""Check runs a dead process left in progress: found and finished.
+
+A process killed mid-check (a liveness probe, an OOM kill) leaves its run `in_progress`, and
+a required check in progress blocks the merge for good: GitHub does not redeliver, and no
+one else knows the run. The embedded mode keeps no queue outside the process, so the first
+delivery from an installation after start-up looks through that installation's open pull
+requests for runs of ours still in progress and checks them again (the check reuses the
+unfinished run and completes it). With Redis the queue keeps the killed job and a worker
+runs it again; this sweep is for the embedded mode only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.review.checks import our_runs, pr_number_from_external_id
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+
+#: Repositories and open pull requests (most recent first) looked at: the sweep is for runs
+#: a crash left moments ago, not for the whole history of a large installation.
+MAX_REPOS = 100
+MAX_PULLS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class StaleRun:
+    owner: str
+    repo: str
+    number: int
+    head_sha: str
+    run_id: int
+
+
+async def stale_runs(gh: GitHub, app_id: str | None) -> list[StaleRun]:
+    """Our runs in progress on the heads of the installation's open pull requests."""
+    found: list[StaleRun] = []
+    repos = await gh.getitem(f"/installation/repositories?per_page={MAX_REPOS}")
+    for repo in repos.get("repositories", []):
+        owner, name = repo["full_name"].split("/", 1)
+        issues = await gh.getitem(
+            f"/repos/{owner}/{name}/issues?state=open&sort=created&per_page={MAX_PULLS}"
+        )
+        for issue in issues:
+            if "pull_request" not in issue:
+                continue
+            number = issue["number"]
+            pr = await gh.getitem(f"/repos/{owner}/{name}/pulls/{number}")
+            head = pr["head"]["sha"]
+            runs = await our_runs(gh, owner, name, head, name=None, app_id=app_id)
+            found.extend(
+                StaleRun(owner, name, number, head, run["id"])
+                for run in runs
+                if run["status"] != "completed"
+                and pr_number_from_external_id(run.get("external_id"), owner, name) == number
+            )
+    return found
