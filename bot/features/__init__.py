@@ -6,6 +6,8 @@ several features may handle the same event (each runs; one failing does not stop
 
 from gidgethub.routing import Router
 
-from bot.features import installation, pr_check, recount, recovery
+from bot.features import dashboard, installation, pr_check, recount, recovery
 
-ROUTER = Router(installation.router, pr_check.router, recount.router, recovery.router)
+ROUTER = Router(
+    installation.router, pr_check.router, recount.router, recovery.router, dashboard.router
+)

@@ -18,7 +18,7 @@ from bot.engine.kernels import inventory, kernel_rules
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.codeowners import parse as parse_codeowners
 from bot.policy.config import Policy
-from bot.policy.decisions import read_records
+from bot.policy.decisions import DecisionRecord, read_records
 from bot.policy.plan import build_plan, targets
 from bot.policy.register import build_register
 from bot.render.plan_out import plan_document
@@ -37,12 +37,16 @@ def overview_document(
     *,
     root: str,
     only: Sequence[str] = (),
+    records: tuple[list[DecisionRecord], list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The ``lockin.plan/1`` document; ``only`` restricts the plans to those targets."""
+    """The ``lockin.plan/1`` document; ``only`` restricts the plans to those targets.
+    ``records`` (records, problems) when the caller has read them already (the bot)."""
     paths = list(paths)
-    folder = policy.decisions.folder.rstrip("/") + "/"
-    record_files = [(p, data) for p in paths if p.startswith(folder) and (data := _read(read, p))]
-    records, problems = read_records(record_files)
+    if records is None:
+        folder = policy.decisions.folder.rstrip("/") + "/"
+        found = [(p, data) for p in paths if p.startswith(folder) and (data := _read(read, p))]
+        records = read_records(found)
+    decisions, problems = records
     codeowners = None
     for location in LOCATIONS:
         if (data := _read(read, location)) is not None:
@@ -59,7 +63,7 @@ def overview_document(
     )
     register = build_register(
         files,
-        records,
+        decisions,
         policy,
         problems=problems,
         codeowners=codeowners,

@@ -16,6 +16,7 @@ from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
 from bot.render import markers_out
 from bot.render.census_md import render_census
 from bot.render.figures import percent, signed
+from bot.render.growth import growth_block
 from bot.render.markdown import (
     changed_files_table,
     code,
@@ -233,6 +234,7 @@ def summary_blocks(report: PRReport) -> list[str]:
         gate_table(report),
         decisions_block(report),
         markers_out.markdown_block(*markers_out.of_change(delta)),
+        growth_block(report.growth, fails=report.conclusion == "failure"),
     ]
 
 

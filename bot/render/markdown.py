@@ -22,6 +22,9 @@ from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 Link = Callable[[str, int | None, int | None], str]
 
 
+_CODE_ENTITIES = str.maketrans({ch: f"&#{ord(ch)};" for ch in "|[]()*_~\\"})
+
+
 def code(text: str) -> str:
     """Inline code that is safe in a table cell and in a list.
 
@@ -30,7 +33,10 @@ def code(text: str) -> str:
     """
     if not any(ch in text for ch in "`|<>&\n"):
         return f"`{text}`"
-    escaped = html.escape(text, quote=False).replace("|", "&#124;").replace("\n", " ")
+    escaped = html.escape(text, quote=False).replace("\n", " ")
+    # Inline Markdown still applies inside <code>: links, emphasis and table pipes are
+    # written as entities so that they show as text.
+    escaped = escaped.translate(_CODE_ENTITIES)
     return f"<code>{escaped}</code>"
 
 

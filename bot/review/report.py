@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from bot.census_store import CensusAt
     from bot.engine.census import Census
     from bot.policy.gate import Verdict
+    from bot.policy.growth import ScopeGrowth
     from bot.review.analysis import PRAnalysis
     from bot.review.config_io import RepoConfig
 
@@ -31,6 +32,7 @@ class PRReport:
     requests: int = 0  # GitHub API requests this check made
     trigger: str = "pull_request"
     repo_url: str = ""  # the repository's html_url (GitHub Enterprise hosts differ)
+    growth: list[ScopeGrowth] = field(default_factory=list)  # scopes grown past estimates
 
     @property
     def incomplete(self) -> int:
@@ -46,6 +48,8 @@ class PRReport:
         if self.config.error is not None:
             return "failure"
         assert self.verdict is not None
+        if self.growth and self.config.policy.decisions.drift_enforcement == "fail":
+            return "failure"
         if self.verdict.conclusion == "success" and self.incomplete:
             return "neutral" if self.config.policy.enforcement == "neutral" else "failure"
         return self.verdict.conclusion

@@ -26,6 +26,7 @@ from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
+from bot.policy.growth import scope_growth
 from bot.render.checkrun import check_output
 from bot.render.comment import render_clean, render_comment
 from bot.review.analysis import analyse_pr
@@ -260,6 +261,9 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
             gh, reader, owner=owner, repo=repo, default_branch=default_branch, policy=policy
         )
     report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
+    if recorded and report.base_census is not None:
+        base = report.base_census.census.files()
+        report.growth = scope_growth(base, analysis.delta, recorded, policy)
     if report.verdict.uncovered:
         report.draft = draft_decision(
             analysis.delta,

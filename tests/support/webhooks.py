@@ -45,6 +45,8 @@ TEMPLATES = {
     ("pull_request", "synchronize"): "pull_request.synchronize.1",
     ("issue_comment", "created"): "issue_comment.created.4",
     ("issue_comment", "edited"): "issue_comment.edited.1",
+    ("issues", "edited"): "issues.edited.1",
+    ("issues", "deleted"): "issues.deleted.1",
     ("issue_comment", "deleted"): "issue_comment.deleted.1",
     ("check_suite", "requested"): "check_suite.requested.1",
     ("check_suite", "rerequested"): "check_suite.rerequested.1",
@@ -163,6 +165,23 @@ def issue_comment_event(
     if action == "edited":
         payload["changes"] = changes if changes is not None else {"body": {"from": ""}}
     return _common(fake, repo, payload, comment.user)
+
+
+def issues_event(
+    fake: FakeGitHub,
+    repo: Repo,
+    issue: Issue,
+    action: str,
+    *,
+    sender: str,
+    changes: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An issues delivery (edited carries `changes`, default: the body changed from "")."""
+    payload = _example_for("issues", action)
+    payload["issue"] = overlay(payload["issue"], fake.shapes.issue(repo, issue), payload["sender"])
+    if action == "edited":
+        payload["changes"] = changes if changes is not None else {"body": {"from": ""}}
+    return _common(fake, repo, payload, sender)
 
 
 def _head_commit(repo: Repo, sha: str) -> dict[str, Any]:

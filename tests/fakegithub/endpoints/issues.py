@@ -122,3 +122,49 @@ async def create_reaction(fake: FakeGitHub, call: Call) -> web.Response:
         return not_found()
     reaction, new = repo_of(call).add_reaction(comment.id, call.json["content"], fake.bot_login)
     return reply(fake.shapes.reaction(reaction), 201 if new else 200)
+
+
+@handles("issues/list-for-repo")
+async def list_issues(fake: FakeGitHub, call: Call) -> web.Response:
+    """Issues and PRs (as GitHub lists them), filtered by state and creator."""
+    repo = repo_of(call)
+    state = call.query.get("state", "open")
+    creator = call.query.get("creator")
+    issues = [
+        issue
+        for issue in sorted(repo.issues.values(), key=lambda i: -i.number)
+        if (state == "all" or issue.state == state)
+        and (creator is None or issue.user.lower() == creator.lower())
+    ]
+    page, links = call.page(issues)
+    return reply([fake.shapes.issue(repo, i) for i in page], headers=links)
+
+
+@handles("issues/create")
+async def create_issue(fake: FakeGitHub, call: Call) -> web.Response:
+    repo = repo_of(call)
+    body = call.json.get("body") or ""
+    if rejected := _comment_too_long(body):
+        return rejected
+    issue = repo.add_issue(
+        call.json["title"], body, labels=call.json.get("labels") or [], user=fake.bot_login
+    )
+    shaped = fake.shapes.issue(repo, issue)
+    return reply(shaped, 201, headers={"Location": shaped["url"]})
+
+
+@handles("issues/update")
+async def update_issue(fake: FakeGitHub, call: Call) -> web.Response:
+    repo = repo_of(call)
+    issue = repo.issues.get(int(call.params["issue_number"]))
+    if issue is None:
+        return not_found()
+    if "body" in call.json:
+        if rejected := _comment_too_long(call.json["body"] or ""):
+            return rejected
+        issue.body = call.json["body"] or ""
+    if "title" in call.json:
+        issue.title = call.json["title"]
+    if "state" in call.json:
+        issue.state = call.json["state"]
+    return reply(fake.shapes.issue(repo, issue))

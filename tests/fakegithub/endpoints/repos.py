@@ -222,3 +222,20 @@ async def compare(fake: FakeGitHub, call: Call) -> web.Response:
         "files": [fake.shapes.diff_entry(repo, f, head) for f in files],
     }
     return reply(body, headers=links)
+
+
+@handles("repos/list-commits")
+async def list_commits(fake: FakeGitHub, call: Call) -> web.Response:
+    """Commits reachable from ``sha`` (a branch or commit; default: the default branch),
+    newest first, along first parents."""
+    repo = repo_of(call)
+    sha = repo.resolve(call.query.get("sha") or repo.default_branch)
+    if sha is None:
+        return not_found()
+    chain = []
+    while sha:
+        commit = repo.store.commits[sha]
+        chain.append(commit)
+        sha = commit.parents[0] if commit.parents else None
+    page, links = call.page(chain)
+    return reply([fake.shapes.commit(repo, c) for c in page], headers=links)

@@ -1,0 +1,215 @@
+"""The Lock-in dashboard: one issue per repository, kept current by the bot.
+
+Created on the first default-branch census with non-portable code; edited in place when a
+push changes what it shows (never when nothing changed); found again by its hidden marker
+and the bot's own authorship, under a per-repository lock so racing pushes never make a
+second one; re-created at the next push if deleted; left alone once a maintainer closed it.
+Ticking its checkbox (someone allowed to recount, per ``recount.allow``) recounts the
+default branch. A marked section people write in is carried over on every edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from gidgethub import sansio
+from gidgethub.routing import Router
+
+from bot.census_store import CENSUS_LOCKS, ZERO_SHA, CensusAt, census_store
+from bot.engine.census import FileSummary
+from bot.engine.frameworks import wanted
+from bot.engine.kernels import kernel_rules
+from bot.github.errors import GitHubError, NotFound
+from bot.policy.codeowners import LOCATIONS
+from bot.policy.config import Policy
+from bot.policy.overview import overview_document
+from bot.render.dashboard import (
+    MARKER,
+    bot_part,
+    dashboard_body,
+    notes_of,
+    recount_ticked,
+)
+from bot.review.config_io import load_repo_config
+from bot.review.contents import BlobReader, file_contents
+from bot.review.decisions_io import recorded_decisions
+from bot.review.sticky import bot_login
+from bot.sources.files import classify_entry
+from bot.sources.tarball import ArchiveError
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+    from bot.server.context import JobContext
+
+router = Router()
+
+#: Files read through the API to name kernels and find frameworks: bounded per dashboard.
+MAX_KERNEL_FILES = 100
+MAX_DEPENDENCY_FILES = 20
+_READS = 8  # concurrent reads
+
+
+@router.register("push")
+async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    data = event.data
+    repository = data["repository"]
+    branch = repository["default_branch"]
+    if data.get("ref") != f"refs/heads/{branch}" or data.get("deleted"):
+        return
+    if data.get("after", ZERO_SHA) == ZERO_SHA:
+        return
+    owner, _, repo = repository["full_name"].partition("/")
+    await refresh(gh, ctx, owner, repo, branch, data["after"])
+
+
+@router.register("issues", action="edited")
+async def on_edited(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    """The recount checkbox was ticked on our dashboard by someone allowed to recount."""
+    data = event.data
+    issue = data["issue"]
+    before = ((data.get("changes") or {}).get("body") or {}).get("from")
+    if MARKER not in (issue.get("body") or "") or not recount_ticked(issue.get("body")):
+        return
+    if recount_ticked(before):
+        return  # already ticked: another edit of the same issue
+    me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id or "")
+    if (issue.get("user") or {}).get("login", "").lower() != me.lower():
+        return  # a copy of our marker in someone else's issue
+    repository = data["repository"]
+    owner, _, repo = repository["full_name"].partition("/")
+    branch = repository["default_branch"]
+    config = await load_repo_config(gh, owner, repo, branch)
+    from bot.features.recount import may_run  # the same rule as /lockin recount
+
+    if not await may_run(gh, owner, repo, data["sender"]["login"], None, config.policy):
+        ctx.log.info("dashboard recount by %s refused", data["sender"]["login"])
+        return
+    head = await gh.getitem(f"/repos/{owner}/{repo}/commits?sha={quote(branch)}&per_page=1")
+    await refresh(gh, ctx, owner, repo, branch, head[0]["sha"], force=True)
+
+
+async def refresh(
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    branch: str,
+    sha: str,
+    *,
+    force: bool = False,
+    points: list[tuple[str, int]] | None = None,
+) -> str:
+    """Bring the dashboard to the census of ``sha``; returns what was done (for logs and
+    tests): created, updated, unchanged, closed, disabled, none or refused."""
+    config = await load_repo_config(gh, owner, repo, branch)
+    policy = config.policy
+    if not policy.dashboard.enabled:
+        return "disabled"
+    store = census_store(ctx.caches)
+    try:
+        counted = await store.census_at(gh, owner, repo, sha, policy)
+    except ArchiveError as exc:
+        ctx.log.warning("dashboard census of %s/%s@%s refused: %s", owner, repo, sha, exc)
+        return "refused"
+    # One writer per repository at a time (a Redis lock under `lockin worker`), so two
+    # pushes racing cannot both find no issue and both create one.
+    async with CENSUS_LOCKS.hold(f"dashboard:{owner}/{repo}".lower()):
+        me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id or "")
+        issue = await find_dashboard(gh, owner, repo, me)
+        if issue is not None and issue.get("state") == "closed":
+            return "closed"  # a maintainer closed it: their call
+        if issue is None and not counted.census.totals.non_portable_lines and not force:
+            return "none"
+        document = await _document(gh, ctx, owner, repo, branch, counted, policy)
+        body = dashboard_body(
+            document,
+            _figures(counted),
+            points=points or [],
+            notes=notes_of(issue.get("body") if issue else None),
+        )
+        issues = f"/repos/{owner}/{repo}/issues"
+        if issue is None:
+            settings = policy.dashboard
+            created = {"title": settings.title, "body": body, "labels": list(settings.labels)}
+            await gh.post(issues, data=created)
+            result = "created"
+        elif bot_part(issue.get("body")) == bot_part(body):
+            result = "unchanged"
+        else:
+            await gh.patch(f"{issues}/{issue['number']}", data={"body": body})
+            result = "updated"
+    ctx.log.info("dashboard of %s/%s@%s: %s", owner, repo, sha, result)
+    return result
+
+
+async def find_dashboard(gh: GitHub, owner: str, repo: str, me: str) -> dict[str, Any] | None:
+    """Our dashboard issue: written by the bot and carrying the marker (a person's copy of
+    the marker is not ours); the oldest when several exist."""
+    found = [
+        issue
+        async for issue in gh.getiter(f"/repos/{owner}/{repo}/issues?state=all&creator={quote(me)}")
+        if "pull_request" not in issue
+        and MARKER in (issue.get("body") or "")
+        and (issue.get("user") or {}).get("login", "").lower() == me.lower()
+    ]
+    return min(found, key=lambda i: i["number"]) if found else None
+
+
+def _figures(counted: CensusAt) -> dict[str, Any]:
+    census = counted.census
+    return {
+        "sha": counted.sha,
+        "code_lines": census.totals.code_lines,
+        "non_portable_lines": census.totals.non_portable_lines,
+        "nvidia_share": census.nvidia_share(),
+    }
+
+
+async def _document(
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    branch: str,
+    counted: CensusAt,
+    policy: Policy,
+) -> dict[str, Any]:
+    files = counted.census.files()
+    kernel_ids = frozenset(kernel_rules())
+    # The bot's census keeps counts, not findings: files with kernel lines are read and
+    # classified again to find and name their kernels.
+    kernel_paths = [s.path for s in files if kernel_ids.intersection(s.rule_lines)]
+    dependency_paths = [s.path for s in files if wanted(s.path) and not s.path.endswith(".py")]
+    wanted_paths = [
+        *LOCATIONS,
+        *kernel_paths[:MAX_KERNEL_FILES],
+        *dependency_paths[:MAX_DEPENDENCY_FILES],
+    ]
+    limit = asyncio.Semaphore(_READS)
+
+    async def read(path: str) -> tuple[str, bytes | None]:
+        async with limit:
+            try:
+                return path, await file_contents(gh, owner, repo, path, counted.sha)
+            except (NotFound, GitHubError):
+                return path, None
+
+    contents = dict(await asyncio.gather(*(read(p) for p in wanted_paths)))
+    reader = BlobReader(gh, owner, repo, ctx.caches.blobs)
+    records = await recorded_decisions(
+        gh, reader, owner=owner, repo=repo, default_branch=branch, policy=policy
+    )
+    by_path = {s.path: s for s in files}
+    for path in kernel_paths[:MAX_KERNEL_FILES]:
+        if (data := contents.get(path)) is not None:
+            by_path[path] = FileSummary.of(classify_entry(path, data))
+    return overview_document(
+        list(by_path.values()),
+        [p for p in wanted_paths if contents.get(p) is not None],
+        contents.get,
+        policy,
+        root=f"{owner}/{repo}",
+        records=records,
+    )
