@@ -17,14 +17,13 @@ run: $(BIN)/lockin
 	  status=$$?; echo "lockin diff exited $$status (1 = adds non-portable code without a decision)"; \
 	  test $$status -le 1
 
-test: $(BIN)/lockin
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint
 	$(BIN)/pytest -q
 
 lint: $(BIN)/lockin
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy bot
 
 format: $(BIN)/lockin
 	$(BIN)/ruff format .

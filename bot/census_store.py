@@ -22,22 +22,17 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.engine.census import Census
-from bot.engine.paths import DEFAULT_FILTER, PathFilter
-from bot.github.archives import DownloadTooLarge, tarball
+from bot.engine.summary import summarize_report
+from bot.github.archives import tarball
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
 from bot.review.locks import KeyedLock, LocalKeyedLock
-from bot.sources.tarball import (
-    ArchiveCensus,
-    ArchiveLimits,
-    ArchiveRefused,
-    census_from_stream,
-    summarize_file,
-)
+from bot.sources.files import classify_entry
+from bot.sources.tarball import ArchiveLimits, census_from_stream
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -79,7 +74,7 @@ class SingleFlight:
     """
 
     def __init__(self) -> None:
-        self._running: dict[str, asyncio.Future[object]] = {}
+        self._running: dict[str, asyncio.Future[Any]] = {}
 
     async def run(self, key: str, work: Callable[[], Awaitable[T]]) -> T:
         future = self._running.get(key)
@@ -87,9 +82,10 @@ class SingleFlight:
             future = asyncio.ensure_future(work())
             self._running[key] = future
             future.add_done_callback(lambda done: self._forget(key, done))
-        return await asyncio.shield(future)  # type: ignore[return-value]
+        result: T = await asyncio.shield(future)
+        return result
 
-    def _forget(self, key: str, done: asyncio.Future[object]) -> None:
+    def _forget(self, key: str, done: asyncio.Future[Any]) -> None:
         if self._running.get(key) is done:
             del self._running[key]
         if not done.cancelled():
@@ -154,15 +150,14 @@ class CensusStore:
                 return await self.get(owner, repo, sha, scope) or await count_tarball()
 
         async def count_tarball() -> CensusAt:
-            archive = await census_from_github(
-                gh,
-                owner,
-                repo,
-                sha,
-                limits=ArchiveLimits.for_archive(policy.census.max_archive_bytes),
-                path_filter=policy.path_filter(),
-                include_generated=policy.paths.include_generated,
-            )
+            async with tarball(gh, owner, repo, sha) as download:
+                archive = await census_from_stream(
+                    download.chunks,
+                    declared_size=download.declared_size,
+                    limits=ArchiveLimits.for_archive(policy.census.max_archive_bytes),
+                    path_filter=policy.path_filter(),
+                    include_generated=policy.paths.include_generated,
+                )
             counted = archive.census if policy.markers_allowed else archive.census.without_markers()
             result = CensusAt(sha, scope, counted)
             await self.put(owner, repo, result)
@@ -242,7 +237,8 @@ async def _incremental(
         if f["status"] == "renamed" and f.get("previous_filename"):
             census.replace(f["previous_filename"], None)
         data = contents.get(f.get("sha") or "") if f["status"] != "removed" else None
-        census.replace(path, summarize_file(path, data) if data is not None else None)
+        summary = summarize_report(classify_entry(path, data)) if data is not None else None
+        census.replace(path, summary)
     return CensusAt(after, previous.scope, census)
 
 
@@ -272,30 +268,3 @@ def census_store(caches: Caches) -> CensusStore:
     if store is None:
         store = _STORES[caches.census] = CensusStore(caches.census)
     return store
-
-
-async def census_from_github(
-    gh: GitHub,
-    owner: str,
-    repo: str,
-    ref: str,
-    *,
-    limits: ArchiveLimits,
-    path_filter: PathFilter = DEFAULT_FILTER,
-    include_generated: bool = False,
-) -> ArchiveCensus:
-    """Count the repository at ``ref`` from its tarball, streamed as it downloads."""
-    try:
-        async with tarball(gh, owner, repo, ref, max_bytes=limits.max_compressed) as chunks:
-            return await census_from_stream(
-                chunks,
-                limits=limits,
-                path_filter=path_filter,
-                strip_root=True,
-                include_generated=include_generated,
-            )
-    except DownloadTooLarge as error:
-        raise ArchiveRefused(
-            f"the repository archive ({error.declared / 2**20:,.0f} MB) is larger than the "
-            f"{limits.max_compressed / 2**20:,.0f} MB limit (census.max_archive_mb)"
-        ) from None

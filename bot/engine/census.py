@@ -19,6 +19,7 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.engine.model import (
     LAYERS,
@@ -120,11 +121,13 @@ class Totals:
     def add(self, summary: FileSummary, sign: int = 1) -> None:
         self.files += sign
         self.code_lines += sign * summary.code_lines
-        for counter, part in (
+        # Keyed by layer, ecosystem or rule id: only the counts matter here.
+        pairs: tuple[tuple[Counter[Any], Mapping[Any, int]], ...] = (
             (self.layers, summary.layers),
             (self.ecosystems, summary.ecosystems),
             (self.rule_lines, summary.rule_lines),
-        ):
+        )
+        for counter, part in pairs:
             for key, n in part.items():
                 counter[key] += sign * n
                 if not counter[key]:

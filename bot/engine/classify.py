@@ -18,7 +18,7 @@ from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source
+from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c
 
@@ -157,7 +157,12 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
             continue
         if src is None:
             src = Source(lexed, lang.family.nesting, in_code)
-        for first, last in KINDS[spec.kind](src, spec.pattern, spec.keywords):
+        spans = (
+            file_region(src, None, spec.keywords)
+            if spec.pattern is None  # only file-level rules go without (the registry checks)
+            else KINDS[spec.kind](src, spec.pattern, spec.keywords)
+        )
+        for first, last in spans:
             claims.add((index, first, last))
     return sorted(claims)
 

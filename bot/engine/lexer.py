@@ -143,7 +143,8 @@ def lex(text: str, family: Family) -> Lexed:
     docstrings = family.docstrings
     for m in family.tokens.finditer(text):
         # The outermost group closes last: "keep", "comment" or a string group.
-        kind = _KIND.get(m.lastgroup, m.lastgroup)
+        group = m.lastgroup or ""  # every alternative of the token pattern is a named group
+        kind = _KIND.get(group, group)
         if kind == "keep":
             continue
         start, end = m.span()

@@ -14,8 +14,10 @@ never wrong, only sometimes useless.
 from __future__ import annotations
 
 import re
-from re import _constants as sre  # the parser's opcodes (internal, stable within 3.11+)
-from re import _parser
+from re import (  # type: ignore[attr-defined]  # internal modules typeshed leaves out
+    _constants as sre,  # the parser's opcodes (internal, stable within 3.11+)
+)
+from re import _parser  # type: ignore[attr-defined]  # the same
 from typing import Any
 
 #: A requirement: None (nothing), a literal, or ("all" | "any", requirements).

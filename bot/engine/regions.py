@@ -595,7 +595,9 @@ def _call_argument_string(
         yield from (assigned[name] for name in names if name in assigned)
 
 
-def _file(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
+def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
+    """The whole file, when the pattern (if any) is found in it: the one kind that may
+    have no pattern."""
     if src.nlines and (pattern is None or next(src.finditer(pattern, keywords), None)):
         yield 1, src.nlines
 
@@ -619,5 +621,5 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
     "call-argument-string": _call_argument_string,
-    "file": _file,
+    "file": file_region,
 }

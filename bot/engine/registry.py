@@ -105,7 +105,7 @@ def _read(name: str) -> Any:
 @cache
 def _rule_schema() -> dict[str, Any]:
     text = resources.files("bot.engine").joinpath("data/rules.schema.json").read_text("utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+    return json.loads(text)
 
 
 @cache
@@ -114,7 +114,7 @@ def _file_validator() -> Callable[[Any], Any]:
     # exceptions importing and compiling it costs about 15 ms at start-up, where importing
     # jsonschema alone costs about 90 ms (or fastjsonschema's detailed exceptions 30 ms more),
     # and every run of every command loads the registry. _schema_problem recovers the detail.
-    return fastjsonschema.compile(_rule_schema(), detailed_exceptions=False)  # type: ignore[no-any-return]
+    return fastjsonschema.compile(_rule_schema(), detailed_exceptions=False)
 
 
 _STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
@@ -212,6 +212,8 @@ def _spec(
         raise RuleFileError(f"rule {rule_id}: undeclared ecosystem {ecosystem!r}")
     if row["kind"] not in KINDS:
         raise RuleFileError(f"rule {rule_id}: unknown kind {row['kind']!r}")
+    if row.get("pattern") is None and row["kind"] != "file":
+        raise RuleFileError(f"rule {rule_id}: kind {row['kind']!r} needs a pattern")
     vendors = (
         _vendors(row["vendors"], rule_id) if "vendors" in row else ecosystems[ecosystem].vendors
     )

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bot.census_store import census_store
 from bot.features.trend import commit_date_of, full_name, record_census
 from bot.github.errors import GitHubError
-from bot.sources.tarball import ArchiveError
+from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

@@ -36,8 +36,8 @@ from bot.review.config_io import load_repo_config
 from bot.review.contents import BlobReader, file_contents
 from bot.review.decisions_io import recorded_decisions
 from bot.review.sticky import bot_login
+from bot.sources.archive import ArchiveError
 from bot.sources.files import classify_entry
-from bot.sources.tarball import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

@@ -31,7 +31,7 @@ from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.run import run_check_with_census
 from bot.review.sticky import bot_login, our_comments
-from bot.sources.tarball import ArchiveError
+from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -112,7 +112,7 @@ async def _from_a_bot(sender: dict[str, Any], ctx: JobContext) -> bool:
     login = sender.get("login") or ""
     if sender.get("type") == "Bot" or login.endswith("[bot]"):
         return True
-    return login.lower() == (await bot_login(ctx.auth.app_client(), ctx.settings.app_id)).lower()
+    return login.lower() == (await bot_login(ctx.auth.app_client(), ctx.auth.app_id)).lower()
 
 
 async def may_run(
@@ -240,7 +240,7 @@ async def _reply(
     """One reply per command comment, even when the job runs again (a retried job, a worker
     that died after posting): the reply carries a marker naming the comment it answers."""
     marker = f"<!-- lockin:reply-to:{reply_to} -->"
-    me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id)
+    me = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
     if await our_comments(gh, owner, repo, number, me, marker=marker):
         return
     await gh.post(

@@ -1,41 +1,30 @@
-"""Repository tarballs, downloaded as a stream of compressed chunks.
-
-The one place lockin downloads an archive from GitHub (the census and the PR check both
-come here); what is in it is read by `bot.sources.tarball`, which knows nothing of GitHub.
-"""
+"""Repository tarballs from GitHub: the download only, streamed; reading them is the
+archive walker's job (``bot.sources.archive``), which treats the bytes as untrusted."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
 
+#: Compressed bytes handed on at a time.
 CHUNK = 64 * 1024
 
 
-class DownloadTooLarge(Exception):
-    """GitHub declared an archive larger than the caller allows (nothing was read)."""
-
-    def __init__(self, declared: int, limit: int) -> None:
-        super().__init__(f"the archive ({declared:,} bytes) is larger than {limit:,} bytes")
-        self.declared = declared
-        self.limit = limit
+@dataclass(frozen=True, slots=True)
+class TarballDownload:
+    chunks: AsyncIterator[bytes]  # the gzip body as it arrives
+    declared_size: int | None  # Content-Length, when the archive host sends one
 
 
 @asynccontextmanager
-async def tarball(
-    gh: GitHub, owner: str, repo: str, ref: str, *, max_bytes: int
-) -> AsyncIterator[AsyncIterator[bytes]]:
-    """The gzipped tarball of ``ref`` as it downloads (GitHub's redirect to its archive host
-    is followed without our credentials). A declared size past ``max_bytes`` raises
-    DownloadTooLarge before any byte is read; the reader enforces the limit on the bytes
-    that actually arrive."""
+async def tarball(gh: GitHub, owner: str, repo: str, ref: str) -> AsyncIterator[TarballDownload]:
+    """The tarball of ``ref``, open for streaming (the redirect to the archive host is
+    followed without our credentials); the response is released on exit."""
     url_vars = {"owner": owner, "repo": repo, "ref": ref}
     async with gh.stream("/repos/{owner}/{repo}/tarball/{ref}", url_vars) as response:
-        declared = response.content_length
-        if declared is not None and declared > max_bytes:
-            raise DownloadTooLarge(declared, max_bytes)
-        yield response.content.iter_chunked(CHUNK)
+        yield TarballDownload(response.content.iter_chunked(CHUNK), response.content_length)

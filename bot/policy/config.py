@@ -196,9 +196,9 @@ def _parse(text: str, source: str) -> tuple[yaml.Node | None, Any]:
         raise PolicyError.at(source, e.line, f"too large or too deeply nested: {e}") from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else None
+        at = mark.line + 1 if mark else None
         what = ", ".join(part for part in (e.context, e.problem) if part) or str(e)
-        raise PolicyError.at(source, line, f"invalid YAML: {what}") from None
+        raise PolicyError.at(source, at, f"invalid YAML: {what}") from None
     except yaml.YAMLError as e:
         raise PolicyError.at(source, None, f"invalid YAML: {e}") from None
     finally:
@@ -238,30 +238,34 @@ def _structure_problems(root: yaml.Node | None) -> Iterator[Problem]:
 
 
 def _problems(root: yaml.Node | None, error: ValidationError) -> Iterator[Problem]:
+    # jsonschema types these as possibly unset; an error from validation always has them.
+    schema: Any = error.schema
+    instance: Any = error.instance
+    expected_value: Any = error.validator_value
     path = list(error.absolute_path)
     node = _node_at(root, path)
     key = _key(path)
     match error.validator:
         case "additionalProperties":
-            known = list(error.schema.get("properties", {}))
-            for extra in (k for k in error.instance if k not in known):
+            known = list(schema.get("properties", {}))
+            for extra in (k for k in instance if k not in known):
                 close = difflib.get_close_matches(extra, known, n=1)
                 hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(known)}"
                 line = _line(_key_node(node, extra))
                 yield Problem(line, _join(key, extra), f"unknown key ({hint})")
             return
         case "type":
-            expected = _JSON_TYPES.get(error.validator_value, error.validator_value)
-            got = _kind(node) if node is not None else type(error.instance).__name__
-            found = "nothing" if error.instance is None else f"{got} {error.instance!r}"
+            expected = _JSON_TYPES.get(expected_value, expected_value)
+            got = _kind(node) if node is not None else type(instance).__name__
+            found = "nothing" if instance is None else f"{got} {instance!r}"
             message = f"expected {expected}, got {found}"
         case "enum":
-            choices = ", ".join(str(choice) for choice in error.validator_value)
-            message = f"{error.instance!r} is not one of: {choices}"
+            choices = ", ".join(str(choice) for choice in expected_value)
+            message = f"{instance!r} is not one of: {choices}"
         case "uniqueItems":
             message = "lists the same value twice"
         case "pattern" | "minLength":
-            message = f"{error.instance!r} is not allowed here"
+            message = f"{instance!r} is not allowed here"
         case _:
             message = error.message
     yield Problem(_line(node), key, message)

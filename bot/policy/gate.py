@@ -186,7 +186,9 @@ def _summary(
     if not needs:
         text += f", within the allowance of {policy.allowance}"
     elif not missing:
-        text += f", covered by {_few(list(dict.fromkeys(f.covered_by for f in files)))}"
+        text += (
+            f", covered by {_few(list(dict.fromkeys(f.covered_by for f in files if f.covered_by)))}"
+        )
     elif len(missing) == len(files):
         text += " without a compute-API decision"
     else:

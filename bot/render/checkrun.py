@@ -207,8 +207,7 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
         n = sum(1 for f in analysis.delta.files if f.skipped in skipped)
         notes.append(f"{n:,} skipped ({', '.join(str(s) for s in skipped)})")
     parts.append("; ".join(n for n in notes if n) + ".")
-    if analysis.archive_refused:
-        parts.append(f"The tarball was not used: {plain(analysis.archive_refused)}.")
+    parts.extend(plain(note) for note in analysis.archive_notes)
     if analysis.unread:
         shown = ", ".join(code(p) for p in analysis.unread[:20])
         parts.append(
@@ -240,7 +239,7 @@ def summary_blocks(report: PRReport) -> list[str]:
     ]
 
 
-def annotations(report: PRReport) -> list[dict[str, Any]]:
+def annotations_of(report: PRReport) -> list[dict[str, Any]]:
     """One annotation per added non-portable range: rule, layer, ecosystem, why it will not
     move, and what the gate says of its file."""
     if report.analysis is None or report.verdict is None:
@@ -276,7 +275,7 @@ def annotations(report: PRReport) -> list[dict[str, Any]]:
 
 
 def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
-    notes = annotations(report)
+    notes = annotations_of(report)
     left_out = max(0, len(notes) - annotation_cap)
     blocks = [f"## {headline(report)}", *summary_blocks(report)]
     blocks.append(repository_block(report))
@@ -317,12 +316,12 @@ def _census_block(report: PRReport) -> str:
         base = report.base_census.census if report.base_census else None
         link = report.blob_url if report.repo_url else None
         return render_census(report.census, base=base, link=link)
-    base = report.base_census
-    if base is None:
+    default = report.base_census
+    if default is None:
         return ""
-    totals = base.census.totals
-    locked = base.census.locked_to_nvidia()
+    totals = default.census.totals
+    locked = default.census.locked_to_nvidia()
     return (
-        f"**Default branch** at {code(base.sha[:7])}: {locked:,} of {totals.code_lines:,} code "
+        f"**Default branch** at {code(default.sha[:7])}: {locked:,} of {totals.code_lines:,} code "
         f"lines ({percent(locked, totals.code_lines)}) could not move off NVIDIA tomorrow."
     )

@@ -21,6 +21,7 @@ The engine runs in a worker thread so that webhooks keep being acknowledged mean
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -29,10 +30,11 @@ from bot.engine.delta import change_delta, changed_lines, changed_lines_from_pat
 from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
 from bot.github.errors import NotFound
-from bot.review.archive import ArchiveUnusable, read_from_archive
+from bot.review.archive import read_from_archive
 from bot.review.contents import BlobReader, file_contents, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
-from bot.sources.files import MAX_FILE_BYTES, classify_entry
+from bot.sources.archive import ArchiveError
+from bot.sources.files import classify_entry
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -62,7 +64,7 @@ class PRAnalysis:
     unread: list[str] = field(default_factory=list)  # candidates the check could not read
     merge_base: str | None = None
     source: str = "blobs"  # "blobs" | "tarballs": how the versions were read
-    archive_refused: str | None = None  # why a tarball was refused (blobs read instead)
+    archive_notes: list[str] = field(default_factory=list)  # tarballs refused, entries skipped
 
 
 @dataclass(slots=True)
@@ -145,7 +147,7 @@ class _Sides:
     merge_base: str | None = None
     tree_sha: str | None = None
     source: str = "blobs"
-    archive_refused: str | None = None
+    archive_notes: list[str] = field(default_factory=list)
 
     async def find_merge_base(self) -> str:
         if self.merge_base is None:
@@ -161,8 +163,8 @@ class _Sides:
             # An unusable archive leaves its side to the blob reads below, within budget.
             try:
                 await self._from_archives(plans)
-            except ArchiveUnusable as refused:
-                self.archive_refused = str(refused)
+            except ArchiveError as error:
+                self.archive_notes.append(f"The tarball was not used: {error}.")
             except NotFound:
                 pass  # no archive for that commit: blobs it is
         kept, unread = _within_budget([p for p in plans if p.reads])
@@ -183,17 +185,19 @@ class _Sides:
             if not wanted:
                 continue
             ref = self.head_sha if side == "new" else await self.find_merge_base()
-            await read_from_archive(
+            walk = await read_from_archive(
                 self.gh,
                 self.owner,
                 self.repo,
                 ref,
                 set(wanted),
-                lambda path, data, side=side, wanted=wanted: wanted[path].take(side, data),
+                _taker(side, wanted),
                 max_bytes=self.max_archive,
-                max_file=MAX_FILE_BYTES,
             )
             self.source = "tarballs"
+            if walk.unsafe.counts:
+                kinds = ", ".join(f"{n:,} {r}" for r, n in sorted(walk.unsafe.counts.items()))
+                self.archive_notes.append(f"Tarball entries skipped as unsafe: {kinds}.")
 
     async def _from_blobs(self, plans: list[_Plan]) -> None:
         new_shas = {p.file.filename: p.file.sha for p in plans if p.needs_new and p.new is None}
@@ -229,6 +233,10 @@ class _Sides:
         tree = await read_tree(self.gh, self.owner, self.repo, self.tree_sha)
         wanted = {p.old_path for p in plans}
         return {path: sha for path, sha in tree.blobs.items() if path in wanted}, tree.truncated
+
+
+def _taker(side: str, wanted: dict[str, _Plan]) -> Callable[[str, bytes], None]:
+    return lambda path, data: wanted[path].take(side, data)
 
 
 def _needs(plan: _Plan, side: str) -> bool:
@@ -309,7 +317,7 @@ async def analyse_pr(
         unread=unread,
         merge_base=sides.merge_base,
         source=sides.source,
-        archive_refused=sides.archive_refused,
+        archive_notes=sides.archive_notes,
     )
 
 

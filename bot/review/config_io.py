@@ -30,7 +30,7 @@ class RepoConfig:
 
 
 async def load_repo_config(gh: GitHub, owner: str, repo: str, default_branch: str) -> RepoConfig:
-    places = [(repo, default_branch)]
+    places: list[tuple[str, str | None]] = [(repo, default_branch)]
     if repo.lower() != ORG_CONFIG_REPO:
         places.append((ORG_CONFIG_REPO, None))  # its own default branch
     for name, ref in places:

@@ -45,7 +45,7 @@ from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_de
 from bot.review.locks import KeyedLock, LocalKeyedLock, pr_key
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
-from bot.sources.tarball import ArchiveError
+from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.engine.census import Census

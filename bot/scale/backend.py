@@ -35,6 +35,7 @@ def counting_code_fingerprint() -> str:
     """A hash of the engine and the sources that feed it (rules are data files there)."""
     digest = hashlib.sha256()
     for package in (bot.engine, bot.sources):
+        assert package.__file__ is not None  # a regular package, never a namespace one
         root = Path(package.__file__).parent
         for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc"):
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())

@@ -42,7 +42,7 @@ def load_job(data: bytes) -> Any:
 def connect(url: str, *, patience: float) -> ArqRedis:
     """A lazily connecting client for `url` (redis://, rediss:// or unix://) that retries a
     lost connection for about `patience` seconds before a command fails."""
-    pool = ConnectionPool.from_url(
+    pool: ConnectionPool = ConnectionPool.from_url(
         url,
         socket_connect_timeout=2.0,
         socket_timeout=5.0,

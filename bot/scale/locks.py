@@ -82,7 +82,10 @@ class RedisKeyedLock:
         """The next fencing number of a lock; the counter lapses a day after its last use,
         so a PR that is never checked again leaves nothing behind."""
         async with self._redis.pipeline(transaction=True) as pipe:
-            number, _ = await pipe.incr(name + ":fence").expire(name + ":fence", 86400).execute()
+            # Queued one by one: redis types a queued command's result as possibly awaitable.
+            pipe.incr(name + ":fence")
+            pipe.expire(name + ":fence", 86400)
+            number, _ = await pipe.execute()
         return int(number)
 
     async def _keep(self, name: str, token: str) -> None:

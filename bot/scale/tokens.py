@@ -45,7 +45,9 @@ class TokenVault:
         name = self._name(installation_id)
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                sealed, ttl_ms = await pipe.get(name).pttl(name).execute()
+                pipe.get(name)  # queued one by one, as redis's types describe a pipeline
+                pipe.pttl(name)
+                sealed, ttl_ms = await pipe.execute()
         except RedisError as exc:
             log.warning("token vault unreachable (%s); minting locally", exc)
             return None

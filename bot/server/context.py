@@ -14,7 +14,7 @@ from bot.server.settings import Settings
 from bot.store import Store
 
 
-class JobLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+class JobLog(logging.LoggerAdapter):
     """Adds the delivery's fields to every line, keeping the caller's own `extra`."""
 
     def process(
@@ -30,7 +30,7 @@ class JobContext:
     event: str
     settings: Settings
     auth: AppAuth
-    log: logging.LoggerAdapter  # type: ignore[type-arg]
+    log: logging.LoggerAdapter
     caches: Caches
     metrics: Metrics
     store: Store | None = None  # the trend store (None in a process without one)

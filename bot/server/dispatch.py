@@ -37,6 +37,7 @@ async def run_job(services: Services, job: Job) -> str:
     }
     job_log = JobLog(log, fields)
     # The endpoint queues only deliveries that name their installation.
+    assert installation_id is not None
     gh = services.auth.installation_client(installation_id, delivery_id=job.delivery_id)
     ctx = JobContext(
         delivery_id=job.delivery_id,

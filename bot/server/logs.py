@@ -94,7 +94,7 @@ class PrettyFormatter(logging.Formatter):
         return REDACTOR(text)
 
 
-class _OurHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _OurHandler(logging.StreamHandler):
     """Marks the handler `configure_logging` installed, so a second call replaces it."""
 
 

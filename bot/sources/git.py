@@ -308,14 +308,15 @@ class GitRepo:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
-        assert proc.stdin is not None
-        assert proc.stdout is not None
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None
+        assert stdout is not None
 
         def feed() -> None:
             try:
                 for name in names:
-                    proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-                proc.stdin.close()
+                    stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+                stdin.close()
             except (BrokenPipeError, ValueError):
                 pass  # the reader stopped early and closed the process
 
@@ -323,20 +324,20 @@ class GitRepo:
         feeder.start()
         try:
             for name in names:
-                header = proc.stdout.readline()
+                header = stdout.readline()
                 if not header:
                     raise SourceError("git cat-file stopped unexpectedly")
                 if header.endswith((b" missing\n", b" ambiguous\n")):
                     yield name, None
                     continue
                 size = int(header.split()[2])
-                data = proc.stdout.read(size)
-                proc.stdout.read(1)  # the newline after each object
+                data = stdout.read(size)
+                stdout.read(1)  # the newline after each object
                 yield name, data
         finally:
             proc.kill()
             proc.wait()
-            proc.stdout.close()
+            stdout.close()
             feeder.join()
 
     def read_file(self, commit: str, path: str) -> bytes | None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
-from bot.census_store import CensusAt, census_from_github, census_store, scope_of
+from bot.census_store import CensusAt, census_store, scope_of
 from bot.engine.census import Census
+from bot.github.archives import tarball
 from bot.policy.config import DEFAULT_POLICY
 from bot.server.badge import format_share
 from bot.server.services import SERVICES
-from bot.sources.tarball import ArchiveLimits
+from bot.sources.tarball import ArchiveLimits, census_from_stream
 from tests.engine import test_shims
 from tests.fakegithub import Repo
 from tests.recount.conftest import KERNEL, TRITON, Bot
@@ -30,9 +31,12 @@ async def full_recount(bot: Bot, repo: Repo, sha: str) -> Census:
     """The census of ``sha`` from its whole tarball, through the app's own GitHub client."""
     auth = bot.client.server.app[SERVICES].auth
     gh = auth.installation_client(repo.installation_id)
-    archive = await census_from_github(
-        gh, repo.owner, repo.name, sha, limits=ArchiveLimits.for_archive(2**30)
-    )
+    async with tarball(gh, repo.owner, repo.name, sha) as download:
+        archive = await census_from_stream(
+            download.chunks,
+            declared_size=download.declared_size,
+            limits=ArchiveLimits.for_archive(2**30),
+        )
     return archive.census
 
 

@@ -17,15 +17,9 @@ import pytest
 from bot.engine import classify
 from bot.engine.census import Census
 from bot.engine.paths import PathFilter
-from bot.sources.tarball import (
-    CHUNK,
-    MAX_FILE_BYTES,
-    ArchiveError,
-    ArchiveLimits,
-    ArchiveRefused,
-    census_from_file,
-    census_from_stream,
-)
+from bot.sources.archive import CHUNK, ArchiveError, ArchiveLimits, ArchiveRefused
+from bot.sources.files import MAX_FILE_BYTES
+from bot.sources.tarball import census_from_file, census_from_stream
 from tests.recount.archives import (
     ROOT,
     gzip_bomb,

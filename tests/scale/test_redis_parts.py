@@ -24,7 +24,7 @@ from bot.scale.locks import RedisKeyedLock
 from bot.server import worker
 from bot.server.jobs import Job
 from bot.server.settings import Settings
-from bot.sources.tarball import classify_entry
+from bot.sources.files import classify_entry
 from tests.fakegithub import FakeGitHub
 from tests.scale.cluster import RedisServer
 
