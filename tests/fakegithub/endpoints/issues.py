@@ -23,24 +23,6 @@ async def get_issue(fake: FakeGitHub, call: Call) -> web.Response:
     return reply(fake.shapes.issue(repo, issue)) if issue else not_found()
 
 
-@handles("issues/list-for-repo")
-async def list_issues(fake: FakeGitHub, call: Call) -> web.Response:
-    """Issues and pull requests (as GitHub lists them), most recently created first."""
-    repo = repo_of(call)
-    wanted = call.query.get("state", "open")
-
-    def state(issue: Issue) -> str:
-        return repo.pulls[issue.number].state if issue.is_pr else issue.state
-
-    issues = [
-        i
-        for i in sorted(repo.issues.values(), key=lambda i: i.id, reverse=True)
-        if wanted == "all" or state(i) == wanted
-    ]
-    page, links = call.page(issues)
-    return reply([fake.shapes.issue(repo, i) for i in page], headers=links)
-
-
 def _issue_number(call: Call) -> int | None:
     number = int(call.params["issue_number"])
     return number if number in repo_of(call).issues else None
@@ -126,14 +108,19 @@ async def create_reaction(fake: FakeGitHub, call: Call) -> web.Response:
 
 @handles("issues/list-for-repo")
 async def list_issues(fake: FakeGitHub, call: Call) -> web.Response:
-    """Issues and PRs (as GitHub lists them), filtered by state and creator."""
+    """Issues and pull requests (as GitHub lists them, a PR in the state of the PR), most
+    recently created first, filtered by state and creator."""
     repo = repo_of(call)
-    state = call.query.get("state", "open")
+    wanted = call.query.get("state", "open")
     creator = call.query.get("creator")
+
+    def state(issue: Issue) -> str:
+        return repo.pulls[issue.number].state if issue.is_pr else issue.state
+
     issues = [
         issue
-        for issue in sorted(repo.issues.values(), key=lambda i: -i.number)
-        if (state == "all" or issue.state == state)
+        for issue in sorted(repo.issues.values(), key=lambda i: i.id, reverse=True)
+        if (wanted == "all" or state(issue) == wanted)
         and (creator is None or issue.user.lower() == creator.lower())
     ]
     page, links = call.page(issues)
