@@ -11,7 +11,7 @@ from gidgethub import sansio
 from gidgethub.routing import Router
 
 from bot.github.client import GitHub
-from bot.server.context import JobContext
+from bot.runtime.context import JobContext
 
 router = Router()
 

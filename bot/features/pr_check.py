@@ -21,7 +21,7 @@ from bot.github.client import GitHub
 from bot.review.checks import our_runs, pr_number_from_external_id
 from bot.review.config_io import load_repo_config
 from bot.review.run import run_check, run_check_with_census
-from bot.server.context import JobContext
+from bot.runtime.context import JobContext
 
 router = Router()
 

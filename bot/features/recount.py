@@ -15,15 +15,13 @@ kind at most once.
 from __future__ import annotations
 
 import re
-import weakref
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cachetools import TTLCache
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census_store import ZERO_SHA, census_store
+from bot.census.recounts import RecountResult
+from bot.census_store import ZERO_SHA
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
@@ -34,39 +32,13 @@ from bot.sources.tarball import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.server.caches import Cache
-    from bot.server.context import JobContext
+    from bot.runtime.context import JobContext
 
 router = Router()
 
-#: How long a finished recount of a PR head answers repeated commands for that head.
-COOLDOWN = 60.0
 _PLAIN_WORD = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 #: Repositories whose default branch is counted when the app is installed on them.
 SEEDED_PER_EVENT = 20
-
-
-@dataclass(slots=True)
-class RecountResult:
-    error: str | None = None  # what to tell the user when the recount failed
-
-
-@dataclass(slots=True)
-class _Recounts:
-    """Recounts running (key -> comments waiting for the answer) and recently finished."""
-
-    waiting: dict[str, list[int]] = field(default_factory=dict)
-    recent: TTLCache[str, RecountResult] = field(
-        default_factory=lambda: TTLCache(maxsize=4096, ttl=COOLDOWN)
-    )
-
-
-# One state per running app (keyed by its census cache, which every job of the app shares).
-_STATE: weakref.WeakKeyDictionary[Cache, _Recounts] = weakref.WeakKeyDictionary()
-
-
-def _recounts(ctx: JobContext) -> _Recounts:
-    return _STATE.setdefault(ctx.caches.census, _Recounts())
 
 
 def _repo_names(payload: dict[str, Any]) -> tuple[str, str]:
@@ -158,7 +130,7 @@ async def _recount(
     head = pr["head"]["sha"]
     # A changed configuration is a reason to recount the same head at once.
     key = f"{owner}/{repo}#{number}@{head}:{hash(config.policy)}".lower()
-    state = _recounts(ctx)
+    state = ctx.recounts
     done = state.recent.get(key)
     if done is not None:
         await _answer(gh, ctx, owner, repo, number, [comment_id], done)
@@ -258,7 +230,7 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if data.get("deleted") or data.get("after", ZERO_SHA) == ZERO_SHA:
         return
     owner, repo = _repo_names(data)
-    store = census_store(ctx.caches)
+    store = ctx.census
     await store.set_public(owner, repo, public=not repository.get("private", True))
     config = await load_repo_config(gh, owner, repo, repository["default_branch"])
     try:
@@ -291,7 +263,7 @@ async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     (the others are counted at their first push)."""
     data = event.data
     repositories = data.get("repositories_added") or data.get("repositories") or []
-    store = census_store(ctx.caches)
+    store = ctx.census
     for repository in repositories:
         owner, _, name = repository["full_name"].partition("/")
         await store.set_public(owner, name, public=not repository.get("private", True))
@@ -304,7 +276,7 @@ async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
 
 
 async def _seed_default_branch(gh: GitHub, ctx: JobContext, owner: str, repo: str) -> None:
-    store = census_store(ctx.caches)
+    store = ctx.census
     if await store.default_branch(owner, repo) is not None:
         return  # a push got there first, with a newer head
     where = {"owner": owner, "repo": repo}
@@ -331,7 +303,7 @@ async def on_removed(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     """The app no longer sees these repositories: their badges go back to unknown."""
     data = event.data
     repositories = data.get("repositories_removed") or data.get("repositories") or []
-    store = census_store(ctx.caches)
+    store = ctx.census
     for repository in repositories:
         owner, _, name = repository["full_name"].partition("/")
         await store.forget_default_branch(owner, name)

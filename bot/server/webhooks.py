@@ -18,8 +18,9 @@ import time
 from aiohttp import web
 from gidgethub import BadRequest, ValidationFailure, sansio
 
-from bot.server.jobs import Job
-from bot.server.services import SERVICES, Services
+from bot.runtime.jobs import Job
+from bot.runtime.services import Services
+from bot.server.keys import SERVICES
 
 # GitHub caps webhook payloads at 25 MB.
 MAX_PAYLOAD = 25 * 2**20

@@ -15,7 +15,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 from gidgethub.routing import Router
 
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from tests.fakegithub import Comment, FakeGitHub, PullRequest, Repo
 from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import issue_comment_event, push_event, webhook_headers

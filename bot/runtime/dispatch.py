@@ -9,9 +9,9 @@ import time
 from gidgethub import sansio
 
 from bot.github.errors import NotFound
-from bot.server.context import JobContext, JobLog
-from bot.server.jobs import Job
-from bot.server.services import Services
+from bot.runtime.context import JobContext, JobLog
+from bot.runtime.jobs import Job
+from bot.runtime.services import Services
 
 log = logging.getLogger("lockin.job")
 
@@ -39,6 +39,9 @@ async def run_job(services: Services, job: Job) -> None:
         log=job_log,
         caches=services.caches,
         metrics=services.metrics,
+        pr_locks=services.pr_locks,
+        census=services.census,
+        recounts=services.recounts,
     )
     started = time.monotonic()
     outcome = "ok"

@@ -1,7 +1,7 @@
-"""`lockin worker`: run the jobs that `lockin serve` processes queue in Redis (issue 7).
+"""`lockin worker`: run the jobs that `lockin serve` processes queue in Redis.
 
 Each worker runs up to `WORKERS` jobs at a time through the same dispatch as the embedded
-queue (bot.server.dispatch.run_job), with the per-PR lock, caches and installation tokens
+queue (bot.runtime.dispatch.run_job), with the per-PR lock, caches and installation tokens
 shared through Redis, so any number of workers on any number of hosts cooperate.
 
 - A job for a pull-request head that a newer queued head superseded is dropped
@@ -29,18 +29,16 @@ import aiohttp
 from arq.worker import Worker, func
 from redis.exceptions import RedisError
 
-from bot import census_store
 from bot.features import ROUTER
-from bot.review import run as review_run
+from bot.runtime.dispatch import run_job
+from bot.runtime.github_auth import auth_options
+from bot.runtime.jobs import Job
+from bot.runtime.logs import REDACTOR, configure_logging
+from bot.runtime.services import Services
+from bot.runtime.settings import Settings, SettingsError
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
-from bot.server.app import auth_options
-from bot.server.dispatch import run_job
-from bot.server.jobs import Job
-from bot.server.logs import REDACTOR, configure_logging
-from bot.server.services import Services
-from bot.server.settings import Settings, SettingsError
 
 log = logging.getLogger("lockin.worker")
 
@@ -123,12 +121,12 @@ async def _start(ctx: dict[str, Any]) -> None:
     settings: Settings = ctx["settings"]
     backend: RedisBackend = ctx[_BACKEND]
     session = aiohttp.ClientSession()
-    services = Services(settings=settings, router=ROUTER, caches=backend.caches())
+    services = Services(settings=settings, router=ROUTER)
+    # One check of a PR, one count of a commit at a time across every worker.
+    services.share(
+        backend.caches(), pr_locks=backend.locks("pr"), census_locks=backend.locks("census")
+    )
     services.auth = backend.auth(settings, session, **auth_options(settings, services.metrics))
-    # One check of a PR, one count of a commit at a time across every worker (the swap
-    # points bot.review.run and bot.census_store leave for this).
-    review_run.PR_LOCKS = backend.locks("pr")
-    census_store.CENSUS_LOCKS = backend.locks("census")
     ctx[_SERVICES] = services
     ctx["session"] = session
     log.info("worker ready: up to %d jobs at a time", settings.workers)

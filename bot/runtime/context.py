@@ -7,10 +7,13 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.census.recounts import Recounts
+from bot.census_store import CensusStore
 from bot.github.auth import AppAuth
-from bot.server.caches import Caches
-from bot.server.metrics import Metrics
-from bot.server.settings import Settings
+from bot.runtime.caches import Caches
+from bot.runtime.locks import KeyedLock
+from bot.runtime.metrics import Metrics
+from bot.runtime.settings import Settings
 
 
 class JobLog(logging.LoggerAdapter):  # type: ignore[type-arg]
@@ -32,3 +35,6 @@ class JobContext:
     log: logging.LoggerAdapter  # type: ignore[type-arg]
     caches: Caches
     metrics: Metrics
+    pr_locks: KeyedLock
+    census: CensusStore
+    recounts: Recounts
