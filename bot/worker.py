@@ -88,7 +88,7 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         job_serializer=dump_job,
         job_deserializer=load_job,
         max_jobs=settings.workers,
-        # arq's own limit only backs up run_delivery's, which cleans up after itself.
+        # arq's own limit only backs up run_job's, which cleans up after itself.
         job_timeout=job_timeout + _CLEANUP,
         # Results are not kept: a finished job leaves nothing behind but its effects.
         keep_result=0,
@@ -97,7 +97,7 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         health_check_interval=10,
         on_startup=_start,
         on_shutdown=_stop,
-        ctx={_BACKEND: backend, "settings": settings, "job_timeout": job_timeout},
+        ctx={_BACKEND: backend, "settings": settings},
     )
     try:
         while True:
@@ -164,12 +164,6 @@ async def run_delivery(
                 extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
             return "superseded"
-    try:
-        async with asyncio.timeout(ctx["job_timeout"]):
-            await run_job(services, Job(delivery_id, event, payload, received_at))
-    except TimeoutError:
-        services.metrics.jobs.labels(event, "timeout").observe(ctx["job_timeout"])
-        log.error("job stopped after JOB_TIMEOUT (%.0f s)", ctx["job_timeout"], extra=fields)
-        await services.caches.deliveries.release(delivery_id)
-        return "timeout"
-    return "done"
+    # run_job owns the deadline: it stops the job, logs it and forgets the delivery.
+    outcome = await run_job(services, Job(delivery_id, event, payload, received_at))
+    return "timeout" if outcome == "timeout" else "done"

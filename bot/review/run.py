@@ -41,6 +41,7 @@ from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_de
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
 from bot.runtime.locks import pr_key
+from bot.runtime.shield import finish_shielded
 from bot.sources.tarball import ArchiveError
 
 if TYPE_CHECKING:
@@ -184,7 +185,8 @@ async def _check(
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
-            await _complete_with_error(ctx, run, exc)
+            # Shielded: the cancellation that stopped the job must not stop this too.
+            await finish_shielded(_complete_with_error(ctx, run, exc))
         raise
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if config.error is None else "skipped"

@@ -25,7 +25,7 @@ class Job:
     received_at: float = field(default_factory=time.time)
 
 
-Worker = Callable[[Job], Awaitable[None]]
+Worker = Callable[[Job], Awaitable[object]]
 
 
 class JobQueue(Protocol):

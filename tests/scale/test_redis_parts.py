@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 from arq.connections import ArqRedis
 
+from bot import worker
 from bot.census_store import CensusAt
 from bot.engine.census import Census
 from bot.engine.registry import RULES
@@ -23,7 +24,6 @@ from bot.scale.codec import SignedPickle, derive_key
 from bot.scale.connection import QUEUE_NAME, connect
 from bot.scale.heads import NewestHeads, PullHead, pull_head
 from bot.scale.locks import RedisKeyedLock
-from bot import worker
 from bot.sources.tarball import classify_entry
 from tests.fakegithub import FakeGitHub
 from tests.scale.cluster import RedisServer
