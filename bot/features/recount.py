@@ -21,7 +21,7 @@ from gidgethub import sansio
 from gidgethub.routing import Router
 
 from bot.census.recounts import RecountResult
-from bot.census_store import ZERO_SHA
+from bot.census.store import ZERO_SHA
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy

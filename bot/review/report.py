@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from bot.census_store import CensusAt
+    from bot.census.store import CensusAt
     from bot.engine.census import Census
     from bot.policy.gate import Verdict
     from bot.review.analysis import PRAnalysis

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.census.recounts import Recounts
-from bot.census_store import CensusStore
+from bot.census.store import CensusStore
 from bot.github.auth import AppAuth
 from bot.runtime.caches import Caches
 from bot.runtime.locks import KeyedLock

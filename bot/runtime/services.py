@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from gidgethub.routing import Router
 
 from bot.census.recounts import Recounts
-from bot.census_store import CensusStore
+from bot.census.store import CensusStore
 from bot.github.auth import AppAuth
 from bot.runtime.caches import Caches
 from bot.runtime.jobs import JobQueue

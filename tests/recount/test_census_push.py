@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.census_store import CensusAt, scope_of
+from bot.census.store import CensusAt, scope_of
 from bot.engine.census import Census
 from bot.policy.config import DEFAULT_POLICY
 from bot.server.badge import format_share

@@ -19,7 +19,6 @@ from tests.fakegithub import FakeGitHub
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import KERNEL, new_repo, open_pr
 from tests.support.server import settings_for
-from tests.support.webhooks import pull_request_event
 
 RUNS = 20
 #: Long enough to open the run (four quick requests to the fake on loopback); the held
