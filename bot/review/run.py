@@ -23,9 +23,8 @@ from bot.engine.model import NON_PORTABLE
 from bot.github.errors import GitHubError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
-from bot.render.checkrun import check_output
-from bot.render.comment import render_clean, render_comment
 from bot.review.analysis import analyse_pr
+from bot.review.checkrun import check_output
 from bot.review.checks import (
     ERROR_TITLE,
     MAX_ANNOTATIONS,
@@ -35,6 +34,7 @@ from bot.review.checks import (
     has_result,
     our_runs,
 )
+from bot.review.comment import render_clean, render_comment
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions

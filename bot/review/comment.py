@@ -11,13 +11,13 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from bot.policy.decisions import link_line
-from bot.render.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
 from bot.render.markdown import (
     changed_files_table,
     code,
     details,
     pie_chart,
 )
+from bot.review.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
 
 if TYPE_CHECKING:
     from bot.review.report import PRReport
