@@ -138,10 +138,11 @@ class Bot:
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
     # Imported here so the reader's own tests run whatever state the server is in.
-    from bot.features import recount
+    from bot.features import census, commands, installation
     from bot.server.app import create_app
 
-    app = create_app(settings_for(fake_github, log_format="pretty"), router=Router(recount.router))
+    router = Router(installation.router, commands.router, census.router)
+    app = create_app(settings_for(fake_github, log_format="pretty"), router=router)
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []
