@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint format bench clean
+.PHONY: run test test-fast lint format bench clean
 
 $(BIN)/lockin: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,15 @@ test: $(BIN)/lockin
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -q
 
+# Everything but the tests marked slow (packaging), scale (Redis, worker processes) and
+# browser (headless Chromium): the loop to run while working.
+test-fast: $(BIN)/lockin
+	$(BIN)/pytest -q -m "not slow and not scale and not browser"
+
 lint: $(BIN)/lockin
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(BIN)/lockin
 	$(BIN)/ruff format .

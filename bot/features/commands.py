@@ -22,7 +22,7 @@ from gidgethub.routing import Router
 
 from bot.census.recounts import RecountResult
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
-from bot.features.events import repo_of, sender_is_bot
+from bot.features.events import PullRef, repo_of, sender_is_bot
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
@@ -56,7 +56,8 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if not await may_run(
         gh, owner, repo, login, (issue.get("user") or {}).get("login"), config.policy
     ):
-        ctx.log.info("refused /lockin from %s on %s/%s#%s", login, owner, repo, issue["number"])
+        pull = PullRef(repo_of(event), issue["number"])
+        ctx.log.info("refused /lockin from %s on %s", login, pull)
         await _react(gh, owner, repo, comment["id"], "confused")
         return
     for command in commands:
