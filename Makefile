@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test test-fast lint format bench clean
+.PHONY: run test test-fast lint format bench clean rules-doc
 
 $(BIN)/lockin: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ lint: $(BIN)/lockin
 format: $(BIN)/lockin
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# docs/rules.md is generated from the rule files; tests/render/test_rules_doc.py fails when stale.
+rules-doc: $(BIN)/lockin
+	$(BIN)/python -m bot.render.rules_page docs/rules.md
 
 bench: $(BIN)/lockin
 	$(BIN)/python bench/run.py

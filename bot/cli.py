@@ -1,4 +1,4 @@
-"""The ``lockin`` command line: ``scan``, ``diff``, ``serve`` and ``worker``.
+"""The ``lockin`` command line: ``scan``, ``diff``, ``rules``, ``serve`` and ``worker``.
 
 Exit codes: 0 success (for ``diff``: the change passes the policy), 1 ``diff`` adds
 non-portable code without a decision, 2 bad input. Errors are one line on stderr.
@@ -85,6 +85,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
 
+    rules = commands.add_parser("rules", help="the rule reference: every rule, or one rule's page")
+    rules.add_argument("rule_id", nargs="?", metavar="ID", help="a rule id, e.g. cuda.kernel")
+    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+
     from bot.cli_history import add_history_parser
 
     add_history_parser(commands, _positive)
@@ -141,6 +145,7 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
         jobs=args.jobs,
         progress=progress,
         include_generated=policy.paths.include_generated,
+        markers_allowed=policy.markers_allowed,
     )
     progress.finish()
     return census
@@ -276,6 +281,7 @@ class DiffReport:
     summary: dict[str, Any]  # json_out.verdict_summary
     base: str
     head: str
+    markers_allowed: bool = True
 
     @property
     def failed(self) -> bool:
@@ -284,7 +290,9 @@ class DiffReport:
     def render(self, fmt: str, *, pretty: bool) -> str:
         delta, summary, base, head = self.delta, self.summary, self.base, self.head
         if fmt == "json":
-            document = json_out.diff_document(delta, summary, base=base, head=head)
+            document = json_out.diff_document(
+                delta, summary, base=base, head=head, markers_allowed=self.markers_allowed
+            )
             return json_out.dumps(document, pretty=pretty)
         if fmt == "markdown":
             return markdown.diff_markdown(delta, summary, base=base, head=head)
@@ -318,7 +326,10 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
         raise UsageError("BASE and HEAD must both be directories or both git revisions")
     policy = inputs.policy
     deltas = change_deltas(
-        inputs.files, jobs=args.jobs, include_generated=policy.paths.include_generated
+        inputs.files,
+        jobs=args.jobs,
+        include_generated=policy.paths.include_generated,
+        markers_allowed=policy.markers_allowed,
     )
     delta = change_delta(deltas)
     folder = policy.decisions.folder
@@ -326,7 +337,8 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
     refs = [*args.decision, *find_links(*inputs.messages)]
     linked = _linked(refs, at, folder, inputs.owner, inputs.name)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(inputs.base, folder, err))
-    return DiffReport(delta, json_out.verdict_summary(verdict), args.base, args.head)
+    summary = json_out.verdict_summary(verdict)
+    return DiffReport(delta, summary, args.base, args.head, policy.markers_allowed)
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -335,6 +347,22 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.format != "text":
         err.write(f"lockin: {report.summary['conclusion']}: {report.summary['summary']}\n")
     return 1 if report.failed else 0
+
+
+# -- rules ---------------------------------------------------------------------
+
+
+def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    from bot.render import rules_page
+
+    if args.rule_id is None:
+        out.write(rules_page.render_list(rules_page.SPECS, args.format))
+        return 0
+    spec = rules_page.find(args.rule_id)
+    if spec is None:
+        raise UsageError(f"no rule {args.rule_id!r}: `lockin rules` lists them")
+    out.write(rules_page.render_page(spec, args.format))
+    return 0
 
 
 # -- entry point ---------------------------------------------------------------
@@ -370,6 +398,8 @@ def main(
         args = parse_args(argv)
         if args.command in ("serve", "worker"):
             return _server(args.command)
+        if args.command == "rules":
+            return _rules(args, out)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
             from bot import cli_history
 

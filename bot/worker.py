@@ -10,8 +10,9 @@ shared through Redis, so any number of workers on any number of hosts cooperate.
   worker once the dead worker's claim expires (`JOB_TIMEOUT` + 15 s). The handlers are
   idempotent when retried: a check run of ours on the head is reused or found completed,
   the sticky comment is found by its marker.
-- A job still running after `JOB_TIMEOUT` seconds is stopped and its delivery forgotten,
-  so that redelivering it from GitHub runs it again.
+- A job still running after `JOB_TIMEOUT` seconds is stopped (by run_job, the deadline's one
+  owner; arq's own limit, a few seconds later, only backs it up) and its delivery
+  forgotten, so that redelivering it from GitHub runs it again.
 - SIGTERM stops taking jobs and lets running ones finish for `SHUTDOWN_TIMEOUT` seconds;
   jobs still running then are cancelled and go back to the queue.
 """
@@ -30,7 +31,7 @@ from arq.worker import Worker, func
 from redis.exceptions import RedisError
 
 from bot.features import ROUTER
-from bot.runtime.dispatch import run_job
+from bot.runtime.dispatch import next_retry, run_job
 from bot.runtime.github_auth import auth_options
 from bot.runtime.jobs import Job
 from bot.runtime.logs import REDACTOR, configure_logging
@@ -39,6 +40,7 @@ from bot.runtime.settings import Settings, SettingsError
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
+from bot.scale.queue import enqueue_retry
 
 log = logging.getLogger("lockin.worker")
 
@@ -144,11 +146,17 @@ async def run_delivery(
     payload: dict[str, Any],
     received_at: float,
     seq: int,
+    attempt: int = 0,
 ) -> str:
     """One queued delivery: dropped if its PR head was superseded, else dispatched."""
     services: Services = ctx[_SERVICES]
     backend: RedisBackend = ctx[_BACKEND]
-    fields = {"delivery_id": delivery_id, "event": event, "try": ctx["job_try"]}
+    fields = {
+        "delivery_id": delivery_id,
+        "event": event,
+        "try": ctx["job_try"],
+        "attempt": attempt,
+    }
     log.info("job started (try %d)", ctx["job_try"], extra=fields)
     head = pull_head(event, payload)
     if head is not None:
@@ -164,6 +172,15 @@ async def run_delivery(
                 extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
             return "superseded"
-    # run_job owns the deadline: it stops the job, logs it and forgets the delivery.
-    outcome = await run_job(services, Job(delivery_id, event, payload, received_at))
-    return "timeout" if outcome == "timeout" else "done"
+    job = Job(delivery_id, event, payload, received_at, attempt)
+    outcome = await run_job(services, job)  # the job's deadline is run_job's
+    if outcome == "timeout":
+        return outcome
+    delay = next_retry(services, job, outcome)
+    if delay is not None:
+        try:
+            await enqueue_retry(ctx["redis"], job.retried(), seq, delay)
+        except RedisError as exc:
+            log.error("could not queue the retry: %s", exc, extra=fields)
+        return "retry"
+    return "done"

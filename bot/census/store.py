@@ -24,10 +24,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.engine.census import Census
+from bot.engine.paths import DEFAULT_FILTER, PathFilter
+from bot.github.archives import DownloadTooLarge, tarball
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
-from bot.sources.tarball import ArchiveLimits, census_from_github, summarize_file
+from bot.sources.tarball import (
+    ArchiveCensus,
+    ArchiveLimits,
+    ArchiveRefused,
+    census_from_stream,
+    summarize_file,
+)
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -249,3 +257,30 @@ async def _read_blobs(reader: BlobReader, shas: set[str]) -> dict[str, bytes]:
 
     pairs = await asyncio.gather(*(read(sha) for sha in sorted(shas)))
     return {sha: data for sha, data in pairs if data is not None}
+
+
+async def census_from_github(
+    gh: GitHub,
+    owner: str,
+    repo: str,
+    ref: str,
+    *,
+    limits: ArchiveLimits,
+    path_filter: PathFilter = DEFAULT_FILTER,
+    include_generated: bool = False,
+) -> ArchiveCensus:
+    """Count the repository at ``ref`` from its tarball, streamed as it downloads."""
+    try:
+        async with tarball(gh, owner, repo, ref, max_bytes=limits.max_compressed) as chunks:
+            return await census_from_stream(
+                chunks,
+                limits=limits,
+                path_filter=path_filter,
+                strip_root=True,
+                include_generated=include_generated,
+            )
+    except DownloadTooLarge as error:
+        raise ArchiveRefused(
+            f"the repository archive ({error.declared / 2**20:,.0f} MB) is larger than the "
+            f"{limits.max_compressed / 2**20:,.0f} MB limit (census.max_archive_mb)"
+        ) from None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine.model import (
     LAYERS,
@@ -26,7 +26,9 @@ from bot.engine.model import (
     TARGETS,
     FileReport,
     Finding,
+    Ignored,
     Layer,
+    MarkerProblem,
     Rule,
 )
 from bot.engine.shims import SHIM_VENDORS, SHIMMED_ECOSYSTEMS, reaching_shim
@@ -51,6 +53,8 @@ class FileSummary:
     generated: bool = False
     shim: bool = False
     includes: tuple[str, ...] = ()
+    ignored: tuple[Ignored, ...] = ()  # what inline markers took out (counted as portable)
+    marker_problems: tuple[MarkerProblem, ...] = ()
 
     @classmethod
     def of(cls, report: FileReport) -> FileSummary:
@@ -67,6 +71,35 @@ class FileSummary:
             generated=report.generated,
             shim=report.shim,
             includes=report.includes,
+            ignored=tuple(report.ignored),
+            marker_problems=tuple(report.marker_problems),
+        )
+
+    def without_markers(self) -> FileSummary:
+        """The file counted as if its markers were absent (markers not allowed): their lines
+        back in their layers and findings, each such marker listed as a problem."""
+        if not self.ignored:
+            return self
+        from bot.engine.markers import not_allowed  # late: it loads the rule registry
+
+        layers, ecosystems = Counter(self.layers), Counter(self.ecosystems)
+        rule_lines = Counter(self.rule_lines)
+        for i in self.ignored:
+            layers[i.layer] += i.lines
+            layers[Layer.PORTABLE] -= i.lines
+            ecosystems[i.ecosystem] += i.lines
+            rule_lines[i.rule] += i.lines
+        back = [
+            Finding(i.rule, i.layer, i.ecosystem, i.start_line, i.end_line) for i in self.ignored
+        ]
+        return replace(
+            self,
+            layers=dict(layers),
+            ecosystems=dict(ecosystems),
+            rule_lines=dict(rule_lines),
+            findings=tuple(sorted((*self.findings, *back), key=lambda f: f.start_line)),
+            ignored=(),
+            marker_problems=(*self.marker_problems, *not_allowed(list(self.ignored))),
         )
 
     @property
@@ -128,7 +161,8 @@ class Census:
     ``rules`` resolves rule ids to their layer and vendors (the engine's registry by
     default). Generated files are kept and listed either way; with
     ``include_generated=False`` they stay out of the main totals and appear only in
-    ``generated``.
+    ``generated``. With ``markers_allowed=False`` inline ignore markers take nothing out:
+    files count as if the markers were absent, and each marker is listed as a problem.
     """
 
     def __init__(
@@ -137,6 +171,7 @@ class Census:
         *,
         rules: Mapping[str, Rule] | None = None,
         include_generated: bool = True,
+        markers_allowed: bool = True,
     ) -> None:
         if rules is None:
             # Late: loading the registry parses every rule file, which callers that pass
@@ -146,6 +181,7 @@ class Census:
             rules = RULES
         self.rules: Mapping[str, Rule] = rules
         self.include_generated = include_generated
+        self.markers_allowed = markers_allowed
         self._files: dict[str, FileSummary] = {}
         self.totals = Totals()
         self.generated = Totals()
@@ -169,6 +205,8 @@ class Census:
         if report is None:
             return
         summary = report if isinstance(report, FileSummary) else FileSummary.of(report)
+        if not self.markers_allowed:
+            summary = summary.without_markers()
         if summary.path != path:
             raise ValueError(f"report for {summary.path!r} given for path {path!r}")
         self._files[path] = summary
@@ -190,7 +228,11 @@ class Census:
 
     def copy(self) -> Census:
         """An independent census with the same files (summaries are immutable and shared)."""
-        twin = Census(rules=self.rules, include_generated=self.include_generated)
+        twin = Census(
+            rules=self.rules,
+            include_generated=self.include_generated,
+            markers_allowed=self.markers_allowed,
+        )
         twin._files = dict(self._files)
         for mine, theirs in ((self.totals, twin.totals), (self.generated, twin.generated)):
             theirs.files, theirs.code_lines = mine.files, mine.code_lines

@@ -14,7 +14,7 @@ from collections import Counter
 from itertools import compress, groupby
 from operator import itemgetter, not_
 
-from bot.engine import literals
+from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
@@ -30,6 +30,9 @@ _GENERATED = re.compile(
     re.I,
 )
 _GENERATED_HEAD = 2048
+# Claims covering more than this many times the file's lines in total are painted line by
+# line once each instead of slice by slice (which would be quadratic in the worst case).
+_OVERPAINT = 8
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
 _NOT_CODE = -2  # owner of a line that is not code (blank, comment)
 #: Owner index -> line_rules entry: a rule id, "" for portable (-1), None for non-code (-2).
@@ -192,7 +195,7 @@ def _classify(path: str, data: bytes) -> FileReport:
     else:
         line_rules = _resolve(claims, code, layers, ecosystems, findings)
     shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
-    return FileReport(
+    report = FileReport(
         path=path,
         language=lang.name,
         code_lines=code_lines,
@@ -204,6 +207,9 @@ def _classify(path: str, data: bytes) -> FileReport:
         shim=shim,
         includes=includes,
     )
+    if markers.WORD in text:
+        markers.apply(report, lexed, [(SPECS[i].rule.id, a, b) for i, a, b in claims])
+    return report
 
 
 def _resolve(
@@ -251,10 +257,34 @@ def _resolve(
 def _paint(claims: list[tuple[int, int, int]], n: int) -> list[int]:
     """Each of ``n`` lines labelled with the first item of the last claim over it (-1: none)."""
     painted = [-1] * n
-    for label, first, last in claims:
-        first, last = max(first, 1), min(last, n)
+    spans = [(label, max(first, 1), min(last, n)) for label, first, last in claims]
+    if sum(last - first + 1 for _, first, last in spans if first <= last) > _OVERPAINT * n:
+        return _paint_once(spans, painted)
+    for label, first, last in spans:
         if first <= last:
             painted[first - 1 : last] = [label] * (last - first + 1)
+    return painted
+
+
+def _paint_once(spans: list[tuple[int, int, int]], painted: list[int]) -> list[int]:
+    """``_paint`` for claims that overlap a lot (thousands of regions running to the end of
+    the file): the strongest claim first, each line painted once, skipping painted runs
+    through a next-unpainted-line forest with path halving. Linear in lines plus claims."""
+    n = len(painted)
+    after = list(range(n + 1))  # after[i]: an index <= the first unpainted line >= i
+
+    def unpainted(i: int) -> int:
+        while after[i] != i:
+            after[i] = after[after[i]]
+            i = after[i]
+        return i
+
+    for label, first, last in reversed(spans):
+        i = unpainted(first - 1) if first <= last else n
+        while i < last:
+            painted[i] = label
+            after[i] = i + 1
+            i = unpainted(i + 1)
     return painted
 
 

@@ -13,11 +13,22 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace as dataclass_replace
 
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from bot.engine.model import ChangeDelta, FileDelta, FileReport, Finding, Layer, Rule
+from bot.engine import markers
+from bot.engine.model import (
+    ChangeDelta,
+    FileDelta,
+    FileReport,
+    Finding,
+    Ignored,
+    Layer,
+    MarkerProblem,
+    Rule,
+)
 
 #: Lines added and removed: 1-based line numbers in the new and in the old version.
 LineChanges = tuple[list[int], list[int]]
@@ -209,6 +220,7 @@ def file_delta(
     old_path: str | None = None,
     include_generated: bool = True,
     rules: Mapping[str, Rule] | None = None,
+    markers_allowed: bool = True,
 ) -> FileDelta:
     """The change to one file.
 
@@ -217,6 +229,8 @@ def file_delta(
     a patch, ``git diff`` or ``changed_lines``). A side the engine skipped (binary, too
     large) makes the whole file skipped: it is reported, not counted; so does a
     generated file (template instantiations...) when ``include_generated`` is false.
+    Lines inline markers took out count as portable and are listed in ``ignored``; with
+    ``markers_allowed=False`` they count in their layer and the markers are problems.
     """
     if rules is None:
         from bot.engine import RULES  # late, as in Census: the registry loads its rule files
@@ -231,11 +245,45 @@ def file_delta(
         delta.skipped = skipped
         return delta
     if new is not None:
+        delta.ignored, delta.marker_problems = _markers_on(new, added, markers_allowed)
+        if not markers_allowed:
+            new = dataclass_replace(new, line_rules=markers.restored(new))
         _count(new, added, rules, delta.added, delta.added_ecosystems)
         delta.added_ranges = _added_ranges(new, added, rules)
     if old is not None:
+        if not markers_allowed:
+            old = dataclass_replace(old, line_rules=markers.restored(old))
         _count(old, removed, rules, delta.removed, delta.removed_ecosystems)
     return delta
+
+
+def _markers_on(
+    report: FileReport, added: Sequence[int], allowed: bool
+) -> tuple[list[Ignored], list[MarkerProblem]]:
+    """What the markers of ``report`` did to the added lines, and the markers on them that
+    did nothing (with markers not allowed: every marker that would have taken lines out)."""
+    if not report.ignored and not report.marker_problems:
+        return [], []
+    new_lines = set(added)
+    ignored = []
+    for i in report.ignored:
+        taken = [
+            n
+            for n in range(i.start_line, i.end_line + 1)
+            if n in new_lines and report.ignored_lines.get(n) == i.rule
+        ]
+        if taken:
+            ignored.append(
+                dataclass_replace(i, start_line=taken[0], end_line=taken[-1], lines=len(taken))
+            )
+    problems = [
+        p
+        for p in report.marker_problems
+        if p.line in new_lines or any(n in new_lines for n in range(p.start_line, p.end_line + 1))
+    ]
+    if not allowed:
+        return [], problems + markers.not_allowed(ignored)
+    return ignored, problems
 
 
 def change_delta(files: Iterable[FileDelta]) -> ChangeDelta:

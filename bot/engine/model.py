@@ -45,6 +45,8 @@ class Rule:
     ecosystem: str  # "cuda", "hip", "triton", ...
     vendors: frozenset[str]  # vendors this code runs on today
     summary: str  # one line: why this does not travel
+    why: str = ""  # long form: why code it matches would not move off its vendor
+    instead: str = ""  # long form: the portable or other-vendor equivalent (and the tool)
 
     @property
     def nvidia_only(self) -> bool:
@@ -60,6 +62,34 @@ class Finding:
     ecosystem: str
     start_line: int
     end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    """Lines an inline ``lockin: ignore[rule] reason`` marker took out of a rule's finding.
+
+    They count as portable while markers are allowed, and are listed apart, never dropped.
+    """
+
+    rule: str
+    layer: Layer
+    ecosystem: str
+    start_line: int
+    end_line: int
+    lines: int  # code lines of the rule the marker took out within [start_line, end_line]
+    reason: str
+    marker_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerProblem:
+    """A marker that ignores nothing: no reason, an unknown rule id, nothing of its rule on
+    its line, or markers not allowed by the policy (then the lines it names still count)."""
+
+    line: int  # the marker's line
+    problem: str
+    start_line: int = 0  # the lines it names, when it names any
+    end_line: int = 0
 
 
 @dataclass(slots=True)
@@ -85,6 +115,11 @@ class FileReport:
     # uses both to find the CUDA code that AMD builds through such a shim.
     shim: bool = False
     includes: tuple[str, ...] = ()
+    # Inline markers (engine/markers.py): what they took out, and those that took nothing.
+    ignored: list[Ignored] = field(default_factory=list)
+    marker_problems: list[MarkerProblem] = field(default_factory=list)
+    # Line -> the rule that owned it before a marker took it out (line_rules says "" there).
+    ignored_lines: dict[int, str] = field(default_factory=dict, repr=False)
 
     @property
     def non_portable_lines(self) -> int:
@@ -115,6 +150,10 @@ class FileDelta:
     added_ranges: list[Finding] = field(default_factory=list)
     skipped: str | None = None  # "binary", "too-large", ...: not counted
     generated: bool = False  # either version looks machine-generated
+    # Added lines inline markers took out (counted as portable in ``added``), one entry per
+    # marker clipped to the added lines; and markers on added lines that ignored nothing.
+    ignored: list[Ignored] = field(default_factory=list)
+    marker_problems: list[MarkerProblem] = field(default_factory=list)
 
     @property
     def added_non_portable(self) -> int:
@@ -137,6 +176,10 @@ class ChangeDelta:
 
     def removed(self) -> dict[Layer, int]:
         return _sum_layers(f.removed for f in self.files)
+
+    def ignored_lines(self) -> int:
+        """Added lines inline markers took out of their layer."""
+        return sum(i.lines for f in self.files for i in f.ignored)
 
 
 def _sum_layers(parts) -> dict[Layer, int]:

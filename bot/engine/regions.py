@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
+
+import ahocorasick
 
 from bot.engine.lexer import Lexed
 
@@ -44,6 +47,10 @@ _BRACES = re.compile(r"[{}]")
 # Lines that end a C statement without a semicolon: directives and access labels.
 _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
 _NON_SPACE = re.compile(r"\S")
+# A directive and the lines its trailing backslashes continue it over; a '#' line that itself
+# continues the line above is not one. Each repetition ends at a newline, so it never
+# backtracks over more than a line.
+_DIRECTIVE = re.compile(r"(?<!\\\n)^[ \t]*\#(?:[^\n]*\\\n)*[^\n]*", re.M)
 _PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
 _PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
@@ -91,7 +98,7 @@ class Source:
         self._logical: list[bool] | None = None
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._in_string: list[bool] | None = None
-        self._directives: dict[int, Span | None] = {}
+        self._directives: list[Span] | None = None
         self._string_starts: list[int] | None = None
         self._assigned: dict[str, Span] | None = None
 
@@ -116,27 +123,25 @@ class Source:
         if not keywords:
             yield from pattern.finditer(masked)
             return
-        windows: list[tuple[int, int]] = []
-        for keyword in keywords:
-            end = -1
-            for i in self.occurrences.get(keyword, ()):  # in increasing order
-                if i < end:  # on the line already taken
-                    continue
-                start = masked.rfind("\n", 0, i) + 1
-                end = masked.find("\n", i + len(keyword))
-                end = end if end >= 0 else len(masked)
-                windows.append((start, end))
-        if not windows:
-            return
-        windows.sort()
-        start, end = windows[0]
-        for lo, hi in windows:
-            if lo <= end + 1:
-                end = max(end, hi)
+        found = [self.occurrences.get(keyword, ()) for keyword in keywords]
+        offsets = sorted(chain.from_iterable(found)) if len(found) > 1 else found[0]
+        size = len(offsets)
+        at = 0
+        start = end = -2  # the window of lines being gathered, [start, end)
+        while at < size:
+            i = offsets[at]
+            lo = masked.rfind("\n", 0, i) + 1
+            hi = masked.find("\n", i)
+            hi = hi if hi >= 0 else len(masked)
+            at = bisect_left(offsets, hi, at + 1)  # the next keyword on a later line
+            if lo <= end + 1:  # the next line: one window
+                end = hi
                 continue
-            yield from pattern.finditer(masked, start, end)
+            if start >= 0:
+                yield from pattern.finditer(masked, start, end)
             start, end = lo, hi
-        yield from pattern.finditer(masked, start, end)
+        if start >= 0:
+            yield from pattern.finditer(masked, start, end)
 
     # -- C-like structure -------------------------------------------------------------
 
@@ -170,23 +175,20 @@ class Source:
 
     def directive_span(self, pos: int) -> Span | None:
         """The lines of the preprocessor directive holding ``pos``, ``\\`` continuations
-        included (a match inside a multi-line #define belongs to the macro)."""
+        included (a match inside a multi-line #define belongs to the macro), at most
+        ``_MACRO_LINES`` lines after the directive's first."""
+        if self._directives is None:
+            found = _DIRECTIVE.finditer(self.masked)
+            self._directives = [self.span(m.start(), m.end()) for m in found]
         line = self.line_of(pos)
-        if line in self._directives:
-            return self._directives[line]
-        lines = self.lexed.lines
-        first = last = line
-        while first > 1 and last - first < _MACRO_LINES and lines[first - 2].endswith("\\"):
-            first -= 1
-        span: Span | None = None
-        if lines[first - 1].lstrip().startswith("#"):
-            while (
-                last < len(lines) and last - first < _MACRO_LINES and lines[last - 1].endswith("\\")
-            ):
-                last += 1
-            span = (first, last)
-        self._directives.update(dict.fromkeys(range(first, last + 1), span))
-        return span
+        # Directives do not overlap and come in order: the last one starting at or before
+        # ``line`` is the only one that may hold it (one bisection, whatever the macro's size).
+        at = bisect_right(self._directives, (line, self.last_line + 1)) - 1
+        if at < 0:
+            return None
+        first, last = self._directives[at]
+        last = min(last, first + _MACRO_LINES)
+        return (first, last) if line <= last else None
 
     def block_end(self, open_brace: int) -> int:
         """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""
@@ -391,20 +393,20 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
 
 def _block(
     src: Source,
-    pattern: re.Pattern[str],
-    keywords: Keywords,
+    matches: Iterable[tuple[int, int]],
     ends: re.Pattern[str],
     skip_directives: bool = False,
 ) -> Iterator[Span]:
+    """From each match (start, end offsets) to the end of the block or statement after it."""
     masked = src.masked
-    for m in src.finditer(pattern, keywords):
-        directive = src.directive_span(m.start())
+    for match_start, match_end in matches:
+        directive = src.directive_span(match_start)
         if directive:
             if not skip_directives:
                 yield directive
             continue
-        start = src.c_statement_start(m.start())
-        end = src.next_match(ends, m.end())
+        start = src.c_statement_start(match_start)
+        end = src.next_match(ends, match_end)
         if end is None:
             yield src.span(start, len(masked))
         elif end.group() == ";":
@@ -413,8 +415,30 @@ def _block(
             yield src.span(start, src.block_end(end.start()) + 1)
 
 
+def _spans(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[tuple[int, int]]:
+    return (m.span() for m in src.finditer(pattern, keywords))
+
+
 def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    return _block(src, pattern, keywords, _C_DECL_END)
+    return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
+
+
+def _uses(masked: str, names: set[str]) -> Iterator[tuple[int, int]]:
+    """Offsets of every use of one of ``names`` as a whole word (not after ``#``), in order.
+
+    One Aho-Corasick pass finds them all: a regex per name would read the file once per
+    macro, and a file may define thousands.
+    """
+    automaton = ahocorasick.Automaton()
+    for name in names:
+        automaton.add_word(name, len(name))
+    automaton.make_automaton()
+    for last, size in automaton.iter_long(masked):
+        start, end = last + 1 - size, last + 1
+        before = masked[start - 1] if start else " "
+        after = masked[end] if end < len(masked) else " "
+        if not (before.isalnum() or before in "_#" or after.isalnum() or after == "_"):
+            yield start, end
 
 
 def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -425,13 +449,12 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
         if directive:
             yield directive
             names.add(m.group(1))
-    for name in names:
-        use = re.compile(rf"(?<![\w#]){re.escape(name)}(?!\w)")
-        yield from _block(src, use, (), _C_DECL_END, skip_directives=True)
+    if names:
+        yield from _block(src, _uses(src.masked, names), _C_DECL_END, skip_directives=True)
 
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    return _block(src, pattern, keywords, _OPEN_BRACE)
+    return _block(src, _spans(src, pattern, keywords), _OPEN_BRACE)
 
 
 def _pp_branches(

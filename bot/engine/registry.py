@@ -7,19 +7,29 @@ a row names its region kind (bot/engine/regions.py KINDS), the languages it appl
 The keywords are a contract: every match of the pattern lies on a line holding one of them
 (for string kinds: inside a string holding one), because the engine runs the pattern only
 there. ``requires``/``unless`` are file-level regexes on the code (comments removed).
+
+Every file is checked against data/rules.schema.json when the registry loads: a key the schema
+does not name (``unles:``) is a RuleFileError naming the file, the rule and the key, never a
+silent fall-back to defaults. ``why`` and ``instead`` are the rule's page (``lockin rules ID``,
+docs/rules.md): why the code would not move, and what it would move to.
 """
 
 from __future__ import annotations
 
+import ast
+import difflib
+import json
 import re
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import ahocorasick
+import fastjsonschema
 import yaml
 
 from bot.engine.languages import LANGUAGES, expand
@@ -28,6 +38,10 @@ from bot.engine.regions import KINDS, STRING_KINDS
 
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class RuleFileError(ValueError):
+    """A rule file that does not follow data/rules.schema.json (or names unknown things)."""
 
 
 class Ecosystem(NamedTuple):
@@ -88,6 +102,82 @@ def _read(name: str) -> Any:
     return yaml.load(resources.files("bot.engine").joinpath(name).read_text("utf-8"), _LOADER)
 
 
+@cache
+def _rule_schema() -> dict[str, Any]:
+    text = resources.files("bot.engine").joinpath("data/rules.schema.json").read_text("utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+@cache
+def _file_validator() -> Callable[[Any], Any]:
+    # A compiled validator (fastjsonschema generates Python for the schema): with terse
+    # exceptions importing and compiling it costs about 15 ms at start-up, where importing
+    # jsonschema alone costs about 90 ms (or fastjsonschema's detailed exceptions 30 ms more),
+    # and every run of every command loads the registry. _schema_problem recovers the detail.
+    return fastjsonschema.compile(_rule_schema(), detailed_exceptions=False)  # type: ignore[no-any-return]
+
+
+_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
+_FAILURE = re.compile(r"^data((?:\.\w+|\[\d+\])*) (.*)$", re.S)
+_UNKNOWN = re.compile(r"must not contain \{(.*)\} properties")
+
+
+def _schema_at(path: list[str | int]) -> dict[str, Any]:
+    """The part of the rule-file schema that describes the value at ``path``."""
+    root = _rule_schema()
+    node = root
+    for step in path:
+        while "$ref" in node:
+            node = root["definitions"][node["$ref"].rsplit("/", 1)[-1]]
+        node = node["items"] if isinstance(step, int) else node.get("properties", {})[step]
+    while "$ref" in node:
+        node = root["definitions"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _schema_problem(doc: Any, exc: fastjsonschema.JsonSchemaValueException) -> str:
+    """Where in ``doc`` the schema failed, said as a rule author reads it."""
+    failure = _FAILURE.match(str(exc.message))
+    if failure is None:
+        return str(exc.message)
+    path: list[str | int] = [
+        int(index) if index else str(key) for key, index in _STEP.findall(failure.group(1))
+    ]
+    message = failure.group(2)
+    where = ""
+    if len(path) >= 2 and path[0] == "rules" and isinstance(path[1], int):
+        row = doc["rules"][path[1]]
+        rule_id = row.get("id") if isinstance(row, dict) else None
+        where = f"rule {rule_id or '#' + str(path[1] + 1)}: "
+        shown = path[2:]
+    else:
+        shown = path
+    at = ".".join(str(p) for p in shown)
+    unknown = _UNKNOWN.search(message)
+    if unknown:
+        known = list(_schema_at(path).get("properties", {}))
+        keys = sorted(str(k) for k in ast.literal_eval("{" + unknown.group(1) + "}"))
+        hints = [difflib.get_close_matches(key, known, n=1) for key in keys]
+        said = ", ".join(
+            f"{key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            for key, hint in zip(keys, hints, strict=True)
+        )
+        return f"{where}unknown key {said}{' in ' + at if at else ''}; known: {', '.join(known)}"
+    return f"{where}{at or 'the file'} {message}"
+
+
+def _validated(entry: Traversable) -> Any:
+    try:
+        doc = yaml.load(entry.read_text("utf-8"), _LOADER)
+    except yaml.YAMLError as exc:
+        raise RuleFileError(f"{entry.name}: not YAML: {exc}") from None
+    try:
+        _file_validator()(doc)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        raise RuleFileError(f"{entry.name}: {_schema_problem(doc, exc)}") from None
+    return doc
+
+
 def _regex(source: str | None) -> re.Pattern[str] | None:
     return re.compile(source, re.M) if source else None
 
@@ -119,9 +209,9 @@ def _spec(
     rule_id = row["id"]
     ecosystem = row.get("ecosystem", default_ecosystem)
     if ecosystem not in ecosystems:
-        raise ValueError(f"{rule_id}: undeclared ecosystem {ecosystem!r}")
+        raise RuleFileError(f"rule {rule_id}: undeclared ecosystem {ecosystem!r}")
     if row["kind"] not in KINDS:
-        raise ValueError(f"{rule_id}: unknown kind {row['kind']!r}")
+        raise RuleFileError(f"rule {rule_id}: unknown kind {row['kind']!r}")
     vendors = (
         _vendors(row["vendors"], rule_id) if "vendors" in row else ecosystems[ecosystem].vendors
     )
@@ -130,7 +220,15 @@ def _spec(
         raise ValueError(f"{rule_id}: keywords must be non-empty and on one line")
     examples = row.get("examples", {})
     return RuleSpec(
-        rule=Rule(rule_id, Layer(row["layer"]), ecosystem, vendors, row["summary"]),
+        rule=Rule(
+            rule_id,
+            Layer(row["layer"]),
+            ecosystem,
+            vendors,
+            row["summary"],
+            why=row.get("why", ""),
+            instead=row.get("instead", ""),
+        ),
         kind=row["kind"],
         languages=expand(row["languages"]),
         pattern=_regex(row.get("pattern")),
@@ -142,24 +240,29 @@ def _spec(
     )
 
 
-def _load_specs(ecosystems: dict[str, Ecosystem]) -> tuple[RuleSpec, ...]:
+def load_specs(folder: Traversable, ecosystems: dict[str, Ecosystem]) -> tuple[RuleSpec, ...]:
+    """The rows of every ``*.yml`` in ``folder``, checked (RuleFileError when one is wrong)."""
     specs: list[RuleSpec] = []
-    folder = resources.files("bot.engine").joinpath("data/rules")
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".yml"):
             continue
-        doc = yaml.load(entry.read_text("utf-8"), _LOADER)
-        specs += [_spec(row, doc.get("ecosystem", ""), ecosystems) for row in doc["rules"]]
+        doc = _validated(entry)
+        try:
+            specs += [_spec(row, doc["ecosystem"], ecosystems) for row in doc["rules"]]
+        except ValueError as exc:
+            raise RuleFileError(f"{entry.name}: {exc}") from None
     seen: set[str] = set()
     for spec in specs:
         if spec.rule.id in seen:
-            raise ValueError(f"duplicate rule id {spec.rule.id}")
+            raise RuleFileError(f"duplicate rule id {spec.rule.id}")
         seen.add(spec.rule.id)
     return tuple(specs)
 
 
 _ECOSYSTEMS = _load_ecosystems()
-SPECS: tuple[RuleSpec, ...] = _load_specs(_ECOSYSTEMS)
+SPECS: tuple[RuleSpec, ...] = load_specs(
+    resources.files("bot.engine").joinpath("data/rules"), _ECOSYSTEMS
+)
 ECOSYSTEMS: MappingProxyType[str, Ecosystem] = MappingProxyType(_ECOSYSTEMS)
 RULES: MappingProxyType[str, Rule] = MappingProxyType({s.rule.id: s.rule for s in SPECS})
 

@@ -21,6 +21,7 @@ import yaml
 from bot.engine.model import Layer
 from bot.engine.paths import PathFilter
 from bot.policy.patterns import PatternError, compile_patterns, repo_path
+from bot.policy.yaml_guard import YAMLTooLarge, check_yaml_limits
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
@@ -133,6 +134,12 @@ class Policy:
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
+    ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
+
+    @property
+    def markers_allowed(self) -> bool:
+        """Whether inline ``lockin: ignore[...]`` markers take lines out of their layer."""
+        return self.ignore_markers == "allowed"
 
     def path_filter(self, *, submodules: Iterable[str] = ()) -> PathFilter:
         """The engine's filter: vendored trees and submodules out, then these patterns."""
@@ -169,11 +176,14 @@ def _parse(text: str, source: str) -> tuple[yaml.Node | None, Any]:
         what = f"invalid YAML: {e.reason} (U+{e.character:04X})"
         raise PolicyError.at(source, line, what) from None
     try:
+        check_yaml_limits(text, max_depth=MAX_CONFIG_DEPTH, max_nodes=MAX_CONFIG_NODES)
         root = loader.get_single_node()
         problems = list(_structure_problems(root))
         if problems:
             raise PolicyError(source, problems)
         return root, loader.construct_document(root) if root is not None else None
+    except YAMLTooLarge as e:
+        raise PolicyError.at(source, e.line, f"too large or too deeply nested: {e}") from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark else None
@@ -292,6 +302,7 @@ def _policy(values: dict[str, Any]) -> Policy:
         ),
         recount=RecountSettings(frozenset(values["recount"]["allow"])),
         census=CensusSettings(int(values["census"]["max_archive_mb"])),
+        ignore_markers=values["ignore_markers"],
     )
 
 

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from bot.policy.patterns import PatternError, compile_patterns, repo_path
+from bot.policy.yaml_guard import YAMLTooLarge, check_yaml_limits
 
 COMPUTE_API = "compute-api"
 #: The issue label that makes an issue a decision record.
@@ -24,6 +25,15 @@ DECISION_LABEL = "compute-api-decision"
 #: The key of the line that links a decision from a PR description or commit message.
 LINK_KEY = "Compute-API-Decision"
 STATUSES = ("proposed", "accepted", "superseded", "rejected")
+
+#: Limits on a record, which a pull request may add: characters in the whole file and in its
+#: front matter, nesting depth and values (aliases expanded) of the front matter.
+MAX_RECORD = 1024 * 1024
+MAX_FRONT_MATTER = 64 * 1024
+MAX_DEPTH = 16
+MAX_NODES = 10_000
+#: Characters of one PR description or commit message searched for links.
+MAX_LINK_TEXT = 256 * 1024
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _LINK_LINE = re.compile(
@@ -128,6 +138,13 @@ def find_links(*texts: str) -> list[str]:
     long trailers, is read back joined by single spaces."""
     found: dict[str, None] = {}
     for text in texts:
+        # A PR description is at most 65,536 characters; a commit message has no limit.
+        # Past MAX_LINK_TEXT only its start (where people write) and its end (where git
+        # puts trailers) are read, so megabytes of message cost nothing.
+        text = text or ""
+        if len(text) > MAX_LINK_TEXT:
+            half = MAX_LINK_TEXT // 2
+            text = f"{text[:half]}\n{text[-half:]}"
         value: str | None = None  # the link being read, until its last continuation line
         for line in [*_live_lines(text or ""), ""]:
             folded = _CONTINUATION.match(line) if _unfinished(value) else None
@@ -283,6 +300,8 @@ def _decode(text: str | bytes) -> str:
 
 
 def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
+    if len(text) > MAX_RECORD:
+        raise DecisionError(f"too large ({len(text):,} characters; at most {MAX_RECORD:,})")
     lines = text.lstrip("\ufeff").splitlines(keepends=True)
     first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
     if first == len(lines) or lines[first].strip() != "---":
@@ -295,8 +314,16 @@ def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
     if end is None:
         raise DecisionError("front matter is not closed (no second '---' line)")
     front = "".join(lines[first + 1 : end])
+    if len(front) > MAX_FRONT_MATTER:
+        raise DecisionError(
+            f"front matter too large ({len(front):,} characters; at most {MAX_FRONT_MATTER:,})"
+        )
     try:
+        check_yaml_limits(front, max_depth=MAX_DEPTH, max_nodes=MAX_NODES)
         meta = yaml.safe_load(front)
+    except YAMLTooLarge as e:
+        where = f" at line {e.line + first + 1}" if e.line else ""
+        raise DecisionError(f"front matter too large{where}: {e}") from None
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + first + 2 if e.problem_mark else first + 1
         reserved = "cannot start any token" in str(e)

@@ -10,13 +10,21 @@ numbers are 1-based and inclusive.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
-from bot.engine.model import LAYERS, ChangeDelta, FileDelta, Finding, Layer
+from bot.engine.model import (
+    LAYERS,
+    ChangeDelta,
+    FileDelta,
+    Finding,
+    Ignored,
+    Layer,
+    MarkerProblem,
+)
 from bot.engine.trend import census_figures
 from bot.policy.gate import Verdict
 
@@ -54,6 +62,37 @@ def finding(f: Finding) -> dict[str, Any]:
     }
 
 
+def ignored(i: Ignored) -> dict[str, Any]:
+    return {
+        "rule": i.rule,
+        "layer": i.layer.value,
+        "ecosystem": i.ecosystem,
+        "start_line": i.start_line,
+        "end_line": i.end_line,
+        "lines": i.lines,
+        "reason": i.reason,
+        "marker_line": i.marker_line,
+    }
+
+
+def marker_problem(p: MarkerProblem) -> dict[str, Any]:
+    span = {"start_line": p.start_line, "end_line": p.end_line} if p.start_line else {}
+    return {"line": p.line, "problem": p.problem, **span}
+
+
+def markers_summary(
+    allowed: bool, found: Iterable[Ignored], problems: Iterable[MarkerProblem]
+) -> dict[str, Any]:
+    """Markers over all files: whether the policy lets them take lines out, and counts."""
+    taken = list(found)
+    return {
+        "allowed": allowed,
+        "ignored_lines": sum(i.lines for i in taken),
+        "ignored": len(taken),
+        "problems": sum(1 for _ in problems),
+    }
+
+
 def _sorted_counts(counts: Mapping[str, int]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
@@ -67,6 +106,8 @@ def _file(summary: FileSummary) -> dict[str, Any]:
         "ecosystems": _sorted_counts(summary.ecosystems),
         "generated": summary.generated,
         "findings": [finding(f) for f in summary.findings],
+        "ignored": [ignored(i) for i in summary.ignored],
+        "marker_problems": [marker_problem(p) for p in summary.marker_problems],
     }
 
 
@@ -95,6 +136,11 @@ def scan_document(census: Census, *, root: str, top: int = 10) -> dict[str, Any]
             "code_lines": census.generated.code_lines,
             "non_portable_lines": census.generated.non_portable_lines,
         },
+        "ignore_markers": markers_summary(
+            census.markers_allowed,
+            (i for s in census.files() for i in s.ignored),
+            (p for s in census.files() for p in s.marker_problems),
+        ),
         "skipped": dict(sorted(census.skipped.items())),
         "files": [_file(s) for s in census.files()],
     }
@@ -111,11 +157,18 @@ def _file_delta(delta: FileDelta) -> dict[str, Any]:
         "added_ecosystems": _sorted_counts(delta.added_ecosystems),
         "removed_ecosystems": _sorted_counts(delta.removed_ecosystems),
         "added_ranges": [finding(f) for f in delta.added_ranges],
+        "ignored": [ignored(i) for i in delta.ignored],
+        "marker_problems": [marker_problem(p) for p in delta.marker_problems],
     }
 
 
 def diff_document(
-    change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, head: str
+    change: ChangeDelta,
+    verdict: Mapping[str, Any],
+    *,
+    base: str,
+    head: str,
+    markers_allowed: bool = True,
 ) -> dict[str, Any]:
     """The ``lockin.diff/1`` document; ``verdict`` comes from ``verdict_summary``."""
     added, removed = change.added(), change.removed()
@@ -130,6 +183,11 @@ def diff_document(
         "added_ecosystems": _sorted_counts(added_ecosystems),
         "removed_ecosystems": _sorted_counts(removed_ecosystems),
         "skipped_files": change.skipped_files,
+        "ignore_markers": markers_summary(
+            markers_allowed,
+            (i for f in change.files for i in f.ignored),
+            (p for f in change.files for p in f.marker_problems),
+        ),
         "files": [_file_delta(f) for f in change.files],
         "verdict": dict(verdict),
     }

@@ -16,6 +16,7 @@ from typing import Any
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
+from bot.render import markers_out
 from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
@@ -33,8 +34,36 @@ def code(text: str) -> str:
     return f"<code>{escaped}</code>"
 
 
+# What starts Markdown inline syntax mid-line. Block syntax (headings, lists, quotes) needs
+# a line start, and `plain` output is always one line placed after the bot's own text.
+_MARKDOWN_SPECIALS = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]()!|~"})
+
+
+def plain(text: str) -> str:
+    """Text from a repository shown as text, whatever it holds: one line (no heading, list
+    or quote can start), HTML escaped, inline Markdown punctuation backslash-escaped (no
+    image, link, emphasis, code span or table cell break), and `@` followed by a word
+    joiner so `@org/team` mentions nobody. Everything a PR author controls (file names,
+    record fields, problems quoting them) reaches the bot's comment through this or `code`.
+    """
+    flat = " ".join(text.split())
+    escaped = html.escape(flat, quote=False).translate(_MARKDOWN_SPECIALS)
+    return escaped.replace("@", "@\u2060")
+
+
+def mermaid_label(text: str) -> str:
+    """A label inside a mermaid block: one line, no quote, no backtick fence."""
+    flat = " ".join(text.split())
+    return flat.replace('"', "'").replace("`", "'")
+
+
 def path_ref(path: str, link: Link | None, start: int | None = None, end: int | None = None) -> str:
-    where = path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    # A name that is not UTF-8 (its bytes kept as surrogates) is shown with U+FFFD for
+    # them: GitHub refuses text that is not Unicode.
+    shown_path = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    where = (
+        shown_path + (f":{start}" if start else "") + (f"-{end}" if end and end != start else "")
+    )
     shown = code(where)
     return f"[{shown}]({link(path, start, end)})" if link else shown
 
@@ -135,8 +164,8 @@ def pie_chart(title: str, slices: Mapping[str, int]) -> str:
     shown = [(label, n) for label, n in slices.items() if n > 0]
     if not shown:
         return ""
-    safe_title = title.replace('"', "'")
-    body = "\n".join(f'    "{label.replace(chr(34), chr(39))}" : {n}' for label, n in shown)
+    safe_title = mermaid_label(title)
+    body = "\n".join(f'    "{mermaid_label(label)}" : {n}' for label, n in shown)
     return f"```mermaid\npie showData title {safe_title}\n{body}\n```"
 
 
@@ -207,6 +236,7 @@ def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None
             else "",
             details("Top directories", top_directories_table(census.top_directories(top))),
             details(f"All findings ({len(findings):,})", findings_list(findings, link, limit=500)),
+            markers_out.markdown_block(*markers_out.of_census(census)),
             not_counted(census),
         ]
     )
@@ -251,6 +281,7 @@ def diff_markdown(
             else "",
             details("Files", changed_files_table(change.files, link)),
             details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
+            markers_out.markdown_block(*markers_out.of_change(change)),
             f"Not counted: {reasons(skipped_reasons(change))}." if change.skipped_files else "",
         ]
     )

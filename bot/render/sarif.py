@@ -10,6 +10,7 @@ region; ``partialFingerprints`` so an alert keeps its identity when lines move.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from importlib import metadata
@@ -17,8 +18,10 @@ from typing import Any
 from urllib.parse import quote
 
 from bot.engine.census import Census
-from bot.engine.model import ChangeDelta, Finding, Layer, Rule
+from bot.engine.model import ChangeDelta, Finding, Ignored, Layer, MarkerProblem, Rule
+from bot.render import markers_out
 from bot.render.figures import COST
+from bot.render.rules_page import rule_url
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: GitHub accepts at most 25,000 results per run; more are cut with a notification.
@@ -41,16 +44,31 @@ def tool_version() -> str:
 
 def _descriptor(rule: Rule) -> dict[str, Any]:
     vendors = ", ".join(sorted(rule.vendors)) or "none"
-    help_text = (
-        f"{rule.summary} Layer: {rule.layer.value} (moving it off its vendor costs a "
-        f"{COST[rule.layer]}). Ecosystem: {rule.ecosystem}. Runs today on: {vendors}."
+    facts = (
+        f"Layer: {rule.layer.value} (moving it off its vendor costs a {COST[rule.layer]}). "
+        f"Ecosystem: {rule.ecosystem}. Runs today on: {vendors}."
+    )
+    url = rule_url(rule.id)
+    why = f"Why it would not move: {rule.why}" if rule.why else ""
+    instead = f"Instead: {rule.instead}" if rule.instead else ""
+    help_text = "\n\n".join(p for p in (f"{rule.summary}. {facts}", why, instead) if p)
+    help_markdown = "\n\n".join(
+        p
+        for p in (
+            f"{rule.summary}. {facts}",
+            f"**Why it would not move.** {rule.why}" if rule.why else "",
+            f"**Instead.** {rule.instead}" if rule.instead else "",
+            f"[About this rule]({url})",
+        )
+        if p
     )
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in rule.id.replace("-", ".").split(".")),
         "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": help_text},
-        "help": {"text": help_text, "markdown": help_text},
+        "fullDescription": {"text": f"{rule.summary}. {why}".strip()},
+        "helpUri": url,
+        "help": {"text": f"{help_text}\n\nAbout this rule: {url}", "markdown": help_markdown},
         "defaultConfiguration": {"level": level(rule.layer)},
         "properties": {
             "layer": rule.layer.value,
@@ -63,23 +81,38 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
 
 def _fingerprint(path: str, rule: str, ordinal: int) -> str:
     # The n-th region of a rule in a file: stable when unrelated lines move.
-    return hashlib.sha256(f"{path}\0{rule}\0{ordinal}".encode()).hexdigest()
+    # surrogateescape: a file name that is not UTF-8 hashes as its own bytes.
+    key = f"{path}\0{rule}\0{ordinal}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(key).hexdigest()
 
 
 def sarif_log(
-    findings: Iterable[tuple[str, Finding]], rules: Mapping[str, Rule], *, prefix: str = ""
+    findings: Iterable[tuple[str, Finding]],
+    rules: Mapping[str, Rule],
+    *,
+    prefix: str = "",
+    ignored: Iterable[tuple[str, Ignored]] = (),
+    problems: Iterable[tuple[str, MarkerProblem]] = (),
 ) -> dict[str, Any]:
     """A SARIF log with one run: every rule of the registry, one result per finding.
 
     ``prefix`` is the scanned folder's path inside its repository (``git rev-parse
-    --show-prefix``): code scanning resolves URIs from the repository root.
+    --show-prefix``): code scanning resolves URIs from the repository root. What inline
+    markers took out is a result too, suppressed in source with the marker's reason as
+    justification (code scanning lists it as dismissed); markers that took nothing out are
+    tool notifications.
     """
+    suppressed = [
+        (path, Finding(i.rule, i.layer, i.ecosystem, i.start_line, i.end_line), i.reason)
+        for path, i in ignored
+    ]
     ordered = sorted(rules.values(), key=lambda r: r.id)
     index = {rule.id: i for i, rule in enumerate(ordered)}
     ordinals: Counter[tuple[str, str]] = Counter()
     results: list[dict[str, Any]] = []
     dropped = 0
-    for path, f in findings:
+    entries = [(path, f, None) for path, f in findings] + suppressed
+    for path, f, reason in entries:
         if len(results) >= MAX_RESULTS:
             dropped += 1
             continue
@@ -97,7 +130,8 @@ def sarif_log(
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": quote(prefix + path, safe="/"),
+                            # A name that is not UTF-8 is percent-encoded byte by byte.
+                            "uri": quote(os.fsencode(prefix + path), safe="/"),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {"startLine": f.start_line, "endLine": f.end_line},
@@ -111,10 +145,30 @@ def sarif_log(
         }
         if f.rule in index:
             result["ruleIndex"] = index[f.rule]
+        if reason is not None:
+            result["suppressions"] = [{"kind": "inSource", "justification": reason}]
         results.append(result)
     invocation: dict[str, Any] = {"executionSuccessful": True}
+    notes = [
+        {
+            "level": "warning",
+            "message": {"text": f"{path}:{p.line}: inline marker ignores nothing: {p.problem}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": quote(prefix + path, safe="/"),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {"startLine": p.line},
+                    }
+                }
+            ],
+        }
+        for path, p in problems
+    ]
     if dropped:
-        invocation["toolExecutionNotifications"] = [
+        notes.append(
             {
                 "level": "warning",
                 "message": {
@@ -122,7 +176,9 @@ def sarif_log(
                     f"GitHub accepts {MAX_RESULTS:,} results per run"
                 },
             }
-        ]
+        )
+    if notes:
+        invocation["toolExecutionNotifications"] = notes
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -145,8 +201,11 @@ def sarif_log(
 
 def scan_sarif(census: Census, *, prefix: str = "") -> dict[str, Any]:
     findings = ((s.path, f) for s in census.files() for f in s.findings)
-    return sarif_log(findings, census.rules, prefix=prefix)
+    ignored, problems = markers_out.of_census(census)
+    return sarif_log(findings, census.rules, prefix=prefix, ignored=ignored, problems=problems)
 
 
 def diff_sarif(change: ChangeDelta, rules: Mapping[str, Rule]) -> dict[str, Any]:
-    return sarif_log(((d.path, r) for d in change.files for r in d.added_ranges), rules)
+    ignored, problems = markers_out.of_change(change)
+    ranges = ((d.path, r) for d in change.files for r in d.added_ranges)
+    return sarif_log(ranges, rules, ignored=ignored, problems=problems)

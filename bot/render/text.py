@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from bot.engine.census import Census
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
+from bot.render import markers_out
 from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 
@@ -131,6 +132,7 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
         lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
         if lines:
             out += ["", f"Findings ({len(lines):,}):", *lines]
+    out += markers_out.text_block(*markers_out.of_census(census))
     return "\n".join(out) + "\n"
 
 
@@ -170,6 +172,7 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
         out += ["", f"Added non-portable ranges ({len(ranges):,}):", *ranges]
     if change.skipped_files:
         out += ["", f"Not counted: {reasons(skipped_reasons(change))}"]
+    out += markers_out.text_block(*markers_out.of_change(change))
     out += ["", f"Verdict: {verdict['conclusion']}: {verdict['summary']}"]
     for decision in verdict.get("decisions", []):
         state = "valid" if not decision["problems"] else "; ".join(decision["problems"])

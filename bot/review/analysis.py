@@ -62,6 +62,7 @@ class PRAnalysis:
     unread: list[str] = field(default_factory=list)  # candidates the check could not read
     merge_base: str | None = None
     source: str = "blobs"  # "blobs" | "tarballs": how the versions were read
+    archive_refused: str | None = None  # why a tarball was refused (blobs read instead)
 
 
 @dataclass(slots=True)
@@ -144,6 +145,7 @@ class _Sides:
     merge_base: str | None = None
     tree_sha: str | None = None
     source: str = "blobs"
+    archive_refused: str | None = None
 
     async def find_merge_base(self) -> str:
         if self.merge_base is None:
@@ -157,8 +159,12 @@ class _Sides:
         """Fill in every plan's reports; return the paths that could not be read."""
         if self._archives_pay(sum(p.reads for p in plans)):
             # An unusable archive leaves its side to the blob reads below, within budget.
-            with suppress(ArchiveUnusable, NotFound):
+            try:
                 await self._from_archives(plans)
+            except ArchiveUnusable as refused:
+                self.archive_refused = str(refused)
+            except NotFound:
+                pass  # no archive for that commit: blobs it is
         kept, unread = _within_budget([p for p in plans if p.reads])
         if kept:
             await self._from_blobs(kept)
@@ -303,6 +309,7 @@ async def analyse_pr(
         unread=unread,
         merge_base=sides.merge_base,
         source=sides.source,
+        archive_refused=sides.archive_refused,
     )
 
 
@@ -328,4 +335,5 @@ def _file_delta(plan: _Plan, policy: Policy) -> FileDelta | None:
         removed,
         status=plan.status,
         old_path=plan.file.previous_filename,
+        markers_allowed=policy.markers_allowed,
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine import RULES
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
+from bot.render import markers_out
 from bot.render.census_md import render_census
 from bot.render.figures import percent, signed
 from bot.render.markdown import (
@@ -22,8 +23,11 @@ from bot.render.markdown import (
     ecosystem_delta_table,
     more,
     path_ref,
+    plain,
     table,
 )
+from bot.render.markers_annotations import marker_annotations
+from bot.render.rules_page import rule_url
 from bot.review.checks import CheckOutput
 
 if TYPE_CHECKING:
@@ -74,13 +78,19 @@ def figures(delta: ChangeDelta) -> str:
         if added[layer] or removed[layer]
     ]
     head = f"+{non_portable(added):,} −{non_portable(removed):,} non-portable lines"
-    return head + (f" ({', '.join(parts)})" if parts else "")
+    return head + (f" ({', '.join(parts)})" if parts else "") + _marks(delta)
+
+
+def _marks(delta: ChangeDelta) -> str:
+    """``; 3 lines ignored by 1 inline marker``: empty without markers."""
+    said = markers_out.headline(*markers_out.of_change(delta))
+    return f"; {said}" if said else ""
 
 
 def headline(report: PRReport) -> str:
     """One line saying what the check concluded and why."""
     if report.config.error is not None:
-        return f"Invalid configuration: {report.config.error}"
+        return f"Invalid configuration: {plain(str(report.config.error))}"
     analysis, verdict = report.analysis, report.verdict
     assert analysis is not None
     assert verdict is not None
@@ -98,8 +108,8 @@ def headline(report: PRReport) -> str:
     if added:
         return f"{figures(delta)}: every gated line is covered"
     if removed:
-        return f"No non-portable lines added; {removed:,} removed"
-    return "No non-portable lines added or removed"
+        return f"No non-portable lines added; {removed:,} removed{_marks(delta)}"
+    return f"No non-portable lines added or removed{_marks(delta)}"
 
 
 def decisions_block(report: PRReport) -> str:
@@ -110,7 +120,7 @@ def decisions_block(report: PRReport) -> str:
     lines = []
     for check in verdict.decisions[:MAX_ROWS]:
         mark = "✅" if check.valid else "❌"
-        why = "valid" if check.valid else "; ".join(check.problems)
+        why = "valid" if check.valid else plain("; ".join(check.problems))
         lines.append(f"- {mark} {code(check.ref)}: {why}")
     lines_more = more(len(lines), len(verdict.decisions))
     covering = sorted({f.covered_by for f in verdict.files if f.covered_by})
@@ -120,7 +130,7 @@ def decisions_block(report: PRReport) -> str:
     if covering:
         out.append("**Covered by**: " + ", ".join(code(ref) for ref in covering))
     if report.record_problems:
-        broken = "\n".join(f"- {cell(p)}" for p in report.record_problems[:MAX_ROWS])
+        broken = "\n".join(f"- {plain(p)}" for p in report.record_problems[:MAX_ROWS])
         out.append("**Unreadable decision records** (they cover nothing)\n\n" + broken)
     return "\n\n".join(out)
 
@@ -150,7 +160,7 @@ def next_steps(report: PRReport) -> str:
         error = report.config.error
         return (
             f"Fix {code(error.source)} on the default branch (line {error.line}, "
-            f"key {code(error.key or '-')}): {error.message}. The check stays failing until "
+            f"key {code(error.key or '-')}): {plain(error.message)}. The check stays failing until "
             "the file is valid: an invalid policy is never read as a looser one."
         )
     verdict = report.verdict
@@ -195,6 +205,8 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
         n = sum(1 for f in analysis.delta.files if f.skipped in skipped)
         notes.append(f"{n:,} skipped ({', '.join(str(s) for s in skipped)})")
     parts.append("; ".join(n for n in notes if n) + ".")
+    if analysis.archive_refused:
+        parts.append(f"The tarball was not used: {plain(analysis.archive_refused)}.")
     if analysis.unread:
         shown = ", ".join(code(p) for p in analysis.unread[:20])
         parts.append(
@@ -221,6 +233,7 @@ def summary_blocks(report: PRReport) -> list[str]:
         else "",
         gate_table(report),
         decisions_block(report),
+        markers_out.markdown_block(*markers_out.of_change(delta)),
     ]
 
 
@@ -251,9 +264,11 @@ def annotations(report: PRReport) -> list[dict[str, Any]]:
                     "end_line": r.end_line,
                     "annotation_level": level,
                     "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})"[:255],
-                    "message": f"Will not move off its vendor as is: {why}. {status}",
+                    "message": f"Will not move off its vendor as is: {why}. {status}\n"
+                    f"About this rule: {rule_url(r.rule)}",
                 }
             )
+        out += marker_annotations(f)
     return out
 
 

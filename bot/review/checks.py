@@ -113,6 +113,36 @@ class CheckRun:
             return cls(gh, owner, repo, unfinished)
         return cls(gh, owner, repo, run["id"])
 
+    @classmethod
+    async def failed_before_start(
+        cls,
+        gh: GitHub,
+        *,
+        owner: str,
+        repo: str,
+        name: str,
+        head_sha: str,
+        external_id: str,
+        result: CheckOutput,
+    ) -> int:
+        """A run created already completed, in one write: for a check that failed before it
+        could start one (so the required status never goes missing)."""
+        run = await gh.post(
+            f"/repos/{owner}/{repo}/check-runs",
+            data={
+                "name": name,
+                "head_sha": head_sha,
+                "status": "completed",
+                "conclusion": result.conclusion,
+                "started_at": now(),
+                "completed_at": now(),
+                "external_id": external_id,
+                "output": result.output([]),
+                "actions": [RECOUNT_ACTION],
+            },
+        )
+        return int(run["id"])
+
     async def complete(self, result: CheckOutput) -> None:
         annotations = result.annotations[:MAX_ANNOTATIONS]
         first = annotations[:ANNOTATIONS_PER_REQUEST]

@@ -8,6 +8,7 @@ the body fits, and only then is it cut.
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from bot.policy.decisions import link_line
@@ -17,6 +18,7 @@ from bot.render.markdown import (
     details,
     pie_chart,
 )
+from bot.render.rule_links import rules_block
 from bot.review.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
 
 if TYPE_CHECKING:
@@ -54,6 +56,7 @@ def _body(report: PRReport, limit: int) -> str:
     blocks = [
         f"### lockin: {headline(report)}",
         *summary_blocks(report),
+        rules_block(analysis.delta),
         _where_chart(report),
         details(
             "Per-file detail",
@@ -103,7 +106,10 @@ def _draft_block(path: str, markdown: str) -> str:
             f"for this comment. Commit one as {code(path)} with a `scope` covering the files "
             f"above, then add this line to the PR description:\n\n{line}"
         )
-    fence = "````" if "```" in markdown else "```"
+    # Longer than any run of backticks inside (the PR's title is in it), so nothing in the
+    # record can close the fence and write outside it.
+    longest = max((len(run) for run in re.findall(r"`+", markdown)), default=0)
+    fence = "`" * max(3, longest + 1)
     return details(
         "A ready-to-commit decision record",
         f"Commit this as {code(path)}, fill in the TODOs, then add this line to the PR "

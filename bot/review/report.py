@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -51,4 +52,5 @@ class PRReport:
 
     def blob_url(self, path: str, start: int | None = None, end: int | None = None) -> str:
         anchor = f"#L{start}" + (f"-L{end}" if end and end != start else "") if start else ""
-        return f"{self.repo_url}/blob/{self.head_sha}/{quote(path)}{anchor}"
+        # os.fsencode: a name that is not UTF-8 is percent-encoded as its own bytes.
+        return f"{self.repo_url}/blob/{self.head_sha}/{quote(os.fsencode(path))}{anchor}"

@@ -16,11 +16,13 @@ Order and guarantees:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.model import NON_PORTABLE
-from bot.github.errors import GitHubError
+from bot.github.errors import GitHubError, NotFound
+from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.review.analysis import analyse_pr
@@ -41,13 +43,15 @@ from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_de
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
 from bot.runtime.locks import pr_key
-from bot.runtime.shield import finish_shielded
 from bot.sources.tarball import ArchiveError
 
 if TYPE_CHECKING:
     from bot.engine.census import Census
     from bot.github.client import GitHub
     from bot.runtime.context import JobContext
+
+#: The run's name when the failure came before the configuration (which may rename it).
+DEFAULT_NAME = DEFAULT_POLICY.check_name
 
 #: Triggers that mean "a new head was pushed": when a run of ours already exists for that
 #: head, another delivery (or a redelivery of this one) already covered it.
@@ -142,18 +146,36 @@ async def _check(
     trigger: str,
     start: int,
 ) -> CheckOutcome:
-    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    ours = external_id(owner, repo, number)
+    try:
+        pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    except NotFound:
+        raise  # the pull request or repository is gone: nothing to report on
+    except Exception as exc:
+        if head_sha:
+            await _failed_before_start(gh, ctx, owner, repo, head_sha, DEFAULT_NAME, ours, exc)
+        raise
     current = pr["head"]["sha"]
     if pr["state"] != "open":
+        _drop_retry(ctx, "the pull request was closed")
         return CheckOutcome(None, current, note="pull request is closed")
     if head_sha and head_sha != current:
+        if ctx.attempt:
+            _drop_retry(ctx, "the head moved on")
+            return CheckOutcome(None, current, note="retry dropped: the head moved on")
         ctx.log.info(
             "event names head %s, PR is at %s: checking the current head", head_sha, current
         )
-    config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
-    name = config.policy.check_name
-    ours = external_id(owner, repo, number)
-    existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
+    name = DEFAULT_NAME
+    try:
+        config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+        name = config.policy.check_name
+        existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
+    except Exception as exc:
+        # Before a run of ours exists: create one already failed, so the required check
+        # never goes missing; the retry (bot.runtime.retries) runs the check again.
+        await _failed_before_start(gh, ctx, owner, repo, current, name, ours, exc)
+        raise
     existing = [run for run in existing if run.get("external_id") == ours]
     if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
@@ -185,8 +207,9 @@ async def _check(
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
-            # Shielded: the cancellation that stopped the job must not stop this too.
-            await finish_shielded(_complete_with_error(ctx, run, exc))
+            # Shielded: the job's deadline (or shutdown) cancelled us, and a second
+            # cancellation must not leave the run in progress for good.
+            await _shielded(_complete_with_error(ctx, run, exc))
         raise
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
@@ -245,7 +268,9 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
 def _touches_non_portable(report: PRReport) -> bool:
     assert report.analysis is not None
     delta = report.analysis.delta
-    return any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
+    # A marker that takes added lines out, or one that is wrong, is shown to the reviewer too.
+    markers = any(f.ignored or f.marker_problems for f in delta.files)
+    return markers or any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
 
 
 async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
@@ -270,24 +295,65 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
     )
 
 
-async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
+#: Cleanups running shielded from their job's cancellation, referenced until done.
+_CLEANUPS: set[asyncio.Task[None]] = set()
+
+
+async def _shielded(cleanup: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.ensure_future(cleanup)
+    _CLEANUPS.add(task)
+    task.add_done_callback(_CLEANUPS.discard)
+    await asyncio.shield(task)
+
+
+def _drop_retry(ctx: JobContext, why: str) -> None:
+    if ctx.attempt:
+        ctx.metrics.job_retries.labels(ctx.event, "dropped").inc()
+        ctx.log.info("retry dropped: %s", why)
+
+
+def _error_output(exc: BaseException) -> CheckOutput:
     if isinstance(exc, asyncio.CancelledError):
-        reason = "the worker was stopped (the server is shutting down)"
+        reason = "the job was stopped (it ran longer than JOB_TIMEOUT, or the server shut down)"
     elif isinstance(exc, GitHubError):
         reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
     else:
         reason = f"internal error ({type(exc).__name__})"
-    output = CheckOutput(
+    return CheckOutput(
         conclusion="failure",
         title=ERROR_TITLE,
         summary=(
             f"lockin stopped before it could count this pull request: {reason[:500]}.\n\n"
             "It reports failure rather than let unchecked code pass a required check. "
-            "Press **Recount** (or re-run the check) to try again."
+            "When GitHub failed, lockin tries again by itself later; **Recount** (or "
+            "re-running the check) tries at once."
         ),
         text="",
     )
+
+
+async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
     try:
-        await run.complete(output)
+        await run.complete(_error_output(exc))
     except GitHubError:
         ctx.log.warning("could not complete check run %s after an error", run.id)
+
+
+async def _failed_before_start(
+    gh: GitHub,
+    ctx: JobContext,
+    owner: str,
+    repo: str,
+    head_sha: str,
+    name: str,
+    ours: str,
+    exc: BaseException,
+) -> None:
+    try:
+        await CheckRun.failed_before_start(
+            gh, owner=owner, repo=repo, name=name, head_sha=head_sha, external_id=ours,
+            result=_error_output(exc),
+        )  # fmt: skip
+    except GitHubError as error:
+        # GitHub refuses the run too: the job's retry creates it once GitHub answers.
+        ctx.log.warning("could not report the failure on %s: %s", head_sha[:12], error)

@@ -38,3 +38,5 @@ class JobContext:
     pr_locks: KeyedLock
     census: CensusStore
     recounts: Recounts
+    # 0 for a delivery, n for lockin's own n-th retry of it (bot.runtime.retries).
+    attempt: int = 0

@@ -5,24 +5,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 
 from gidgethub import sansio
 
-from bot.github.client import GitHub
 from bot.github.errors import NotFound
 from bot.runtime.context import JobContext, JobLog
 from bot.runtime.jobs import Job
+from bot.runtime.retries import retry_delay, transient
 from bot.runtime.services import Services
 
 log = logging.getLogger("lockin.job")
 
 
 async def run_job(services: Services, job: Job) -> str:
-    """Handlers run one after another; one failing does not stop the others. The whole job
-    runs under `JOB_TIMEOUT`. A job that failed or ran out of time releases its delivery id,
-    so that redelivering it from GitHub runs it again. Returns the outcome: ok, gone, error
-    or timeout."""
+    """Handlers run one after another; one failing does not stop the others; all of them
+    together within `JOB_TIMEOUT`. A job that failed or ran out of time releases its
+    delivery id, so that redelivering it from GitHub runs it again.
+
+    The outcome: "ok", "gone" (the repository or PR is no longer there), "error",
+    "timeout", or
+    "retry" when every failure was GitHub failing (see `bot.runtime.retries`): the caller
+    queues the job again (`schedule_retry`)."""
     assert services.auth is not None
     event = sansio.Event(job.payload, event=job.event, delivery_id=job.delivery_id)
     installation_id = (job.payload.get("installation") or {}).get("id")
@@ -46,24 +49,54 @@ async def run_job(services: Services, job: Job) -> str:
         pr_locks=services.pr_locks,
         census=services.census,
         recounts=services.recounts,
+        attempt=job.attempt,
     )
     started = time.monotonic()
     outcome = "ok"
-    # The one deadline of a job, in both modes: every handler of the delivery runs under it.
+    transient_only = True  # every failure so far was GitHub failing
+    running = ""
+    # The one deadline of a job, in both modes: a handler's own cleanup (completing its
+    # check run as failed) runs shielded from it (bot.review.run).
+    deadline = asyncio.timeout(services.settings.job_timeout)
     try:
-        async with asyncio.timeout(services.settings.job_timeout):
+        async with deadline:
             for handler in services.router.fetch(event):
-                outcome = _worse(outcome, await _run_handler(handler, event, gh, ctx))
-    except TimeoutError:  # only the deadline's: _run_handler ends the handlers' own
+                running = handler.__qualname__
+                try:
+                    await handler(event, gh, ctx)
+                except NotFound as exc:
+                    # The repository, pull request or installation is gone or no longer
+                    # shared with the App (removed, deleted, made private since the
+                    # delivery): nothing to do, and a redelivery would find the same.
+                    outcome = "gone" if outcome == "ok" else outcome
+                    job_log.warning("handler %s: %s", running, exc)
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if task is not None and task.cancelling():
+                        raise  # this job is being stopped (its deadline, or shutdown)
+                    # The handler awaited something another task cancelled: it failed;
+                    # without this the CancelledError would end the worker that ran it.
+                    outcome = "error"
+                    transient_only = False
+                    job_log.exception("handler %s failed: cancelled from inside", running)
+                except Exception as exc:
+                    outcome = "error"
+                    transient_only = transient_only and transient(exc)
+                    job_log.exception("handler %s failed", running)
+    except TimeoutError:
+        if not deadline.expired():
+            raise
         outcome = "timeout"
+        transient_only = False
         job_log.error(
-            "job stopped after JOB_TIMEOUT (%.0f s)",
+            "job stopped after JOB_TIMEOUT (%.0f s): handler %s was still running",
             services.settings.job_timeout,
-            extra={"outcome": outcome},
+            running,
         )
     seconds = time.monotonic() - started
     services.metrics.jobs.labels(job.event, outcome).observe(seconds)
     if outcome in ("error", "timeout"):
+        # Forgotten, so that redelivering it from GitHub runs it again.
         await services.caches.deliveries.release(job.delivery_id)
     job_log.log(
         {"ok": logging.INFO, "gone": logging.WARNING}.get(outcome, logging.ERROR),
@@ -74,42 +107,43 @@ async def run_job(services: Services, job: Job) -> str:
             "ms": round(seconds * 1000, 1),
             "queued_ms": round((time.time() - job.received_at) * 1000 - seconds * 1000, 1),
             "github_requests": gh.requests_made,
+            "attempt": job.attempt,
         },
     )
-    return outcome
+    return "retry" if outcome == "error" and transient_only else outcome
 
 
-_SEVERITY = ("ok", "gone", "error")
+def next_retry(services: Services, job: Job, outcome: str) -> float | None:
+    """Seconds until `job` runs again, or None: logged and counted either way."""
+    if outcome != "retry":
+        return None
+    fields = {"delivery_id": job.delivery_id, "event": job.event, "attempt": job.attempt}
+    delay = retry_delay(services.settings.job_retry_delays, job.attempt)
+    if delay is None:
+        services.metrics.job_retries.labels(job.event, "exhausted").inc()
+        log.error("job failed because GitHub failed; no retries left", extra=fields)
+        return None
+    services.metrics.job_retries.labels(job.event, "scheduled").inc()
+    log.warning(
+        "job failed because GitHub failed; retry %d in %.0f s",
+        job.attempt + 1,
+        delay,
+        extra={**fields, "retry_in_s": delay},
+    )
+    return delay
 
 
-def _worse(outcome: str, other: str) -> str:
-    return max(outcome, other, key=_SEVERITY.index)
-
-
-async def _run_handler(
-    handler: Callable[..., Awaitable[None]],
-    event: sansio.Event,
-    gh: GitHub,
-    ctx: JobContext,
-) -> str:
-    """One handler's outcome: ok, gone or error."""
-    try:
-        await handler(event, gh, ctx)
-    except NotFound as exc:
-        # The repository, pull request or installation is gone or no longer shared
-        # with the App (removed, deleted, made private since the delivery): nothing to
-        # do, and a redelivery would find the same.
-        ctx.log.warning("handler %s: %s", handler.__qualname__, exc)
-        return "gone"
-    except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
-            raise  # this job is being stopped (its deadline, a shutdown)
-        # The handler awaited something another task cancelled: it failed; without
-        # this the CancelledError would end the worker that ran it.
-        ctx.log.exception("handler %s failed: cancelled from inside", handler.__qualname__)
-        return "error"
-    except Exception:
-        ctx.log.exception("handler %s failed", handler.__qualname__)
-        return "error"
-    return "ok"
+async def run_and_retry(services: Services, job: Job) -> None:
+    """The embedded queue's worker function: a job GitHub made fail is queued again."""
+    outcome = await run_job(services, job)
+    delay = next_retry(services, job, outcome)
+    queue = services.queue
+    if (
+        delay is not None
+        and queue is not None
+        and not await queue.retry_later(job.retried(), delay)
+    ):
+        log.error(
+            "retry of a job not scheduled: the queue is closing",
+            extra={"delivery_id": job.delivery_id},
+        )

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 log = logging.getLogger("lockin.jobs")
@@ -23,6 +23,11 @@ class Job:
     event: str
     payload: dict[str, Any]
     received_at: float = field(default_factory=time.time)
+    # 0 for the delivery itself, n for lockin's own n-th retry of it.
+    attempt: int = 0
+
+    def retried(self) -> Job:
+        return replace(self, attempt=self.attempt + 1)
 
 
 Worker = Callable[[Job], Awaitable[object]]
@@ -35,6 +40,10 @@ class JobQueue(Protocol):
 
     async def submit(self, job: Job) -> bool:
         """Queue a job; False when the queue is full, unreachable or closing (answer 503)."""
+        ...
+
+    async def retry_later(self, job: Job, delay: float) -> bool:
+        """Run `job` again in `delay` seconds; False when it could not be scheduled."""
         ...
 
     def depth(self) -> int: ...
@@ -59,6 +68,7 @@ class LocalJobQueue:
         self._queue: asyncio.Queue[Job] = asyncio.Queue(maxsize=capacity)
         self._workers: list[asyncio.Task[None]] = []
         self._running: dict[asyncio.Task[None], Job] = {}
+        self._retries: dict[asyncio.TimerHandle, Job] = {}
         self._accepting = False
 
     async def start(self) -> None:
@@ -69,13 +79,36 @@ class LocalJobQueue:
         ]
 
     async def submit(self, job: Job) -> bool:
-        if not self._accepting:
-            return False
+        return self._accepting and self._submit_now(job)
+
+    def _submit_now(self, job: Job) -> bool:
         try:
             self._queue.put_nowait(job)
         except asyncio.QueueFull:
             return False
         return True
+
+    async def retry_later(self, job: Job, delay: float) -> bool:
+        if not self._accepting:
+            return False
+        loop = asyncio.get_running_loop()
+        handle: asyncio.TimerHandle | None = None
+
+        def due() -> None:
+            assert handle is not None
+            del self._retries[handle]
+            if not (self._accepting and self._submit_now(job)):
+                log.error(
+                    "retry of a job lost: the queue is full or closing",
+                    extra={"delivery_id": job.delivery_id, "attempt": job.attempt},
+                )
+
+        handle = loop.call_later(delay, due)
+        self._retries[handle] = job
+        return True
+
+    def pending_retries(self) -> int:
+        return len(self._retries)
 
     def depth(self) -> int:
         return self._queue.qsize()
@@ -90,6 +123,17 @@ class LocalJobQueue:
 
     async def close(self) -> None:
         self._accepting = False
+        if self._retries:
+            # In-process retries live in memory; the Redis mode keeps them across restarts.
+            log.error(
+                "shutdown: %d scheduled retr(ies) dropped; redeliver them from the App's "
+                "advanced settings, or run lockin with REDIS_URL to keep them",
+                len(self._retries),
+                extra={"lost_deliveries": [job.delivery_id for job in self._retries.values()]},
+            )
+            for handle in self._retries:
+                handle.cancel()
+            self._retries.clear()
         try:
             await asyncio.wait_for(self.join(), self._shutdown_timeout)
         except TimeoutError:

@@ -36,6 +36,14 @@ class Metrics:
             buckets=_JOB_BUCKETS,
             registry=r,
         )
+        self.job_retries = Counter(
+            "lockin_job_retries",
+            "Jobs GitHub made fail, by event and what lockin did: scheduled (runs again "
+            "after a JOB_RETRY_DELAYS delay), exhausted (no delays left), dropped (the head "
+            "moved on or the pull request closed before the retry ran).",
+            ["event", "outcome"],
+            registry=r,
+        )
         self.github_requests = Counter(
             "lockin_github_requests",
             "HTTP exchanges with GitHub by method and status (or timeout / connection error).",

@@ -53,6 +53,9 @@ class Settings:
     shutdown_timeout: float = 25.0
     # A handler running longer is cancelled, so a stuck job cannot hold a worker forever.
     job_timeout: float = 1800.0
+    # A job that failed because GitHub failed (5xx, timeouts, rate limits past the wait cap)
+    # runs again after each of these delays in turn: GitHub never redelivers on its own.
+    job_retry_delays: tuple[float, ...] = (60.0, 300.0, 1800.0)
     # Attempts per GitHub request on 5xx and timeouts, and the first backoff delay.
     retry_attempts: int = 4
     retry_backoff: float = 0.5
@@ -167,6 +170,21 @@ def _url(raw: str) -> str:
     return raw.strip().rstrip("/")
 
 
+def _delays(raw: str) -> tuple[float, ...]:
+    """Comma-separated seconds ("60,300,1800"); empty or "off" for no retries."""
+    text = raw.strip()
+    if text.lower() in ("", "off", "none"):
+        return ()
+    seconds = _seconds(positive=False)
+    try:
+        delays = tuple(seconds(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError(f"expected seconds such as 60,300,1800, got {raw!r}") from None
+    if len(delays) > 20:
+        raise ValueError(f"expected at most 20 delays, got {len(delays)}")
+    return delays
+
+
 def _app_id(raw: str) -> str:
     # Kept as a string: gidgethub's get_jwt and GitHub both want `iss` as a string.
     value = raw.strip()
@@ -216,6 +234,7 @@ _SPECS = (
     _Spec("redis_url", ("REDIS_URL",), _text),
     _Spec("shutdown_timeout", ("SHUTDOWN_TIMEOUT",), _seconds(positive=False)),
     _Spec("job_timeout", ("JOB_TIMEOUT",), _seconds(positive=True)),
+    _Spec("job_retry_delays", ("JOB_RETRY_DELAYS",), _delays),
     _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),

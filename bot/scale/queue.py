@@ -97,6 +97,15 @@ class RedisJobQueue:
             )
         return True
 
+    async def retry_later(self, job: Job, delay: float) -> bool:
+        try:
+            seq = await self._heads.sequence()
+            await enqueue_retry(self._redis, job, seq, delay)
+        except RedisError as exc:
+            log.error("could not queue a retry: %s", exc, extra={"delivery_id": job.delivery_id})
+            return False
+        return True
+
     def depth(self) -> int:
         return self._depth
 
@@ -121,3 +130,20 @@ class RedisJobQueue:
                     log.error("Redis unreachable: %s", exc)
                 self._healthy = False
             await asyncio.sleep(_SAMPLE_EVERY)
+
+
+async def enqueue_retry(redis: ArqRedis, job: Job, seq: int, delay: float) -> None:
+    """Queue retry `job.attempt` of a delivery, deferred by `delay` seconds. It lives in Redis
+    like any queued job, so it survives the worker and web processes restarting; its id
+    names the attempt, so a retry is queued once however often this is called for it."""
+    await redis.enqueue_job(
+        DELIVERY_JOB,
+        job.delivery_id,
+        job.event,
+        job.payload,
+        job.received_at,
+        seq,
+        job.attempt,
+        _job_id=f"{job_id(job.delivery_id)}:retry:{job.attempt}",
+        _defer_by=delay,
+    )

@@ -14,16 +14,16 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from bot.features import ROUTER
 from bot.github.auth import AppAuth
 from bot.github.errors import GitHubError
-from bot.runtime.dispatch import run_job
+from bot.runtime.dispatch import run_and_retry
 from bot.runtime.github_auth import github_auth
 from bot.runtime.jobs import JobQueue, LocalJobQueue
 from bot.runtime.logs import REDACTOR
-from bot.runtime.services import Services
 from bot.runtime.settings import Settings
 from bot.server.badge import add_badge_routes
-from bot.server.keys import SERVICES
+from bot.server.keys import SERVICES, WebServices
 from bot.server.manifest import add_setup_routes
-from bot.server.webhooks import MAX_PAYLOAD, receive
+from bot.server.signed_body import MAX_PAYLOAD
+from bot.server.webhooks import receive
 
 log = logging.getLogger("lockin.server")
 
@@ -33,7 +33,7 @@ WEB_REDIS_PATIENCE = 2.0
 
 def create_app(settings: Settings, *, router: Router | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_PAYLOAD)
-    app[SERVICES] = Services(settings=settings, router=router or ROUTER)
+    app[SERVICES] = WebServices(settings=settings, router=router or ROUTER)
     REDACTOR.add_static(settings.private_key)
     REDACTOR.add_static(settings.webhook_secret)
     app.router.add_get("/healthz", healthz)
@@ -65,7 +65,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
         queue: JobQueue = backend.job_queue(capacity=settings.queue_size)
     else:
         queue = LocalJobQueue(
-            lambda job: run_job(services, job),
+            lambda job: run_and_retry(services, job),
             workers=settings.workers,
             capacity=settings.queue_size,
             shutdown_timeout=settings.shutdown_timeout,

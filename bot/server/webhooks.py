@@ -4,10 +4,12 @@ GitHub gives a delivery 10 s and never redelivers a failure by itself, so the an
 as soon as the delivery is safely queued. Status codes:
 200 ping · 202 queued, ignored (no handler, or no `installation`: not an App delivery, nothing
 an installation token could act on) or duplicate · 400 missing GitHub headers or
-malformed payload · 401 missing or wrong `X-Hub-Signature-256` · 413 above 25 MB ·
+malformed payload · 401 missing or wrong `X-Hub-Signature-256` · 408 body not received
+within 10 s · 413 above 25 MB ·
 415 neither `application/json` nor `application/x-www-form-urlencoded` (GitHub's "form"
-content type, whose JSON is in the `payload` field) · 503 not configured, or the queue is
-full (GitHub records the failure; the delivery can be redelivered).
+content type, whose JSON is in the `payload` field) · 503 not configured, the queue is
+full, or too many unverified bodies in flight (GitHub records the failure; the delivery can
+be redelivered). Bodies are read in bounded memory and time (bot.server.signed_body).
 """
 
 from __future__ import annotations
@@ -16,14 +18,13 @@ import logging
 import time
 
 from aiohttp import web
-from gidgethub import BadRequest, ValidationFailure, sansio
+from gidgethub import BadRequest, sansio
 
 from bot.runtime.jobs import Job
 from bot.runtime.services import Services
 from bot.server.keys import SERVICES
+from bot.server.signed_body import BodyRefused, read_signed
 
-# GitHub caps webhook payloads at 25 MB.
-MAX_PAYLOAD = 25 * 2**20
 CONTENT_TYPES = ("application/json", "application/x-www-form-urlencoded")
 # Before the signature is checked the event name is an untrusted label value.
 UNVERIFIED = "unverified"
@@ -89,10 +90,6 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
             UNVERIFIED,
             ("X-GitHub-Event and X-GitHub-Delivery headers are required"),
         )
-    try:
-        body = await request.read()
-    except web.HTTPRequestEntityTooLarge:
-        return 413, "too_large", UNVERIFIED, f"payload above {MAX_PAYLOAD} bytes"
     signature = request.headers.get("X-Hub-Signature-256")
     if not signature:
         return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 header is missing"
@@ -102,9 +99,9 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
         return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 is not sha256=<hex digest>"
     assert settings.webhook_secret  # configured
     try:
-        sansio.validate_event(body, signature=signature, secret=settings.webhook_secret)
-    except ValidationFailure:
-        return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 does not match the payload"
+        body = await read_signed(request, services.bodies, settings.webhook_secret, signature)
+    except BodyRefused as refused:
+        return refused.status, refused.outcome, UNVERIFIED, refused.detail
     headers = {
         "content-type": request.headers["Content-Type"],
         "x-github-event": event_name,
@@ -113,16 +110,21 @@ async def _handle(request: web.Request, services: Services) -> tuple[int, str, s
     try:
         # The signature is checked above (SHA-256 only); this only decodes the payload.
         event = sansio.Event.from_http(headers, body)
-    except (BadRequest, RecursionError):
-        # RecursionError: JSON nested deeper than the parser goes, which would answer 500.
-        return 400, "malformed", event_name, "the payload is not valid JSON"
+    except (BadRequest, RecursionError, LookupError, ValueError):
+        # RecursionError: JSON nested deeper than the parser goes; LookupError: a charset
+        # Python does not know; ValueError: bytes that are not in the charset named. Each
+        # would otherwise answer 500.
+        return 400, "malformed", event_name, "the payload is not valid JSON in its charset"
     if not isinstance(event.data, dict):
         return 400, "malformed", event_name, "the payload is not a JSON object"
     if event.event == "ping":
         return 200, "pong", event_name, None
     if not services.router.fetch(event):
         return 202, "ignored", event_name, None
-    if not isinstance((event.data.get("installation") or {}).get("id"), int):
+    installation = event.data.get("installation")
+    if installation is not None and not isinstance(installation, dict):
+        return 400, "malformed", event_name, "the payload's installation is not an object"
+    if installation is None or not isinstance(installation.get("id"), int):
         # A repository or organisation webhook's payload: handlers act for an installation.
         return 202, "no_installation", event_name, None
     deliveries = services.caches.deliveries

@@ -79,7 +79,9 @@ def _all_lines(report: FileReport | None) -> list[int]:
     return list(range(1, len(report.line_rules) + 1)) if report else []
 
 
-def delta_of(item: ChangedFile, include_generated: bool = True) -> FileDelta:
+def delta_of(
+    item: ChangedFile, include_generated: bool = True, markers_allowed: bool = True
+) -> FileDelta:
     """The FileDelta of one changed file: both sides classified, git's lines placed."""
     change = item.change
     old_path = change.old_path or change.path
@@ -98,11 +100,14 @@ def delta_of(item: ChangedFile, include_generated: bool = True) -> FileDelta:
         status=change.status,
         old_path=change.old_path,
         include_generated=include_generated,
+        markers_allowed=markers_allowed,
     )
 
 
-def _deltas(include_generated: bool, items: Sequence[ChangedFile]) -> list[FileDelta]:
-    return [delta_of(item, include_generated) for item in items]
+def _deltas(
+    include_generated: bool, markers_allowed: bool, items: Sequence[ChangedFile]
+) -> list[FileDelta]:
+    return [delta_of(item, include_generated, markers_allowed) for item in items]
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -161,11 +166,12 @@ def scan_paths(
     jobs: int | None = None,
     progress: Progress | None = None,
     include_generated: bool = True,
+    markers_allowed: bool = True,
 ) -> Census:
     """Classify ``paths`` (relative to ``root``) and aggregate them into a Census."""
     jobs = jobs or os.cpu_count() or 1
     summaries = _run(_summarize, paths, CHUNK, (root,), jobs, progress)
-    return Census(summaries, include_generated=include_generated)
+    return Census(summaries, include_generated=include_generated, markers_allowed=markers_allowed)
 
 
 def summarize_contents(
@@ -180,8 +186,13 @@ def summarize_contents(
 
 
 def change_deltas(
-    items: Sequence[ChangedFile], *, jobs: int | None = None, include_generated: bool = True
+    items: Sequence[ChangedFile],
+    *,
+    jobs: int | None = None,
+    include_generated: bool = True,
+    markers_allowed: bool = True,
 ) -> list[FileDelta]:
     """The FileDelta of every changed file, in a pool for large changes."""
     jobs = jobs or os.cpu_count() or 1
-    return list(_run(_deltas, items, CHUNK // 4, (include_generated,), jobs, None))
+    prefix = (include_generated, markers_allowed)
+    return list(_run(_deltas, items, CHUNK // 4, prefix, jobs, None))

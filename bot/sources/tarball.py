@@ -22,9 +22,9 @@ import tarfile
 import threading
 import zlib
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -37,9 +37,6 @@ try:  # ISA-L inflates 1.7x (binary-heavy) to 2.6x (source) faster than zlib, sa
     from isal import isal_zlib as _inflate_lib
 except ImportError:  # pragma: no cover - the standard library does the same, slower
     _inflate_lib = zlib  # type: ignore[no-redef]
-
-if TYPE_CHECKING:
-    from bot.github.client import GitHub
 
 CHUNK = 64 * 1024  # compressed bytes read at a time
 # Inflated bytes produced per step: zlib lets go of the GIL while it works, and a large
@@ -97,6 +94,18 @@ class ArchiveCensus:
     compressed_bytes: int = 0
     inflated_bytes: int = 0
     unsafe: UnsafeEntries = field(default_factory=UnsafeEntries)
+
+
+@dataclass(slots=True)
+class WantedFiles:
+    missing: set[str]  # wanted paths the archive did not hold
+    compressed_bytes: int = 0
+    inflated_bytes: int = 0
+    unsafe: UnsafeEntries = field(default_factory=UnsafeEntries)
+
+
+class Readable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
 
 
 # -- byte sources ---------------------------------------------------------------
@@ -331,6 +340,30 @@ class _Root:
         return rest or None
 
 
+Entry = tuple[str, tarfile.TarInfo, str | None]
+
+
+def _entries(tar: tarfile.TarFile, root: _Root) -> Iterator[Entry]:
+    """Every entry but directories, as (path, member, None) for a regular file inside the
+    tree, or (member name, member, reason) for one that must not be followed."""
+    for member in tar:
+        reason = _unsafe_reason(member)
+        path = root.relative(member.name) if reason is None else None
+        if reason is None and member.isdir():
+            continue
+        if reason is None and path is None:
+            reason = "outside-root"
+        if reason is not None:
+            yield member.name, member, reason
+        else:
+            assert path is not None
+            yield path, member, None
+
+
+def _open(source: Readable) -> tarfile.TarFile:
+    return tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo)  # type: ignore[arg-type]
+
+
 def _walk(
     source: _Prefetch,
     *,
@@ -339,21 +372,14 @@ def _walk(
     census: Census,
     result: ArchiveCensus,
 ) -> None:
-    root = _Root(strip_root)
     shared = SharedCounts()
     try:
-        with tarfile.open(fileobj=source, mode="r|", tarinfo=_BoundedTarInfo) as tar:
-            for member in tar:
-                reason = _unsafe_reason(member)
-                path = root.relative(member.name) if reason is None else None
-                if reason is None and member.isdir():
-                    continue
-                if reason is None and path is None:
-                    reason = "outside-root"
+        with _open(source) as tar:
+            for path, member, reason in _entries(tar, _Root(strip_root)):
                 if reason is not None:
                     # Kept in the census as a skipped file, so the report names it.
-                    result.unsafe.add(member.name, reason)
-                    census.replace(member.name, skipped(member.name, reason))
+                    result.unsafe.add(path, reason)
+                    census.replace(path, skipped(path, reason))
                     continue
                 if not path_filter.includes(path):
                     result.excluded += 1
@@ -362,6 +388,33 @@ def _walk(
                 result.files += 1
     except (tarfile.TarError, *_INFLATE_ERRORS, EOFError) as error:
         raise ArchiveError(f"the repository archive could not be read: {error}") from None
+
+
+def _walk_wanted(
+    source: Readable,
+    *,
+    wanted: set[str],
+    visit: Callable[[str, bytes], None],
+    max_file: int,
+    unsafe: UnsafeEntries,
+) -> set[str]:
+    missing = set(wanted)
+    try:
+        with _open(source) as tar:
+            for path, member, reason in _entries(tar, _Root(True)):
+                if reason is not None:
+                    unsafe.add(path, reason)
+                    continue
+                if path not in missing:
+                    continue
+                handle = tar.extractfile(member)
+                visit(path, handle.read(max_file + 1) if handle is not None else b"")
+                missing.discard(path)
+                if not missing:
+                    break
+    except (tarfile.TarError, *_INFLATE_ERRORS, EOFError) as error:
+        raise ArchiveError(f"the archive could not be read: {error}") from None
+    return missing
 
 
 def summarize_file(path: str, data: bytes, shared: SharedCounts | None = None) -> FileSummary:
@@ -500,6 +553,39 @@ async def census_from_stream(
         raise
 
 
+async def files_from_stream(
+    chunks: AsyncIterator[bytes],
+    wanted: set[str],
+    visit: Callable[[str, bytes], None],
+    *,
+    limits: ArchiveLimits,
+    max_file: int,
+) -> WantedFiles:
+    """Call ``visit(path, data)`` (in a worker thread) for each wanted regular file of a
+    GitHub tarball arriving as compressed chunks, each cut at ``max_file`` + 1 bytes, with
+    every limit the census has (size, inflation ratio, header size; unsafe entries skipped
+    and counted). The walk stops once every wanted path was seen."""
+    loop = asyncio.get_running_loop()
+    bridge = _StreamBridge(chunks, loop)
+    result = WantedFiles(missing=set(wanted))
+
+    def work() -> None:
+        inflater = _Inflater(bridge.pull, limits)
+        try:
+            result.missing = _walk_wanted(
+                inflater, wanted=wanted, visit=visit, max_file=max_file, unsafe=result.unsafe
+            )
+        finally:
+            result.compressed_bytes, result.inflated_bytes = inflater.compressed, inflater.inflated
+
+    try:
+        await loop.run_in_executor(_EXECUTOR, work)
+    except asyncio.CancelledError:
+        bridge.close()
+        raise
+    return result
+
+
 def census_from_file(
     path: str | os.PathLike[str],
     *,
@@ -523,33 +609,5 @@ def census_from_file(
             limits=limits,
             path_filter=path_filter,
             strip_root=strip_root,
-            include_generated=include_generated,
-        )
-
-
-async def census_from_github(
-    gh: GitHub,
-    owner: str,
-    repo: str,
-    ref: str,
-    *,
-    limits: ArchiveLimits,
-    path_filter: PathFilter = DEFAULT_FILTER,
-    include_generated: bool = False,
-) -> ArchiveCensus:
-    """Count the repository at ``ref`` from its tarball, streamed as it downloads."""
-    url_vars = {"owner": owner, "repo": repo, "ref": ref}
-    async with gh.stream("/repos/{owner}/{repo}/tarball/{ref}", url_vars) as response:
-        declared = response.content_length
-        if declared is not None and declared > limits.max_compressed:
-            raise ArchiveRefused(
-                f"the repository archive ({_mb(declared)}) is larger than the "
-                f"{_mb(limits.max_compressed)} limit (census.max_archive_mb)"
-            )
-        return await census_from_stream(
-            response.content.iter_chunked(CHUNK),
-            limits=limits,
-            path_filter=path_filter,
-            strip_root=True,
             include_generated=include_generated,
         )

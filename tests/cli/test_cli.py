@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -468,3 +469,20 @@ def test_git_diff_of_a_revision_with_itself_is_empty_and_passes(repo: Path) -> N
     doc = json.loads(out)
     assert doc["files"] == []
     assert sum(doc["added"].values()) == sum(doc["removed"].values()) == 0
+
+
+def test_a_file_name_that_is_not_utf8_is_scanned_in_every_format(tmp_path: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.cu")
+    (tmp_path / name).write_text("__global__ void k(float* x) {\n    x[0] = 0;\n}\n")
+    outputs = {}
+    for fmt in ("text", "json", "markdown", "sarif"):
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "scan", "--format", fmt, str(tmp_path)],
+            capture_output=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr.decode()
+        outputs[fmt] = result.stdout
+    sarif = json.loads(outputs["sarif"])
+    [result_] = [r for r in sarif["runs"][0]["results"] if r["ruleId"].startswith("cuda.")][:1]
+    assert result_["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "caf%E9.cu"

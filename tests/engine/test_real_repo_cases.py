@@ -284,3 +284,184 @@ void main() {
         *["vulkan.shader-file"] * 4,
     ]  # fmt: skip
     assert report.layers[Layer.KERNEL] == 12
+
+
+def _layers(path: str, source: bytes) -> dict[str, int]:
+    return {layer.value: n for layer, n in classify(path, source).layers.items() if n}
+
+
+def test_transformer_engine_kernel_and_launcher() -> None:
+    # NVIDIA/TransformerEngine common/*.cu: a kernel, its launcher on a cudaStream_t, and the
+    # cuBLASLt call that follows; host helpers stay portable.
+    source = b"""\
+#include <cuda_runtime.h>
+template <typename T>
+__global__ void scale_kernel(T* out, const T* in, float s, size_t n) {
+  size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * s;
+}
+size_t num_blocks(size_t n) { return (n + 255) / 256; }
+void scale(float* out, const float* in, float s, size_t n, cudaStream_t stream) {
+  scale_kernel<<<num_blocks(n), 256, 0, stream>>>(out, in, s, n);
+}
+"""
+    # The template header belongs to the kernel; the closing brace of the launcher and the
+    # grid helper are plain C++.
+    assert _layers("transformer_engine/common/util/scale.cu", source) == {
+        "kernel": 5,
+        "vendor-path": 3,
+        "portable": 2,
+    }
+
+
+def test_deepgemm_cute_helpers_without_device_code_stay_portable() -> None:
+    # deepseek-ai/DeepGEMM include/deep_gemm/common/cute_tie.cuh: plain C++ and macros in
+    # the cute namespace; only the include names CuTe.
+    source = b"""\
+#pragma once
+#include <cute/int_tuple.hpp>
+struct ignore_t {
+    template <typename T>
+    constexpr const ignore_t& operator=(T&&) const noexcept { return *this; }
+};
+#define CUTE_TIE_CONCAT_IMPL(A, B) A##B
+"""
+    assert _layers("deep_gemm/include/deep_gemm/common/cute_tie.cuh", source) == {
+        "kernel": 1,
+        "portable": 6,
+    }
+
+
+def test_raja_cuda_exercise_counts_the_kernel_and_its_launch() -> None:
+    # LLNL/RAJA exercises/*.cpp: a CUDA kernel next to RAJA's portable loops, guarded.
+    source = b"""\
+#include "RAJA/RAJA.hpp"
+#if defined(RAJA_ENABLE_CUDA)
+__global__ void init(int* a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = i;
+}
+#endif
+void run(int* a, int n) {
+  RAJA::forall<RAJA::seq_exec>(RAJA::RangeSegment(0, n), [=](int i) { a[i] = i; });
+}
+"""
+    assert _layers("exercises/kernelintro.cpp", source) == {"kernel": 4, "portable": 6}
+
+
+def test_kokkos_hip_backend_constant_memory_is_a_kernel_line() -> None:
+    # kokkos/kokkos core/src/HIP/Kokkos_HIP_Instance.cpp: a __constant__ device buffer in
+    # a backend otherwise made of runtime calls.
+    source = b"""\
+#include <hip/hip_runtime.h>
+__device__ __constant__ unsigned long kokkos_impl_hip_constant_memory_buffer[512];
+void fence(hipStream_t s) {
+  KOKKOS_IMPL_HIP_SAFE_CALL(hipStreamSynchronize(s));
+}
+"""
+    report = classify("core/src/HIP/Kokkos_HIP_Instance.cpp", source)
+    assert report.line_rules[1] in {"hip.kernel", "cuda.shared-memory", "cuda.device-function"}
+    assert report.layers[Layer.KERNEL] == 1
+    assert report.layers[Layer.VENDOR_PATH] >= 1
+
+
+def test_opencv_cudev_tests_are_vendor_path() -> None:
+    # opencv/opencv_contrib modules/cudev/test/test_warp.cu: host tests of the CUDA module
+    # through GpuMat_ (no kernel written there): vendor path, not portable.
+    source = b"""\
+#include "test_precomp.hpp"
+static void test_remap(const Mat& src, const Mat& mapx, const Mat& mapy) {
+    GpuMat_<float> d_src(src);
+    GpuMat_<float> dst = remap_(interNearest(brdReplicate(d_src)), mapx, mapy);
+    EXPECT_MAT_NEAR(src, dst, 0.0);
+}
+"""
+    assert _layers("modules/cudev/test/test_warp.cu", source) == {
+        "vendor-path": 2,
+        "portable": 4,
+    }
+
+
+def test_fbgemm_instantiation_units_are_vendor_path_and_generated() -> None:
+    # pytorch/FBGEMM fbgemm_gpu/.../cutlass_extensions: one explicit instantiation per file.
+    source = b"""\
+#include "f8f8bf16_rowwise_common.cuh"
+namespace fbgemm_gpu {
+template at::Tensor f8f8bf16_rowwise_wrapper<128, 128, 128, 2, 1, 1, true>(
+    at::Tensor XQ, at::Tensor WQ, at::Tensor x_scale, at::Tensor w_scale);
+}
+"""
+    report = classify("fbgemm_gpu/src/quantize/f8f8bf16_rowwise_128_128_128_2_1_1_t.cu", source)
+    assert report.generated
+    assert report.line_rules == ["cuda.instantiation-unit"] * 5
+
+
+def test_jax_triton_kernel_and_host_wrapper() -> None:
+    # jax-ml/jax-triton examples/add.py: a @triton.jit kernel and the jax_triton call.
+    source = b"""\
+import jax
+import jax_triton as jt
+import triton
+import triton.language as tl
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + tl.load(y_ptr + offs))
+def add(x, y):
+    return jt.triton_call(x, y, kernel=add_kernel, out_shape=x, grid=(8,), BLOCK=8)
+"""
+    layers = _layers("examples/add.py", source)
+    assert layers["kernel"] == 5
+    assert layers["portable"] >= 4
+
+
+def test_maxtext_pallas_tpu_kernel() -> None:
+    # AI-Hypercomputer/maxtext src/maxtext/kernels: Pallas kernels with TPU memory spaces.
+    source = b"""\
+import jax
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2
+def double(x):
+    return pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        in_specs=[pl.BlockSpec(memory_space=pltpu.VMEM)],
+    )(x)
+"""
+    report = classify("src/maxtext/kernels/double.py", source)
+    assert report.layers[Layer.KERNEL] >= 1
+    assert set(report.ecosystems) == {"pallas-tpu"}
+
+
+def test_deepep_driver_backend_is_vendor_path() -> None:
+    # deepseek-ai/DeepEP csrc/kernels/backend/cuda_driver.cu: driver-API entry points
+    # resolved at run time, host code of the CUDA path.
+    source = b"""\
+#include <cuda.h>
+static CUresult get_symbol(const char* name, void** fn) {
+    CUdriverProcAddressQueryResult status;
+    return cuGetProcAddress(name, fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+}
+int answer() { return 42; }
+"""
+    assert _layers("csrc/kernels/backend/cuda_driver.cu", source) == {
+        "vendor-path": 4,
+        "portable": 2,
+    }
+
+
+def test_nccl_tests_collective_calls_are_vendor_library() -> None:
+    # NVIDIA/nccl-tests src/broadcast.cu: host code around one NCCL collective.
+    source = b"""\
+#include "common.h"
+testResult_t BroadcastRunColl(void* buf, size_t count, int root, ncclComm_t comm, cudaStream_t s) {
+  NCCLCHECK(ncclBroadcast(buf, buf, count, ncclFloat, root, comm, s));
+  return testSuccess;
+}
+"""
+    layers = _layers("src/broadcast.cu", source)
+    assert layers["vendor-library"] >= 1
+    assert layers["portable"] >= 2

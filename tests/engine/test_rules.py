@@ -3,12 +3,14 @@ the exact span when the row says so), its negative snippets do not."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.engine import ECOSYSTEMS, RULES, classify, rule
 from bot.engine.languages import by_path
 from bot.engine.model import VENDORS, Layer
-from bot.engine.registry import RULE_ID, SPECS, Example, RuleSpec
+from bot.engine.registry import RULE_ID, SPECS, Example, RuleFileError, RuleSpec, load_specs
 
 POSITIVE = [(s, ex) for s in SPECS for ex in s.positive]
 NEGATIVE = [(s, ex) for s in SPECS for ex in s.negative]
@@ -45,6 +47,10 @@ def test_rule_row_is_complete(spec: RuleSpec) -> None:
     assert spec.negative
     assert spec.rule.summary
     assert "\n" not in spec.rule.summary
+    # The rule's page: why the code would not move, and what it would move to.
+    assert len(spec.rule.why) >= 40
+    assert len(spec.rule.instead) >= 20
+    assert spec.rule.why != spec.rule.instead
     assert spec.rule.ecosystem in ECOSYSTEMS
     assert spec.rule.layer is not Layer.PORTABLE
     assert spec.rule.vendors <= set(VENDORS)
@@ -78,3 +84,58 @@ def test_vendor_overrides_follow_the_taxonomy() -> None:
     assert rule("torch.cuda-call").vendors == {"nvidia", "amd"}
     assert rule("triton.gluon-nvidia").vendors == {"nvidia"}
     assert rule("sycl.esimd").vendors == {"intel"}
+
+
+_ROW = """\
+ecosystem: cuda
+rules:
+  - id: demo.rule
+    layer: kernel
+    summary: a demo rule
+    languages: [cuda-capable]
+    kind: line
+    keywords: [__global__]
+    pattern: '__global__'
+    {extra}
+    examples:
+      positive:
+        - path: k.cu
+          lines: [1, 1]
+          code: |
+            __global__ void k() {{}}
+      negative:
+        - path: k.cu
+          code: |
+            int x;
+"""
+
+
+def _load(tmp_path: Path, extra: str) -> tuple[RuleSpec, ...]:
+    (tmp_path / "demo.yml").write_text(_ROW.format(extra=extra))
+    return load_specs(tmp_path, dict(ECOSYSTEMS))
+
+
+def test_a_well_formed_rule_file_loads(tmp_path: Path) -> None:
+    (spec,) = _load(tmp_path, "unless: 'nothing'")
+    assert spec.rule.id == "demo.rule"
+    assert spec.unless is not None
+
+
+def test_a_misspelt_key_is_rejected_naming_file_rule_and_key(tmp_path: Path) -> None:
+    with pytest.raises(RuleFileError) as caught:
+        _load(tmp_path, "unles: 'nothing'")
+    message = str(caught.value)
+    assert message.startswith("demo.yml: rule demo.rule: unknown key 'unles'")
+    assert "did you mean 'unless'?" in message
+
+
+def test_a_misspelt_key_in_an_example_is_rejected(tmp_path: Path) -> None:
+    (tmp_path / "demo.yml").write_text(_ROW.format(extra="").replace("lines:", "line:"))
+    with pytest.raises(RuleFileError, match=r"rule demo.rule: unknown key 'line'.* in examples"):
+        load_specs(tmp_path, dict(ECOSYSTEMS))
+
+
+def test_a_wrong_value_is_rejected(tmp_path: Path) -> None:
+    (tmp_path / "demo.yml").write_text(_ROW.format(extra="").replace("kernel", "kernal"))
+    with pytest.raises(RuleFileError, match=r"^demo.yml: rule demo.rule: layer must be one of"):
+        load_specs(tmp_path, dict(ECOSYSTEMS))

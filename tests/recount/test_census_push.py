@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from bot.census.store import CensusAt, scope_of
+from bot.census.store import CensusAt, census_from_github, scope_of
 from bot.engine.census import Census
 from bot.policy.config import DEFAULT_POLICY
 from bot.server.badge import format_share
 from bot.server.keys import SERVICES
-from bot.sources.tarball import ArchiveLimits, census_from_github
+from bot.sources.tarball import ArchiveLimits
 from tests.engine import test_shims
 from tests.fakegithub import Repo
 from tests.recount.conftest import KERNEL, TRITON, Bot

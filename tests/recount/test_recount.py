@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import tarfile
 import uuid
 from pathlib import Path
 
@@ -9,9 +11,18 @@ from bot.engine import classify
 from bot.engine.census import Census
 from bot.engine.paths import PathFilter
 from tests.fakegithub import PullRequest, Repo
-from tests.recount.archives import gzip_bomb, hostile_entries, incompressible, tarball
+from tests.recount.archives import (
+    ROOT,
+    gzip_bomb,
+    gzip_bytes,
+    hostile_entries,
+    incompressible,
+    tarball,
+)
 from tests.recount.conftest import MAINTAINER, Bot, assert_nothing_written
 from tests.support.webhooks import issue_comment_event
+
+KERNEL_BYTES = b"__global__ void k(float* x) {\n    x[threadIdx.x] = 0;\n}\n"
 
 
 def expected_census(repo: Repo, sha: str) -> Census:
@@ -285,3 +296,25 @@ async def test_an_invalid_configuration_is_reported_not_counted_under_the_defaul
     [run] = [r for r in repo.check_runs.values() if r.head_sha == pr.head_sha]
     assert run.conclusion == "failure"
     assert "allowance" in run.output["summary"]
+
+
+async def test_a_file_name_that_is_not_utf8_is_counted_not_a_failure(
+    bot: Bot, repo: Repo, pr: PullRequest
+) -> None:
+    # git archive writes a name's bytes as they are; here a Latin-1 "é" (0xE9) in a .cu name.
+    files = dict(repo.tree(pr.head_sha).items())
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for path, data in [*files.items(), ("csrc/caf\udce9.cu", KERNEL_BYTES)]:
+            raw = data.encode() if isinstance(data, str) else data
+            info = tarfile.TarInfo(f"{ROOT}/{path}")
+            info.size = len(raw)
+            tar.addfile(info, io.BytesIO(raw))
+    repo.set_tarball(pr.head_sha, gzip_bytes(out.getvalue()))
+
+    comment = await bot.command(repo, pr, "/lockin recount")
+
+    assert bot.reaction_posts(repo, comment) == ["eyes", "rocket"]
+    [sticky] = bot.sticky(repo, pr)
+    before = expected_census(repo, pr.head_sha)
+    assert f"{before.totals.code_lines + 3:,} code lines" in sticky.body

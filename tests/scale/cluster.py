@@ -187,6 +187,7 @@ class Cluster:
             "REQUEST_TIMEOUT": "5",
             "WORKERS": "4",
             "JOB_TIMEOUT": "20",
+            "JOB_RETRY_DELAYS": "off",  # a test that wants lockin's own retries sets them
             **self.settings,
             **extra,
         }

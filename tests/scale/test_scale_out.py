@@ -415,3 +415,42 @@ async def test_redis_unreachable_answers_503_never_202(
         finally:
             await cluster.close()
             await redis.stop()
+
+
+@pytest.mark.timeout(240)
+async def test_a_retry_lives_in_redis_and_survives_the_worker_restarting(
+    cluster: Cluster,
+) -> None:
+    fake = cluster.fake
+    web = await cluster.start_web()
+    # Long enough that the worker is gone before the retry is due.
+    first = await cluster.start_worker(JOB_RETRY_DELAYS="4", RETRY_ATTEMPTS="2")
+    repo, pr = repo_with_kernel_pr(fake)
+    fake.fail("GET", rf"/pulls/{pr.number}/files$", status=502, times=2)
+    delivery = str(uuid.uuid4())
+
+    status, _ = await cluster.deliver(
+        web, "pull_request", pr_payload(fake, repo, pr, "opened"), delivery
+    )
+    assert status == 202
+    await until(
+        lambda: first.logged("job failed because GitHub failed", delivery_id=delivery),
+        "the retry scheduled",
+    )
+    [failed] = repo.check_runs.values()
+    assert (failed.status, failed.conclusion, failed.output["title"]) == (
+        "completed",
+        "failure",
+        ERROR_TITLE,
+    )
+    await first.kill()
+    second = await cluster.start_worker(JOB_RETRY_DELAYS="4", RETRY_ATTEMPTS="2")
+
+    await until(lambda: len(repo.check_runs) == 2, "the retried run", within=120)
+    await until(cluster.idle, "the queue drained", within=60)
+    assert second.logged("job started", delivery_id=delivery, attempt=1)
+    latest = max(repo.check_runs.values(), key=lambda r: r.id)
+    assert latest.status == "completed"
+    assert "without a compute-API decision" in latest.output["title"]
+    assert len(sticky(fake, repo, pr.number)) == 1
+    assert fake.contract_errors == []

@@ -41,6 +41,13 @@ def test_defaults_match_probot(pem: str) -> None:
     assert settings.sources["port"] == "default"
 
 
+def test_job_retry_delays_default_and_forms(pem: str) -> None:
+    assert Settings.from_env(env(pem), env_file=None).job_retry_delays == (60.0, 300.0, 1800.0)
+    given = Settings.from_env(env(pem, JOB_RETRY_DELAYS=" 5, 30 ,90"), env_file=None)
+    assert given.job_retry_delays == (5.0, 30.0, 90.0)
+    assert Settings.from_env(env(pem, JOB_RETRY_DELAYS="off"), env_file=None).job_retry_delays == ()
+
+
 def test_private_key_in_every_accepted_form(pem: str, tmp_path: Path) -> None:
     escaped = pem.strip().replace("\n", "\\n")
     encoded = base64.b64encode(pem.encode()).decode()
@@ -81,6 +88,9 @@ def test_private_key_in_every_accepted_form(pem: str, tmp_path: Path) -> None:
         ({"WORKERS": "0"}, "WORKERS: expected an integer from 1"),
         ({"REQUEST_TIMEOUT": "0"}, "REQUEST_TIMEOUT: expected a positive number"),
         ({"WRITE_INTERVAL": "soon"}, "WRITE_INTERVAL: expected a number of seconds"),
+        ({"JOB_RETRY_DELAYS": "60,soon"}, "JOB_RETRY_DELAYS: expected seconds such as 60,300"),
+        ({"JOB_RETRY_DELAYS": "60,-1"}, "JOB_RETRY_DELAYS: expected seconds such as 60,300"),
+        ({"JOB_RETRY_DELAYS": ",".join(["1"] * 21)}, "JOB_RETRY_DELAYS: expected at most 20"),
     ],
 )
 def test_bad_settings_give_one_line_naming_the_setting(

@@ -8,8 +8,14 @@ from bot.runtime.settings import Settings
 from tests.fakegithub import FakeGitHub
 
 SECRET = "It's a Secret to Everybody"
-# Quick retries, and no spacing between writes unless a test asks for it.
-FAST = {"retry_backoff": 0.01, "write_interval": 0.0, "secondary_rate_limit_wait": 0.2}
+# Quick retries, and no spacing between writes unless a test asks for it. Jobs are not
+# retried unless a test asks (`job_retry_delays`), so each test sees only its deliveries.
+FAST = {
+    "retry_backoff": 0.01,
+    "write_interval": 0.0,
+    "secondary_rate_limit_wait": 0.2,
+    "job_retry_delays": (),
+}
 
 
 def settings_for(fake: FakeGitHub, **overrides: Any) -> Settings:

@@ -1,0 +1,228 @@
+"""Benchmark: the engine's speed on inputs built to make it slow, in MB/s, in one process.
+
+    python bench/adversarial_bench.py [--mb 1.0] [--floor 2.0] [--only NAME ...]
+
+Each input is a file a pull request author could write (long macros with many matches,
+thousands of ``#if`` branches, unclosed conditional chains, deep braces, a 4 MB single line,
+unterminated strings and comments, keyword soup, ``__device__`` repeated inside string
+literals, ...). It is classified once (the best of ``--repeat`` runs is kept) and the table
+prints its size, wall and CPU seconds and MB/s of each. With ``--floor F`` the exit status is
+1 when any input is slower than F MB/s of CPU time (wall time on a shared machine measures
+the neighbours as much as the engine), so the figure can gate a change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.engine.classify import classify  # noqa: E402
+
+Maker = Callable[[int], tuple[str, str]]  # size in bytes -> (path, text)
+
+
+def _repeat(unit: str, size: int) -> str:
+    return unit * max(1, size // len(unit))
+
+
+def long_macro(size: int) -> tuple[str, str]:
+    body = _repeat("  threadIdx.x + blockIdx.x + __syncthreads(); cudaMalloc(p); \\\n", size)
+    return "k.cu", f"#define BIG(x) \\\n{body}  0\n"
+
+
+def if_branches(size: int) -> tuple[str, str]:
+    unit = (
+        "#if defined(__CUDA_ARCH__)\nint a;\n#elif defined(USE_ROCM)\nint b;\n"
+        "#else\nint c;\n#endif\n"
+    )
+    return "k.cu", _repeat(unit, size)
+
+
+def unclosed_if(size: int) -> tuple[str, str]:
+    unit = "#ifdef __CUDACC__\nint a;\n#else\n#ifndef USE_ROCM\nint b;\n#else\n"
+    return "k.cu", _repeat(unit, size)
+
+
+def deep_braces(size: int) -> tuple[str, str]:
+    half = size // 4
+    return "k.cu", "__global__ void k() " + "{" * half + "\n" + "}" * half + "\n"
+
+
+def unclosed_braces(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat("__device__ void f() { if (x) { threadIdx.x;\n", size)
+
+
+def single_line(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat("__device__ int f(int x) { return threadIdx.x; } ", size)
+
+
+def single_line_words(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat("cudaMalloc x ", size)
+
+
+def unterminated_string(size: int) -> tuple[str, str]:
+    return "k.py", 'x = """' + _repeat("__global__ void k() { threadIdx.x; }\n", size)
+
+
+def unterminated_comment(size: int) -> tuple[str, str]:
+    return "k.cu", "/*" + _repeat("__global__ void k() { threadIdx.x; }\n", size)
+
+
+def unterminated_quotes(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat('"cudaMalloc(\\\n', size)
+
+
+def keyword_density(size: int) -> tuple[str, str]:
+    unit = "__global__ __device__ threadIdx cudaMalloc <<< cublas nccl __shared__ hip wmma::\n"
+    return "k.cu", _repeat(unit, size)
+
+
+def device_in_py_string(size: int) -> tuple[str, str]:
+    return "k.py", 'SRC = r"""' + _repeat("__device__ ", size) + '"""\n'
+
+
+def device_in_cpp_raw_string(size: int) -> tuple[str, str]:
+    return "k.cpp", 'const char* s = R"(' + _repeat("__device__ ", size) + ')";\n'
+
+
+def device_in_rust_string(size: int) -> tuple[str, str]:
+    return "k.rs", 'const S: &str = r#"' + _repeat("__device__ ", size) + '"#;\n'
+
+
+def many_device_macros(size: int) -> tuple[str, str]:
+    count = max(1, size // 60)
+    defines = "".join(f"#define M{i} __device__\n" for i in range(count))
+    uses = "".join(f"M{i} int f{i}(int x);\n" for i in range(0, count, 7))
+    return "k.cu", defines + uses
+
+
+def device_every_line(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat("__device__ int x;\n", size)
+
+
+def device_every_line_no_end(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat("__device__ int x\n", size)
+
+
+def rawkernel_tuple(size: int) -> tuple[str, str]:
+    names = max(1, size // 40)
+    items = ", ".join(f"'a{i}'" for i in range(names))
+    return "k.py", f"import cupy as cp\nK = cp.RawKernel(({items}), 'k')\n"
+
+
+def rawkernel_many(size: int) -> tuple[str, str]:
+    unit = "k = cp.RawKernel(SRC, 'name')\n"
+    return "k.py", "import cupy as cp\nSRC = '__global__ void k() {}'\n" + _repeat(unit, size)
+
+
+def rawkernel_names(size: int) -> tuple[str, str]:
+    count = max(1, size // 50)
+    consts = "".join(f"S{i} = 'x'\n" for i in range(count))
+    call = "k = cp.RawKernel(" + " + ".join(f"S{i}" for i in range(count)) + ", 'k')\n"
+    return "k.py", "import cupy as cp\n" + consts + call
+
+
+def dockerfile(size: int) -> tuple[str, str]:
+    unit = "RUN amdgpu-install --usecase=rocm && apt-get install -y cuda-toolkit-12-4 \\\n"
+    return "Dockerfile", "FROM nvidia/cuda:12.4.0-devel\n" + _repeat(unit, size) + "  true\n"
+
+
+def python_nesting(size: int) -> tuple[str, str]:
+    return "k.py", "import triton\nx = (" + _repeat("[(tl.program_id(0),\n", size) + "\n"
+
+
+def python_defs(size: int) -> tuple[str, str]:
+    unit = "@triton.jit\ndef k(x):\n    tl.program_id(0)\n"
+    return "k.py", "import triton\nimport triton.language as tl\n" + _repeat(unit, size)
+
+
+def cmake_args(size: int) -> tuple[str, str]:
+    unit = 'set(CMAKE_CUDA_ARCHITECTURES "70;80;90" -gencode arch=compute_80,code=sm_80)\n'
+    return "CMakeLists.txt", _repeat(unit, size)
+
+
+def statement_no_end(size: int) -> tuple[str, str]:
+    return "k.cu", _repeat("cudaMalloc x\n", size)
+
+
+INPUTS: dict[str, Maker] = {
+    "long-macro": long_macro,
+    "if-branches": if_branches,
+    "unclosed-if-else": unclosed_if,
+    "deep-braces": deep_braces,
+    "unclosed-braces": unclosed_braces,
+    "single-line-4mb": single_line,
+    "single-line-words": single_line_words,
+    "unterminated-string": unterminated_string,
+    "unterminated-comment": unterminated_comment,
+    "unterminated-quotes": unterminated_quotes,
+    "keyword-density": keyword_density,
+    "device-in-py-string": device_in_py_string,
+    "device-in-cpp-raw-string": device_in_cpp_raw_string,
+    "device-in-rust-string": device_in_rust_string,
+    "many-device-macros": many_device_macros,
+    "device-every-line": device_every_line,
+    "device-every-line-no-end": device_every_line_no_end,
+    "statement-no-end": statement_no_end,
+    "rawkernel-tuple": rawkernel_tuple,
+    "rawkernel-many": rawkernel_many,
+    "rawkernel-names": rawkernel_names,
+    "dockerfile": dockerfile,
+    "python-nesting": python_nesting,
+    "python-defs": python_defs,
+    "cmake-args": cmake_args,
+}
+#: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
+_FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}
+
+
+def measure(name: str, size: int, repeat: int) -> tuple[int, float, float]:
+    """Bytes, and the best wall and CPU seconds of ``repeat`` classifications."""
+    path, text = INPUTS[name](_FULL_SIZE.get(name, size))
+    data = text.encode()
+    wall = cpu = float("inf")
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        report = classify(path, data)
+        wall = min(wall, time.perf_counter() - t0)
+        cpu = min(cpu, time.process_time() - c0)
+        if report.skipped == "error":
+            raise SystemExit(f"{name}: the engine gave up on the input")
+    return len(data), wall, cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=1.0, help="size of each input (MB)")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--floor", type=float, help="exit 1 when an input is below F MB/s")
+    parser.add_argument("--only", nargs="*", choices=sorted(INPUTS), default=None)
+    args = parser.parse_args(argv)
+    size = int(args.mb * 1_000_000)
+    slow: list[str] = []
+    classify("warm.cu", b"__global__ void k() { threadIdx.x; }\n")  # lazy setup not timed
+    print(f"{'input':28} {'MB':>6} {'wall s':>7} {'cpu s':>7} {'MB/s':>6} {'cpu MB/s':>8}")
+    for name in args.only or INPUTS:
+        nbytes, wall, cpu = measure(name, size, args.repeat)
+        mb = nbytes / 1e6
+        rate = mb / max(cpu, 1e-9)
+        print(
+            f"{name:28} {mb:6.2f} {wall:7.3f} {cpu:7.3f} {mb / max(wall, 1e-9):6.1f} {rate:8.1f}",
+            flush=True,
+        )
+        if args.floor is not None and rate < args.floor:
+            slow.append(name)
+    if slow:
+        print(f"below {args.floor} MB/s: {', '.join(slow)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
