@@ -1,4 +1,5 @@
-"""The ``lockin`` command line: ``scan``, ``diff``, ``rules``, ``serve`` and ``worker``.
+"""The ``lockin`` command line: ``scan``, ``diff``, ``history``, ``plan``, ``rules``,
+``serve`` and ``worker``.
 
 Exit codes: 0 success (for ``diff``: the change passes the policy), 1 ``diff`` adds
 non-portable code without a decision, 2 bad input. Errors are one line on stderr.
@@ -92,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     from bot.cli_history import add_history_parser
 
     add_history_parser(commands, _positive)
+    from bot.cli_plan import add_plan_parser
+
+    add_plan_parser(commands, _positive)
     commands.add_parser("serve", help="run the GitHub App's webhook server")
     commands.add_parser("worker", help="run a background worker (Redis queue)")
     return parser
@@ -400,6 +404,10 @@ def main(
             return _server(args.command)
         if args.command == "rules":
             return _rules(args, out)
+        if args.command == "plan":
+            from bot.cli_plan import plan
+
+            return plan(args, out, err)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
             from bot import cli_history
 

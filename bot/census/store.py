@@ -161,7 +161,8 @@ class CensusStore:
                 path_filter=policy.path_filter(),
                 include_generated=policy.paths.include_generated,
             )
-            result = CensusAt(sha, scope, archive.census)
+            counted = archive.census if policy.markers_allowed else archive.census.without_markers()
+            result = CensusAt(sha, scope, counted)
             await self.put(owner, repo, result)
             return result
 

@@ -242,6 +242,17 @@ class Census:
         twin._shims = set(self._shims)
         return twin
 
+    def without_markers(self) -> Census:
+        """This census counted as if inline markers were absent (policy: not-allowed)."""
+        if not self.markers_allowed:
+            return self
+        return Census(
+            self._files.values(),
+            rules=self.rules,
+            include_generated=self.include_generated,
+            markers_allowed=False,
+        )
+
     # -- reading ----------------------------------------------------------------
 
     def __len__(self) -> int:

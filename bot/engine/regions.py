@@ -47,10 +47,11 @@ _BRACES = re.compile(r"[{}]")
 # Lines that end a C statement without a semicolon: directives and access labels.
 _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
 _NON_SPACE = re.compile(r"\S")
-# A directive and the lines its trailing backslashes continue it over; a '#' line that itself
-# continues the line above is not one. Each repetition ends at a newline, so it never
-# backtracks over more than a line.
-_DIRECTIVE = re.compile(r"(?<!\\\n)^[ \t]*\#(?:[^\n]*\\\n)*[^\n]*", re.M)
+# A directive from its '#' to the end of the lines its trailing backslashes continue it over.
+# It opens with a literal, so re finds candidates at memchr speed; ``directives`` keeps those
+# with only blanks before them on a line that does not continue the one above. Each
+# repetition ends at a newline, so it never backtracks over more than a line.
+_DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
 _PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
 _PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
@@ -98,7 +99,7 @@ class Source:
         self._logical: list[bool] | None = None
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._in_string: list[bool] | None = None
-        self._directives: list[Span] | None = None
+        self._directives: tuple[list[int], list[int]] | None = None
         self._string_starts: list[int] | None = None
         self._assigned: dict[str, Span] | None = None
 
@@ -178,17 +179,40 @@ class Source:
         included (a match inside a multi-line #define belongs to the macro), at most
         ``_MACRO_LINES`` lines after the directive's first."""
         if self._directives is None:
-            found = _DIRECTIVE.finditer(self.masked)
-            self._directives = [self.span(m.start(), m.end()) for m in found]
-        line = self.line_of(pos)
+            self._directives = self._find_directives()
+        starts, ends = self._directives
         # Directives do not overlap and come in order: the last one starting at or before
-        # ``line`` is the only one that may hold it (one bisection, whatever the macro's size).
-        at = bisect_right(self._directives, (line, self.last_line + 1)) - 1
-        if at < 0:
+        # ``pos`` is the only one that may hold it (one bisection, whatever the macro's size).
+        at = bisect_right(starts, pos) - 1
+        if at < 0 or pos > ends[at]:
             return None
-        first, last = self._directives[at]
+        first, last = self.span(starts[at], ends[at])
         last = min(last, first + _MACRO_LINES)
-        return (first, last) if line <= last else None
+        return (first, last) if self.line_of(pos) <= last else None
+
+    def _find_directives(self) -> tuple[list[int], list[int]]:
+        """[start, end) offsets of every directive, from its line's start."""
+        masked = self.masked
+        starts: list[int] = []
+        ends: list[int] = []
+        pos = 0
+        while m := _DIRECTIVE.search(masked, pos):
+            start = masked.rfind("\n", 0, m.start()) + 1
+            if (
+                masked[start : m.start()].strip(" \t")
+                or masked[max(0, start - 2) : start] == "\\\n"
+            ):
+                # A '#' inside a line, or on a line continuing another: no directive starts
+                # on this line (skipping it keeps a line of many '#' linear).
+                end = masked.find("\n", m.start())
+                if end < 0:
+                    break
+                pos = end + 1
+                continue
+            starts.append(start)
+            ends.append(m.end())
+            pos = m.end()
+        return starts, ends
 
     def block_end(self, open_brace: int) -> int:
         """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""

@@ -107,6 +107,15 @@ class DecisionSettings:
     folder: str
     require_default_branch: bool
     allow_proposed: bool
+    drift_tolerance: float = 0.25  # share over a recorded estimate before drift is flagged
+    drift_enforcement: Literal["warn", "fail"] = "warn"
+
+
+@dataclass(frozen=True)
+class DashboardSettings:
+    enabled: bool = True
+    title: str = "Lock-in dashboard"
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,7 @@ class Policy:
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
+    dashboard: DashboardSettings = DashboardSettings()
     ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
 
     @property
@@ -299,9 +309,16 @@ def _policy(values: dict[str, Any]) -> Policy:
             folder=repo_path(decisions["folder"]).rstrip("/"),
             require_default_branch=decisions["require_default_branch"],
             allow_proposed=decisions["allow_proposed"],
+            drift_tolerance=float(decisions["drift_tolerance"]),
+            drift_enforcement=decisions["drift_enforcement"],
         ),
         recount=RecountSettings(frozenset(values["recount"]["allow"])),
         census=CensusSettings(int(values["census"]["max_archive_mb"])),
+        dashboard=DashboardSettings(
+            enabled=values["dashboard"]["enabled"],
+            title=values["dashboard"]["title"].strip() or "Lock-in dashboard",
+            labels=tuple(values["dashboard"]["labels"]),
+        ),
         ignore_markers=values["ignore_markers"],
     )
 

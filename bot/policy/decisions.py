@@ -57,6 +57,20 @@ class NoFrontMatter(DecisionError):
 
 
 @dataclass(frozen=True)
+class MigrationCost:
+    """A structured ``migration_cost``: what the owner estimated moving off the API costs.
+    ``lines`` is what the register compares the code now in scope against (the drift)."""
+
+    lines: int | None = None
+    engineer_weeks: float | None = None
+    target: str | None = None
+    note: str | None = None
+
+
+_COST_KEYS = ("lines", "engineer_weeks", "target", "note")
+
+
+@dataclass(frozen=True)
 class DecisionRecord:
     ref: str  # how it was named: the link as written, or the path of a recorded file
     path: str | None  # path in the repository; None for an issue
@@ -67,6 +81,9 @@ class DecisionRecord:
     migration_cost: str | None
     scope: tuple[str, ...] | None  # gitignore-style patterns; None: no scope given
     title: str | None
+    # The mapping form of migration_cost; None when it is free text or absent.
+    cost: MigrationCost | None = None
+    framework: str | None = None  # of a `type: framework` record
 
     def covers(self, path: str) -> bool:
         """Whether the scope covers a path. No scope covers everything, but the gate lets a
@@ -344,6 +361,7 @@ def _front_matter(text: str, *, required: bool) -> tuple[dict[str, Any], str]:
 
 def _record(ref: str, path: str | None, meta: dict[str, Any], body: str) -> DecisionRecord:
     kind, status = _text(meta.get("type")), _text(meta.get("status"))
+    cost = _cost(meta.get("migration_cost"))
     return DecisionRecord(
         ref=ref,
         path=path,
@@ -351,10 +369,51 @@ def _record(ref: str, path: str | None, meta: dict[str, Any], body: str) -> Deci
         status=status.lower() if status else None,
         owner=_text(meta.get("owner")),
         compute_api=_text(meta.get("compute_api")),
-        migration_cost=_text(meta.get("migration_cost")),
+        migration_cost=_cost_text(cost) if cost else _text(meta.get("migration_cost")),
         scope=_scope(meta.get("scope")),
         title=_text(meta.get("title")) or _heading(body),
+        cost=cost,
+        framework=_text(meta.get("framework")),
     )
+
+
+def _cost(value: Any) -> MigrationCost | None:
+    """The mapping form of migration_cost, checked; free text gives None."""
+    if not isinstance(value, dict):
+        return None
+    unknown = sorted(str(k) for k in value if k not in _COST_KEYS)
+    if unknown:
+        raise DecisionError(
+            f"migration_cost: unknown key {unknown[0]!r} (expected {', '.join(_COST_KEYS)})"
+        )
+    lines, weeks = value.get("lines"), value.get("engineer_weeks")
+    if lines is not None and (isinstance(lines, bool) or not isinstance(lines, int) or lines < 0):
+        raise DecisionError("migration_cost.lines must be a whole number of lines, at least 0")
+    if weeks is not None and (isinstance(weeks, bool) or not isinstance(weeks, int | float)):
+        raise DecisionError("migration_cost.engineer_weeks must be a number")
+    if weeks is not None and weeks < 0:
+        raise DecisionError("migration_cost.engineer_weeks must be at least 0")
+    return MigrationCost(
+        lines=lines,
+        engineer_weeks=float(weeks) if weeks is not None else None,
+        target=_text(value.get("target")),
+        note=_text(value.get("note")),
+    )
+
+
+def _cost_text(cost: MigrationCost) -> str | None:
+    """One line for people, as a free-text migration_cost would read."""
+    parts = []
+    if cost.lines is not None:
+        parts.append(f"~{cost.lines:,} lines")
+    if cost.engineer_weeks is not None:
+        parts.append(f"{cost.engineer_weeks:g} engineer-weeks")
+    text = ", ".join(parts)
+    if cost.target:
+        text = f"{text} to {cost.target}" if text else f"to {cost.target}"
+    if cost.note:
+        text = f"{text} ({cost.note})" if text else cost.note
+    return text or None
 
 
 def _text(value: Any) -> str | None:

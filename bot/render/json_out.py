@@ -64,11 +64,7 @@ def finding(f: Finding) -> dict[str, Any]:
 
 def ignored(i: Ignored) -> dict[str, Any]:
     return {
-        "rule": i.rule,
-        "layer": i.layer.value,
-        "ecosystem": i.ecosystem,
-        "start_line": i.start_line,
-        "end_line": i.end_line,
+        **finding(Finding(i.rule, i.layer, i.ecosystem, i.start_line, i.end_line)),
         "lines": i.lines,
         "reason": i.reason,
         "marker_line": i.marker_line,

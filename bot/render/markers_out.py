@@ -81,31 +81,25 @@ def markdown_block(
     """A section for Markdown reports, the check run and the comment ("" when empty)."""
     if not taken and not problems:
         return ""
-    from bot.render.markdown import code
+    # Late: markdown imports this module for its own reports.
+    from bot.render.markdown import code, plain
     from bot.render.rule_links import rule_link
+
+    # The reason and the problem quote what the code's author wrote: shown as plain text.
 
     out = [f"**Inline ignore markers:** {headline(taken, problems)}."]
     if taken:
         out.append("")
         out += [
             f"- {code(_where(path, i.start_line, i.end_line))} {rule_link(i.rule)} "
-            f"({i.layer.value}, {i.lines:,} lines): {_escape(i.reason)}"
+            f"({i.layer.value}, {i.lines:,} lines): {plain(i.reason)}"
             for path, i in taken[:limit]
         ]
         if len(taken) > limit:
             out.append(f"- … and {len(taken) - limit:,} more")
     if problems:
         out += ["", "Markers that ignore nothing:", ""]
-        out += [
-            f"- {code(f'{path}:{p.line}')}: {_escape(p.problem)}" for path, p in problems[:limit]
-        ]
+        out += [f"- {code(f'{path}:{p.line}')}: {plain(p.problem)}" for path, p in problems[:limit]]
         if len(problems) > limit:
             out.append(f"- … and {len(problems) - limit:,} more")
     return "\n".join(out)
-
-
-def _escape(text: str) -> str:
-    # The reason is written by whoever wrote the code: no Markdown or HTML of theirs renders.
-    for ch in "\\`*_[]<>|#!":
-        text = text.replace(ch, "\\" + ch)
-    return text

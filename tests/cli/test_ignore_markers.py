@@ -13,6 +13,7 @@ from jsonschema import Draft4Validator, Draft202012Validator
 
 from bot.cli import main
 from bot.engine import classify
+from bot.engine.model import Layer
 from bot.render.json_out import load_schema
 from tests.cli.test_cli import SARIF_SCHEMA
 
@@ -59,8 +60,8 @@ def test_the_engine_takes_out_a_whole_finding_or_one_line() -> None:
         "a no-op shim on every backend"
     ]
     assert {f.rule for f in report.findings} == {"cuda.include"}
-    assert report.layers["kernel"] == 0
-    assert report.layers["portable"] == report.code_lines - 1
+    assert report.layers[Layer.KERNEL] == 0
+    assert report.layers[Layer.PORTABLE] == report.code_lines - 1
     assert report.line_rules[3] == ""
     assert not report.marker_problems
 
@@ -180,3 +181,30 @@ def test_policy_rejects_an_unknown_ignore_markers_value(tmp_path: Path) -> None:
     code, _, err = _run("scan", str(root))
     assert code == 2
     assert "ignore_markers" in err
+
+
+def test_a_census_counted_with_markers_can_be_recounted_without_them(tmp_path: Path) -> None:
+    from bot.engine.census import Census
+
+    marked = Census([classify("k.cu", KERNEL.encode())])
+    bare = Census([classify("k.cu", KERNEL.replace("lockin: ignore", "lockin-ignore").encode())])
+    strict = marked.without_markers()
+    assert marked.totals.layers != bare.totals.layers
+    assert strict.totals.layers == bare.totals.layers
+    assert strict.totals.rule_lines == bare.totals.rule_lines
+    [summary] = strict.files()
+    assert {f.rule for f in summary.findings} == {"cuda.include", "cuda.kernel", "cuda.runtime"}
+    assert len(summary.marker_problems) == 2
+
+
+def test_a_marker_reason_is_shown_as_plain_text(tmp_path: Path) -> None:
+    hostile = KERNEL.replace(
+        "built for HIP too through our compat header",
+        "ask @octo/admins [here](https://x.test) **now**",
+    )
+    root = _tree(tmp_path, {"k.cu": hostile})
+    _, md, _ = _run("scan", str(root), "--format", "markdown")
+    line = next(x for x in md.splitlines() if "cuda.kernel" in x and "octo" in x)
+    assert "@octo" not in line  # no mention: a word joiner follows the @
+    assert "[here](https" not in line
+    assert "**now**" not in line

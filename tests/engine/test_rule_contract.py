@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.languages import by_path, refine
-from bot.engine.lexer import lex
+from bot.engine.lexer import Lexed, lex
 from bot.engine.regions import STRING_KINDS, Source, string_body
 from bot.engine.registry import SPECS, KeywordIndex, RuleSpec
 
@@ -32,7 +32,7 @@ CORPUS = _corpus()
 CHECKED = [s for s in SPECS if s.keywords and s.pattern is not None]
 
 
-def _texts_for(spec: RuleSpec) -> list[tuple[str, str, object]]:
+def _texts_for(spec: RuleSpec) -> list[tuple[str, Lexed]]:
     out = []
     for path, text in CORPUS:
         named, ext = by_path(path)
@@ -41,7 +41,7 @@ def _texts_for(spec: RuleSpec) -> list[tuple[str, str, object]]:
         lexed = lex(text, named.family)
         lang = refine(named, ext, path, lexed.masked)
         if lang.name in spec.languages:
-            out.append((path, text, lex(text, lang.family)))
+            out.append((path, lex(text, lang.family)))
     return out
 
 
@@ -51,15 +51,15 @@ def test_every_match_lies_where_a_keyword_is(spec: RuleSpec) -> None:
     texts = _texts_for(spec)
     assert texts, f"{spec.rule.id}: no text of its languages to check the contract on"
     index = KeywordIndex(frozenset(spec.keywords))
-    for path, _, lexed in texts:
+    for path, lexed in texts:
         if spec.kind in STRING_KINDS:
             # Every string literal the pattern matches holds one of the keywords.
-            for start, end in lexed.strings:  # type: ignore[attr-defined]
-                literal = lexed.text[start:end]  # type: ignore[attr-defined]
+            for start, end in lexed.strings:
+                literal = lexed.text[start:end]
                 if spec.pattern.search(string_body(literal)):
                     assert any(k in literal for k in spec.keywords), (spec.rule.id, path)
             continue
-        src = Source(lexed, "braces", index.occurrences(lexed.masked))  # type: ignore[arg-type]
+        src = Source(lexed, "braces", index.occurrences(lexed.masked))
         everywhere = [m.span() for m in spec.pattern.finditer(src.masked)]
         windowed = [m.span() for m in src.finditer(spec.pattern, spec.keywords)]
         assert everywhere == windowed, f"{spec.rule.id} in {path}: a match without a keyword"

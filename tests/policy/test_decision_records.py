@@ -9,6 +9,7 @@ import pytest
 from bot.policy.decisions import (
     DecisionError,
     DecisionRef,
+    MigrationCost,
     find_links,
     issue_record,
     link_line,
@@ -336,3 +337,38 @@ def test_read_records_skips_non_records_and_reports_broken_ones() -> None:
         f"{folder}/0003-broken.md: bad YAML at line 2: found character '@' that "
         "cannot start any token (quote values that start with @ or `)"
     ]
+
+
+def test_migration_cost_may_be_a_mapping_of_lines_weeks_target_and_note() -> None:
+    text = RECORD.replace(
+        'migration_cost: "~1,200 lines, 3 engineer-weeks to HIP"',
+        "migration_cost:\n  lines: 1200\n  engineer_weeks: 3\n  target: HIP\n  note: warp shuffles",
+    )
+    record = parse_decision("r", text)
+    assert record.cost == MigrationCost(
+        lines=1200, engineer_weeks=3.0, target="HIP", note="warp shuffles"
+    )
+    assert record.migration_cost == "~1,200 lines, 3 engineer-weeks to HIP (warp shuffles)"
+    free = parse_decision("r", RECORD)
+    assert free.cost is None  # free text stays valid and carries no estimate in lines
+
+
+@pytest.mark.parametrize(
+    ("cost", "message"),
+    [
+        ("{lines: many}", "migration_cost.lines must be a whole number"),
+        ("{lines: -3}", "migration_cost.lines must be a whole number"),
+        ("{lines: true}", "migration_cost.lines must be a whole number"),
+        ("{engineer_weeks: soon}", "migration_cost.engineer_weeks must be a number"),
+        ("{engineer_weeks: -1}", "engineer_weeks must be at least 0"),
+        ("{line: 3}", "unknown key 'line'"),
+    ],
+)
+def test_a_malformed_cost_mapping_is_a_clear_error(cost: str, message: str) -> None:
+    with pytest.raises(DecisionError, match=message):
+        parse_decision("r", f"---\nmigration_cost: {cost}\n---\n")
+
+
+def test_framework_records_name_their_framework() -> None:
+    record = parse_decision("r", "---\ntype: framework\nframework: PyTorch\nowner: '@ml'\n---\n")
+    assert (record.type, record.framework, record.owner) == ("framework", "PyTorch", "@ml")

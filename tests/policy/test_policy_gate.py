@@ -8,7 +8,13 @@ import pytest
 
 from bot.engine.model import ChangeDelta, FileDelta, Finding, Layer
 from bot.policy.config import DEFAULT_POLICY, Policy, load_policy
-from bot.policy.decisions import DecisionRecord, find_links, link_line, parse_decision
+from bot.policy.decisions import (
+    DecisionRecord,
+    MigrationCost,
+    find_links,
+    link_line,
+    parse_decision,
+)
 from bot.policy.gate import LinkedDecision, Verdict, draft_decision, evaluate
 
 ATTN = "csrc/attention/attn.cu"
@@ -325,7 +331,9 @@ def test_draft_round_trip_parses_and_passes_once_the_owner_is_filled_in() -> Non
     assert draft.type == "compute-api"
     assert draft.status == "accepted"
     assert draft.owner is None
-    assert draft.migration_cost is None
+    # The estimate starts from the PR's own figures (36 kernel + 5 vendor-path lines).
+    assert draft.cost == MigrationCost(lines=41)
+    assert draft.migration_cost == "~41 lines"
     assert draft.compute_api == "CUDA 12.4: sm_90a"
     assert draft.scope == ("csrc/norm/**", "kernels/**", "/setup.py")
     assert draft.title == "Compute-API decision: Fused norm kernels (CUDA + Triton)"

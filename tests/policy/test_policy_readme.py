@@ -30,6 +30,12 @@ def test_record_example_parses_and_passes_the_requirements() -> None:
     assert record.title == "Hand-written attention kernels in CUDA"
 
 
+def test_structured_cost_example_parses_into_the_mapping() -> None:
+    record = parse_decision("example", _block("md"))
+    assert record.cost is not None
+    assert (record.cost.lines, record.cost.engineer_weeks, record.cost.target) == (1200, 3.0, "HIP")
+
+
 def test_link_examples_are_links_of_this_repository() -> None:
     links = find_links(_block("text"))
     assert len(links) == 3

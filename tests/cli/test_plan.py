@@ -1,0 +1,103 @@
+"""`lockin plan` end to end on a checkout: register, kernels, drift, uncovered areas and the
+plan in every format, the JSON valid against its shipped schema."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from bot.cli import main
+from bot.render.json_out import load_schema
+
+KERNEL = """\
+#include <cuda_runtime.h>
+__global__ void {name}(float* x) {{
+  int i = threadIdx.x;
+  x[i] *= 2;
+}}
+"""
+FILES = {
+    "csrc/attn/fwd.cu": KERNEL.format(name="attn_fwd"),
+    "csrc/attn/bwd.cu": KERNEL.format(name="attn_bwd"),
+    "ops/norm.cu": KERNEL.format(name="norm"),
+    "train.py": "import torch\n",
+    ".github/CODEOWNERS": "/ops/ @ops-team\n[bad @x\n",
+    "docs/decisions/0001-attn.md": (
+        "---\ntype: compute-api\nstatus: accepted\nowner: '@attn'\ncompute_api: CUDA 12\n"
+        "migration_cost: {lines: 4, engineer_weeks: 1, target: HIP}\nscope: [csrc/attn/**]\n"
+        "---\n# Attention kernels\n"
+    ),
+    "docs/decisions/0002-bad.md": "---\nscope: [\n---\n",
+}
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), out=out, err=err), out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    for name, text in FILES.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+def test_json_is_valid_against_the_shipped_schema_and_holds_the_register(tree: Path) -> None:
+    code, out, err = run("plan", str(tree), "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    Draft202012Validator(load_schema("plan")).validate(document)
+    assert document["schema"] == "lockin.plan/1"
+    reg = document["register"]
+    (decision,) = reg["decisions"]
+    assert decision["lines"] == 10
+    assert decision["estimate_lines"] == 4
+    assert decision["drifted"]
+    assert [a["directory"] for a in reg["uncovered"]] == ["ops"]
+    assert reg["uncovered"][0]["owners"] == ["@ops-team"]
+    assert reg["frameworks"][0]["name"] == "pytorch"
+    assert reg["frameworks"][0]["record"] is None
+    assert {k["name"]: k["decision"] for k in document["kernels"]} == {
+        "attn_bwd": "docs/decisions/0001-attn.md",
+        "attn_fwd": "docs/decisions/0001-attn.md",
+        "norm": None,
+    }
+    assert [p["target"] for p in document["plans"]] == ["amd", "intel", "apple", "tpu"]
+    # The broken record and the CODEOWNERS line are said, on stderr and in the document.
+    assert any("0002-bad.md" in p for p in reg["problems"])
+    assert any(p.startswith(".github/CODEOWNERS:2:") for p in reg["problems"])
+    assert "0002-bad.md" in err
+
+
+def test_target_option_restricts_the_plans(tree: Path) -> None:
+    code, out, _ = run("plan", str(tree), "--format", "json", "--target", "intel")
+    assert code == 0
+    plans = json.loads(out)["plans"]
+    assert [p["target"] for p in plans] == ["intel"]
+    assert plans[0]["tool"] == "SYCLomatic"
+    assert plans[0]["rewrite"] == 12
+
+
+def test_text_and_markdown_show_the_same_figures(tree: Path) -> None:
+    _, text, _ = run("plan", str(tree))
+    assert "Decision coverage: 67% of 15 gated" in text
+    assert "attn_fwd" in text
+    assert "NOT recorded" in text
+    _, md, _ = run("plan", str(tree), "--format", "markdown")
+    assert "## Kernel inventory" in md
+    assert "`@ops-team`" in md
+    assert "67% of 15 gated" in md
+    assert "⚠️ past tolerance" in md
+
+
+def test_unknown_target_is_a_usage_error(tree: Path) -> None:
+    code, _, err = run("plan", str(tree), "--target", "riscv")
+    assert code == 2
+    assert "riscv" in err

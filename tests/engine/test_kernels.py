@@ -1,0 +1,87 @@
+"""The kernel inventory names each hand-written kernel once, with its helpers."""
+
+from __future__ import annotations
+
+import textwrap
+
+from bot.engine.classify import classify
+from bot.engine.kernels import Kernel, inventory, kernel_rules
+from bot.engine.registry import RULES
+
+
+def kernels_of(path: str, code: str) -> list[Kernel]:
+    text = textwrap.dedent(code)
+    return inventory([(path, text, classify(path, text.encode()).findings)])
+
+
+def test_cuda_kernel_with_helper_and_instantiations_is_one_kernel() -> None:
+    found = kernels_of(
+        "csrc/act.cu",
+        """\
+        #include <cuda_runtime.h>
+        __device__ __forceinline__ float gelu(float x) {
+          return 0.5f * x;
+        }
+        __device__ float unused(float x) { return x; }
+        template <int N>
+        __global__ void __launch_bounds__(256) scale(float* x, float a) {
+          int i = blockIdx.x;
+          x[i] = gelu(x[i]) * a;
+        }
+        template __global__ void scale<4>(float* x, float a);
+        template __global__ void scale<8>(float* x, float a);
+        """,
+    )
+    assert [(k.name, k.start_line, k.helpers, k.ecosystem, k.vendors) for k in found] == [
+        ("scale", 6, ["gelu"], "cuda", ("nvidia",))
+    ]
+    # The definition's lines; the two explicit instantiations are the same kernel.
+    assert (found[0].end_line, found[0].code_lines, found[0].appearances) == (10, 5, 3)
+
+
+def test_triton_and_numba_kernels_are_named_after_their_function() -> None:
+    triton = kernels_of(
+        "k/add.py",
+        """\
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def add_kernel(x_ptr, n):
+            pid = tl.program_id(0)
+            tl.store(x_ptr + pid, 1)
+        """,
+    )
+    assert [(k.name, k.ecosystem) for k in triton] == [("add_kernel", "triton")]
+    assert "amd" in triton[0].vendors
+    numba = kernels_of(
+        "k/n.py",
+        """\
+        from numba import cuda
+
+        @cuda.jit
+        def axpy(a, x, y):
+            i = cuda.grid(1)
+            y[i] = a * x[i]
+        """,
+    )
+    assert [k.name for k in numba] == ["axpy"]
+
+
+def test_two_kernels_in_one_file_are_two_entries() -> None:
+    found = kernels_of(
+        "a.cu",
+        """\
+        __global__ void first(int* p) { p[0] = 1; }
+        __global__ void second(int* p) { p[0] = 2; }
+        """,
+    )
+    assert [(k.name, k.start_line, k.end_line) for k in found] == [
+        ("first", 1, 1),
+        ("second", 2, 2),
+    ]
+
+
+def test_every_inventory_row_names_a_rule_of_the_registry() -> None:
+    assert set(kernel_rules()) <= set(RULES)
+    assert {spec.role for spec in kernel_rules().values()} == {"kernel", "helper"}
