@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint format bench clean rules-doc
+.PHONY: run test test-fast lint format bench clean rules-doc
 
 $(BIN)/lockin: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +20,15 @@ run: $(BIN)/lockin
 test: lint
 	$(BIN)/pytest -q
 
+# Everything but the tests marked slow (packaging), scale (Redis, worker processes) and
+# browser (headless Chromium): the loop to run while working.
+test-fast: $(BIN)/lockin
+	$(BIN)/pytest -q -m "not slow and not scale and not browser"
+
 lint: $(BIN)/lockin
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy bot
 
 format: $(BIN)/lockin

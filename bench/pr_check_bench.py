@@ -62,9 +62,9 @@ def serve() -> None:
     from gidgethub.routing import Router
 
     from bot.features import pr_check
+    from bot.runtime.logs import configure_logging
+    from bot.runtime.settings import Settings
     from bot.server.app import create_app
-    from bot.server.logs import configure_logging
-    from bot.server.settings import Settings
 
     settings = Settings.from_env(os.environ, env_file=None)
     configure_logging(settings.log_level, settings.log_format)

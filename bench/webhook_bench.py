@@ -38,9 +38,9 @@ def serve(mode: str) -> None:
     from aiohttp import web
     from gidgethub.routing import Router
 
+    from bot.runtime.logs import configure_logging
+    from bot.runtime.settings import Settings
     from bot.server.app import create_app
-    from bot.server.logs import configure_logging
-    from bot.server.settings import Settings
 
     router = Router()
 

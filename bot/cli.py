@@ -387,7 +387,7 @@ def _server(command: str) -> int:
         if command == "serve":
             from bot.server.main import serve as run
         else:
-            from bot.server.worker import main as run
+            from bot.worker import main as run
     except ImportError as exc:
         raise UsageError(f"lockin {command} is not available: {exc}") from None
     return run() or 0

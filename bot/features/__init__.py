@@ -1,17 +1,29 @@
 """Every feature's gidgethub Router, combined in one place: the server dispatches to ROUTER.
 
-A handler is `async def handler(event: gidgethub.sansio.Event, gh: GitHub, ctx: JobContext)`;
-several features may handle the same event (each runs; one failing does not stop the others).
+One module per event family: pr_check (pull_request, check_suite, check_run), commands
+(slash commands in PR comments), census (pushes to the default branch), installation
+(installation and installation_repositories). A handler is
+`async def handler(event: gidgethub.sansio.Event, gh: GitHub, ctx: JobContext)`; several
+features may handle the same event (each runs; one failing does not stop the others).
 """
 
 from gidgethub.routing import Router
 
-from bot.features import dashboard, installation, pr_check, recount, recovery, repository
+from bot.features import (
+    census,
+    commands,
+    dashboard,
+    installation,
+    pr_check,
+    recovery,
+    repository,
+)
 
 ROUTER = Router(
     installation.router,
     pr_check.router,
-    recount.router,
+    commands.router,
+    census.router,
     recovery.router,
     dashboard.router,
     repository.router,

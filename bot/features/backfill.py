@@ -17,7 +17,6 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.census_store import census_store
 from bot.features.trend import commit_date_of, full_name, record_census
 from bot.github.errors import GitHubError
 from bot.sources.archive import ArchiveError
@@ -25,7 +24,7 @@ from bot.sources.archive import ArchiveError
 if TYPE_CHECKING:
     from bot.github.client import GitHub
     from bot.policy.config import Policy
-    from bot.server.context import JobContext
+    from bot.runtime.context import JobContext
 from bot.store import Store
 
 #: Commits listed to choose from: one page of the commits API.
@@ -138,7 +137,7 @@ async def _count_past_points(
         for sha in spread([c["sha"] for c in listed], ctx.settings.history_backfill_points)
         if sha not in known
     ]
-    counts = census_store(ctx.caches)
+    counts = ctx.census
     recorded = 0
     for sha in chosen:
         await pacer.turn()

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census_store import CENSUS_LOCKS, ZERO_SHA, CensusAt, census_store
+from bot.census.store import ZERO_SHA, CensusAt
 from bot.engine.census import FileSummary
 from bot.engine.frameworks import wanted
 from bot.engine.kernels import kernel_rules
@@ -41,7 +41,7 @@ from bot.sources.files import classify_entry
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.server.context import JobContext
+    from bot.runtime.context import JobContext
 
 router = Router()
 
@@ -81,7 +81,7 @@ async def on_edited(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     owner, _, repo = repository["full_name"].partition("/")
     branch = repository["default_branch"]
     config = await load_repo_config(gh, owner, repo, branch)
-    from bot.features.recount import may_run  # the same rule as /lockin recount
+    from bot.features.commands import may_run  # the same rule as /lockin recount
 
     if not await may_run(gh, owner, repo, data["sender"]["login"], None, config.policy):
         ctx.log.info("dashboard recount by %s refused", data["sender"]["login"])
@@ -107,7 +107,7 @@ async def refresh(
     policy = config.policy
     if not policy.dashboard.enabled:
         return "disabled"
-    store = census_store(ctx.caches)
+    store = ctx.census
     try:
         counted = await store.census_at(gh, owner, repo, sha, policy)
     except ArchiveError as exc:
@@ -115,7 +115,7 @@ async def refresh(
         return "refused"
     # One writer per repository at a time (a Redis lock under `lockin worker`), so two
     # pushes racing cannot both find no issue and both create one.
-    async with CENSUS_LOCKS.hold(f"dashboard:{owner}/{repo}".lower()):
+    async with ctx.census.locks.hold(f"dashboard:{owner}/{repo}".lower()):
         me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id or "")
         issue = await find_dashboard(gh, owner, repo, me)
         if issue is not None and issue.get("state") == "closed":

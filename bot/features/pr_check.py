@@ -17,18 +17,14 @@ from typing import Any
 from gidgethub import sansio
 from gidgethub.routing import Router
 
+from bot.features.events import repo_of
 from bot.github.client import GitHub
 from bot.review.checks import our_runs, pr_number_from_external_id
 from bot.review.config_io import load_repo_config
 from bot.review.run import run_check, run_check_with_census
-from bot.server.context import JobContext
+from bot.runtime.context import JobContext
 
 router = Router()
-
-
-def _repo(event: sansio.Event) -> tuple[str, str]:
-    owner, name = event.data["repository"]["full_name"].split("/", 1)
-    return owner, name
 
 
 def _own_prs(event: sansio.Event, pull_requests: list[dict[str, Any]]) -> list[int]:
@@ -47,7 +43,7 @@ async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
     if action == "edited" and not {"body", "base"} & set(event.data.get("changes") or {}):
         return  # a title change alters neither the links nor the diff
     pr = event.data["pull_request"]
-    owner, repo = _repo(event)
+    owner, repo = repo_of(event)
     await run_check(
         gh,
         ctx,
@@ -63,7 +59,7 @@ async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
 @router.register("check_suite", action="rerequested")
 async def on_check_suite(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     suite = event.data["check_suite"]
-    owner, repo = _repo(event)
+    owner, repo = repo_of(event)
     numbers = _own_prs(event, suite.get("pull_requests") or [])
     if not numbers:
         numbers = await _prs_from_our_runs(gh, ctx, owner, repo, suite["head_sha"])
@@ -88,7 +84,7 @@ async def on_check_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None
     action = event.data["action"]
     if action == "requested_action" and event.data["requested_action"]["identifier"] != "recount":
         return
-    owner, repo = _repo(event)
+    owner, repo = repo_of(event)
     number = pr_number_from_external_id(run.get("external_id"), owner, repo)
     numbers = [number] if number else _own_prs(event, run.get("pull_requests") or [])
     for n in numbers:

@@ -10,7 +10,7 @@ from bot.github.client import GitHub
 from bot.github.errors import GitHubError
 from bot.review.run import run_check
 from bot.review.stale import stale_runs
-from bot.server.context import JobContext
+from bot.runtime.context import JobContext
 
 router = Router()
 

@@ -15,9 +15,9 @@ from bot.engine.trend import census_figures
 from bot.store import Point
 
 if TYPE_CHECKING:
-    from bot.census_store import CensusAt
+    from bot.census.store import CensusAt
     from bot.github.client import GitHub
-    from bot.server.context import JobContext
+    from bot.runtime.context import JobContext
 
 
 def parse_date(text: str) -> dt.datetime:

@@ -39,7 +39,7 @@ from bot.sources.files import classify_entry
 if TYPE_CHECKING:
     from bot.github.client import GitHub
     from bot.policy.config import Policy
-    from bot.server.caches import Cache
+    from bot.runtime.caches import Cache
 
 #: Version reads above which a PR's sides may come from two tarballs instead of blobs...
 TARBALL_THRESHOLD = 100

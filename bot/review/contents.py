@@ -17,7 +17,7 @@ from bot.github.errors import NotFound
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.server.caches import Cache
+    from bot.runtime.caches import Cache
 
 #: Blob reads in flight per job: enough to hide latency, few enough for GitHub's
 #: secondary limits, which punish bursts of concurrent requests.

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from bot.census_store import CensusAt
+    from bot.census.store import CensusAt
     from bot.engine.census import Census
     from bot.engine.trend import Trend
     from bot.policy.gate import Verdict

@@ -1,7 +1,7 @@
 """The whole PR check: policy, analysis, gate, check run, sticky comment.
 
 Order and guarantees:
-- One check per PR at a time (``PR_LOCKS``), so two deliveries never race on our writes.
+- One check per PR at a time (``ctx.pr_locks``), so two deliveries never race on our writes.
 - The check runs at the PR's current head: GitHub lists a PR's files only for its current
   head, so an event naming an older head is checked at the newer one (that head's own
   event then finds the work done).
@@ -20,16 +20,14 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.census_store import census_store
 from bot.engine.model import NON_PORTABLE
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.policy.growth import scope_growth
-from bot.render.checkrun import check_output
-from bot.render.comment import render_clean, render_comment
 from bot.review.analysis import analyse_pr
+from bot.review.checkrun import check_output
 from bot.review.checks import (
     ERROR_TITLE,
     MAX_ANNOTATIONS,
@@ -39,22 +37,19 @@ from bot.review.checks import (
     has_result,
     our_runs,
 )
+from bot.review.comment import render_clean, render_comment
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
-from bot.review.locks import KeyedLock, LocalKeyedLock, pr_key
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
+from bot.runtime.locks import pr_key
 from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.engine.census import Census
     from bot.github.client import GitHub
-    from bot.server.context import JobContext
-
-#: Serialises checks per PR. In-process; a deployment with several hosts swaps in a
-#: Redis-backed KeyedLock here.
-PR_LOCKS: KeyedLock = LocalKeyedLock()
+    from bot.runtime.context import JobContext
 
 #: The run's name when the failure came before the configuration (which may rename it).
 DEFAULT_NAME = DEFAULT_POLICY.check_name
@@ -89,7 +84,7 @@ async def run_check(
     trigger: str = "pull_request",
 ) -> CheckOutcome:
     """Check PR ``number``; ``census`` (a recount's whole-repository count) is shown too."""
-    async with PR_LOCKS.hold(pr_key(owner, repo, number)):
+    async with ctx.pr_locks.hold(pr_key(owner, repo, number)):
         start = gh.requests_made
         outcome = await _check(gh, ctx, owner, repo, number, head_sha, census, trigger, start)
         outcome.requests = gh.requests_made - start
@@ -129,7 +124,7 @@ async def run_check_with_census(
     census, missing = None, None
     if config.error is None:  # figures under the defaults would misstate the team's scope
         try:
-            store = census_store(ctx.caches)
+            store = ctx.census
             census = (await store.census_at(gh, owner, repo, head_sha, config.policy)).census
         except (ArchiveError, GitHubError) as exc:
             missing = f"the repository could not be counted: {exc}"
@@ -179,7 +174,7 @@ async def _check(
         existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
     except Exception as exc:
         # Before a run of ours exists: create one already failed, so the required check
-        # never goes missing; the retry (bot.server.retries) runs the check again.
+        # never goes missing; the retry (bot.runtime.retries) runs the check again.
         await _failed_before_start(gh, ctx, owner, repo, current, name, ours, exc)
         raise
     existing = [run for run in existing if run.get("external_id") == ours]
@@ -239,7 +234,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     )
     report.analysis = analysis
     if report.census is None:
-        report.base_census = await census_store(ctx.caches).default_branch(owner, repo)
+        report.base_census = await ctx.census.default_branch(owner, repo)
     if ctx.store is not None:
         report.trend = await ctx.store.current_trend(f"{owner}/{repo}")
     added = analysis.delta.added()

@@ -1,6 +1,6 @@
 """Scale-out on Redis (issue 7): what lets N web replicas and M `lockin worker` processes
 share one truth. Used only when `REDIS_URL` is set; without it the server runs everything in
-one process with the in-memory versions in bot.server.
+one process with the in-memory versions in bot.runtime.
 
 - connection: the Redis client (timeouts, retries) and the key names everything shares
 - codec: signed values, so nothing read back from Redis is trusted without the App's key

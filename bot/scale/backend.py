@@ -13,6 +13,9 @@ import bot.engine
 import bot.sources
 from bot.engine.registry import ECOSYSTEMS, RULES
 from bot.github.auth import AppAuth
+from bot.runtime.caches import REDELIVERY_WINDOW, Caches
+from bot.runtime.logs import REDACTOR
+from bot.runtime.settings import Settings
 from bot.scale.caches import RedisCache, RedisDeliveryLog
 from bot.scale.codec import SignedPickle, derive_key
 from bot.scale.connection import PREFIX, connect
@@ -20,9 +23,6 @@ from bot.scale.heads import NewestHeads
 from bot.scale.locks import RedisKeyedLock
 from bot.scale.queue import RedisJobQueue
 from bot.scale.tokens import SharedTokenAuth, TokenVault
-from bot.server.caches import REDELIVERY_WINDOW, Caches
-from bot.server.logs import REDACTOR
-from bot.server.settings import Settings
 
 # Blobs never change (keyed by SHA); censuses are keyed by commit. The TTLs bound memory.
 BLOB_TTL = 6 * 3600.0

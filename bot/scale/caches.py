@@ -1,4 +1,4 @@
-"""The job caches and the delivery log in Redis (bot.server.caches' protocols).
+"""The job caches and the delivery log in Redis (bot.runtime.caches' protocols).
 
 Caches are an optimisation: when Redis fails a read is a miss and a write is skipped, so a
 job goes on (fetching from GitHub) instead of failing. The delivery log is not: its errors

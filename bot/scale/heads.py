@@ -19,7 +19,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from bot.review.locks import pr_key
+from bot.runtime.locks import pr_key
 
 _RECORD = """
 local current = redis.call('GET', KEYS[1])
@@ -36,7 +36,7 @@ return 1
 
 @dataclass(frozen=True, slots=True)
 class PullHead:
-    pr: str  # bot.review.locks.pr_key
+    pr: str  # bot.runtime.locks.pr_key
     sha: str
     updated_at: int  # epoch seconds
 

@@ -1,4 +1,4 @@
-"""A keyed lock shared by every process through Redis (bot.review.locks.KeyedLock).
+"""A keyed lock shared by every process through Redis (bot.runtime.locks.KeyedLock).
 
 The lock is a key holding its owner's token, set with NX and a lease (PX). The token is a
 fencing number, increasing per key (later owners have larger ones; the logs say who held

@@ -1,10 +1,10 @@
-"""The web side of the Redis job queue (bot.server.jobs.JobQueue on arq).
+"""The web side of the Redis job queue (bot.runtime.jobs.JobQueue on arq).
 
 `submit` returns True, and the delivery is answered 202, only once arq has written the job
 to Redis; any Redis error before that answers 503, which GitHub records as a failed
 delivery that can be redelivered. The arq job id is derived from the delivery id, so
 submitting a delivery again while its job waits queues nothing new. `lockin worker`
-processes (bot.server.worker) run the jobs.
+processes (bot.worker) run the jobs.
 
 Like the embedded queue it has a capacity: past `capacity` waiting jobs it answers 503
 rather than let Redis fill up. Depth and health are sampled in the background because the
@@ -20,10 +20,10 @@ from contextlib import suppress
 from arq.connections import ArqRedis
 from redis.exceptions import RedisError
 
+from bot.runtime.jobs import Job
 from bot.scale.caches import RedisDeliveryLog
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, job_id
 from bot.scale.heads import NewestHeads, pull_head
-from bot.server.jobs import Job
 
 log = logging.getLogger("lockin.scale")
 

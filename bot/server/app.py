@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -15,16 +14,15 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from bot.features import ROUTER
 from bot.github.auth import AppAuth
 from bot.github.errors import GitHubError
-from bot.github.retry import RetryPolicy
+from bot.runtime.dispatch import run_and_retry
+from bot.runtime.github_auth import github_auth
+from bot.runtime.jobs import JobQueue, LocalJobQueue
+from bot.runtime.logs import REDACTOR
+from bot.runtime.settings import Settings
 from bot.server.badge import add_badge_routes
-from bot.server.dispatch import run_and_retry
 from bot.server.history_api import add_history_routes
-from bot.server.jobs import JobQueue, LocalJobQueue
-from bot.server.logs import REDACTOR
+from bot.server.keys import SERVICES, WebServices
 from bot.server.manifest import add_setup_routes
-from bot.server.metrics import Metrics
-from bot.server.services import SERVICES, Services
-from bot.server.settings import Settings
 from bot.server.signed_body import MAX_PAYLOAD
 from bot.server.webhooks import receive
 from bot.store import open_store, store_url
@@ -37,7 +35,7 @@ WEB_REDIS_PATIENCE = 2.0
 
 def create_app(settings: Settings, *, router: Router | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_PAYLOAD)
-    app[SERVICES] = Services(settings=settings, router=router or ROUTER)
+    app[SERVICES] = WebServices(settings=settings, router=router or ROUTER)
     REDACTOR.add_static(settings.private_key)
     REDACTOR.add_static(settings.webhook_secret)
     app.router.add_get("/healthz", healthz)
@@ -66,7 +64,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
         from bot.scale.backend import RedisBackend
 
         backend = RedisBackend(settings, patience=WEB_REDIS_PATIENCE)
-        services.caches = backend.caches()
+        services.share(backend.caches())
         queue: JobQueue = backend.job_queue(capacity=settings.queue_size)
     else:
         queue = LocalJobQueue(
@@ -87,34 +85,6 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     if backend is not None:
         await backend.close()
     await session.close()
-
-
-def auth_options(settings: Settings, metrics: Metrics) -> dict[str, Any]:
-    """AppAuth's keyword arguments from the settings (the server and `lockin worker`)."""
-    return {
-        "policy": RetryPolicy(
-            attempts=settings.retry_attempts,
-            backoff=settings.retry_backoff,
-            secondary_wait=settings.secondary_rate_limit_wait,
-            max_rate_limit_wait=settings.max_rate_limit_wait,
-        ),
-        "observer": metrics,
-        "write_interval": settings.write_interval,
-        "request_timeout": settings.request_timeout,
-        "on_secret": REDACTOR.add,
-    }
-
-
-def github_auth(settings: Settings, session: aiohttp.ClientSession, metrics: Metrics) -> AppAuth:
-    assert settings.app_id
-    assert settings.private_key
-    return AppAuth(
-        settings.app_id,
-        settings.private_key,
-        settings.github_api_url,
-        session,
-        **auth_options(settings, metrics),
-    )
 
 
 async def _introduce(auth: AppAuth) -> None:

@@ -12,8 +12,7 @@ from html import escape
 
 from aiohttp import web
 
-from bot.census_store import census_store
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 
 LABEL = "NVIDIA lock-in"
 
@@ -164,7 +163,7 @@ async def badge(request: web.Request) -> web.Response:
     owner, repo = request.match_info["owner"], request.match_info["repo"]
     result = None
     if _NAME.match(owner) and _NAME.match(repo):
-        store = census_store(request.app[SERVICES].caches)
+        store = request.app[SERVICES].census
         if await store.is_public(owner, repo):
             result = await store.default_branch(owner, repo)
     if result is None:

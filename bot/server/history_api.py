@@ -11,7 +11,7 @@ import re
 
 from aiohttp import web
 
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 NOT_FOUND = {"message": "Not Found"}

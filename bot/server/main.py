@@ -8,9 +8,9 @@ from collections.abc import Mapping
 
 from aiohttp import web
 
+from bot.runtime.logs import configure_logging
+from bot.runtime.settings import Settings, SettingsError
 from bot.server.app import create_app
-from bot.server.logs import configure_logging
-from bot.server.settings import Settings, SettingsError
 
 # Seconds to let open HTTP connections finish at shutdown; the job queue drains after.
 _CONNECTION_GRACE = 5.0

@@ -37,8 +37,8 @@ from cachetools import TTLCache
 from dotenv import dotenv_values
 from gidgethub.aiohttp import GitHubAPI
 
-from .logs import REDACTOR
-from .settings import Settings, parse_private_key
+from bot.runtime.logs import REDACTOR
+from bot.runtime.settings import Settings, parse_private_key
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ import time
 from aiohttp import web
 from gidgethub import BadRequest, sansio
 
-from bot.server.jobs import Job
-from bot.server.services import SERVICES, Services
+from bot.runtime.jobs import Job
+from bot.server.keys import SERVICES, WebServices
 from bot.server.signed_body import BodyRefused, read_signed
 
 CONTENT_TYPES = ("application/json", "application/x-www-form-urlencoded")
@@ -57,7 +57,7 @@ async def receive(request: web.Request) -> web.Response:
     return web.json_response(body, status=status)
 
 
-async def _handle(request: web.Request, services: Services) -> tuple[int, str, str, str | None]:
+async def _handle(request: web.Request, services: WebServices) -> tuple[int, str, str, str | None]:
     """(HTTP status, outcome, event label, detail for the sender)."""
     settings = services.settings
     if not settings.configured or services.queue is None:

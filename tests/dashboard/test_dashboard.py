@@ -26,10 +26,10 @@ RECORD = (
 
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
-    from bot.features import dashboard, recount
+    from bot.features import census, commands, dashboard, installation
     from bot.server.app import create_app
 
-    router = Router(recount.router, dashboard.router)
+    router = Router(census.router, commands.router, installation.router, dashboard.router)
     app = create_app(settings_for(fake_github, log_format="pretty"), router=router)
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bot.runtime.settings import Settings
 from bot.server.app import create_app
 from bot.server.manifest import PACKAGED_APP_YML
-from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

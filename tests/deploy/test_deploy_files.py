@@ -20,8 +20,8 @@ from typing import Any
 
 import yaml
 
+from bot.runtime.settings import Settings, SettingsError
 from bot.server.app import create_app
-from bot.server.settings import Settings, SettingsError
 from tests.deploy.conftest import REPO_ROOT, StartServer
 from tests.fakegithub.auth import generate_private_key
 

@@ -13,6 +13,7 @@ import pytest
 from dotenv import dotenv_values
 from yarl import URL
 
+from bot.runtime.settings import Settings, parse_private_key
 from bot.server.manifest import (
     CALLBACK_PATH,
     ENV_KEYS,
@@ -20,7 +21,6 @@ from bot.server.manifest import (
     github_web_url,
     update_dotenv,
 )
-from bot.server.settings import Settings, parse_private_key
 from tests.deploy.conftest import PUBLIC_URL, SetupServer, StartServer
 from tests.deploy.html_forms import Form, forms
 from tests.fakegithub import FakeGitHub

@@ -15,7 +15,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 from gidgethub.routing import Router
 
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from tests.fakegithub import Comment, FakeGitHub, PullRequest, Repo
 from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import issue_comment_event, push_event, webhook_headers
@@ -138,10 +138,11 @@ class Bot:
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
     # Imported here so the reader's own tests run whatever state the server is in.
-    from bot.features import recount
+    from bot.features import census, commands, installation
     from bot.server.app import create_app
 
-    app = create_app(settings_for(fake_github, log_format="pretty"), router=Router(recount.router))
+    router = Router(installation.router, commands.router, census.router)
+    app = create_app(settings_for(fake_github, log_format="pretty"), router=router)
     client = await aiohttp_client(app)
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []

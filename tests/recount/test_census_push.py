@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from bot.census_store import CensusAt, census_store, scope_of
+from bot.census.store import CensusAt, scope_of
 from bot.engine.census import Census
 from bot.github.archives import tarball
 from bot.policy.config import DEFAULT_POLICY
 from bot.server.badge import format_share
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from bot.sources.tarball import ArchiveLimits, census_from_stream
 from tests.engine import test_shims
 from tests.fakegithub import Repo
@@ -20,9 +20,7 @@ BADGE = "/badge/octo-org/kernels.svg"
 
 
 async def default_census(bot: Bot, repo: Repo) -> CensusAt:
-    result = await census_store(bot.client.server.app[SERVICES].caches).default_branch(
-        repo.owner, repo.name
-    )
+    result = await bot.client.server.app[SERVICES].census.default_branch(repo.owner, repo.name)
     assert result is not None
     return result
 
@@ -89,7 +87,7 @@ async def test_incremental_updates_do_not_touch_the_cached_previous_census(
     locked_before = before.census.locked_to_nvidia()
     await bot.push(repo, {"csrc/scale.cu": None})
 
-    store = census_store(bot.client.server.app[SERVICES].caches)
+    store = bot.client.server.app[SERVICES].census
     cached = await store.get(repo.owner, repo.name, first, scope_of(DEFAULT_POLICY))
     assert cached is not None
     assert cached.census.locked_to_nvidia() == locked_before > 0

@@ -214,11 +214,11 @@ async def test_hostile_archive_entries_are_skipped_and_change_nothing(
     assert bot.reaction_posts(repo, comment) == ["eyes", "rocket"]
     [sticky] = bot.sticky(repo, pr)
     assert figures(expected_census(repo, pr.head_sha)) in sticky.body
-    from bot.census_store import census_store, scope_of
+    from bot.census.store import scope_of
     from bot.policy.config import DEFAULT_POLICY
-    from bot.server.services import SERVICES
+    from bot.server.keys import SERVICES
 
-    store = census_store(bot.client.server.app[SERVICES].caches)
+    store = bot.client.server.app[SERVICES].census
     counted = await store.get(repo.owner, repo.name, pr.head_sha, scope_of(DEFAULT_POLICY))
     assert counted is not None
     assert counted.census.skipped == {

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from gidgethub.routing import Router
 
-from bot.features import recount, repository
+from bot.features import census, repository
 from bot.server.app import create_app
 from tests.fakegithub import FakeGitHub, Repo
 from tests.recount.conftest import KERNEL, Bot
@@ -22,7 +22,7 @@ BADGE = "/badge/octo-org/kernels.svg"
 @pytest.fixture
 async def bot(fake_github: FakeGitHub, aiohttp_client: Any) -> AsyncIterator[Bot]:
     """The census on push (which makes the badge) and the repository events."""
-    router = Router(recount.router, repository.router)
+    router = Router(census.router, repository.router)
     client = await aiohttp_client(create_app(settings_for(fake_github), router=router))
     yield Bot(fake_github, client)
     assert fake_github.contract_errors == []

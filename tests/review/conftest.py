@@ -14,7 +14,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from bot.server.app import create_app
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from tests.fakegithub import CheckRun, Comment, FakeGitHub, PullRequest, Repo
 from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import pull_request_event, webhook_headers

@@ -1,6 +1,6 @@
 """A job stopped at JOB_TIMEOUT completes its check run as failed, every time.
 
-The deadline has one owner (bot.server.dispatch.run_job) and the cleanup that completes the
+The deadline has one owner (bot.runtime.dispatch.run_job) and the cleanup that completes the
 run is shielded from the cancellation. A race lost once in many runs would leave a required
 check `in_progress` for good, so the case is run twenty times, concurrently, through the real
 server against the fake GitHub, whose answer to the files listing never comes in time."""

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bot.review.checks import ERROR_TITLE
+from bot.runtime.jobs import LocalJobQueue
 from bot.server.app import create_app
-from bot.server.jobs import LocalJobQueue
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.review.conftest import RETRY_ATTEMPTS, Bot
 from tests.review.test_pr_check import (

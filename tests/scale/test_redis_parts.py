@@ -12,18 +12,18 @@ import aiohttp
 import pytest
 from arq.connections import ArqRedis
 
-from bot.census_store import CensusAt
+from bot import worker
+from bot.census.store import CensusAt
 from bot.engine.census import Census
 from bot.engine.registry import RULES
+from bot.runtime.jobs import Job
+from bot.runtime.settings import Settings
 from bot.scale.backend import RedisBackend
 from bot.scale.caches import RedisCache
 from bot.scale.codec import SignedPickle, derive_key
 from bot.scale.connection import QUEUE_NAME, connect
 from bot.scale.heads import NewestHeads, PullHead, pull_head
 from bot.scale.locks import RedisKeyedLock
-from bot.server import worker
-from bot.server.jobs import Job
-from bot.server.settings import Settings
 from bot.sources.files import classify_entry
 from tests.fakegithub import FakeGitHub
 from tests.scale.cluster import RedisServer

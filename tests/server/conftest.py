@@ -21,10 +21,10 @@ from gidgethub.routing import Router
 
 from bot.features import installation
 from bot.github.client import GitHub
+from bot.runtime.context import JobContext
+from bot.runtime.logs import configure_logging
+from bot.runtime.settings import Settings
 from bot.server.app import create_app
-from bot.server.context import JobContext
-from bot.server.logs import configure_logging
-from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import pull_request_event, webhook_headers

@@ -6,8 +6,8 @@ import pytest
 from gidgethub import sansio
 
 from bot.features import ROUTER
+from bot.runtime.settings import Settings
 from bot.server.app import create_app
-from bot.server.settings import Settings
 from tests.fakegithub import FakeGitHub
 from tests.support.server import settings_for
 

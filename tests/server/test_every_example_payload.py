@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.server.app import create_app
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from tests.fakegithub import FakeGitHub
 from tests.support.server import SECRET, settings_for
 from tests.support.webhooks import EXAMPLES, webhook_headers

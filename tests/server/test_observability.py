@@ -10,10 +10,10 @@ from gidgethub.routing import Router
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.github.client import GitHub
+from bot.runtime.context import JobContext
+from bot.runtime.logs import REDACTOR
+from bot.runtime.metrics import Metrics
 from bot.server.app import create_app
-from bot.server.context import JobContext
-from bot.server.logs import REDACTOR
-from bot.server.metrics import Metrics
 from tests.fakegithub import FakeGitHub
 from tests.server.conftest import CapturedLogs, StartBot, until
 from tests.support.server import SECRET, settings_for
@@ -75,7 +75,7 @@ async def test_metrics_count_deliveries_jobs_and_github_requests(
 async def test_two_apps_in_one_process_keep_their_own_metrics(fake_github: FakeGitHub) -> None:
     first = create_app(settings_for(fake_github))
     second = create_app(settings_for(fake_github))
-    from bot.server.services import SERVICES
+    from bot.server.keys import SERVICES
 
     first[SERVICES].metrics.deliveries.labels("ping", "pong").inc()
     assert b'outcome="pong"} 1.0' in first[SERVICES].metrics.render()

@@ -10,8 +10,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from bot.runtime.settings import Settings, SettingsError
 from bot.server.main import banner, serve
-from bot.server.settings import Settings, SettingsError
 from tests.fakegithub import FakeGitHub
 
 SECRET = "whsec-value-for-tests"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from bot.server.signed_body import LARGE_SLOTS, SMALL_BODY, BodyAdmission
 from tests.server.conftest import StartBot
 from tests.support.server import SECRET

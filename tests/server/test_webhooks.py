@@ -12,8 +12,8 @@ from aiohttp.test_utils import TestServer
 from gidgethub import sansio
 from gidgethub.routing import Router
 
+from bot.runtime.settings import Settings
 from bot.server.app import create_app
-from bot.server.settings import Settings
 from tests.server.conftest import StartBot, until
 from tests.support.server import SECRET
 from tests.support.webhooks import load_example, sign, webhook_headers

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.server.services import SERVICES
+from bot.server.keys import SERVICES
 from bot.store import Store, store_url
 from tests.fakegithub import FakeGitHub
 from tests.recount.conftest import Bot

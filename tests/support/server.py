@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.server.settings import Settings
+from bot.runtime.settings import Settings
 from tests.fakegithub import FakeGitHub
 
 SECRET = "It's a Secret to Everybody"

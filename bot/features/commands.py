@@ -1,4 +1,4 @@
-"""`/lockin recount` and `/lockin help` in PR comments; the default branch's census on push.
+"""`/lockin recount` and `/lockin help` in PR comments.
 
 Who may run a command is asked of GitHub (the collaborator-permission endpoint), never
 read from ``author_association``, which says NONE for private members of an org. A
@@ -15,64 +15,28 @@ kind at most once.
 from __future__ import annotations
 
 import re
-import weakref
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from cachetools import TTLCache
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census_store import ZERO_SHA, census_store
+from bot.census.recounts import RecountResult
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
-from bot.features import backfill, trend
+from bot.features import backfill
+from bot.features.events import PullRef, repo_of, sender_is_bot
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.run import run_check_with_census
 from bot.review.sticky import bot_login, our_comments
-from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.server.caches import Cache
-    from bot.server.context import JobContext
+    from bot.runtime.context import JobContext
 
 router = Router()
 
-#: How long a finished recount of a PR head answers repeated commands for that head.
-COOLDOWN = 60.0
 _PLAIN_WORD = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
-#: Repositories whose default branch is counted when the app is installed on them.
-SEEDED_PER_EVENT = 20
-
-
-@dataclass(slots=True)
-class RecountResult:
-    error: str | None = None  # what to tell the user when the recount failed
-
-
-@dataclass(slots=True)
-class _Recounts:
-    """Recounts running (key -> comments waiting for the answer) and recently finished."""
-
-    waiting: dict[str, list[int]] = field(default_factory=dict)
-    recent: TTLCache[str, RecountResult] = field(
-        default_factory=lambda: TTLCache(maxsize=4096, ttl=COOLDOWN)
-    )
-
-
-# One state per running app (keyed by its census cache, which every job of the app shares).
-_STATE: weakref.WeakKeyDictionary[Cache, _Recounts] = weakref.WeakKeyDictionary()
-
-
-def _recounts(ctx: JobContext) -> _Recounts:
-    return _STATE.setdefault(ctx.caches.census, _Recounts())
-
-
-def _repo_names(payload: dict[str, Any]) -> tuple[str, str]:
-    owner, _, name = payload["repository"]["full_name"].partition("/")
-    return owner, name
 
 
 # -- issue_comment ------------------------------------------------------------------
@@ -85,15 +49,16 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if not issue.get("pull_request"):
         return  # an issue, not a pull request
     commands = parse_commands(comment.get("body"))
-    if not commands or await _from_a_bot(sender, ctx):
+    if not commands or await _from_a_bot(event, ctx):
         return
-    owner, repo = _repo_names(data)
+    owner, repo = repo_of(event)
     config = await load_repo_config(gh, owner, repo, data["repository"]["default_branch"])
     login = sender["login"]
     if not await may_run(
         gh, owner, repo, login, (issue.get("user") or {}).get("login"), config.policy
     ):
-        ctx.log.info("refused /lockin from %s on %s/%s#%s", login, owner, repo, issue["number"])
+        pull = PullRef(repo_of(event), issue["number"])
+        ctx.log.info("refused /lockin from %s on %s", login, pull)
         await _react(gh, owner, repo, comment["id"], "confused")
         return
     if any(command.name == RECOUNT for command in commands):
@@ -107,11 +72,11 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
             await _reply(gh, ctx, owner, repo, issue["number"], comment["id"], help_reply(command))
 
 
-async def _from_a_bot(sender: dict[str, Any], ctx: JobContext) -> bool:
+async def _from_a_bot(event: sansio.Event, ctx: JobContext) -> bool:
     """Bots never run commands: this app's own comments quote them, other bots echo them."""
-    login = sender.get("login") or ""
-    if sender.get("type") == "Bot" or login.endswith("[bot]"):
+    if sender_is_bot(event):
         return True
+    login = event.data["sender"].get("login") or ""
     return login.lower() == (await bot_login(ctx.auth.app_client(), ctx.auth.app_id)).lower()
 
 
@@ -163,7 +128,7 @@ async def _recount(
     head = pr["head"]["sha"]
     # A changed configuration is a reason to recount the same head at once.
     key = f"{owner}/{repo}#{number}@{head}:{hash(config.policy)}".lower()
-    state = _recounts(ctx)
+    state = ctx.recounts
     done = state.recent.get(key)
     if done is not None:
         await _answer(gh, ctx, owner, repo, number, [comment_id], done)
@@ -248,103 +213,3 @@ async def _reply(
         {"owner": owner, "repo": repo, "number": number},
         data={"body": f"{body}\n\n{marker}"},
     )
-
-
-# -- push and installation changes ------------------------------------------------------
-
-
-@router.register("push")
-async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
-    """A push to the default branch refreshes its census (the badge, PR base figures)."""
-    data = event.data
-    repository = data["repository"]
-    if data.get("ref") != f"refs/heads/{repository['default_branch']}":
-        return
-    if data.get("deleted") or data.get("after", ZERO_SHA) == ZERO_SHA:
-        return
-    owner, repo = _repo_names(data)
-    store = census_store(ctx.caches)
-    await store.set_public(owner, repo, public=not repository.get("private", True))
-    config = await load_repo_config(gh, owner, repo, repository["default_branch"])
-    try:
-        result = await store.refresh_default_branch(
-            gh,
-            owner,
-            repo,
-            before=data.get("before") or ZERO_SHA,
-            after=data["after"],
-            policy=config.policy,
-            blobs=ctx.caches.blobs,
-        )
-    except ArchiveError as exc:
-        ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, data["after"], exc)
-        return
-    await trend.record_push(gh, ctx, owner, repo, data, result)
-    ctx.log.info(
-        "default-branch census of %s/%s@%s: %.1f%% locked to NVIDIA",
-        owner,
-        repo,
-        result.sha,
-        100 * result.census.nvidia_share(),
-    )
-
-
-@router.register("installation", action="created")
-@router.register("installation_repositories", action="added")
-async def on_added(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
-    """Count the default branch of newly added repositories, so their badge works before
-    the next push. A few per event: an org-wide install must not start hundreds of downloads
-    (the others are counted at their first push)."""
-    data = event.data
-    repositories = data.get("repositories_added") or data.get("repositories") or []
-    store = census_store(ctx.caches)
-    for repository in repositories:
-        owner, _, name = repository["full_name"].partition("/")
-        await store.set_public(owner, name, public=not repository.get("private", True))
-        await trend.set_public(ctx, repository)
-    for repository in repositories[:SEEDED_PER_EVENT]:
-        owner, _, name = repository["full_name"].partition("/")
-        try:
-            await _seed_default_branch(gh, ctx, data, owner, name)
-        except (ArchiveError, GitHubError) as exc:
-            ctx.log.warning("first census of %s/%s failed: %s", owner, name, exc)
-
-
-async def _seed_default_branch(
-    gh: GitHub, ctx: JobContext, payload: dict[str, Any], owner: str, repo: str
-) -> None:
-    store = census_store(ctx.caches)
-    if await store.default_branch(owner, repo) is not None:
-        return  # a push got there first, with a newer head
-    where = {"owner": owner, "repo": repo}
-    branch = (await gh.getitem("/repos/{owner}/{repo}", where))["default_branch"]
-    # Comparing the branch with itself names its head commit in one documented request.
-    compare = await gh.getitem(
-        "/repos/{owner}/{repo}/compare/{basehead}", {**where, "basehead": f"{branch}...{branch}"}
-    )
-    config = await load_repo_config(gh, owner, repo, branch)
-    result = await store.refresh_default_branch(
-        gh,
-        owner,
-        repo,
-        before=ZERO_SHA,
-        after=compare["base_commit"]["sha"],
-        policy=config.policy,
-        blobs=ctx.caches.blobs,
-    )
-    date = trend.commit_date_of(compare["base_commit"])
-    await trend.record_census(ctx, owner, repo, result, date)
-    await backfill.start_if_empty(gh, ctx, payload, owner, repo, result.sha, config.policy)
-
-
-@router.register("installation_repositories", action="removed")
-@router.register("installation", action="deleted")
-async def on_removed(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
-    """The app no longer sees these repositories: their badges go back to unknown."""
-    data = event.data
-    repositories = data.get("repositories_removed") or data.get("repositories") or []
-    store = census_store(ctx.caches)
-    for repository in repositories:
-        owner, _, name = repository["full_name"].partition("/")
-        await store.forget_default_branch(owner, name)
-        await trend.set_public(ctx, {**repository, "private": True})  # no longer served

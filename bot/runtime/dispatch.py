@@ -9,10 +9,10 @@ import time
 from gidgethub import sansio
 
 from bot.github.errors import NotFound
-from bot.server.context import JobContext, JobLog
-from bot.server.jobs import Job
-from bot.server.retries import retry_delay, transient
-from bot.server.services import Services
+from bot.runtime.context import JobContext, JobLog
+from bot.runtime.jobs import Job
+from bot.runtime.retries import retry_delay, transient
+from bot.runtime.services import Services
 
 log = logging.getLogger("lockin.job")
 
@@ -24,7 +24,7 @@ async def run_job(services: Services, job: Job) -> str:
 
     The outcome: "ok", "gone" (the repository or PR is no longer there), "error",
     "timeout", or
-    "retry" when every failure was GitHub failing (see `bot.server.retries`): the caller
+    "retry" when every failure was GitHub failing (see `bot.runtime.retries`): the caller
     queues the job again (`schedule_retry`)."""
     assert services.auth is not None
     event = sansio.Event(job.payload, event=job.event, delivery_id=job.delivery_id)
@@ -47,6 +47,9 @@ async def run_job(services: Services, job: Job) -> str:
         log=job_log,
         caches=services.caches,
         metrics=services.metrics,
+        pr_locks=services.pr_locks,
+        census=services.census,
+        recounts=services.recounts,
         store=services.store,
         attempt=job.attempt,
     )

@@ -30,7 +30,7 @@ class Job:
         return replace(self, attempt=self.attempt + 1)
 
 
-Worker = Callable[[Job], Awaitable[None]]
+Worker = Callable[[Job], Awaitable[object]]
 
 
 class JobQueue(Protocol):

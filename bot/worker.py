@@ -1,7 +1,7 @@
-"""`lockin worker`: run the jobs that `lockin serve` processes queue in Redis (issue 7).
+"""`lockin worker`: run the jobs that `lockin serve` processes queue in Redis.
 
 Each worker runs up to `WORKERS` jobs at a time through the same dispatch as the embedded
-queue (bot.server.dispatch.run_job), with the per-PR lock, caches and installation tokens
+queue (bot.runtime.dispatch.run_job), with the per-PR lock, caches and installation tokens
 shared through Redis, so any number of workers on any number of hosts cooperate.
 
 - A job for a pull-request head that a newer queued head superseded is dropped
@@ -30,19 +30,17 @@ import aiohttp
 from arq.worker import Worker, func
 from redis.exceptions import RedisError
 
-from bot import census_store
 from bot.features import ROUTER
-from bot.review import run as review_run
+from bot.runtime.dispatch import next_retry, run_job
+from bot.runtime.github_auth import auth_options
+from bot.runtime.jobs import Job
+from bot.runtime.logs import REDACTOR, configure_logging
+from bot.runtime.services import Services
+from bot.runtime.settings import Settings, SettingsError
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
 from bot.scale.queue import enqueue_retry
-from bot.server.app import auth_options
-from bot.server.dispatch import next_retry, run_job
-from bot.server.jobs import Job
-from bot.server.logs import REDACTOR, configure_logging
-from bot.server.services import Services
-from bot.server.settings import Settings, SettingsError
 from bot.store import open_store, store_url
 
 log = logging.getLogger("lockin.worker")
@@ -93,7 +91,7 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         job_serializer=dump_job,
         job_deserializer=load_job,
         max_jobs=settings.workers,
-        # arq's own limit only backs up run_delivery's, which cleans up after itself.
+        # arq's own limit only backs up run_job's, which cleans up after itself.
         job_timeout=job_timeout + _CLEANUP,
         # Results are not kept: a finished job leaves nothing behind but its effects.
         keep_result=0,
@@ -102,7 +100,7 @@ async def _work(settings: Settings, backend: RedisBackend, job_timeout: float) -
         health_check_interval=10,
         on_startup=_start,
         on_shutdown=_stop,
-        ctx={_BACKEND: backend, "settings": settings, "job_timeout": job_timeout},
+        ctx={_BACKEND: backend, "settings": settings},
     )
     try:
         while True:
@@ -126,12 +124,12 @@ async def _start(ctx: dict[str, Any]) -> None:
     settings: Settings = ctx["settings"]
     backend: RedisBackend = ctx[_BACKEND]
     session = aiohttp.ClientSession()
-    services = Services(settings=settings, router=ROUTER, caches=backend.caches())
+    services = Services(settings=settings, router=ROUTER)
+    # One check of a PR, one count of a commit at a time across every worker.
+    services.share(
+        backend.caches(), pr_locks=backend.locks("pr"), census_locks=backend.locks("census")
+    )
     services.auth = backend.auth(settings, session, **auth_options(settings, services.metrics))
-    # One check of a PR, one count of a commit at a time across every worker (the swap
-    # points bot.review.run and bot.census_store leave for this).
-    review_run.PR_LOCKS = backend.locks("pr")
-    census_store.CENSUS_LOCKS = backend.locks("census")
     services.store = await open_store(store_url(settings.database_url, settings.db_path))
     ctx[_SERVICES] = services
     ctx["session"] = session

@@ -19,7 +19,6 @@ import asyncio
 import copy
 import hashlib
 import logging
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -30,13 +29,13 @@ from bot.github.archives import tarball
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
-from bot.review.locks import KeyedLock, LocalKeyedLock
 from bot.sources.files import classify_entry
 from bot.sources.tarball import ArchiveLimits, census_from_stream
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.server.caches import Cache, Caches
+    from bot.runtime.caches import Cache
+    from bot.runtime.locks import KeyedLock
 
 log = logging.getLogger("lockin.census")
 
@@ -92,18 +91,23 @@ class SingleFlight:
             done.exception()  # retrieved here, so nobody is warned when all waiters left
 
 
-#: Counting one commit and refreshing one repository's default branch each happen once at a
-#: time. In-process; `lockin worker` swaps in a Redis-backed KeyedLock so that workers on
-#: several hosts count a commit once and apply pushes in order.
-CENSUS_LOCKS: KeyedLock = LocalKeyedLock()
-
-
 class CensusStore:
-    """Census results in a get/put cache, with the single flight and per-repo refresh order."""
+    """Census results in a get/put cache, with the single flight and per-repo refresh order.
 
-    def __init__(self, cache: Cache) -> None:
+    Counting one commit and refreshing one repository's default branch each happen once at
+    a time under ``locks`` (Redis-backed in `lockin worker`, so that workers on several
+    hosts count a commit once and apply pushes in order)."""
+
+    def __init__(self, cache: Cache, locks: KeyedLock) -> None:
         self._cache = cache
+        self._locks = locks
         self._flights = SingleFlight()
+
+    @property
+    def locks(self) -> KeyedLock:
+        """The census's keyed locks (Redis-backed with several workers), for features that
+        serialise per repository work of their own around it (the dashboard)."""
+        return self._locks
 
     async def get(self, owner: str, repo: str, sha: str, scope: str) -> CensusAt | None:
         return await self._cache.get(f"census:{_repo_key(owner, repo)}@{sha}:{scope}")
@@ -145,7 +149,7 @@ class CensusStore:
         key = f"{_repo_key(owner, repo)}@{sha}:{scope}"
 
         async def count() -> CensusAt:
-            async with CENSUS_LOCKS.hold(f"count:{key}"):
+            async with self._locks.hold(f"count:{key}"):
                 # Another process may have counted it while this one waited.
                 return await self.get(owner, repo, sha, scope) or await count_tarball()
 
@@ -178,7 +182,7 @@ class CensusStore:
     ) -> CensusAt:
         """The default branch moved from ``before`` to ``after``: bring its census along."""
         # Pushes to one repository are applied in arrival order, one at a time.
-        async with CENSUS_LOCKS.hold(f"refresh:{_repo_key(owner, repo)}"):
+        async with self._locks.hold(f"refresh:{_repo_key(owner, repo)}"):
             scope = scope_of(policy)
             result = await self.get(owner, repo, after, scope)
             if result is None:
@@ -256,15 +260,3 @@ async def _read_blobs(reader: BlobReader, shas: set[str]) -> dict[str, bytes]:
 
     pairs = await asyncio.gather(*(read(sha) for sha in sorted(shas)))
     return {sha: data for sha, data in pairs if data is not None}
-
-
-# One store per census cache: every job of a running app shares its flights and locks.
-_STORES: weakref.WeakKeyDictionary[Cache, CensusStore] = weakref.WeakKeyDictionary()
-
-
-def census_store(caches: Caches) -> CensusStore:
-    """The census store of the app whose job caches these are."""
-    store = _STORES.get(caches.census)
-    if store is None:
-        store = _STORES[caches.census] = CensusStore(caches.census)
-    return store

@@ -1,5 +1,5 @@
 """The check run's output for a PR: title with the figures, summary, per-file text,
-annotations. Also the blocks the sticky comment shares (bot/render/comment.py).
+annotations. Also the blocks the sticky comment shares (bot/review/comment.py).
 
 GitHub caps title, summary and text; every list here is bounded ("and N more") and each
 field is cut to its limit as a last resort, so a huge PR never makes the PATCH fail.

@@ -12,7 +12,6 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.policy.decisions import link_line
-from bot.render.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
 from bot.render.markdown import (
     changed_files_table,
     code,
@@ -20,6 +19,7 @@ from bot.render.markdown import (
     pie_chart,
 )
 from bot.render.rule_links import rules_block
+from bot.review.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
 
 if TYPE_CHECKING:
     from bot.review.report import PRReport

@@ -7,10 +7,13 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.census.recounts import Recounts
+from bot.census.store import CensusStore
 from bot.github.auth import AppAuth
-from bot.server.caches import Caches
-from bot.server.metrics import Metrics
-from bot.server.settings import Settings
+from bot.runtime.caches import Caches
+from bot.runtime.locks import KeyedLock
+from bot.runtime.metrics import Metrics
+from bot.runtime.settings import Settings
 from bot.store import Store
 
 
@@ -33,6 +36,9 @@ class JobContext:
     log: logging.LoggerAdapter
     caches: Caches
     metrics: Metrics
+    pr_locks: KeyedLock
+    census: CensusStore
+    recounts: Recounts
     store: Store | None = None  # the trend store (None in a process without one)
-    # 0 for a delivery, n for lockin's own n-th retry of it (bot.server.retries).
+    # 0 for a delivery, n for lockin's own n-th retry of it (bot.runtime.retries).
     attempt: int = 0

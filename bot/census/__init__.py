@@ -1,0 +1,1 @@
+"""Repository censuses: the store of counted commits and its incremental update on push."""

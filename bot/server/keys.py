@@ -1,0 +1,21 @@
+"""Where the aiohttp application keeps the app's services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bot.runtime.services import Services
+from bot.server.signed_body import BodyAdmission
+
+
+@dataclass
+class WebServices(Services):
+    """The web process's services: the shared ones and what only the webhook endpoint uses."""
+
+    # Admission of webhook bodies not yet authenticated (bounded memory).
+    bodies: BodyAdmission = field(default_factory=BodyAdmission)
+
+
+SERVICES = web.AppKey("lockin_services", WebServices)
