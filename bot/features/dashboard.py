@@ -11,6 +11,7 @@ default branch. A marked section people write in is carried over on every edit.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -61,7 +62,14 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if data.get("after", ZERO_SHA) == ZERO_SHA:
         return
     owner, _, repo = repository["full_name"].partition("/")
-    await refresh(gh, ctx, owner, repo, branch, data["after"])
+    # The branch's head now, not the push's: deliveries of racing pushes arrive and run in
+    # any order, and the dashboard must never go back to an older head's figures.
+    await refresh(gh, ctx, owner, repo, branch, await _branch_head(gh, owner, repo, branch))
+
+
+async def _branch_head(gh: GitHub, owner: str, repo: str, branch: str) -> str:
+    head = await gh.getitem(f"/repos/{owner}/{repo}/commits?sha={quote(branch)}&per_page=1")
+    return str(head[0]["sha"])
 
 
 @router.register("issues", action="edited")
@@ -86,8 +94,9 @@ async def on_edited(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if not await may_run(gh, owner, repo, data["sender"]["login"], None, config.policy):
         ctx.log.info("dashboard recount by %s refused", data["sender"]["login"])
         return
-    head = await gh.getitem(f"/repos/{owner}/{repo}/commits?sha={quote(branch)}&per_page=1")
-    await refresh(gh, ctx, owner, repo, branch, head[0]["sha"], force=True)
+    await refresh(
+        gh, ctx, owner, repo, branch, await _branch_head(gh, owner, repo, branch), force=True
+    )
 
 
 async def refresh(
@@ -123,10 +132,12 @@ async def refresh(
         if issue is None and not counted.census.totals.non_portable_lines and not force:
             return "none"
         document = await _document(gh, ctx, owner, repo, branch, counted, policy)
+        if points is None:
+            points = await _trend_points(ctx, owner, repo, counted)
         body = dashboard_body(
             document,
             _figures(counted),
-            points=points or [],
+            points=points,
             notes=notes_of(issue.get("body") if issue else None),
         )
         issues = f"/repos/{owner}/{repo}/issues"
@@ -213,3 +224,28 @@ async def _document(
         root=f"{owner}/{repo}",
         records=records,
     )
+
+
+#: Points the dashboard's trend chart shows at most (the newest): a readable chart.
+MAX_CHART_POINTS = 30
+
+
+async def _trend_points(
+    ctx: JobContext, owner: str, repo: str, counted: CensusAt
+) -> list[tuple[str, int]]:
+    """Non-portable lines of the default branch each time they changed, from the trend
+    store, ending with the census this refresh shows (the push's own point may not be
+    recorded yet: handlers of one event run in no set order); none without a store."""
+    if ctx.store is None:
+        return []
+    points = [
+        (point.date.strftime("%Y-%m-%d"), point.non_portable_lines)
+        for point in await ctx.store.points(f"{owner}/{repo}")
+        if point.commit != counted.sha
+    ]
+    today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+    points.append((today, counted.census.totals.non_portable_lines))
+    # A point that repeats the figure before it is no change: kept out, so a push that moves
+    # no figure leaves the body (and the issue) as it was.
+    changes = [pt for i, pt in enumerate(points) if i == 0 or pt[1] != points[i - 1][1]]
+    return changes[-MAX_CHART_POINTS:]

@@ -194,3 +194,18 @@ async def test_config_turns_it_off_and_sets_title_and_labels(
     await bot.push(named, {"csrc/a.cu": KERNEL})
     (issue,) = dashboards(bot, named)
     assert (issue.title, issue.labels) == ("GPU lock-in", ["gpu"])
+
+
+async def test_the_trend_chart_follows_the_points_the_census_records(bot: Bot, repo: Repo) -> None:
+    await bot.push(repo, {"csrc/extra.cu": KERNEL.replace("scale", "extra")})
+    (issue,) = dashboards(bot, repo)
+    assert "xychart-beta" not in issue.body  # one point is no trend yet
+
+    await bot.push(repo, {"csrc/more.cu": KERNEL.replace("scale", "more")})
+
+    (issue,) = dashboards(bot, repo)
+    chart = issue.body.split("```mermaid", 1)[1].split("```", 1)[0]
+    assert "xychart-beta" in chart
+    values = [int(v) for v in chart.split("line [", 1)[1].split("]", 1)[0].split(",")]
+    assert len(values) == 2
+    assert values[1] > values[0]  # the second kernel added lines

@@ -6,6 +6,7 @@ another, a Redis restart losing nothing that was answered 202."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import uuid
 from collections import Counter
@@ -17,7 +18,7 @@ import pytest
 from bot.review.checks import ERROR_TITLE
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.scale.cluster import Cluster, RedisServer, Web, pr_payload, until
-from tests.support.webhooks import issue_comment_event
+from tests.support.webhooks import issue_comment_event, push_event
 
 MARKER = "<!-- lockin:sticky-comment -->"
 
@@ -461,4 +462,33 @@ async def test_a_retry_lives_in_redis_and_survives_the_worker_restarting(
     assert latest.status == "completed"
     assert "without a compute-API decision" in latest.output["title"]
     assert len(sticky(fake, repo, pr.number)) == 1
+    assert fake.contract_errors == []
+
+
+@pytest.mark.timeout(240)
+async def test_racing_pushes_on_two_workers_make_one_dashboard_issue(cluster: Cluster) -> None:
+    fake = cluster.fake
+    webs = [await cluster.start_web(), await cluster.start_web()]
+    await asyncio.gather(cluster.start_worker(), cluster.start_worker())
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    start = repo.head()
+    heads = [start]
+    for n in range(4):
+        heads.append(repo.commit({f"csrc/k{n}.cu": kernel(f"k{n}")}, message=f"kernel {n}"))
+    pushes = [
+        (str(uuid.uuid4()), "push", push_event(fake, repo, before, after))
+        for before, after in itertools.pairwise(heads)
+    ]
+
+    # Each push to both web replicas at once: the workers race on the same repository.
+    await asyncio.gather(
+        *(cluster.deliver(web, event, payload, d) for d, event, payload in pushes for web in webs)
+    )
+    await until(cluster.idle, "the pushes worked off", within=180)
+
+    marker = "<!-- lockin:dashboard -->"
+    dashboards = [i for i in repo.issues.values() if marker in i.body]
+    assert len(dashboards) == 1
+    assert len(fake.requests_to("POST", rf"^/repos/{repo.full_name}/issues$")) == 1
+    assert "`k3`" in dashboards[0].body  # the newest head's kernels, whatever the order
     assert fake.contract_errors == []
