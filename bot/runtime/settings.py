@@ -71,6 +71,9 @@ class Settings:
     history_backfill_points: int = 12
     backfill_requests_per_minute: int = 30
     private_key_path: str | None = None
+    # Lets the setup page of an unconfigured server answer visitors who are not on the
+    # machine itself (through a proxy or from the network), who must present it.
+    setup_token: str | None = field(default=None, repr=False)
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -251,6 +254,7 @@ _SPECS = (
     _Spec("shutdown_timeout", ("SHUTDOWN_TIMEOUT",), _seconds(positive=False)),
     _Spec("job_timeout", ("JOB_TIMEOUT",), _seconds(positive=True)),
     _Spec("job_retry_delays", ("JOB_RETRY_DELAYS",), _delays),
+    _Spec("setup_token", ("SETUP_TOKEN",), _text),
     _Spec("retry_attempts", ("RETRY_ATTEMPTS",), _int_in(1, 20)),
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
     _Spec("recover_stale_runs", ("RECOVER_STALE_RUNS",), _flag),

@@ -309,3 +309,41 @@ def test_update_dotenv_refuses_a_value_it_cannot_write_safely(tmp_path: Path) ->
     with pytest.raises(ValueError, match="WEBHOOK_SECRET"):
         update_dotenv(env_file, {"WEBHOOK_SECRET": 'has"quote'})
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_visitor_through_a_proxy_is_refused_and_nothing_is_written(
+    start_server: StartServer, fake_github: FakeGitHub, workdir: Path
+) -> None:
+    server = await start_server(BASE_URL=PUBLIC_URL)
+    fake_github.add_manifest_code("code-1")
+    # A reverse proxy on this machine: the peer is loopback, the visitor is not.
+    proxied = {"X-Forwarded-For": "203.0.113.7"}
+    async with _session() as session:
+        for path in ("/", "/setup", f"{CALLBACK_PATH}?code=code-1&state=x"):
+            async with session.get(server.url + path, headers=proxied) as response:
+                assert response.status == 403
+                page = await response.text()
+            assert forms(page) == []
+            assert "SETUP_TOKEN" in page
+    assert fake_github.requests == []
+    assert not (workdir / ".env").exists()
+
+
+async def test_setup_token_lets_a_remote_visitor_finish_the_flow(
+    start_server: StartServer, fake_github: FakeGitHub, workdir: Path
+) -> None:
+    server = await start_server(BASE_URL=PUBLIC_URL, SETUP_TOKEN="s3cret-setup-token")
+    fake_github.add_manifest_code("code-1")
+    proxied = {"X-Forwarded-For": "203.0.113.7"}
+    async with _session() as session:
+        async with session.get(server.url + "/setup?token=wrong", headers=proxied) as response:
+            assert response.status == 403
+        url = server.url + "/setup?token=s3cret-setup-token"
+        async with session.get(url, headers=proxied) as response:
+            assert response.status == 200
+            (form,) = forms(await response.text())
+        # GitHub sends the browser back without the token: its cookie carries it.
+        link = f"{server.url}{CALLBACK_PATH}?code=code-1&state={_state(form)}"
+        async with session.get(link, headers=proxied) as response:
+            assert response.status == 200
+    assert dotenv_values(workdir / ".env")["APP_ID"] == str(fake_github.app_id)
