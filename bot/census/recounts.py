@@ -13,6 +13,10 @@ from cachetools import TTLCache
 
 #: How long a finished recount of a PR head answers repeated commands for that head.
 COOLDOWN = 60.0
+#: A sender refused is told so (one reaction) at most once in this many seconds per
+#: installation: refusals must not spend the installation's write budget, which every
+#: pull request's check shares.
+REFUSAL_QUIET = 600.0
 
 
 @dataclass(slots=True)
@@ -28,3 +32,14 @@ class Recounts:
     recent: TTLCache[str, RecountResult] = field(
         default_factory=lambda: TTLCache(maxsize=4096, ttl=COOLDOWN)
     )
+    refused: TTLCache[str, bool] = field(
+        default_factory=lambda: TTLCache(maxsize=16384, ttl=REFUSAL_QUIET)
+    )
+
+    def tell_refused(self, installation_id: int, login: str) -> bool:
+        """Whether a refused sender gets a reaction now (the first refusal in a while)."""
+        key = f"{installation_id}:{login.lower()}"
+        if key in self.refused:
+            return False
+        self.refused[key] = True
+        return True

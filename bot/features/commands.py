@@ -59,7 +59,10 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     ):
         pull = PullRef(repo_of(event), issue["number"])
         ctx.log.info("refused /lockin from %s on %s", login, pull)
-        await _react(gh, owner, repo, comment["id"], "confused")
+        # One reaction, and none to the same sender for a while: strangers must not spend
+        # the installation's write budget that every pull request's check shares.
+        if ctx.recounts.tell_refused(data["installation"]["id"], login):
+            await _react(gh, owner, repo, comment["id"], "confused")
         return
     if any(command.name == RECOUNT for command in commands):
         await backfill.start_if_empty(

@@ -318,3 +318,19 @@ async def test_a_file_name_that_is_not_utf8_is_counted_not_a_failure(
     [sticky] = bot.sticky(repo, pr)
     before = expected_census(repo, pr.head_sha)
     assert f"{before.totals.code_lines + 3:,} code lines" in sticky.body
+
+
+async def test_a_stranger_repeating_commands_costs_one_reaction_and_no_other_write(
+    bot: Bot, repo: Repo, pr: PullRequest
+) -> None:
+    comments = [await bot.command(repo, pr, "/lockin recount", user="passer-by") for _ in range(40)]
+
+    assert bot.reaction_posts(repo, comments[0]) == ["confused"]
+    assert all(bot.reaction_posts(repo, c) == [] for c in comments[1:])
+    # Nothing else written for them: no replies, no check run, no comment.
+    assert writes(bot) == [
+        f"POST /repos/{repo.full_name}/issues/comments/{comments[0].id}/reactions"
+    ]
+    # Another stranger is still told once.
+    other = await bot.command(repo, pr, "/lockin recount", user="someone-else")
+    assert bot.reaction_posts(repo, other) == ["confused"]
