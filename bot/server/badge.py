@@ -1,4 +1,5 @@
-"""`GET /badge/{owner}/{repo}.svg`: the default branch's share of code locked to NVIDIA, as a badge.
+"""`GET /badge/{owner}/{repo}.svg`: the default branch's share of code locked to NVIDIA, as a badge;
+with `?trend`, followed by the change in NVIDIA-only lines over 90 days (from the trend store).
 
 A shields.io-style "flat" badge (grey label, coloured value). Text widths follow shields'
 Verdana 11px metrics so the badge looks like its neighbours in a README.
@@ -12,6 +13,7 @@ from html import escape
 
 from aiohttp import web
 
+from bot.engine.trend import Trend
 from bot.server.keys import SERVICES
 
 LABEL = "NVIDIA lock-in"
@@ -168,7 +170,25 @@ async def badge(request: web.Request) -> web.Response:
             result = await store.default_branch(owner, repo)
     if result is None:
         return _svg(request, unknown_badge(), status=404, max_age=60)
-    return _svg(request, share_badge(result.census.nvidia_share()), status=200, max_age=MAX_AGE)
+    share = result.census.nvidia_share()
+    value = format_share(share)
+    trend_store = request.app[SERVICES].store
+    if "trend" in request.query and trend_store is not None:
+        value += trend_suffix(await trend_store.current_trend(f"{owner}/{repo}"))
+    return _svg(request, render_badge(value, share_colour(share)), status=200, max_age=MAX_AGE)
+
+
+def trend_suffix(trend: Trend | None) -> str:
+    """` ▲ +240 / 90d`: the change in NVIDIA-only lines over 90 days (or since the oldest
+    point within them), for `?trend`; nothing while no earlier point is known."""
+    if trend is None or trend.today is None:
+        return ""
+    before = trend.days_90 if trend.days_90 is not None else trend.days_30
+    if before is None:
+        return ""
+    change = trend.today - before
+    arrow = "▲" if change > 0 else "▼" if change < 0 else "="
+    return f" {arrow} {change:+,} / 90d"
 
 
 def _svg(request: web.Request, body: str, *, status: int, max_age: int) -> web.Response:

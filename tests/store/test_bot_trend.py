@@ -88,3 +88,20 @@ async def test_history_endpoint_never_shows_a_private_repository(
     assert private.status == unknown.status == invalid.status == 404
     assert await private.read() == await unknown.read()
     assert "nvidia" not in (await private.text()).lower()
+
+
+async def test_the_badge_shows_the_90_day_change_when_asked(
+    fake_github: FakeGitHub, start_app: Any
+) -> None:
+    repo = kernels(fake_github)
+    bot = await start_app()
+    await store_of(bot).record_point("octo-org/kernels", old_point(1, 100, 3))
+    await bot.push(repo, {"csrc/more.cu": KERNEL})
+    [*_, today] = await store_of(bot).points("octo-org/kernels")
+
+    plain = await (await bot.client.get("/badge/octo-org/kernels.svg")).text()
+    response = await bot.client.get("/badge/octo-org/kernels.svg?trend")
+    assert response.status == 200
+    with_trend = await response.text()
+    assert "/ 90d" not in plain
+    assert f"▲ +{today.nvidia_locked_lines - 3:,} / 90d" in with_trend
