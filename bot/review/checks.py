@@ -92,16 +92,15 @@ class CheckRun:
         if unfinished is not None:
             return cls(gh, owner, repo, unfinished)
         try:
-            run = await gh.post(
-                f"/repos/{owner}/{repo}/check-runs",
-                data={
-                    "name": name,
-                    "head_sha": head_sha,
-                    "status": "in_progress",
-                    "started_at": now(),
-                    "external_id": external_id,
-                    "output": {"title": "Counting non-portable lines…", "summary": "In progress."},
-                },
+            run = await _create(
+                gh,
+                owner,
+                repo,
+                name=name,
+                head_sha=head_sha,
+                external_id=external_id,
+                status="in_progress",
+                output={"title": "Counting non-portable lines…", "summary": "In progress."},
             )
         except GitHubError:
             # A POST that failed after GitHub created the run (a timeout) is not retried:
@@ -127,19 +126,18 @@ class CheckRun:
     ) -> int:
         """A run created already completed, in one write: for a check that failed before it
         could start one (so the required status never goes missing)."""
-        run = await gh.post(
-            f"/repos/{owner}/{repo}/check-runs",
-            data={
-                "name": name,
-                "head_sha": head_sha,
-                "status": "completed",
-                "conclusion": result.conclusion,
-                "started_at": now(),
-                "completed_at": now(),
-                "external_id": external_id,
-                "output": result.output([]),
-                "actions": [RECOUNT_ACTION],
-            },
+        run = await _create(
+            gh,
+            owner,
+            repo,
+            name=name,
+            head_sha=head_sha,
+            external_id=external_id,
+            status="completed",
+            output=result.output([]),
+            conclusion=result.conclusion,
+            completed_at=now(),
+            actions=[RECOUNT_ACTION],
         )
         return int(run["id"])
 
@@ -160,6 +158,31 @@ class CheckRun:
         for start in range(ANNOTATIONS_PER_REQUEST, len(annotations), ANNOTATIONS_PER_REQUEST):
             batch = annotations[start : start + ANNOTATIONS_PER_REQUEST]
             await self._gh.patch(self._url, data={"output": result.output(batch, text=False)})
+
+
+async def _create(
+    gh: GitHub,
+    owner: str,
+    repo: str,
+    *,
+    name: str,
+    head_sha: str,
+    external_id: str,
+    status: str,
+    output: dict[str, Any],
+    **fields: Any,
+) -> dict[str, Any]:
+    data = {
+        "name": name,
+        "head_sha": head_sha,
+        "status": status,
+        "started_at": now(),
+        "external_id": external_id,
+        "output": output,
+        **fields,
+    }
+    run: dict[str, Any] = await gh.post(f"/repos/{owner}/{repo}/check-runs", data=data)
+    return run
 
 
 async def our_runs(

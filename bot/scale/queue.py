@@ -18,6 +18,7 @@ import logging
 from contextlib import suppress
 
 from arq.connections import ArqRedis
+from arq.jobs import Job as ArqJob
 from redis.exceptions import RedisError
 
 from bot.runtime.jobs import Job
@@ -58,15 +59,7 @@ class RedisJobQueue:
         head = pull_head(job.event, job.payload)
         try:
             seq = await self._heads.sequence()
-            queued = await self._redis.enqueue_job(
-                DELIVERY_JOB,
-                job.delivery_id,
-                job.event,
-                job.payload,
-                job.received_at,
-                seq,
-                _job_id=job_id(job.delivery_id),
-            )
+            queued = await _enqueue(self._redis, job, seq, job_id(job.delivery_id))
             # arq answers None both when a job with this id is already waiting (queued: fine)
             # and when a lost connection cut its transaction (maybe not queued): ask the queue.
             if (
@@ -136,7 +129,14 @@ async def enqueue_retry(redis: ArqRedis, job: Job, seq: int, delay: float) -> No
     """Queue retry `job.attempt` of a delivery, deferred by `delay` seconds. It lives in Redis
     like any queued job, so it survives the worker and web processes restarting; its id
     names the attempt, so a retry is queued once however often this is called for it."""
-    await redis.enqueue_job(
+    await _enqueue(redis, job, seq, f"{job_id(job.delivery_id)}:retry:{job.attempt}", delay)
+
+
+async def _enqueue(
+    redis: ArqRedis, job: Job, seq: int, arq_id: str, defer_by: float | None = None
+) -> ArqJob | None:
+    # The arguments of bot.worker.run_delivery, in order.
+    return await redis.enqueue_job(
         DELIVERY_JOB,
         job.delivery_id,
         job.event,
@@ -144,6 +144,6 @@ async def enqueue_retry(redis: ArqRedis, job: Job, seq: int, delay: float) -> No
         job.received_at,
         seq,
         job.attempt,
-        _job_id=f"{job_id(job.delivery_id)}:retry:{job.attempt}",
-        _defer_by=delay,
+        _job_id=arq_id,
+        _defer_by=defer_by,
     )
