@@ -62,9 +62,7 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if data.get("after", ZERO_SHA) == ZERO_SHA:
         return
     owner, _, repo = repository["full_name"].partition("/")
-    # The branch's head now, not the push's: deliveries of racing pushes arrive and run in
-    # any order, and the dashboard must never go back to an older head's figures.
-    await refresh(gh, ctx, owner, repo, branch, await _branch_head(gh, owner, repo, branch))
+    await refresh(gh, ctx, owner, repo, branch)
 
 
 async def _branch_head(gh: GitHub, owner: str, repo: str, branch: str) -> str:
@@ -94,9 +92,7 @@ async def on_edited(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if not await may_run(gh, owner, repo, data["sender"]["login"], None, config.policy):
         ctx.log.info("dashboard recount by %s refused", data["sender"]["login"])
         return
-    await refresh(
-        gh, ctx, owner, repo, branch, await _branch_head(gh, owner, repo, branch), force=True
-    )
+    await refresh(gh, ctx, owner, repo, branch, force=True)
 
 
 async def refresh(
@@ -105,12 +101,11 @@ async def refresh(
     owner: str,
     repo: str,
     branch: str,
-    sha: str,
     *,
     force: bool = False,
     points: list[tuple[str, int]] | None = None,
 ) -> str:
-    """Bring the dashboard to the census of ``sha``; returns what was done (for logs and
+    """Bring the dashboard to the census of the branch's head; returns what was done (for logs and
     tests): created, updated, unchanged, closed, disabled, none or refused."""
     config = await load_repo_config(gh, owner, repo, branch)
     policy = config.policy
@@ -118,6 +113,10 @@ async def refresh(
         return "disabled"
     store = ctx.census
     try:
+        # The branch's head now, not a push's: deliveries of racing pushes arrive and run
+        # in any order, and the dashboard must never go back to an older head's figures.
+        # Asked only once the dashboard is on, so a repository without one pays nothing.
+        sha = await _branch_head(gh, owner, repo, branch)
         counted = await store.census_at(gh, owner, repo, sha, policy)
     except ArchiveError as exc:
         ctx.log.warning("dashboard census of %s/%s@%s refused: %s", owner, repo, sha, exc)
