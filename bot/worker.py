@@ -139,6 +139,8 @@ async def _start(ctx: dict[str, Any]) -> None:
 async def _stop(ctx: dict[str, Any]) -> None:
     if "session" in ctx:
         await ctx["session"].close()
+    if _SERVICES in ctx:
+        ctx[_SERVICES].engine.close()
     if _SERVICES in ctx and ctx[_SERVICES].store is not None:
         await ctx[_SERVICES].store.close()
 

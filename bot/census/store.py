@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.engine.census import Census
-from bot.engine.summary import summarize_report
+from bot.engine.summary import SharedCounts
 from bot.github.archives import tarball
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.review.contents import CONCURRENT_READS, BlobReader
-from bot.sources.files import classify_entry
+from bot.sources.pool import IN_PROCESS, Engine, EnginePool
 from bot.sources.tarball import ArchiveLimits, census_from_stream
 
 if TYPE_CHECKING:
@@ -98,10 +98,16 @@ class CensusStore:
     a time under ``locks`` (Redis-backed in `lockin worker`, so that workers on several
     hosts count a commit once and apply pushes in order)."""
 
-    def __init__(self, cache: Cache, locks: KeyedLock) -> None:
+    def __init__(self, cache: Cache, locks: KeyedLock, engine: EnginePool | None = None) -> None:
         self._cache = cache
         self._locks = locks
         self._flights = SingleFlight()
+        # Each count is a job of its own on the pool (its own CPU budget); without a pool
+        # (a test, a script) the engine runs in a thread.
+        self._engine = engine
+
+    def _job(self) -> Engine:
+        return self._engine.job() if self._engine is not None else IN_PROCESS
 
     @property
     def locks(self) -> KeyedLock:
@@ -161,6 +167,7 @@ class CensusStore:
                     limits=ArchiveLimits.for_archive(policy.census.max_archive_bytes),
                     path_filter=policy.path_filter(),
                     include_generated=policy.paths.include_generated,
+                    engine=self._job(),
                 )
             counted = archive.census if policy.markers_allowed else archive.census.without_markers()
             result = CensusAt(sha, scope, counted)
@@ -189,7 +196,9 @@ class CensusStore:
                 previous = await self._previous(owner, repo, before, scope)
                 if previous is not None:
                     reader = BlobReader(gh, owner, repo, blobs)
-                    result = await _incremental(gh, reader, owner, repo, previous, after, policy)
+                    result = await _incremental(
+                        gh, reader, owner, repo, previous, after, policy, self._job()
+                    )
                 if result is not None:
                     await self.put(owner, repo, result)
                 else:
@@ -214,6 +223,7 @@ async def _incremental(
     previous: CensusAt,
     after: str,
     policy: Policy,
+    engine: Engine,
 ) -> CensusAt | None:
     """``previous`` moved to ``after`` by recounting only the changed files; None when the
     compare API cannot list the change exactly (then the caller counts the tarball)."""
@@ -236,13 +246,19 @@ async def _incremental(
         if f["status"] != "removed" and f.get("sha") and path_filter.includes(f["filename"])
     }
     contents = await _read_blobs(reader, wanted)
+    present = {
+        f["filename"]: data
+        for f in files
+        if f["status"] != "removed" and (data := contents.get(f.get("sha") or "")) is not None
+    }
+    items = list(present.items())
+    summaries = await asyncio.to_thread(engine.census_summaries, items, SharedCounts())
+    counted = dict(zip(present, summaries, strict=True))
     for f in files:
         path = f["filename"]
         if f["status"] == "renamed" and f.get("previous_filename"):
             census.replace(f["previous_filename"], None)
-        data = contents.get(f.get("sha") or "") if f["status"] != "removed" else None
-        summary = summarize_report(classify_entry(path, data)) if data is not None else None
-        census.replace(path, summary)
+        census.replace(path, counted.get(path))
     return CensusAt(after, previous.scope, census)
 
 

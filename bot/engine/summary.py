@@ -23,17 +23,18 @@ class SharedCounts:
     def __call__(self, mapping: Any) -> Any:
         return self._seen.setdefault(tuple(mapping.items()), mapping)
 
+    def summary(self, summary: FileSummary) -> FileSummary:
+        """``summary`` holding the shared copies of its count mappings."""
+        return replace(
+            summary,
+            layers=self(summary.layers),
+            ecosystems=self(summary.ecosystems),
+            rule_lines=self(summary.rule_lines),
+        )
+
 
 def summarize_report(report: FileReport, shared: SharedCounts | None = None) -> FileSummary:
     """A census keeps a file's counts, not where its findings are (no report of the census
     shows them, and in a large repository they would be a fifth of its memory). The same
     for a tarball member and a whole blob, so that an incremental census equals a full one."""
-    summary = FileSummary.of(report)
-    shared = shared or SharedCounts()
-    return replace(
-        summary,
-        layers=shared(summary.layers),
-        ecosystems=shared(summary.ecosystems),
-        rule_lines=shared(summary.rule_lines),
-        findings=(),
-    )
+    return (shared or SharedCounts()).summary(replace(FileSummary.of(report), findings=()))

@@ -38,7 +38,6 @@ from bot.review.contents import BlobReader, file_contents
 from bot.review.decisions_io import recorded_decisions
 from bot.review.sticky import bot_login
 from bot.sources.archive import ArchiveError
-from bot.sources.files import classify_entry
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -212,9 +211,13 @@ async def _document(
         gh, reader, owner=owner, repo=repo, default_branch=branch, policy=policy
     )
     by_path = {s.path: s for s in files}
-    for path in kernel_paths[:MAX_KERNEL_FILES]:
-        if (data := contents.get(path)) is not None:
-            by_path[path] = FileSummary.of(classify_entry(path, data))
+    kernels = [
+        (path, data)
+        for path in kernel_paths[:MAX_KERNEL_FILES]
+        if (data := contents.get(path)) is not None
+    ]
+    for report in await ctx.engine.reports(kernels):
+        by_path[report.path] = FileSummary.of(report)
     return overview_document(
         list(by_path.values()),
         [p for p in wanted_paths if contents.get(p) is not None],

@@ -15,7 +15,9 @@ Should an archive be unusable (larger than the policy's ``census.max_archive_mb`
 unreadable), blob reads resume up to ``MAX_BLOB_READS`` and the files beyond are listed as
 unread; the check never passes a PR it did not read entirely.
 
-The engine runs in a worker thread so that webhooks keep being acknowledged meanwhile.
+The engine runs in the app's worker processes (``bot.sources.pool``), within a CPU budget per
+file and per check, so that webhooks keep being acknowledged meanwhile; a file over budget
+is not counted, and the check does not pass without it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from bot.review.archive import read_from_archive
 from bot.review.contents import BlobReader, file_contents, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
 from bot.sources.archive import ArchiveError
-from bot.sources.files import classify_entry
+from bot.sources.pool import NOT_COUNTED, Batcher, Engine, Item
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -62,6 +64,8 @@ class PRAnalysis:
     binary: int  # files skipped as binary
     excluded: int  # code files the path filters or the generated-file setting left out
     unread: list[str] = field(default_factory=list)  # candidates the check could not read
+    # (path, why) of files read but not counted: the engine's CPU budget ran out on them.
+    uncounted: list[tuple[str, str]] = field(default_factory=list)
     merge_base: str | None = None
     source: str = "blobs"  # "blobs" | "tarballs": how the versions were read
     archive_notes: list[str] = field(default_factory=list)  # tarballs refused, entries skipped
@@ -94,17 +98,16 @@ class _Plan:
         """Versions still to read."""
         return int(self.needs_new and self.new is None) + int(self.needs_old and self.old is None)
 
-    def take(self, side: str, data: bytes) -> None:
-        """Classify one version as it arrives (keeping its text only for a diff here)."""
-        keep = self.added is None
-        # classify_entry: a file over the size limit is skipped as the CLI and the census
-        # skip it, never counted from the cut-off head an archive hands over.
+    def path(self, side: str) -> str:
+        return self.file.filename if side == "new" else self.old_path
+
+    def take(self, side: str, report: FileReport, data: bytes) -> None:
+        """One version's report (keeping its text only for a diff here)."""
+        text = _text(data) if self.added is None else ""
         if side == "new":
-            self.new = classify_entry(self.file.filename, data)
-            self.new_text = _text(data) if keep else ""
+            self.new, self.new_text = report, text
         else:
-            self.old = classify_entry(self.old_path, data)
-            self.old_text = _text(data) if keep else ""
+            self.old, self.old_text = report, text
 
 
 def _text(data: bytes) -> str:
@@ -144,6 +147,7 @@ class _Sides:
     head_sha: str
     max_archive: int
     repo_bytes: int  # GitHub's size of the repository: about what a tarball weighs
+    engine: Engine
     merge_base: str | None = None
     tree_sha: str | None = None
     source: str = "blobs"
@@ -181,23 +185,36 @@ class _Sides:
     async def _from_archives(self, plans: list[_Plan]) -> None:
         """Each side that needs reading from its commit's tarball."""
         for side in ("new", "old"):
-            wanted = {_side_path(p, side): p for p in plans if _needs(p, side)}
+            wanted = {p.path(side): p for p in plans if _needs(p, side)}
             if not wanted:
                 continue
             ref = self.head_sha if side == "new" else await self.find_merge_base()
+
+            batcher = Batcher(self.engine, self._taker(side, wanted))
             walk = await read_from_archive(
                 self.gh,
                 self.owner,
                 self.repo,
                 ref,
                 set(wanted),
-                _taker(side, wanted),
+                batcher.add,
                 max_bytes=self.max_archive,
             )
+            await asyncio.to_thread(batcher.close)
             self.source = "tarballs"
             if walk.unsafe.counts:
                 kinds = ", ".join(f"{n:,} {r}" for r, n in sorted(walk.unsafe.counts.items()))
                 self.archive_notes.append(f"Tarball entries skipped as unsafe: {kinds}.")
+
+    def _taker(self, side: str, wanted: dict[str, _Plan]) -> Callable[[list[Item]], None]:
+        """Takes a batch of one side's versions from an archive walk's thread."""
+
+        def take(items: list[Item]) -> None:
+            reports = self.engine.reports_blocking(items)
+            for (path, data), report in zip(items, reports, strict=True):
+                wanted[path].take(side, report, data)
+
+        return take
 
     async def _from_blobs(self, plans: list[_Plan]) -> None:
         new_shas = {p.file.filename: p.file.sha for p in plans if p.needs_new and p.new is None}
@@ -214,14 +231,15 @@ class _Sides:
                     if data is not None:
                         old_by_path[plan.old_path] = data
 
-        def classify_all() -> None:
-            for plan in plans:
-                if (sha := new_shas.get(plan.file.filename)) and sha in blobs:
-                    plan.take("new", blobs[sha])
-                if plan.old_path in old_by_path:
-                    plan.take("old", old_by_path[plan.old_path])
-
-        await asyncio.to_thread(classify_all)
+        versions: list[tuple[_Plan, str, bytes]] = []
+        for plan in plans:
+            if (sha := new_shas.get(plan.file.filename)) and sha in blobs:
+                versions.append((plan, "new", blobs[sha]))
+            if plan.old_path in old_by_path:
+                versions.append((plan, "old", old_by_path[plan.old_path]))
+        reports = await self.engine.reports([(p.path(side), data) for p, side, data in versions])
+        for (plan, side, data), report in zip(versions, reports, strict=True):
+            plan.take(side, report, data)
 
     async def _old_shas(self, plans: list[_Plan]) -> tuple[dict[str, str], bool]:
         """Base-side blob SHAs by path from ONE recursive tree of the merge base, and whether
@@ -235,16 +253,8 @@ class _Sides:
         return {path: sha for path, sha in tree.blobs.items() if path in wanted}, tree.truncated
 
 
-def _taker(side: str, wanted: dict[str, _Plan]) -> Callable[[str, bytes], None]:
-    return lambda path, data: wanted[path].take(side, data)
-
-
 def _needs(plan: _Plan, side: str) -> bool:
     return plan.needs_new if side == "new" else plan.needs_old
-
-
-def _side_path(plan: _Plan, side: str) -> str:
-    return plan.file.filename if side == "new" else plan.old_path
 
 
 def _within_budget(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
@@ -268,6 +278,7 @@ async def analyse_pr(
     changed_files: int,
     repo_size_kb: int,
     policy: Policy,
+    engine: Engine,
 ) -> PRAnalysis:
     files = await list_pr_files(gh, owner, repo, number)
     paths = policy.path_filter()
@@ -293,12 +304,17 @@ async def analyse_pr(
         head_sha,
         policy.census.max_archive_bytes,
         repo_size_kb * 1024,
+        engine,
     )
     unread = await sides.read(plans)
     skipped = set(unread)
     analysed = 0
+    uncounted: list[tuple[str, str]] = []
     for plan in plans:
         if plan.file.filename in skipped:
+            continue
+        if why := _not_counted(plan):
+            uncounted.append((plan.file.filename, why))
             continue
         delta = _file_delta(plan, policy)
         if delta is None:
@@ -315,10 +331,18 @@ async def analyse_pr(
         binary=binary,
         excluded=excluded,
         unread=unread,
+        uncounted=uncounted,
         merge_base=sides.merge_base,
         source=sides.source,
         archive_notes=sides.archive_notes,
     )
+
+
+def _not_counted(plan: _Plan) -> str | None:
+    for report in (plan.new, plan.old):
+        if report is not None and report.skipped and report.skipped.startswith(NOT_COUNTED):
+            return report.skipped.removeprefix(NOT_COUNTED)
+    return None
 
 
 def _binary(file: PRFile) -> FileDelta:

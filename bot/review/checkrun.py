@@ -106,6 +106,9 @@ def headline(report: PRReport) -> str:
             f"({count(files, 'file')}): {figures(delta)}"
         )
     if report.incomplete:
+        uncounted = len(report.analysis.uncounted) if report.analysis else 0
+        if uncounted == report.incomplete:
+            return f"{count(uncounted, 'file')} not counted (over time budget): {figures(delta)}"
         return f"{count(report.incomplete, 'file')} could not be read: {figures(delta)}"
     if added:
         return f"{figures(delta)}: every gated line is covered"
@@ -178,11 +181,19 @@ def next_steps(report: PRReport) -> str:
         )
         if report.draft:
             steps.append("The PR comment holds a ready-to-commit draft.")
-    if report.incomplete:
+    uncounted = len(report.analysis.uncounted) if report.analysis else 0
+    if report.incomplete > uncounted:
         steps.append(
-            f"{report.incomplete:,} files were not read (GitHub lists at most 3,000 files, and "
-            "without a usable repository archive the check reads a bounded number of blobs), "
-            "so it cannot pass: split the PR, or check it with `lockin diff` on a checkout."
+            f"{report.incomplete - uncounted:,} files were not read (GitHub lists at most "
+            "3,000 files, and without a usable repository archive the check reads a bounded "
+            "number of blobs), so it cannot pass: split the PR, or check it with `lockin diff` "
+            "on a checkout."
+        )
+    if uncounted:
+        steps.append(
+            f"{uncounted:,} files were not counted: the engine gave up on them when they took "
+            "longer than their CPU-time budget, so the check cannot pass. Check them with "
+            "`lockin diff` on a checkout, or raise `ANALYSIS_FILE_SECONDS` on the server."
         )
     return " ".join(steps) if steps else "Nothing to do."
 
@@ -216,6 +227,12 @@ def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
     if analysis.unlisted:
         parts.append(
             f"{analysis.unlisted:,} files beyond GitHub's 3,000-file listing were not seen."
+        )
+    if analysis.uncounted:
+        shown = ", ".join(f"{code(p)} ({plain(why)})" for p, why in analysis.uncounted[:20])
+        parts.append(
+            f"Not counted: {shown}"
+            + more(min(20, len(analysis.uncounted)), len(analysis.uncounted))
         )
     return "\n\n".join(parts)
 

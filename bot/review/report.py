@@ -38,10 +38,12 @@ class PRReport:
 
     @property
     def incomplete(self) -> int:
-        """Files the check could not read (GitHub's 3,000-file cap, the read budget)."""
+        """Files the check could not read (GitHub's 3,000-file cap, the read budget) or
+        count (the engine's CPU budget)."""
         if self.analysis is None:
             return 0
-        return len(self.analysis.unread) + self.analysis.unlisted
+        analysis = self.analysis
+        return len(analysis.unread) + analysis.unlisted + len(analysis.uncounted)
 
     @property
     def conclusion(self) -> str:

@@ -231,6 +231,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
         changed_files=pr.get("changed_files", 0),
         repo_size_kb=pr["base"]["repo"].get("size", 0),
         policy=policy,
+        engine=ctx.engine,
     )
     report.analysis = analysis
     if report.census is None:

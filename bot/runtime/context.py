@@ -14,6 +14,7 @@ from bot.runtime.caches import Caches
 from bot.runtime.locks import KeyedLock
 from bot.runtime.metrics import Metrics
 from bot.runtime.settings import Settings
+from bot.sources.pool import Engine
 from bot.store import Store
 
 
@@ -39,6 +40,8 @@ class JobContext:
     pr_locks: KeyedLock
     census: CensusStore
     recounts: Recounts
+    # The engine for this job: worker processes, with a CPU budget of its own.
+    engine: Engine
     store: Store | None = None  # the trend store (None in a process without one)
     # 0 for a delivery, n for lockin's own n-th retry of it (bot.runtime.retries).
     attempt: int = 0

@@ -14,6 +14,7 @@ from bot.runtime.jobs import JobQueue
 from bot.runtime.locks import KeyedLock, LocalKeyedLock
 from bot.runtime.metrics import Metrics
 from bot.runtime.settings import Settings
+from bot.sources.pool import Budget, EnginePool, default_processes
 from bot.store import Store
 
 
@@ -33,13 +34,24 @@ class Services:
     #: Recounts of PR heads running and recently finished (slash commands coalesce on it).
     recounts: Recounts = field(default_factory=Recounts)
     census: CensusStore = field(init=False)
+    #: The engine's worker processes: nothing CPU-bound runs in this process's threads.
+    engine: EnginePool = field(init=False)
     # Set while the app runs (configured apps only).
     auth: AppAuth | None = None
     queue: JobQueue | None = None
     store: Store | None = None  # the trend store, open while the app runs
 
     def __post_init__(self) -> None:
-        self.census = CensusStore(self.caches.census, self.census_locks)
+        settings = self.settings
+        self.engine = EnginePool(
+            settings.analysis_processes or default_processes(),
+            Budget(
+                file_seconds=settings.analysis_file_seconds,
+                job_seconds=settings.analysis_job_seconds,
+                grace_seconds=settings.analysis_grace_seconds,
+            ),
+        )
+        self.census = CensusStore(self.caches.census, self.census_locks, self.engine)
 
     def share(
         self,
@@ -52,4 +64,4 @@ class Services:
         self.caches = caches
         self.pr_locks = pr_locks or self.pr_locks
         self.census_locks = census_locks or self.census_locks
-        self.census = CensusStore(caches.census, self.census_locks)
+        self.census = CensusStore(caches.census, self.census_locks, self.engine)

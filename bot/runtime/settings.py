@@ -70,6 +70,13 @@ class Settings:
     # requests per minute per installation that counting them may use.
     history_backfill_points: int = 12
     backfill_requests_per_minute: int = 30
+    # The engine runs in this many processes (0: one per core), never in the web process's
+    # own threads; each file and each job gets at most this much CPU time.
+    analysis_processes: int = 0
+    analysis_file_seconds: float = 5.0
+    analysis_job_seconds: float = 600.0
+    # Wall-clock slack on a batch's CPU budget before its worker is presumed stuck.
+    analysis_grace_seconds: float = 10.0
     private_key_path: str | None = None
     # Lets the setup page of an unconfigured server answer visitors who are not on the
     # machine itself (through a proxy or from the network), who must present it.
@@ -263,6 +270,10 @@ _SPECS = (
     _Spec("db_path", ("LOCKIN_DB_PATH",), _text),
     _Spec("history_backfill_points", ("HISTORY_BACKFILL_POINTS",), _int_in(0, 1000)),
     _Spec("backfill_requests_per_minute", ("BACKFILL_REQUESTS_PER_MINUTE",), _int_in(1, 5000)),
+    _Spec("analysis_processes", ("ANALYSIS_PROCESSES",), _int_in(0, 256)),
+    _Spec("analysis_file_seconds", ("ANALYSIS_FILE_SECONDS",), _seconds(positive=True)),
+    _Spec("analysis_job_seconds", ("ANALYSIS_JOB_SECONDS",), _seconds(positive=True)),
+    _Spec("analysis_grace_seconds", ("ANALYSIS_GRACE_SECONDS",), _seconds(positive=True)),
 )
 
 

@@ -81,6 +81,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     yield
     introduction.cancel()
     await queue.close()
+    services.engine.close()
     await store.close()
     if backend is not None:
         await backend.close()

@@ -7,13 +7,14 @@ as a skipped file so that the report names it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from bot.engine.census import Census
 from bot.engine.paths import DEFAULT_FILTER, PathFilter
-from bot.engine.summary import SharedCounts, summarize_report
+from bot.engine.summary import SharedCounts
 from bot.sources.archive import (
     ArchiveLimits,
     UnsafeEntries,
@@ -22,7 +23,8 @@ from bot.sources.archive import (
     walk_file,
     walk_stream,
 )
-from bot.sources.files import classify_entry, skipped
+from bot.sources.files import skipped
+from bot.sources.pool import IN_PROCESS, Batcher, Engine
 
 
 @dataclass(slots=True)
@@ -34,17 +36,26 @@ class ArchiveCensus:
     inflated_bytes: int = 0
     unsafe: UnsafeEntries = field(default_factory=UnsafeEntries)
 
-    def visitor(self, path_filter: PathFilter) -> Visit:
+    def visitor(self, path_filter: PathFilter, engine: Engine) -> tuple[Visit, Batcher]:
+        """What the walk calls for each file, and the batcher to close once it is done."""
         shared = SharedCounts()
+
+        def take(items: list[tuple[str, bytes]]) -> None:
+            for (path, _), summary in zip(
+                items, engine.census_summaries(items, shared), strict=True
+            ):
+                self.census.replace(path, summary)
+            self.files += len(items)
+
+        batcher = Batcher(engine, take)
 
         def visit(path: str, data: bytes) -> None:
             if not path_filter.includes(path):
                 self.excluded += 1
                 return
-            self.census.replace(path, summarize_report(classify_entry(path, data), shared))
-            self.files += 1
+            batcher.add(path, data)
 
-        return visit
+        return visit, batcher
 
     def on_unsafe(self, name: str, reason: str) -> None:
         # Kept in the census as a skipped file, so the report names it.
@@ -64,17 +75,20 @@ async def census_from_stream(
     path_filter: PathFilter = DEFAULT_FILTER,
     strip_root: bool = True,
     include_generated: bool = False,
+    engine: Engine = IN_PROCESS,
 ) -> ArchiveCensus:
     """Count an archive arriving as compressed chunks (e.g. an HTTP response body)."""
     result = ArchiveCensus(Census(include_generated=include_generated))
+    visit, batcher = result.visitor(path_filter, engine)
     walk = await walk_stream(
         chunks,
-        result.visitor(path_filter),
+        visit,
         limits=limits,
         declared_size=declared_size,
         strip_root=strip_root,
         on_unsafe=result.on_unsafe,
     )
+    await asyncio.to_thread(batcher.close)
     return result.took(walk)
 
 
@@ -92,11 +106,13 @@ def census_from_file(
     asked with ``--prefix``; pass True for a tarball downloaded from GitHub.
     """
     result = ArchiveCensus(Census(include_generated=include_generated))
+    visit, batcher = result.visitor(path_filter, IN_PROCESS)
     walk = walk_file(
         path,
-        result.visitor(path_filter),
+        visit,
         limits=limits,
         strip_root=strip_root,
         on_unsafe=result.on_unsafe,
     )
+    batcher.close()
     return result.took(walk)
