@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.engine.census import Census
 from bot.engine.summary import SharedCounts
 from bot.github.archives import tarball
+from bot.github.contents import CONCURRENT_READS, BlobReader
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
-from bot.review.contents import CONCURRENT_READS, BlobReader
 from bot.sources.pool import IN_PROCESS, Engine, EnginePool
 from bot.sources.tarball import ArchiveLimits, census_from_stream
 

@@ -22,6 +22,7 @@ from bot.census.store import ZERO_SHA, CensusAt
 from bot.engine.census import FileSummary
 from bot.engine.frameworks import wanted
 from bot.engine.kernels import kernel_rules
+from bot.github.contents import BlobReader, file_contents
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.config import Policy
@@ -34,7 +35,6 @@ from bot.render.dashboard import (
     recount_ticked,
 )
 from bot.review.config_io import load_repo_config
-from bot.review.contents import BlobReader, file_contents
 from bot.review.decisions_io import recorded_decisions
 from bot.review.sticky import bot_login
 from bot.sources.archive import ArchiveError

@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 from bot.engine.delta import change_delta, changed_lines, changed_lines_from_patch, file_delta
 from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
+from bot.github.contents import BlobReader, file_contents, read_tree
 from bot.github.errors import NotFound
 from bot.review.archive import read_from_archive
-from bot.review.contents import BlobReader, file_contents, read_tree
 from bot.review.pr_files import PRFile, list_pr_files
 from bot.sources.archive import ArchiveError
 from bot.sources.pool import NOT_COUNTED, Batcher, Engine, Item

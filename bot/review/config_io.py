@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.github.contents import file_contents
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
-from bot.review.contents import file_contents
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

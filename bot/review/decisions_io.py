@@ -12,6 +12,7 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from bot.github.contents import BlobReader, file_contents
 from bot.github.errors import NotFound
 from bot.policy.config import Policy
 from bot.policy.decisions import (
@@ -25,7 +26,6 @@ from bot.policy.decisions import (
     read_records,
 )
 from bot.policy.gate import LinkedDecision
-from bot.review.contents import BlobReader, file_contents
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

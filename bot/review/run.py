@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.model import NON_PORTABLE
+from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
@@ -39,7 +40,6 @@ from bot.review.checks import (
 )
 from bot.review.comment import render_clean, render_comment
 from bot.review.config_io import RepoConfig, load_repo_config
-from bot.review.contents import BlobReader
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky

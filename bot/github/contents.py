@@ -1,8 +1,9 @@
-"""Reading file contents of a PR's two sides: blobs by SHA, and the merge base's tree.
+"""Reading file contents from GitHub: blobs by SHA, files by path, a commit's tree.
 
-Blobs are immutable and named by their content, so they are cached by SHA in the shared
-job cache (``ctx.caches.blobs``): a synchronize event re-reads only what the push changed,
-and a cache hit can only return what the repository itself holds.
+Blobs are immutable and named by their content, so they are cached by SHA in whatever cache
+the caller hands over (the bot's shared job cache): a synchronize event re-reads only what
+the push changed, and a cache hit can only return what the repository itself holds. The PR
+check, the census and the dashboard all read through here.
 """
 
 from __future__ import annotations
@@ -10,14 +11,22 @@ from __future__ import annotations
 import asyncio
 import base64
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, urlencode
 
 from bot.github.errors import NotFound
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.runtime.caches import Cache
+
+
+class BlobCache(Protocol):
+    """Where blobs are kept between reads (the bot's job cache fits it)."""
+
+    async def get(self, key: str) -> Any: ...
+
+    async def put(self, key: str, value: Any) -> None: ...
+
 
 #: Blob reads in flight per job: enough to hide latency, few enough for GitHub's
 #: secondary limits, which punish bursts of concurrent requests.
@@ -66,7 +75,7 @@ async def file_contents(
 class BlobReader:
     """Blob contents of one repository by SHA, through the shared cache."""
 
-    def __init__(self, gh: GitHub, owner: str, repo: str, cache: Cache) -> None:
+    def __init__(self, gh: GitHub, owner: str, repo: str, cache: BlobCache) -> None:
         self._gh = gh
         self._url = f"/repos/{owner}/{repo}"
         self._cache = cache
