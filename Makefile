@@ -20,10 +20,10 @@ run: $(BIN)/lockin
 test: lint
 	$(BIN)/pytest -q
 
-# Everything but the tests marked slow (packaging), scale (Redis, worker processes) and
-# browser (headless Chromium): the loop to run while working.
+# Everything but the tests marked slow (a second or more each), scale (Redis, worker
+# processes) and browser (headless Chromium), on every core: the loop to run while working.
 test-fast: $(BIN)/lockin
-	$(BIN)/pytest -q -m "not slow and not scale and not browser"
+	$(BIN)/pytest -q -n auto -m "not slow and not scale and not browser"
 
 lint: $(BIN)/lockin
 	$(BIN)/ruff check .

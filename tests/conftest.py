@@ -1,7 +1,6 @@
 """Fixtures shared by every test: a running fake GitHub on loopback. Markers by place."""
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,19 +14,44 @@ async def fake_github() -> AsyncIterator[FakeGitHub]:
         yield fake
 
 
-#: Tests that need more than Python, marked by where they live (`make test-fast` leaves
-#: them out): `scale` starts redis-server and `lockin worker` processes, `browser` headless
-#: Chromium. `slow` is set in the modules themselves (packaging, the pre-commit hook).
+#: Marks by place (`make test-fast` leaves them out), matched against the start of a test's
+#: node id: `scale` starts redis-server and `lockin worker` processes, `browser` headless
+#: Chromium, `slow` is whatever takes a second or more of a quiet 2-core machine (gzip
+#: bombs, 3,000-file pull requests, fresh interpreters, real processes, rate-limit waits).
+#: `pytest --durations=60 -m "not slow and not scale and not browser"` shows the next ones;
+#: packaging and the pre-commit hook mark themselves.
 _MARKS_BY_PLACE = {
     "tests/scale/": "scale",
     "tests/deploy/test_setup_page_browser.py": "browser",
+    "tests/layout/test_imports.py": "slow",
+    "tests/sources/test_pool.py": "slow",
+    "tests/review/test_engine_budget.py": "slow",
+    "tests/review/test_job_timeout.py": "slow",
+    "tests/review/test_pr_archive.py": "slow",
+    "tests/review/test_hostile_archives.py": "slow",
+    "tests/recount/test_tarball.py::test_a_gzip_bomb": "slow",
+    "tests/recount/test_tarball.py::test_a_census_whose_event_loop_stops": "slow",
+    "tests/recount/test_recount.py::test_a_gzip_bomb": "slow",
+    "tests/review/test_pr_check.py::test_pr_of_3000_files": "slow",
+    "tests/review/test_check_on_failure.py::test_an_outage_of_each_kind": "slow",
+    "tests/review/test_never_missing.py::test_a_retry_is_dropped": "slow",
+    "tests/review/test_github_listings.py::test_a_file_over_the_size_limit": "slow",
+    "tests/server/test_github_client.py::test_primary_limit_waits": "slow",
+    "tests/server/test_github_client.py::test_secondary_limit_is_waited_out": "slow",
+    "tests/server/test_github_client.py::test_token_refreshed_once": "slow",
+    "tests/server/test_github_client.py::test_writes_of_one_installation": "slow",
+    "tests/server/test_serve_process.py": "slow",
+    "tests/server/test_unverified_bodies.py::test_stalled_uploads": "slow",
+    "tests/action/test_action.py::test_config_input_is_read_at_the_base": "slow",
+    "tests/action/test_action.py::test_decision_linked_from": "slow",
+    "tests/cli/test_cli.py::test_a_file_name_that_is_not_utf8": "slow",
+    "tests/cli/test_history.py::test_the_plot_is_written": "slow",
+    "tests/policy/test_policy_robustness.py::test_load_policy_returns": "slow",
 }
-_ROOT = Path(__file__).parent.parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        place = item.path.relative_to(_ROOT).as_posix()
         for prefix, mark in _MARKS_BY_PLACE.items():
-            if place.startswith(prefix):
+            if item.nodeid.startswith(prefix):
                 item.add_marker(mark)
