@@ -34,6 +34,7 @@ from bot.render.dashboard import (
     notes_of,
     recount_ticked,
 )
+from bot.render.org_summary import org_summary
 from bot.review.config_io import load_repo_config
 from bot.review.decisions_io import recorded_decisions
 from bot.review.sticky import bot_login
@@ -142,13 +143,19 @@ async def refresh(
         if issue is None:
             settings = policy.dashboard
             created = {"title": settings.title, "body": body, "labels": list(settings.labels)}
-            await gh.post(issues, data=created)
+            issue = await gh.post(issues, data=created)
             result = "created"
         elif bot_part(issue.get("body")) == bot_part(body):
             result = "unchanged"
         else:
             await gh.patch(f"{issues}/{issue['number']}", data={"body": body})
             result = "updated"
+        if ctx.store is not None:
+            # What the organisation pages show of this repository's owners and costs.
+            url = issue.get("html_url") if isinstance(issue, dict) else None
+            await ctx.store.save_report(
+                f"{owner}/{repo}", sha, org_summary(document, url), dt.datetime.now(dt.UTC)
+            )
     ctx.log.info("dashboard of %s/%s@%s: %s", owner, repo, sha, result)
     return result
 

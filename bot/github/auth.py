@@ -132,6 +132,13 @@ class AppAuth:
     def app_client(self) -> GitHub:
         return GitHub(Transport(self._config, _AppCredentials(self), self._app_pacer))
 
+    def user_client(self, token: str) -> GitHub:
+        """A client acting as a signed-in user (a user-to-server token from the OAuth web
+        flow): it sees what the user may see through this App, nothing more."""
+        self._on_secret(token)
+        pacer = Pacer(write_interval=0.0, max_wait=self._config.policy.max_rate_limit_wait)
+        return GitHub(Transport(self._config, _UserCredentials(token), pacer))
+
     def installation_client(
         self, installation_id: int, *, delivery_id: str | None = None
     ) -> GitHub:
@@ -158,6 +165,19 @@ class _AppCredentials:
     def renew(self, refused: str) -> bool:
         # A fresh JWT from the same key would be refused the same way.
         return False
+
+
+class _UserCredentials:
+    scope = "user"
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    async def authorization(self) -> str:
+        return f"Bearer {self._token}"
+
+    def renew(self, refused: str) -> bool:
+        return False  # an expired or revoked user token means signing in again
 
 
 class _InstallationCredentials:

@@ -71,6 +71,9 @@ def _blob_size(value: Any) -> int:
     return len(value) if isinstance(value, bytes | str) else 1024
 
 
+#: How long a sign-in lasts (bot.server.access).
+SESSION_SECONDS = 8 * 3600.0
+
 # GitHub lets an App owner redeliver deliveries of the last three days.
 REDELIVERY_WINDOW = 3 * 24 * 3600.0
 
@@ -78,7 +81,8 @@ REDELIVERY_WINDOW = 3 * 24 * 3600.0
 @dataclass
 class Caches:
     """What jobs share. `blobs`: file contents by git blob SHA (immutable, so a long TTL);
-    `census`: repository census results by commit SHA."""
+    `census`: repository census results by commit SHA; `ended_sessions`: signed-out
+    browser sessions."""
 
     blobs: Cache = field(
         default_factory=lambda: MemoryCache(maxsize=64 * 2**20, ttl=6 * 3600, sizeof=_blob_size)
@@ -86,4 +90,9 @@ class Caches:
     census: Cache = field(default_factory=lambda: MemoryCache(maxsize=256, ttl=24 * 3600))
     deliveries: DeliveryLog = field(
         default_factory=lambda: MemoryDeliveryLog(maxsize=200_000, ttl=REDELIVERY_WINDOW)
+    )
+    # Signed-in browser sessions ended by signing out (by session id), for as long as a
+    # session cookie could still be presented: every replica refuses them.
+    ended_sessions: Cache = field(
+        default_factory=lambda: MemoryCache(maxsize=100_000, ttl=SESSION_SECONDS)
     )

@@ -77,11 +77,32 @@ class Settings:
     analysis_job_seconds: float = 600.0
     # Wall-clock slack on a batch's CPU budget before its worker is presumed stuck.
     analysis_grace_seconds: float = 10.0
+    # "Sign in with GitHub" for the organisation pages: the App's OAuth client (the setup
+    # page writes both), the key that signs session cookies (derived from the private key
+    # when unset) and GitHub's web address (derived from GITHUB_API_URL when unset).
+    github_client_id: str | None = None
+    github_client_secret: str | None = field(default=None, repr=False)
+    session_secret: str | None = field(default=None, repr=False)
+    github_web_url: str | None = None
     private_key_path: str | None = None
     # Lets the setup page of an unconfigured server answer visitors who are not on the
     # machine itself (through a proxy or from the network), who must present it.
     setup_token: str | None = field(default=None, repr=False)
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def web_url(self) -> str:
+        """GitHub's web address: github.com, or a GitHub Enterprise Server's host."""
+        if self.github_web_url:
+            return self.github_web_url.rstrip("/")
+        api = self.github_api_url.rstrip("/")
+        if api == "https://api.github.com":
+            return "https://github.com"
+        return api.removesuffix("/api/v3")
+
+    @property
+    def sign_in_configured(self) -> bool:
+        return bool(self.github_client_id and self.github_client_secret)
 
     @property
     def configured(self) -> bool:
@@ -270,6 +291,10 @@ _SPECS = (
     _Spec("db_path", ("LOCKIN_DB_PATH",), _text),
     _Spec("history_backfill_points", ("HISTORY_BACKFILL_POINTS",), _int_in(0, 1000)),
     _Spec("backfill_requests_per_minute", ("BACKFILL_REQUESTS_PER_MINUTE",), _int_in(1, 5000)),
+    _Spec("github_client_id", ("GITHUB_CLIENT_ID",), _text),
+    _Spec("github_client_secret", ("GITHUB_CLIENT_SECRET",), _text),
+    _Spec("session_secret", ("SESSION_SECRET",), _text),
+    _Spec("github_web_url", ("GITHUB_WEB_URL",), _url),
     _Spec("analysis_processes", ("ANALYSIS_PROCESSES",), _int_in(0, 256)),
     _Spec("analysis_file_seconds", ("ANALYSIS_FILE_SECONDS",), _seconds(positive=True)),
     _Spec("analysis_job_seconds", ("ANALYSIS_JOB_SECONDS",), _seconds(positive=True)),

@@ -13,7 +13,7 @@ import bot.engine
 import bot.sources
 from bot.engine.registry import ECOSYSTEMS, RULES
 from bot.github.auth import AppAuth
-from bot.runtime.caches import REDELIVERY_WINDOW, Caches
+from bot.runtime.caches import REDELIVERY_WINDOW, SESSION_SECONDS, Caches
 from bot.runtime.logs import REDACTOR
 from bot.runtime.settings import Settings
 from bot.scale.caches import RedisCache, RedisDeliveryLog
@@ -84,6 +84,13 @@ class RedisBackend:
                 max_value_bytes=CENSUS_MAX_BYTES,
             ),
             deliveries=self.deliveries,
+            ended_sessions=RedisCache(
+                self.redis,
+                PREFIX + "ended-session:",
+                codec=codec,
+                ttl=SESSION_SECONDS,
+                max_value_bytes=64,
+            ),
         )
 
     def job_queue(self, *, capacity: int) -> RedisJobQueue:

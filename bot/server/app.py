@@ -19,10 +19,12 @@ from bot.runtime.github_auth import github_auth
 from bot.runtime.jobs import JobQueue, LocalJobQueue
 from bot.runtime.logs import REDACTOR
 from bot.runtime.settings import Settings
+from bot.server.access import add_signin_routes
 from bot.server.badge import add_badge_routes
 from bot.server.history_api import add_history_routes
 from bot.server.keys import SERVICES, WebServices
 from bot.server.manifest import add_setup_routes
+from bot.server.orgs import add_org_routes
 from bot.server.signed_body import MAX_PAYLOAD
 from bot.server.webhooks import receive
 from bot.store import open_store, store_url
@@ -38,6 +40,8 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
     app[SERVICES] = WebServices(settings=settings, router=router or ROUTER)
     REDACTOR.add_static(settings.private_key)
     REDACTOR.add_static(settings.webhook_secret)
+    REDACTOR.add_static(settings.github_client_secret)
+    REDACTOR.add_static(settings.session_secret)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
@@ -46,6 +50,8 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
         app.cleanup_ctx.append(_github_and_workers)
         add_badge_routes(app)
         add_history_routes(app)
+        add_signin_routes(app, settings)
+        add_org_routes(app)
     else:
         # The app-manifest registration page (issue 6), only while unconfigured.
         add_setup_routes(app, settings)
@@ -55,7 +61,7 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
 async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     services = app[SERVICES]
     settings = services.settings
-    session = aiohttp.ClientSession()
+    session = services.http = aiohttp.ClientSession()
     services.auth = github_auth(settings, session, services.metrics)
     backend = None
     if settings.redis_url:

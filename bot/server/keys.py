@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import aiohttp
 from aiohttp import web
 
 from bot.runtime.services import Services
@@ -16,6 +17,8 @@ class WebServices(Services):
 
     # Admission of webhook bodies not yet authenticated (bounded memory).
     bodies: BodyAdmission = field(default_factory=BodyAdmission)
+    # The process's HTTP session while the app runs (GitHub's web endpoints: OAuth).
+    http: aiohttp.ClientSession | None = None
 
 
 SERVICES = web.AppKey("lockin_services", WebServices)

@@ -72,3 +72,21 @@ class Overview:
     nvidia_locked_lines: int
     nvidia_share: float
     change_90_days: int | None  # None when no point is 90 days old
+
+
+@dataclass(frozen=True, slots=True)
+class OrgRow:
+    """One repository on the organisation page: its latest point, its change over 90 days
+    and its latest register and plan (``summary``, None before the first one)."""
+
+    full_name: str
+    commit: str
+    date: dt.datetime
+    code_lines: int
+    non_portable_lines: int
+    nvidia_locked_lines: int
+    nvidia_share: float
+    change_90_days: int | None
+    layers: dict[str, int]
+    ecosystems: dict[str, int]
+    summary: dict[str, Any] | None

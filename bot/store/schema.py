@@ -64,3 +64,16 @@ class PointRow(Base):
     figures: Mapped[dict[str, Any]] = mapped_column(JSON)
     # The commit left the default branch (a force push): kept, but never in a trend.
     left_branch: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class ReportRow(Base):
+    """A repository's latest register and plan (decision coverage, owners, cost per target)."""
+
+    __tablename__ = "reports"
+
+    repository_id: Mapped[int] = mapped_column(
+        ForeignKey("repositories.id", ondelete="CASCADE"), primary_key=True
+    )
+    commit: Mapped[str] = mapped_column(String(40))
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    summary: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from bot.engine.trend import MONTH
-from bot.store.records import Overview, Point, Repository, Trend
-from bot.store.schema import PointRow, RepositoryRow
+from bot.store.records import OrgRow, Overview, Point, Repository, Trend
+from bot.store.schema import PointRow, ReportRow, RepositoryRow
 
 DAY = dt.timedelta(days=1)
 
@@ -229,6 +229,85 @@ class Store:
             for name, commit, taken_at, locked, share, old in rows
         ]
 
+    async def save_report(
+        self, full_name: str, commit: str, summary: dict[str, Any], now: dt.datetime
+    ) -> None:
+        """Keep the repository's latest register and plan (one row, replaced)."""
+        repository_id = await self._repository_id(full_name, create=True)
+        values = {"commit": commit, "updated_at": _utc(now), "summary": summary}
+        statement = (
+            self._insert(ReportRow)
+            .values(repository_id=repository_id, **values)
+            .on_conflict_do_update(index_elements=["repository_id"], set_=values)
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(statement)
+
+    async def org_rows(self, names: Iterable[str], now: dt.datetime) -> list[OrgRow]:
+        """The organisation page's table for these repositories, in one query; a repository
+        without a point yet is absent (it is still being counted)."""
+        wanted = sorted({_name(n) for n in names})
+        if not wanted:
+            return []
+        rows = await self._run(_org_query(_utc(now), wanted))
+        return [
+            OrgRow(
+                full_name=row[0],
+                commit=row[1],
+                date=_utc(row[2]),
+                code_lines=row[3],
+                non_portable_lines=row[4],
+                nvidia_locked_lines=row[5],
+                nvidia_share=row[6],
+                change_90_days=None if row[8] is None else row[5] - row[8],
+                layers=dict((row[7] or {}).get("layers") or {}),
+                ecosystems=dict((row[7] or {}).get("ecosystems") or {}),
+                summary=row[9],
+            )
+            for row in rows
+        ]
+
+    async def weekly_locked_lines(
+        self, names: Iterable[str], now: dt.datetime, weeks: int = 26
+    ) -> list[tuple[dt.datetime, int]]:
+        """The NVIDIA-only lines of these repositories together at the end of each of the
+        last ``weeks`` weeks (each repository's latest point standing then), oldest first."""
+        wanted = sorted({_name(n) for n in names})
+        now = _utc(now)
+        start = now - dt.timedelta(weeks=weeks)
+        if not wanted:
+            return []
+        in_window = (
+            select(PointRow.repository_id, PointRow.taken_at, PointRow.nvidia_locked_lines)
+            .join(RepositoryRow, RepositoryRow.id == PointRow.repository_id)
+            .where(
+                RepositoryRow.full_name.in_(wanted),
+                PointRow.left_branch.is_(False),
+                PointRow.taken_at > start,
+                PointRow.taken_at <= now,
+            )
+        )
+        before = aliased(PointRow)
+        standing = (
+            select(RepositoryRow.id, before.taken_at, before.nvidia_locked_lines)
+            .join(before, before.id == _standing(start).scalar_subquery())
+            .where(RepositoryRow.full_name.in_(wanted))
+        )
+        points = sorted(
+            [*(await self._run(standing)), *(await self._run(in_window))], key=lambda r: r[1]
+        )
+        latest: dict[int, int] = {}
+        series: list[tuple[dt.datetime, int]] = []
+        index = 0
+        for week in range(weeks + 1):
+            end = start + dt.timedelta(weeks=week)
+            while index < len(points) and _utc(points[index][1]) <= end:
+                repository_id, _, locked = points[index]
+                latest[repository_id] = locked
+                index += 1
+            series.append((end, sum(latest.values())))
+        return series
+
     async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:
             return (await session.execute(query)).all()
@@ -255,25 +334,27 @@ def _trend(series: list[Point], now: dt.datetime, in_window: int) -> Trend:
     )
 
 
+def _standing(until: dt.datetime) -> Any:
+    """The id of a repository's point standing at ``until`` (correlated to RepositoryRow)."""
+    return (
+        select(PointRow.id)
+        .where(
+            PointRow.repository_id == RepositoryRow.id,
+            PointRow.left_branch.is_(False),
+            PointRow.taken_at <= until,
+        )
+        # taken_at alone: the index gives that order, a tie-break would sort each
+        # repository's points (two commits of one second: either is the latest).
+        .order_by(PointRow.taken_at.desc())
+        .limit(1)
+        .correlate(RepositoryRow)
+    )
+
+
 def _overview_query(now: dt.datetime, prefix: str | None) -> Executable:
     """Each repository's latest point and the point standing 90 days before: two index
     seeks per repository on (repository_id, taken_at), newest first, one row each."""
-
-    def standing(until: dt.datetime) -> Any:
-        return (
-            select(PointRow.id)
-            .where(
-                PointRow.repository_id == RepositoryRow.id,
-                PointRow.left_branch.is_(False),
-                PointRow.taken_at <= until,
-            )
-            # taken_at alone: the index gives that order, a tie-break would sort each
-            # repository's points (two commits of one second: either is the latest).
-            .order_by(PointRow.taken_at.desc())
-            .limit(1)
-            .correlate(RepositoryRow)
-        )
-
+    standing = _standing
     latest = aliased(PointRow)
     old = aliased(PointRow)
     query = (
@@ -293,3 +374,29 @@ def _overview_query(now: dt.datetime, prefix: str | None) -> Executable:
     if prefix:
         query = query.where(RepositoryRow.full_name.startswith(prefix, autoescape=True))
     return query
+
+
+def _org_query(now: dt.datetime, names: list[str]) -> Executable:
+    """The overview's two seeks per repository, its latest point's figures and its report."""
+    latest = aliased(PointRow)
+    old = aliased(PointRow)
+    return (
+        select(
+            RepositoryRow.full_name,
+            latest.commit,
+            latest.taken_at,
+            latest.code_lines,
+            latest.non_portable_lines,
+            latest.nvidia_locked_lines,
+            latest.nvidia_share,
+            latest.figures,
+            old.nvidia_locked_lines,
+            ReportRow.summary,
+        )
+        .select_from(RepositoryRow)
+        .join(latest, latest.id == _standing(now).scalar_subquery())
+        .outerjoin(old, old.id == _standing(now - 90 * DAY).scalar_subquery())
+        .outerjoin(ReportRow, ReportRow.repository_id == RepositoryRow.id)
+        .where(RepositoryRow.full_name.in_(names))
+        .order_by(RepositoryRow.full_name)
+    )

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import re
+import secrets
 import time
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -21,6 +22,7 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.web_urldispatcher import AbstractRoute
+from yarl import URL
 
 from . import contract, endpoints
 from .auth import (
@@ -41,6 +43,17 @@ JWT_OPERATIONS = {"apps/get-authenticated", "apps/create-installation-access-tok
 ANONYMOUS_OPERATIONS = {"apps/create-from-manifest", "rate-limit/get"}
 # GitHub does not count these against the quota.
 FREE_OPERATIONS = {"rate-limit/get"}
+#: Operations answered for a user-to-server token (a user signed in with the App).
+USER_OPERATIONS = {
+    "users/get-authenticated",
+    "apps/list-installations-for-authenticated-user",
+    "apps/list-installation-repos-for-authenticated-user",
+}
+#: GitHub's web (not API) endpoints of the OAuth web flow. They are not in the REST
+#: description; their shapes follow https://docs.github.com/en/apps/creating-github-apps/
+#: authenticating-with-a-github-app/generating-a-user-access-token-for-a-github-app
+OAUTH_AUTHORIZE = "/login/oauth/authorize"
+OAUTH_TOKEN = "/login/oauth/access_token"
 CODELOAD_ROUTE = "/_codeload/{owner}/{repo}/legacy.tar.gz/{ref:.+}"
 
 
@@ -84,6 +97,14 @@ class FakeGitHub:
         self.installations: dict[int, Installation] = {}
         self.repos: dict[str, Repo] = {}
         self.manifest_codes: set[str] = set()
+        # Users who sign in through the App's OAuth flow: the repositories each can read,
+        # their user-to-server tokens, and who GitHub's authorize page approves right now.
+        self.user_repos: dict[str, set[str]] = {}
+        self.user_tokens: dict[str, str] = {}
+        self.oauth_client_id = "Iv1.fakeclientid0001"
+        self.oauth_client_secret = secrets.token_hex(20)
+        self.oauth_codes: dict[str, tuple[str, str]] = {}  # code -> (login, redirect_uri)
+        self.approving: str | None = None
         self.codeload_tickets: set[str] = set()
         # Every 2xx JSON answer is also checked against the description's response schema, so
         # the fake cannot drift from GitHub; violations land in contract_errors (prefix "response").
@@ -140,6 +161,18 @@ class FakeGitHub:
         self.repos[full_name] = repo
         return repo
 
+    def add_user(self, login: str, repos: set[str]) -> None:
+        """A person who can read ``repos`` (full names) on GitHub."""
+        self.user_repos[login] = set(repos)
+
+    def sign_in_as(self, login: str | None) -> None:
+        """Who GitHub's authorize page approves (None: the visitor declines)."""
+        self.approving = login
+
+    def readable(self, login: str) -> set[str]:
+        """The repositories of this App's installations ``login`` can read."""
+        return {name for name in self.user_repos.get(login, set()) if name in self.repos}
+
     def add_manifest_code(self, code: str) -> None:
         self.manifest_codes.add(code)
 
@@ -182,6 +215,8 @@ class FakeGitHub:
             route = app.router.add_route(operation.method, operation.route, self._dispatch)
             self._routes[route] = operation
         app.router.add_get(CODELOAD_ROUTE, functools.partial(endpoints.codeload, self))
+        app.router.add_get(OAUTH_AUTHORIZE, self._authorize)
+        app.router.add_post(OAUTH_TOKEN, self._access_token)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", 0).start()
@@ -234,10 +269,10 @@ class FakeGitHub:
                 content_type=request.content_type if body else "",
             )
             record.contract_errors = contract.request_errors(contract_request)
-        elif not request.path.startswith("/_codeload/"):  # the archive host is not the API
+        elif not request.path.startswith(("/_codeload/", "/login/oauth/")):  # not the API
             record.contract_errors = [f"{request.method} {request.path}: not in the contract"]
         self._note_errors(record.contract_errors)
-        if request.path.startswith("/_codeload/"):
+        if request.path.startswith(("/_codeload/", "/login/oauth/")):
             response = await handler(request)
         else:
             self._in_flight += 1
@@ -322,6 +357,8 @@ class FakeGitHub:
             except AuthError as exc:
                 return None, self._app_bucket, str(exc)
             return None, self._app_bucket, None
+        if operation_id in USER_OPERATIONS and credential in self.user_tokens:
+            return None, self._anonymous_bucket, None
         token = self.tokens.get(credential) if scheme.lower() in ("token", "bearer") else None
         if token is not None and not token.live:
             return None, token.bucket, "Bad credentials"
@@ -355,6 +392,36 @@ class FakeGitHub:
             request, dict(request.match_info), dict(request.query), record.json, repo, token
         )
         return await endpoints.HANDLERS[operation.operation_id](self, call)
+
+    async def _authorize(self, request: web.Request) -> web.Response:
+        """GitHub's authorize page, approved at once by ``approving`` (a real one asks)."""
+        query = request.query
+        if query.get("client_id") != self.oauth_client_id or "redirect_uri" not in query:
+            return web.Response(status=404, text="Not Found")
+        redirect = URL(query["redirect_uri"])
+        if self.approving is None:  # the visitor clicked Cancel
+            target = redirect.update_query(error="access_denied", state=query.get("state", ""))
+        else:
+            code = secrets.token_hex(10)
+            self.oauth_codes[code] = (self.approving, query["redirect_uri"])
+            target = redirect.update_query(code=code, state=query.get("state", ""))
+        raise web.HTTPFound(str(target))
+
+    async def _access_token(self, request: web.Request) -> web.Response:
+        """Exchanges a code once; errors are 200 answers with an ``error`` field, as GitHub's."""
+        form = await request.post()
+        code = str(form.get("code", ""))
+        if (
+            form.get("client_id") != self.oauth_client_id
+            or form.get("client_secret") != self.oauth_client_secret
+        ):
+            return web.json_response({"error": "incorrect_client_credentials"})
+        login, redirect_uri = self.oauth_codes.pop(code, (None, None))
+        if login is None or form.get("redirect_uri") not in (None, redirect_uri):
+            return web.json_response({"error": "bad_verification_code"})
+        token = "ghu_" + secrets.token_hex(18)
+        self.user_tokens[token] = login
+        return web.json_response({"access_token": token, "token_type": "bearer", "scope": ""})
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         # Contract routes only mark the operation: the middleware answers every request, since

@@ -130,6 +130,57 @@ class Shapes:
         }
 
     # -- repositories ----------------------------------------------------------------------------
+    def private_user(self, login: str) -> dict[str, Any]:
+        """GET /user as the user themselves sees it."""
+        return self.user(login) | {
+            "name": login,
+            "company": None,
+            "blog": "",
+            "location": None,
+            "email": None,
+            "hireable": None,
+            "bio": None,
+            "public_repos": 0,
+            "public_gists": 0,
+            "followers": 0,
+            "following": 0,
+            "created_at": "2020-01-01T00:00:00Z",
+            "updated_at": "2020-01-01T00:00:00Z",
+            "private_gists": 0,
+            "total_private_repos": 0,
+            "owned_private_repos": 0,
+            "disk_usage": 0,
+            "collaborators": 0,
+            "two_factor_authentication": True,
+            "plan": {
+                "name": "free",
+                "space": 976562499,
+                "private_repos": 10000,
+                "collaborators": 0,
+            },
+        }
+
+    def installation(self, installation_id: int, account: str) -> dict[str, Any]:
+        return {
+            "id": installation_id,
+            "account": self.user(account),
+            "repository_selection": "selected",
+            "access_tokens_url": f"{self.api}/app/installations/{installation_id}/access_tokens",
+            "repositories_url": f"{self.api}/installation/repositories",
+            "html_url": f"{WEB}/settings/installations/{installation_id}",
+            "app_id": self.app_id,
+            "app_slug": self.app_slug,
+            "target_id": user_id(account),
+            "target_type": user_type(account),
+            "permissions": {"checks": "write", "contents": "read", "pull_requests": "write"},
+            "events": ["pull_request", "push"],
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+            "single_file_name": None,
+            "suspended_by": None,
+            "suspended_at": None,
+        }
+
     def repo(self, repo: Repo, full: bool = False) -> dict[str, Any]:
         url = f"{self.api}/repos/{repo.full_name}"
         html = f"{WEB}/{repo.full_name}"

@@ -1,0 +1,134 @@
+"""The organisation page's figures from the store's rows: pure, so the page, the exports and
+the benchmark agree on every number."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.records import OrgRow
+
+#: Columns of the table, the CSV and the JSON, in order: (key, heading).
+COLUMNS = (
+    ("repository", "Repository"),
+    ("nvidia_locked_lines", "NVIDIA-only lines"),
+    ("nvidia_share", "Share"),
+    ("change_90_days", "90-day change"),
+    ("coverage", "Decision coverage"),
+    ("uncovered_lines", "Uncovered lines"),
+    ("dashboard", "Dashboard"),
+    ("last_counted", "Last counted"),
+)
+SORTS = {key for key, _ in COLUMNS if key != "dashboard"}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    repository: str
+    counting: bool  # installed, never counted yet
+    nvidia_locked_lines: int | None = None
+    nvidia_share: float | None = None
+    change_90_days: int | None = None
+    coverage: float | None = None
+    uncovered_lines: int | None = None
+    dashboard: str | None = None
+    last_counted: dt.datetime | None = None
+
+    def export(self) -> dict[str, Any]:
+        return {
+            "repository": self.repository,
+            "status": "counting" if self.counting else "counted",
+            "nvidia_locked_lines": self.nvidia_locked_lines,
+            "nvidia_share": None if self.nvidia_share is None else round(self.nvidia_share, 4),
+            "change_90_days": self.change_90_days,
+            "coverage": None if self.coverage is None else round(self.coverage, 4),
+            "uncovered_lines": self.uncovered_lines,
+            "dashboard": self.dashboard,
+            "last_counted": self.last_counted.isoformat() if self.last_counted else None,
+        }
+
+
+def table(rows: list[OrgRow], permitted: set[str]) -> list[Row]:
+    """One row per permitted repository, counted or still counting."""
+    counted = {r.full_name: r for r in rows}
+    out = []
+    for name in sorted(permitted):
+        row = counted.get(name)
+        if row is None:
+            out.append(Row(name, counting=True))
+            continue
+        summary = row.summary or {}
+        out.append(
+            Row(
+                name,
+                counting=False,
+                nvidia_locked_lines=row.nvidia_locked_lines,
+                nvidia_share=row.nvidia_share,
+                change_90_days=row.change_90_days,
+                coverage=summary.get("coverage"),
+                uncovered_lines=summary.get("uncovered_lines"),
+                dashboard=summary.get("dashboard"),
+                last_counted=row.date,
+            )
+        )
+    return out
+
+
+def select_rows(rows: list[Row], query: str, sort: str, descending: bool) -> list[Row]:
+    """Filtered by a substring of the name, sorted by a column; rows without a value last."""
+    needle = query.strip().lower()
+    kept = [r for r in rows if needle in r.repository] if needle else list(rows)
+    key = sort if sort in SORTS else "nvidia_locked_lines"
+    present = [r for r in kept if getattr(r, key) is not None]
+    absent = [r for r in kept if getattr(r, key) is None]
+    present.sort(key=lambda r: (getattr(r, key), r.repository), reverse=descending)
+    return present + absent
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    repositories: int
+    counted: int
+    code_lines: int
+    layers: dict[str, int]
+    nvidia_locked_lines: int
+    nvidia_share: float
+    gated_lines: int
+    covered_lines: int
+    coverage: float | None
+    plans: list[dict[str, Any]]  # per target: rewrite, map, edit summed
+
+
+def totals(rows: list[OrgRow], permitted: int) -> Totals:
+    layers: Counter[str] = Counter()
+    plans: dict[str, dict[str, Any]] = {}
+    gated = covered = 0
+    for row in rows:
+        layers.update(row.layers)
+        summary = row.summary or {}
+        gated += summary.get("gated_lines", 0)
+        covered += summary.get("covered_lines", 0)
+        for plan in summary.get("plans", []):
+            into = plans.setdefault(
+                plan["target"],
+                {"target": plan["target"], "vendor": plan["vendor"], "tool": plan["tool"]}
+                | {"rewrite": 0, "map": 0, "edit": 0},
+            )
+            for part in ("rewrite", "map", "edit"):
+                into[part] += plan[part]
+    code = sum(r.code_lines for r in rows)
+    locked = sum(r.nvidia_locked_lines for r in rows)
+    return Totals(
+        repositories=permitted,
+        counted=len(rows),
+        code_lines=code,
+        layers=dict(layers),
+        nvidia_locked_lines=locked,
+        nvidia_share=locked / code if code else 0.0,
+        gated_lines=gated,
+        covered_lines=covered,
+        coverage=covered / gated if gated else None,
+        plans=sorted(plans.values(), key=lambda p: p["target"]),
+    )

@@ -1,0 +1,189 @@
+"""The organisation pages' routes: each one behind sign-in, each showing only what GitHub
+says the signed-in user can read (``bot.server.access``), each one or two queries whatever
+the number of repositories."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from importlib import resources
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from aiohttp import web
+
+from bot.server.access import Access, current_access, require_access
+from bot.server.keys import SERVICES
+from bot.server.orgs.figures import COLUMNS, select_rows, table, totals
+from bot.store import Store
+
+ORG = r"{org:[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})}"
+REPO = r"{repo:[A-Za-z0-9._-]{1,100}}"
+TREND_WEEKS = 26
+STATIC = "orgs-static"
+# Data blocks (<script type="application/json">) are not run; the only script is ours.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("bot.server.orgs", "templates"),
+    autoescape=True,  # every name, title and owner comes from a repository: hostile text
+    undefined=jinja2.StrictUndefined,
+)
+_TEMPLATES.filters["number"] = lambda n: "–" if n is None else f"{n:,}"
+_TEMPLATES.filters["percent"] = lambda x: "–" if x is None else f"{100 * x:.1f}%"
+_TEMPLATES.filters["signed"] = lambda n: "–" if n is None else f"{n:+,}"
+_TEMPLATES.filters["day"] = lambda d: "–" if d is None else d.strftime("%Y-%m-%d")
+
+
+def add_org_routes(app: web.Application) -> None:
+    static = resources.files("bot.server.orgs").joinpath("static")
+    app.router.add_static("/static/orgs", str(static), name=STATIC, append_version=True)
+    app.router.add_get("/orgs", org_list)
+    app.router.add_get(f"/orgs/{ORG}.csv", org_csv)
+    app.router.add_get(f"/orgs/{ORG}.json", org_json)
+    app.router.add_get(f"/orgs/{ORG}", org_page)
+    app.router.add_get(f"/orgs/{ORG}/{REPO}", repo_page)
+
+
+def _render(request: web.Request, template: str, **values: Any) -> web.Response:
+    page = _TEMPLATES.get_template(template).render(
+        static=lambda name: str(request.app.router[STATIC].url_for(filename=name)),
+        **values,
+    )
+    response = web.Response(text=page, content_type="text/html", charset="utf-8")
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["Cache-Control"] = "private, no-store"  # pages differ per user
+    return response
+
+
+def _store(request: web.Request) -> Store:
+    store = request.app[SERVICES].store
+    if store is None:
+        raise web.HTTPServiceUnavailable(text="the store is starting")
+    return store
+
+
+def _permitted(access: Access, org: str) -> set[str]:
+    prefix = org.lower() + "/"
+    return {name for name in access.repositories if name.startswith(prefix)}
+
+
+async def org_list(request: web.Request) -> web.Response:
+    access = await current_access(request)
+    if access is None:
+        raise web.HTTPFound("/signin?next=/orgs")
+    return _render(request, "orgs.html", access=access, owners=sorted(access.owners))
+
+
+async def _org_table(request: web.Request) -> tuple[Access, str, list[Any], Any, list[Any]]:
+    org = request.match_info["org"]
+    access = await require_access(request, org)
+    permitted = _permitted(access, org)
+    store = _store(request)
+    now = dt.datetime.now(dt.UTC)
+    rows = await store.org_rows(permitted, now)
+    return access, org, table(rows, permitted), totals(rows, len(permitted)), rows
+
+
+async def org_page(request: web.Request) -> web.Response:
+    access, org, rows, sums, _ = await _org_table(request)
+    sort = request.query.get("sort", "nvidia_locked_lines")
+    descending = request.query.get("dir", "desc") != "asc"
+    query = request.query.get("q", "")
+    shown = select_rows(rows, query, sort, descending)
+    current = {"sort": sort, "dir": "desc" if descending else "asc", "q": query}
+    now = dt.datetime.now(dt.UTC)
+    weekly = await _store(request).weekly_locked_lines(_permitted(access, org), now, TREND_WEEKS)
+    chart = {
+        "title": "NVIDIA-only lines, every repository together",
+        "x": [int(day.timestamp()) for day, _ in weekly],
+        "y": [total for _, total in weekly],
+    }
+    return _render(
+        request,
+        "org.html",
+        access=access,
+        org=org,
+        rows=shown,
+        total_rows=len(rows),
+        totals=sums,
+        columns=COLUMNS,
+        sort=sort,
+        descending=descending,
+        query=query,
+        chart=json.dumps(chart),
+        link=lambda **changes: _link(org, current | changes),
+    )
+
+
+def _link(org: str, params: dict[str, str]) -> str:
+    query = "&".join(f"{k}={quote(v)}" for k, v in params.items() if v)
+    return f"/orgs/{org}?{query}" if query else f"/orgs/{org}"
+
+
+async def org_json(request: web.Request) -> web.Response:
+    _, org, rows, _, _ = await _org_table(request)
+    body = {"organisation": org, "repositories": [r.export() for r in rows]}
+    response = web.json_response(body, dumps=lambda v: json.dumps(v, indent=2))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+async def org_csv(request: web.Request) -> web.Response:
+    _, org, rows, _, _ = await _org_table(request)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    exported = [r.export() for r in rows]
+    header = ["repository", "status", *(k for k, _ in COLUMNS if k != "repository")]
+    writer.writerow(header)
+    for row in exported:
+        writer.writerow([_cell(row[k]) for k in header])
+    response = web.Response(text=out.getvalue(), content_type="text/csv", charset="utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="{org}-lockin.csv"'
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    # A spreadsheet runs a cell starting with these as a formula (CSV injection).
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+async def repo_page(request: web.Request) -> web.Response:
+    org, repo = request.match_info["org"], request.match_info["repo"]
+    access = await require_access(request, org)
+    full_name = f"{org}/{repo}".lower()
+    if not access.can_read(full_name):
+        raise web.HTTPNotFound()
+    store = _store(request)
+    now = dt.datetime.now(dt.UTC)
+    found = await store.org_rows([full_name], now)
+    row = found[0] if found else None
+    points = await store.points(full_name, now - dt.timedelta(days=365))
+    chart = {
+        "title": "NVIDIA-only lines",
+        "x": [int(p.date.timestamp()) for p in points],
+        "y": [p.nvidia_locked_lines for p in points],
+    }
+    web_url = request.app[SERVICES].settings.web_url
+    commit = row.commit if row else "HEAD"
+    return _render(
+        request,
+        "repo.html",
+        access=access,
+        org=org,
+        full_name=full_name,
+        row=row,
+        summary=(row.summary if row else None) or {},
+        chart=json.dumps(chart),
+        code_url=lambda path="": f"{web_url}/{full_name}/tree/{commit}/{quote(path)}",
+    )
