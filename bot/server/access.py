@@ -77,10 +77,13 @@ class SignIns:
         secret = self.settings.session_secret or self.settings.private_key or ""
         self._fernet = Fernet(base64.urlsafe_b64encode(_derive(secret, b"session cookies")))
         self._csrf_key = _derive(secret, b"csrf tokens")
-        self.access = TTLCache(maxsize=10_000, ttl=ACCESS_SECONDS, timer=self.clock)
+        # Through self.clock at each call, so that a test can move time on.
+        self.access = TTLCache(maxsize=10_000, ttl=ACCESS_SECONDS, timer=lambda: self.clock())
 
-    def seal(self, value: dict[str, Any]) -> str:
-        return self._fernet.encrypt(json.dumps(value).encode()).decode()
+    def seal(self, value: dict[str, Any], age: float = 0.0) -> str:
+        """``value`` encrypted and authenticated, stamped ``age`` seconds in the past."""
+        data = json.dumps(value).encode()
+        return self._fernet.encrypt_at_time(data, int(time.time() - age)).decode()
 
     def open(self, sealed: str | None, max_age: float) -> dict[str, Any] | None:
         if not sealed:

@@ -17,6 +17,7 @@ from bot.store.records import OrgRow, Overview, Point, Repository, Trend
 from bot.store.schema import PointRow, ReportRow, RepositoryRow
 
 DAY = dt.timedelta(days=1)
+LATEST = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
 
 def _name(full_name: str) -> str:
@@ -284,7 +285,6 @@ class Store:
                 RepositoryRow.full_name.in_(wanted),
                 PointRow.left_branch.is_(False),
                 PointRow.taken_at > start,
-                PointRow.taken_at <= now,
             )
         )
         before = aliased(PointRow)
@@ -301,7 +301,8 @@ class Store:
         index = 0
         for week in range(weeks + 1):
             end = start + dt.timedelta(weeks=week)
-            while index < len(points) and _utc(points[index][1]) <= end:
+            # The last week takes every later point too (commit dates ahead of our clock).
+            while index < len(points) and (week == weeks or _utc(points[index][1]) <= end):
                 repository_id, _, locked = points[index]
                 latest[repository_id] = locked
                 index += 1
@@ -394,7 +395,9 @@ def _org_query(now: dt.datetime, names: list[str]) -> Executable:
             ReportRow.summary,
         )
         .select_from(RepositoryRow)
-        .join(latest, latest.id == _standing(now).scalar_subquery())
+        # The latest point whatever its date: a committer's clock ahead of ours must not
+        # hide a repository's newest figures.
+        .join(latest, latest.id == _standing(LATEST).scalar_subquery())
         .outerjoin(old, old.id == _standing(now - 90 * DAY).scalar_subquery())
         .outerjoin(ReportRow, ReportRow.repository_id == RepositoryRow.id)
         .where(RepositoryRow.full_name.in_(names))

@@ -131,7 +131,7 @@ class Shapes:
 
     # -- repositories ----------------------------------------------------------------------------
     def private_user(self, login: str) -> dict[str, Any]:
-        """GET /user as the user themselves sees it."""
+        """GET /user as a user-to-server token sees it."""
         return self.user(login) | {
             "name": login,
             "company": None,
@@ -151,7 +151,9 @@ class Shapes:
             "owned_private_repos": 0,
             "disk_usage": 0,
             "collaborators": 0,
-            "two_factor_authentication": True,
+            # two_factor_authentication left out: the description's oneOf of private-user
+            # and public-user cannot tell them apart otherwise (a GitHub answer that
+            # validates is what the fake must give).
             "plan": {
                 "name": "free",
                 "space": 976562499,

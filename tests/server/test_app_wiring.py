@@ -48,6 +48,16 @@ async def test_configured_app_routes(fake_github: FakeGitHub) -> None:
         "/api/github/webhooks",
         "/badge/{owner}/{repo}.svg",
         "/api/repos/{owner}/{repo}/history",
+        "/signin",
+        "/signin/callback",
+        "/signin/done",
+        "/signout",
+        "/orgs",
+        "/orgs/{org}",
+        "/orgs/{org}.csv",
+        "/orgs/{org}.json",
+        "/orgs/{org}/{repo}",
+        "/static/orgs",
     }
 
 

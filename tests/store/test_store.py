@@ -46,8 +46,8 @@ async def test_migrations_run_from_empty_and_again_change_nothing(url: str) -> N
     finally:
         await store.close()
     names, versions = first
-    assert {"repositories", "points", "alembic_version"} <= names
-    assert versions == ["0002"]
+    assert {"repositories", "points", "reports", "alembic_version"} <= names
+    assert versions == ["0003"]
 
 
 async def test_two_processes_starting_together_migrate_once(
@@ -57,8 +57,8 @@ async def test_two_processes_starting_together_migrate_once(
     stores = await asyncio.gather(open_store(url), open_store(url))
     try:
         upgrades = [r for r in caplog.records if r.getMessage().startswith("Running upgrade")]
-        assert len(upgrades) == 2  # each migration once: 0001, then 0002
-        assert (await tables(stores[1]))[1] == ["0002"]
+        assert len(upgrades) == 3  # each migration once: 0001, 0002, then 0003
+        assert (await tables(stores[1]))[1] == ["0003"]
     finally:
         for store in stores:
             await store.close()

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2
+import markupsafe
 from aiohttp import web
 
 from bot.server.access import Access, current_access, require_access
@@ -119,9 +120,17 @@ async def org_page(request: web.Request) -> web.Response:
         sort=sort,
         descending=descending,
         query=query,
-        chart=json.dumps(chart),
+        chart=_script_json(chart),
         link=lambda **changes: _link(org, current | changes),
     )
+
+
+def _script_json(value: Any) -> markupsafe.Markup:
+    """JSON for a <script type="application/json"> block: the browser does not decode
+    entities there, so nothing is escaped as HTML; instead no character that could end the
+    block or start markup is left as itself."""
+    text = json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return markupsafe.Markup(text)
 
 
 def _link(org: str, params: dict[str, str]) -> str:
@@ -153,9 +162,10 @@ async def org_csv(request: web.Request) -> web.Response:
 
 
 def _cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    # A spreadsheet runs a cell starting with these as a formula (CSV injection).
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    if not isinstance(value, str):
+        return "" if value is None else str(value)  # numbers stay numbers (-12 is a number)
+    # A spreadsheet runs a text cell starting with these as a formula (CSV injection).
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 async def repo_page(request: web.Request) -> web.Response:
@@ -184,6 +194,6 @@ async def repo_page(request: web.Request) -> web.Response:
         full_name=full_name,
         row=row,
         summary=(row.summary if row else None) or {},
-        chart=json.dumps(chart),
+        chart=_script_json(chart),
         code_url=lambda path="": f"{web_url}/{full_name}/tree/{commit}/{quote(path)}",
     )

@@ -1,0 +1,101 @@
+"""The organisation and repository pages as a signed-in user reads them (no browser: the
+HTML, the CSV and the JSON), with data the bot's own pushes put in the store, on SQLite and
+PostgreSQL. tests/orgs/test_browser.py drives the same pages in Chromium."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from tests.fakegithub import FakeGitHub
+from tests.orgs.conftest import count_everything, oauth, sign_in
+
+RECORD = """---
+type: compute-api
+status: accepted
+owner: "@acme/<b>kernels</b>"
+compute_api: CUDA 12
+migration_cost:
+  lines: 10
+scope:
+  - csrc/**
+---
+# <script>alert(1)</script> hand-written kernels
+"""
+
+
+async def test_the_organisation_page_shows_every_permitted_repository_and_its_figures(
+    acme: FakeGitHub, start_app: Any
+) -> None:
+    acme.repos["acme/kernels"].commit({"docs/decisions/0001-kernels.md": RECORD})
+    bot = await start_app(**oauth(acme))
+    await count_everything(bot, acme)
+    acme.add_repo("acme/fresh", files={"model.py": "x = 1\n"})  # installed, never counted
+    acme.add_user("alice", {"acme/kernels", "acme/models", "acme/fresh"})
+    await sign_in(bot.client, acme, "alice")
+
+    rows = (await (await bot.client.get("/orgs/acme.json")).json())["repositories"]
+    by_name = {r["repository"]: r for r in rows}
+    assert set(by_name) == {"acme/kernels", "acme/models", "acme/fresh"}
+    kernels = by_name["acme/kernels"]
+    assert kernels["status"] == "counted"
+    assert kernels["nvidia_locked_lines"] > 0
+    assert kernels["coverage"] == 1.0  # the record's scope covers csrc/
+    assert kernels["dashboard"].endswith("/issues/1")
+    assert by_name["acme/models"]["nvidia_locked_lines"] == 0
+    assert by_name["acme/fresh"]["status"] == "counting"
+
+    page = await (await bot.client.get("/orgs/acme")).text()
+    assert "counting" in page
+    assert f"{kernels['nvidia_locked_lines']:,}" in page
+    response = await bot.client.get("/orgs/acme")
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+async def test_sorting_and_filtering_work_without_javascript(
+    acme: FakeGitHub, start_app: Any
+) -> None:
+    bot = await start_app(**oauth(acme))
+    await count_everything(bot, acme)
+    await sign_in(bot.client, acme, "alice")
+
+    by_lines = await (await bot.client.get("/orgs/acme?sort=nvidia_locked_lines&dir=desc")).text()
+    assert by_lines.index("acme/kernels</a>") < by_lines.index("acme/models</a>")
+    by_name = await (await bot.client.get("/orgs/acme?sort=repository&dir=desc")).text()
+    assert by_name.index("acme/models</a>") < by_name.index("acme/kernels</a>")
+    filtered = await (await bot.client.get("/orgs/acme?q=model")).text()
+    assert "acme/models</a>" in filtered
+    assert "acme/kernels</a>" not in filtered
+    assert "1 of 2 repositories" in filtered
+
+
+async def test_the_csv_export_is_the_table_and_cannot_run_as_a_formula(
+    acme: FakeGitHub, start_app: Any
+) -> None:
+    bot = await start_app(**oauth(acme))
+    await count_everything(bot, acme)
+    await sign_in(bot.client, acme, "alice")
+
+    response = await bot.client.get("/orgs/acme.csv")
+    assert response.headers["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(await response.text())))
+    assert [r["repository"] for r in rows] == ["acme/kernels", "acme/models"]
+    assert int(rows[0]["nvidia_locked_lines"]) > 0
+    assert all(not v.startswith(("=", "+", "@")) for r in rows for v in r.values())
+
+
+async def test_the_repository_page_names_owners_and_escapes_what_the_repository_wrote(
+    acme: FakeGitHub, start_app: Any
+) -> None:
+    acme.repos["acme/kernels"].commit({"docs/decisions/0001-kernels.md": RECORD})
+    bot = await start_app(**oauth(acme))
+    await count_everything(bot, acme)
+    await sign_in(bot.client, acme, "alice")
+
+    page = await (await bot.client.get("/orgs/acme/kernels")).text()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page, page[page.index("<main>") :]
+    assert "@acme/&lt;b&gt;kernels&lt;/b&gt;" in page
+    assert f"{acme.url}/acme/kernels/tree/" in page  # links to the code on GitHub
+    assert (await bot.client.get("/orgs/acme/secret")).status == 404  # not hers to read
