@@ -90,3 +90,4 @@ class OrgRow:
     layers: dict[str, int]
     ecosystems: dict[str, int]
     summary: dict[str, Any] | None
+    trend: tuple[int | None, ...] = ()  # NVIDIA-only lines standing at each date asked

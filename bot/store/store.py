@@ -244,13 +244,17 @@ class Store:
         async with self._sessions.begin() as session:
             await session.execute(statement)
 
-    async def org_rows(self, names: Iterable[str], now: dt.datetime) -> list[OrgRow]:
+    async def org_rows(
+        self, names: Iterable[str], now: dt.datetime, trend: Sequence[dt.datetime] = ()
+    ) -> list[OrgRow]:
         """The organisation page's table for these repositories, in one query; a repository
-        without a point yet is absent (it is still being counted)."""
+        without a point yet is absent (it is still being counted). With ``trend`` dates,
+        each row also holds its NVIDIA-only lines standing at each of them (one more
+        index seek per date): the organisation's trend is their sum, from the same query."""
         wanted = sorted({_name(n) for n in names})
         if not wanted:
             return []
-        rows = await self._run(_org_query(_utc(now), wanted))
+        rows = await self._run(_org_query(_utc(now), wanted, [_utc(t) for t in trend]))
         return [
             OrgRow(
                 full_name=row[0],
@@ -264,50 +268,10 @@ class Store:
                 layers=dict((row[7] or {}).get("layers") or {}),
                 ecosystems=dict((row[7] or {}).get("ecosystems") or {}),
                 summary=row[9],
+                trend=tuple(row[10:]),
             )
             for row in rows
         ]
-
-    async def weekly_locked_lines(
-        self, names: Iterable[str], now: dt.datetime, weeks: int = 26
-    ) -> list[tuple[dt.datetime, int]]:
-        """The NVIDIA-only lines of these repositories together at the end of each of the
-        last ``weeks`` weeks (each repository's latest point standing then), oldest first."""
-        wanted = sorted({_name(n) for n in names})
-        now = _utc(now)
-        start = now - dt.timedelta(weeks=weeks)
-        if not wanted:
-            return []
-        in_window = (
-            select(PointRow.repository_id, PointRow.taken_at, PointRow.nvidia_locked_lines)
-            .join(RepositoryRow, RepositoryRow.id == PointRow.repository_id)
-            .where(
-                RepositoryRow.full_name.in_(wanted),
-                PointRow.left_branch.is_(False),
-                PointRow.taken_at > start,
-            )
-        )
-        before = aliased(PointRow)
-        standing = (
-            select(RepositoryRow.id, before.taken_at, before.nvidia_locked_lines)
-            .join(before, before.id == _standing(start).scalar_subquery())
-            .where(RepositoryRow.full_name.in_(wanted))
-        )
-        points = sorted(
-            [*(await self._run(standing)), *(await self._run(in_window))], key=lambda r: r[1]
-        )
-        latest: dict[int, int] = {}
-        series: list[tuple[dt.datetime, int]] = []
-        index = 0
-        for week in range(weeks + 1):
-            end = start + dt.timedelta(weeks=week)
-            # The last week takes every later point too (commit dates ahead of our clock).
-            while index < len(points) and (week == weeks or _utc(points[index][1]) <= end):
-                repository_id, _, locked = points[index]
-                latest[repository_id] = locked
-                index += 1
-            series.append((end, sum(latest.values())))
-        return series
 
     async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:
@@ -335,10 +299,11 @@ def _trend(series: list[Point], now: dt.datetime, in_window: int) -> Trend:
     )
 
 
-def _standing(until: dt.datetime) -> Any:
-    """The id of a repository's point standing at ``until`` (correlated to RepositoryRow)."""
+def _standing(until: dt.datetime, column: Any = PointRow.id) -> Any:
+    """``column`` (the id) of a repository's point standing at ``until`` (correlated to
+    RepositoryRow): one backward index scan on (repository_id, taken_at)."""
     return (
-        select(PointRow.id)
+        select(column)
         .where(
             PointRow.repository_id == RepositoryRow.id,
             PointRow.left_branch.is_(False),
@@ -377,10 +342,13 @@ def _overview_query(now: dt.datetime, prefix: str | None) -> Executable:
     return query
 
 
-def _org_query(now: dt.datetime, names: list[str]) -> Executable:
-    """The overview's two seeks per repository, its latest point's figures and its report."""
+def _org_query(now: dt.datetime, names: list[str], trend: list[dt.datetime]) -> Executable:
+    """The overview's two seeks per repository, its latest point's figures, its report and
+    its figure standing at each ``trend`` date."""
     latest = aliased(PointRow)
-    old = aliased(PointRow)
+    standing_lines = [
+        _standing(moment, PointRow.nvidia_locked_lines).scalar_subquery() for moment in trend
+    ]
     return (
         select(
             RepositoryRow.full_name,
@@ -391,14 +359,15 @@ def _org_query(now: dt.datetime, names: list[str]) -> Executable:
             latest.nvidia_locked_lines,
             latest.nvidia_share,
             latest.figures,
-            old.nvidia_locked_lines,
+            # A column, not a join: PostgreSQL would hash-join the whole points table.
+            _standing(now - 90 * DAY, PointRow.nvidia_locked_lines).scalar_subquery(),
             ReportRow.summary,
+            *standing_lines,
         )
         .select_from(RepositoryRow)
         # The latest point whatever its date: a committer's clock ahead of ours must not
         # hide a repository's newest figures.
         .join(latest, latest.id == _standing(LATEST).scalar_subquery())
-        .outerjoin(old, old.id == _standing(now - 90 * DAY).scalar_subquery())
         .outerjoin(ReportRow, ReportRow.repository_id == RepositoryRow.id)
         .where(RepositoryRow.full_name.in_(names))
         .order_by(RepositoryRow.full_name)

@@ -150,3 +150,25 @@ def test_the_url_comes_from_database_url_else_the_file_path() -> None:
             {"DATABASE_URL": f"{scheme}://u:p@db:5432/x", "LOCKIN_DB_PATH": "ignored.db"}
         ) == ("postgresql+psycopg://u:p@db:5432/x")
     assert store_url(None, ":memory:") == "sqlite+aiosqlite://"
+
+
+async def test_org_rows_give_each_repository_its_figure_standing_at_each_date(url: str) -> None:
+    store = await open_store(url)
+    try:
+        day = dt.timedelta(days=1)
+        now = dt.datetime(2026, 6, 1, tzinfo=dt.UTC)
+        for name, figures in (("o/a", [(60, 5), (30, 7), (1, 9)]), ("o/b", [(10, 100)])):
+            for days_ago, locked in figures:
+                point = Point("%040x" % (days_ago * 1000 + locked), now - days_ago * day,
+                              100, locked, locked, locked / 100)  # fmt: skip
+                assert await store.record_point(name, point)
+        dates = [now - 90 * day, now - 45 * day, now - 5 * day, now]
+        rows = await store.org_rows(["o/a", "O/B", "o/absent"], now, dates)
+        assert [r.full_name for r in rows] == ["o/a", "o/b"]
+        a, b = rows
+        assert a.trend == (None, 5, 7, 9)
+        assert b.trend == (None, None, 100, 100)
+        assert a.nvidia_locked_lines == 9
+        assert a.change_90_days is None  # no point 90 days old
+    finally:
+        await store.close()

@@ -132,3 +132,9 @@ def totals(rows: list[OrgRow], permitted: int) -> Totals:
         coverage=covered / gated if gated else None,
         plans=sorted(plans.values(), key=lambda p: p["target"]),
     )
+
+
+def trend_totals(rows: list[OrgRow], dates: int) -> list[int]:
+    """The organisation's NVIDIA-only lines at each trend date: the sum of each repository's
+    figure standing then (a repository not counted yet by then adds nothing)."""
+    return [sum(row.trend[i] or 0 for row in rows) for i in range(dates)]

@@ -8,6 +8,7 @@ import csv
 import datetime as dt
 import io
 import json
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -18,12 +19,13 @@ from aiohttp import web
 
 from bot.server.access import Access, current_access, require_access
 from bot.server.keys import SERVICES
-from bot.server.orgs.figures import COLUMNS, select_rows, table, totals
+from bot.server.orgs.figures import COLUMNS, Row, select_rows, table, totals, trend_totals
 from bot.store import Store
 
 ORG = r"{org:[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})}"
 REPO = r"{repo:[A-Za-z0-9._-]{1,100}}"
-TREND_WEEKS = 26
+TREND_WEEKS = 24
+TREND_EVERY = 4  # a point every fourth week: each date costs an index seek per repository
 STATIC = "orgs-static"
 # Data blocks (<script type="application/json">) are not run; the only script is ours.
 CSP = (
@@ -52,11 +54,16 @@ def add_org_routes(app: web.Application) -> None:
     app.router.add_get(f"/orgs/{ORG}/{REPO}", repo_page)
 
 
+def _static(request: web.Request) -> Callable[[str], str]:
+    return lambda name: str(request.app.router[STATIC].url_for(filename=name))
+
+
 def _render(request: web.Request, template: str, **values: Any) -> web.Response:
-    page = _TEMPLATES.get_template(template).render(
-        static=lambda name: str(request.app.router[STATIC].url_for(filename=name)),
-        **values,
-    )
+    page = _TEMPLATES.get_template(template).render(static=_static(request), **values)
+    return _respond(page)
+
+
+def _respond(page: str) -> web.Response:
     response = web.Response(text=page, content_type="text/html", charset="utf-8")
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -84,38 +91,50 @@ async def org_list(request: web.Request) -> web.Response:
     return _render(request, "orgs.html", access=access, owners=sorted(access.owners))
 
 
-async def _org_table(request: web.Request) -> tuple[Access, str, list[Any], Any, list[Any]]:
+async def _export_rows(request: web.Request) -> tuple[str, list[Row]]:
     org = request.match_info["org"]
-    access = await require_access(request, org)
-    permitted = _permitted(access, org)
-    store = _store(request)
-    now = dt.datetime.now(dt.UTC)
-    rows = await store.org_rows(permitted, now)
-    return access, org, table(rows, permitted), totals(rows, len(permitted)), rows
+    permitted = _permitted(await require_access(request, org), org)
+    found = await _store(request).org_rows(permitted, dt.datetime.now(dt.UTC))
+    return org, table(found, permitted)
 
 
 async def org_page(request: web.Request) -> web.Response:
-    access, org, rows, sums, _ = await _org_table(request)
-    sort = request.query.get("sort", "nvidia_locked_lines")
-    descending = request.query.get("dir", "desc") != "asc"
-    query = request.query.get("q", "")
-    shown = select_rows(rows, query, sort, descending)
-    current = {"sort": sort, "dir": "desc" if descending else "asc", "q": query}
+    org = request.match_info["org"]
+    access = await require_access(request, org)
+    html = await org_page_html(_store(request), access, org, request.query, _static(request))
+    return _respond(html)
+
+
+async def org_page_html(
+    store: Store,
+    access: Access,
+    org: str,
+    params: Mapping[str, str],
+    static: Callable[[str], str],
+) -> str:
+    """The organisation page for ``access``: one query however many repositories it has
+    (the table and the trend come from the same rows)."""
+    permitted = _permitted(access, org)
     now = dt.datetime.now(dt.UTC)
-    weekly = await _store(request).weekly_locked_lines(_permitted(access, org), now, TREND_WEEKS)
+    ends = [now - dt.timedelta(weeks=w) for w in range(TREND_WEEKS, -1, -TREND_EVERY)]
+    found = await store.org_rows(permitted, now, ends)
+    rows = table(found, permitted)
+    sort = params.get("sort", "nvidia_locked_lines")
+    descending = params.get("dir", "desc") != "asc"
+    query = params.get("q", "")
+    current = {"sort": sort, "dir": "desc" if descending else "asc", "q": query}
     chart = {
         "title": "NVIDIA-only lines, every repository together",
-        "x": [int(day.timestamp()) for day, _ in weekly],
-        "y": [total for _, total in weekly],
+        "x": [int(end.timestamp()) for end in ends],
+        "y": trend_totals(found, len(ends)),
     }
-    return _render(
-        request,
-        "org.html",
+    return _TEMPLATES.get_template("org.html").render(
+        static=static,
         access=access,
         org=org,
-        rows=shown,
+        rows=select_rows(rows, query, sort, descending),
         total_rows=len(rows),
-        totals=sums,
+        totals=totals(found, len(permitted)),
         columns=COLUMNS,
         sort=sort,
         descending=descending,
@@ -139,7 +158,7 @@ def _link(org: str, params: dict[str, str]) -> str:
 
 
 async def org_json(request: web.Request) -> web.Response:
-    _, org, rows, _, _ = await _org_table(request)
+    org, rows = await _export_rows(request)
     body = {"organisation": org, "repositories": [r.export() for r in rows]}
     response = web.json_response(body, dumps=lambda v: json.dumps(v, indent=2))
     response.headers["Cache-Control"] = "private, no-store"
@@ -147,7 +166,7 @@ async def org_json(request: web.Request) -> web.Response:
 
 
 async def org_csv(request: web.Request) -> web.Response:
-    _, org, rows, _, _ = await _org_table(request)
+    org, rows = await _export_rows(request)
     out = io.StringIO()
     writer = csv.writer(out)
     exported = [r.export() for r in rows]
