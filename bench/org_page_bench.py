@@ -77,7 +77,7 @@ async def measure(url: str, runs: int, repos: int) -> tuple[list[float], int]:
     names = frozenset(f"org/repo-{r:04d}" for r in range(repos))
     access = Access("bench", names, frozenset({"org"}), "csrf")
     try:
-        page = await org_page_html(store, access, "org", {}, lambda name: f"/static/{name}")
+        page = (await org_page_html(store, access, "org", {}, lambda n: f"/static/{n}")).html
         assert page.count('<tr>\n  <td><a href="/orgs/org/repo-') == repos, "rows missing"
         times = []
         for _ in range(runs):

@@ -14,7 +14,8 @@ https://docs.github.com/en/apps/creating-github-apps/authenticating-with-a-githu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
@@ -42,6 +43,9 @@ class UserAccess:
     login: str
     repositories: frozenset[str]  # "owner/name", lower case
     owners: frozenset[str]  # the accounts of those installations, lower case
+    # Each repository's installation and visibility, as GitHub listed it.
+    installation_of: Mapping[str, int] = field(default_factory=dict)
+    private: frozenset[str] = frozenset()
 
 
 def authorize_url(web_url: str, client_id: str, redirect_uri: str, state: str) -> str:
@@ -92,6 +96,8 @@ async def user_access(gh: GitHub) -> UserAccess:
         raise GitHubError("GET /user answered without a login")
     repositories: set[str] = set()
     owners: set[str] = set()
+    installation_of: dict[str, int] = {}
+    private: set[str] = set()
     installations = 0
     async for installation in gh.getiter("/user/installations", iterable_key="installations"):
         installations += 1
@@ -102,9 +108,15 @@ async def user_access(gh: GitHub) -> UserAccess:
         async for repo in gh.getiter(
             url, {"installation_id": installation["id"]}, iterable_key="repositories"
         ):
-            repositories.add(str(repo["full_name"]).lower())
+            name = str(repo["full_name"]).lower()
+            repositories.add(name)
+            installation_of[name] = int(installation["id"])
+            if repo.get("private", True):
+                private.add(name)
             if len(repositories) >= MAX_REPOSITORIES:
                 break
         if isinstance(account, str):
             owners.add(account.lower())
-    return UserAccess(login, frozenset(repositories), frozenset(owners))
+    return UserAccess(
+        login, frozenset(repositories), frozenset(owners), installation_of, frozenset(private)
+    )

@@ -25,6 +25,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -58,6 +59,9 @@ class Access:
     repositories: frozenset[str]  # "owner/name", lower case
     owners: frozenset[str]  # accounts of those installations, lower case
     csrf_token: str  # for the session's POST forms
+    # Each repository's installation and visibility, as GitHub listed them to the user.
+    installation_of: Mapping[str, int] = field(default_factory=dict)
+    private: frozenset[str] = frozenset()
 
     def can_read(self, full_name: str) -> bool:
         return full_name.lower() in self.repositories
@@ -129,7 +133,14 @@ async def current_access(request: web.Request) -> Access | None:
             log.info("sign-in: GitHub refused the session's token (%s)", type(exc).__name__)
             return None
         signins.access[sid] = access
-    return Access(access.login, access.repositories, access.owners, signins.csrf_token(sid))
+    return Access(
+        access.login,
+        access.repositories,
+        access.owners,
+        signins.csrf_token(sid),
+        access.installation_of,
+        access.private,
+    )
 
 
 async def require_access(request: web.Request, owner: str) -> Access:

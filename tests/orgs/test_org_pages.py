@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.fakegithub import FakeGitHub
 from tests.orgs.conftest import count_everything, oauth, sign_in
+from tests.store.conftest import store_of
 
 RECORD = """---
 type: compute-api
@@ -49,8 +50,16 @@ async def test_the_organisation_page_shows_every_permitted_repository_and_its_fi
     page = await (await bot.client.get("/orgs/acme")).text()
     assert "counting" in page
     assert f"{kernels['nvidia_locked_lines']:,}" in page
-    response = await bot.client.get("/orgs/acme")
+    response = await bot.client.get("/orgs/acme")  # a second view queues nothing more
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+    # The page queued the first census of the repository it showed as counting.
+    await bot.settle()
+    await store_of(bot).idle()
+    compares = acme.requests_to("GET", r"^/repos/acme/fresh/compare/")
+    assert len(compares) == 1
+    rows = (await (await bot.client.get("/orgs/acme.json")).json())["repositories"]
+    assert {r["repository"]: r["status"] for r in rows}["acme/fresh"] == "counted"
 
 
 async def test_sorting_and_filtering_work_without_javascript(

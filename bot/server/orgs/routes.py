@@ -8,7 +8,9 @@ import csv
 import datetime as dt
 import io
 import json
+import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -17,6 +19,7 @@ import jinja2
 import markupsafe
 from aiohttp import web
 
+from bot.runtime.jobs import Job
 from bot.server.access import Access, current_access, require_access
 from bot.server.keys import SERVICES
 from bot.server.orgs.figures import COLUMNS, Row, select_rows, table, totals, trend_totals
@@ -25,6 +28,8 @@ from bot.store import Store
 ORG = r"{org:[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})}"
 REPO = r"{repo:[A-Za-z0-9._-]{1,100}}"
 TREND_WEEKS = 24
+#: First censuses one page view may queue (the rest on the next views).
+FIRST_COUNTS_PER_VIEW = 20
 TREND_EVERY = 4  # a point every fourth week: each date costs an index seek per repository
 STATIC = "orgs-static"
 # Data blocks (<script type="application/json">) are not run; the only script is ours.
@@ -101,8 +106,41 @@ async def _export_rows(request: web.Request) -> tuple[str, list[Row]]:
 async def org_page(request: web.Request) -> web.Response:
     org = request.match_info["org"]
     access = await require_access(request, org)
-    html = await org_page_html(_store(request), access, org, request.query, _static(request))
-    return _respond(html)
+    page = await org_page_html(_store(request), access, org, request.query, _static(request))
+    await queue_first_counts(request, access, page.counting)
+    return _respond(page.html)
+
+
+async def queue_first_counts(request: web.Request, access: Access, names: list[str]) -> int:
+    """Queue the first census of repositories shown as "counting" (installed while lockin
+    was away, or never pushed to), as the installation event would have: one job per
+    repository an hour, however often the page is loaded. Returns the jobs queued."""
+    services = request.app[SERVICES]
+    queue = services.queue
+    if queue is None:
+        return 0
+    hour = int(time.time() // 3600)
+    queued = 0
+    for name in names[:FIRST_COUNTS_PER_VIEW]:
+        installation_id = access.installation_of.get(name)
+        if installation_id is None:
+            continue
+        delivery_id = f"lockin-first-count:{name}:{hour}"
+        if not await services.caches.deliveries.claim(delivery_id):
+            continue  # queued already this hour
+        payload = {
+            "action": "added",
+            "installation": {"id": installation_id},
+            "repository_selection": "selected",
+            "repositories_added": [{"full_name": name, "private": name in access.private}],
+            "repositories_removed": [],
+            "sender": {"login": access.login, "type": "User"},
+        }
+        if await queue.submit(Job(delivery_id, "installation_repositories", payload)):
+            queued += 1
+        else:
+            await services.caches.deliveries.release(delivery_id)
+    return queued
 
 
 async def org_page_html(
@@ -111,7 +149,7 @@ async def org_page_html(
     org: str,
     params: Mapping[str, str],
     static: Callable[[str], str],
-) -> str:
+) -> OrgPage:
     """The organisation page for ``access``: one query however many repositories it has
     (the table and the trend come from the same rows)."""
     permitted = _permitted(access, org)
@@ -128,7 +166,7 @@ async def org_page_html(
         "x": [int(end.timestamp()) for end in ends],
         "y": trend_totals(found, len(ends)),
     }
-    return _TEMPLATES.get_template("org.html").render(
+    html = _TEMPLATES.get_template("org.html").render(
         static=static,
         access=access,
         org=org,
@@ -142,6 +180,13 @@ async def org_page_html(
         chart=_script_json(chart),
         link=lambda **changes: _link(org, current | changes),
     )
+    return OrgPage(html, [r.repository for r in rows if r.counting])
+
+
+@dataclass(frozen=True, slots=True)
+class OrgPage:
+    html: str
+    counting: list[str]  # permitted repositories without a census yet
 
 
 def _script_json(value: Any) -> markupsafe.Markup:
