@@ -28,6 +28,7 @@ from bot.engine.summary import SharedCounts
 from bot.github.archives import tarball
 from bot.github.contents import CONCURRENT_READS, BlobReader
 from bot.github.errors import NotFound
+from bot.github.refs import RepoRef
 from bot.policy.config import Policy
 from bot.sources.pool import IN_PROCESS, Engine, EnginePool
 from bot.sources.tarball import ArchiveLimits, census_from_stream
@@ -61,8 +62,8 @@ def scope_of(policy: Policy) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _repo_key(owner: str, repo: str) -> str:
-    return f"{owner}/{repo}".lower()  # GitHub names are case-insensitive
+def _repo_key(repo: RepoRef) -> str:
+    return repo.full_name.lower()  # GitHub names are case-insensitive
 
 
 class SingleFlight:
@@ -115,52 +116,48 @@ class CensusStore:
         serialise per repository work of their own around it (the dashboard)."""
         return self._locks
 
-    async def get(self, owner: str, repo: str, sha: str, scope: str) -> CensusAt | None:
-        return await self._cache.get(f"census:{_repo_key(owner, repo)}@{sha}:{scope}")
+    async def get(self, repo: RepoRef, sha: str, scope: str) -> CensusAt | None:
+        return await self._cache.get(f"census:{_repo_key(repo)}@{sha}:{scope}")
 
-    async def put(self, owner: str, repo: str, result: CensusAt) -> None:
-        await self._cache.put(
-            f"census:{_repo_key(owner, repo)}@{result.sha}:{result.scope}", result
-        )
+    async def put(self, repo: RepoRef, result: CensusAt) -> None:
+        await self._cache.put(f"census:{_repo_key(repo)}@{result.sha}:{result.scope}", result)
 
-    async def default_branch(self, owner: str, repo: str) -> CensusAt | None:
+    async def default_branch(self, repo: RepoRef) -> CensusAt | None:
         """The latest census of the default branch, if one was counted."""
-        return await self._cache.get(f"census-default:{_repo_key(owner, repo)}")
+        return await self._cache.get(f"census-default:{_repo_key(repo)}")
 
-    async def _set_default_branch(self, owner: str, repo: str, result: CensusAt) -> None:
-        await self._cache.put(f"census-default:{_repo_key(owner, repo)}", result)
+    async def _set_default_branch(self, repo: RepoRef, result: CensusAt) -> None:
+        await self._cache.put(f"census-default:{_repo_key(repo)}", result)
 
-    async def forget_default_branch(self, owner: str, repo: str) -> None:
+    async def forget_default_branch(self, repo: RepoRef) -> None:
         """The app was removed from the repository: its badge goes back to unknown."""
-        await self._cache.put(f"census-default:{_repo_key(owner, repo)}", None)
-        await self.set_public(owner, repo, public=False)
+        await self._cache.put(f"census-default:{_repo_key(repo)}", None)
+        await self.set_public(repo, public=False)
 
-    async def set_public(self, owner: str, repo: str, *, public: bool) -> None:
+    async def set_public(self, repo: RepoRef, *, public: bool) -> None:
         """Whether the repository is public, as its last event said: only public
         repositories get a badge, since the badge endpoint answers anyone."""
-        await self._cache.put(f"public:{_repo_key(owner, repo)}", public)
+        await self._cache.put(f"public:{_repo_key(repo)}", public)
 
-    async def is_public(self, owner: str, repo: str) -> bool:
-        return await self._cache.get(f"public:{_repo_key(owner, repo)}") is True
+    async def is_public(self, repo: RepoRef) -> bool:
+        return await self._cache.get(f"public:{_repo_key(repo)}") is True
 
-    async def census_at(
-        self, gh: GitHub, owner: str, repo: str, sha: str, policy: Policy
-    ) -> CensusAt:
+    async def census_at(self, gh: GitHub, repo: RepoRef, sha: str, policy: Policy) -> CensusAt:
         """The census of a commit: cached, or counted once however many ask at the same time."""
         scope = scope_of(policy)
-        cached = await self.get(owner, repo, sha, scope)
+        cached = await self.get(repo, sha, scope)
         if cached is not None:
             return cached
 
-        key = f"{_repo_key(owner, repo)}@{sha}:{scope}"
+        key = f"{_repo_key(repo)}@{sha}:{scope}"
 
         async def count() -> CensusAt:
             async with self._locks.hold(f"count:{key}"):
                 # Another process may have counted it while this one waited.
-                return await self.get(owner, repo, sha, scope) or await count_tarball()
+                return await self.get(repo, sha, scope) or await count_tarball()
 
         async def count_tarball() -> CensusAt:
-            async with tarball(gh, owner, repo, sha) as download:
+            async with tarball(gh, repo.owner, repo.name, sha) as download:
                 archive = await census_from_stream(
                     download.chunks,
                     declared_size=download.declared_size,
@@ -171,7 +168,7 @@ class CensusStore:
                 )
             counted = archive.census if policy.markers_allowed else archive.census.without_markers()
             result = CensusAt(sha, scope, counted)
-            await self.put(owner, repo, result)
+            await self.put(repo, result)
             return result
 
         return await self._flights.run(key, count)
@@ -179,8 +176,7 @@ class CensusStore:
     async def refresh_default_branch(
         self,
         gh: GitHub,
-        owner: str,
-        repo: str,
+        repo: RepoRef,
         *,
         before: str,
         after: str,
@@ -189,37 +185,36 @@ class CensusStore:
     ) -> CensusAt:
         """The default branch moved from ``before`` to ``after``: bring its census along."""
         # Pushes to one repository are applied in arrival order, one at a time.
-        async with self._locks.hold(f"refresh:{_repo_key(owner, repo)}"):
+        async with self._locks.hold(f"refresh:{_repo_key(repo)}"):
             scope = scope_of(policy)
-            result = await self.get(owner, repo, after, scope)
+            result = await self.get(repo, after, scope)
             if result is None:
-                previous = await self._previous(owner, repo, before, scope)
+                previous = await self._previous(repo, before, scope)
                 if previous is not None:
-                    reader = BlobReader(gh, owner, repo, blobs)
+                    reader = BlobReader(gh, repo.owner, repo.name, blobs)
                     result = await _incremental(
-                        gh, reader, owner, repo, previous, after, policy, self._job()
+                        gh, reader, repo, previous, after, policy, self._job()
                     )
                 if result is not None:
-                    await self.put(owner, repo, result)
+                    await self.put(repo, result)
                 else:
-                    result = await self.census_at(gh, owner, repo, after, policy)
-            await self._set_default_branch(owner, repo, result)
+                    result = await self.census_at(gh, repo, after, policy)
+            await self._set_default_branch(repo, result)
             return result
 
-    async def _previous(self, owner: str, repo: str, before: str, scope: str) -> CensusAt | None:
+    async def _previous(self, repo: RepoRef, before: str, scope: str) -> CensusAt | None:
         if before == ZERO_SHA:
             return None  # the branch was just created: nothing to start from
-        latest = await self.default_branch(owner, repo)
+        latest = await self.default_branch(repo)
         if latest is not None and latest.sha == before and latest.scope == scope:
             return latest
-        return await self.get(owner, repo, before, scope)
+        return await self.get(repo, before, scope)
 
 
 async def _incremental(
     gh: GitHub,
     reader: BlobReader,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     previous: CensusAt,
     after: str,
     policy: Policy,
@@ -229,13 +224,13 @@ async def _incremental(
     compare API cannot list the change exactly (then the caller counts the tarball)."""
     compare = await gh.getitem(
         "/repos/{owner}/{repo}/compare/{basehead}",
-        {"owner": owner, "repo": repo, "basehead": f"{previous.sha}...{after}"},
+        {"owner": repo.owner, "repo": repo.name, "basehead": f"{previous.sha}...{after}"},
     )
     files = compare.get("files") or []
     # "ahead" means `before` is an ancestor, so the file list is exactly before..after;
     # after a force push it would be relative to a merge base instead.
     if compare.get("status") not in ("ahead", "identical") or len(files) >= COMPARE_MAX_FILES:
-        log.info("census: full recount of %s/%s@%s (%s)", owner, repo, after, compare.get("status"))
+        log.info("census: full recount of %s@%s (%s)", repo.full_name, after, compare.get("status"))
         return None
     path_filter = policy.path_filter()
     # A copy: the previous census stays cached for PRs still based on it.

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bot.github.client import GitHub
     from bot.policy.config import Policy
     from bot.runtime.context import JobContext
+from bot.github.refs import RepoRef
 from bot.store import Store
 
 #: Commits listed to choose from: one page of the commits API.
@@ -142,7 +143,7 @@ async def _count_past_points(
     for sha in chosen:
         await pacer.turn()
         try:
-            result = await counts.census_at(gh, owner, repo, sha, policy)
+            result = await counts.census_at(gh, RepoRef(owner, repo), sha, policy)
         except (ArchiveError, GitHubError) as exc:
             # A gap, never a wrong figure: the point is simply not there.
             ctx.log.warning("back-fill of %s/%s@%s skipped: %s", owner, repo, sha, exc)

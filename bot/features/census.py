@@ -25,15 +25,15 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         return
     if data.get("deleted") or data.get("after", ZERO_SHA) == ZERO_SHA:
         return
-    owner, repo = repo_of(event)
+    ref = repo_of(event)
+    owner, repo = ref
     store = ctx.census
-    await store.set_public(owner, repo, public=not repository.get("private", True))
+    await store.set_public(ref, public=not repository.get("private", True))
     config = await load_repo_config(gh, owner, repo, repository["default_branch"])
     try:
         result = await store.refresh_default_branch(
             gh,
-            owner,
-            repo,
+            ref,
             before=data.get("before") or ZERO_SHA,
             after=data["after"],
             policy=config.policy,

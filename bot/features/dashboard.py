@@ -24,6 +24,7 @@ from bot.engine.frameworks import wanted
 from bot.engine.kernels import kernel_rules
 from bot.github.contents import BlobReader, file_contents
 from bot.github.errors import GitHubError, NotFound
+from bot.github.refs import RepoRef
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.config import Policy
 from bot.policy.overview import overview_document
@@ -117,7 +118,7 @@ async def refresh(
         # in any order, and the dashboard must never go back to an older head's figures.
         # Asked only once the dashboard is on, so a repository without one pays nothing.
         sha = await _branch_head(gh, owner, repo, branch)
-        counted = await store.census_at(gh, owner, repo, sha, policy)
+        counted = await store.census_at(gh, RepoRef(owner, repo), sha, policy)
     except ArchiveError as exc:
         ctx.log.warning("dashboard census of %s/%s@%s refused: %s", owner, repo, sha, exc)
         return "refused"

@@ -55,7 +55,7 @@ async def on_installation(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
     elif what in _REMOVED:
         repositories = data.get("repositories_removed") or data.get("repositories") or []
         for repository, repo in zip(repositories, repos_listed(repositories), strict=True):
-            await ctx.census.forget_default_branch(repo.owner, repo.name)
+            await ctx.census.forget_default_branch(repo)
             await trend.set_public(ctx, {**repository, "private": True})  # no longer served
 
 
@@ -69,9 +69,7 @@ async def _added(
     gh: GitHub, ctx: JobContext, payload: dict[str, Any], repositories: list[dict[str, Any]]
 ) -> None:
     for repository, repo in zip(repositories, repos_listed(repositories), strict=True):
-        await ctx.census.set_public(
-            repo.owner, repo.name, public=not repository.get("private", True)
-        )
+        await ctx.census.set_public(repo, public=not repository.get("private", True))
         await trend.set_public(ctx, repository)
     for repo in repos_listed(repositories[:SEEDED_PER_EVENT]):
         try:
@@ -84,7 +82,7 @@ async def _seed_default_branch(
     gh: GitHub, ctx: JobContext, payload: dict[str, Any], repo: RepoRef
 ) -> None:
     store = ctx.census
-    if await store.default_branch(repo.owner, repo.name) is not None:
+    if await store.default_branch(repo) is not None:
         return  # a push got there first, with a newer head
     where = {"owner": repo.owner, "repo": repo.name}
     branch = (await gh.getitem("/repos/{owner}/{repo}", where))["default_branch"]
@@ -95,8 +93,7 @@ async def _seed_default_branch(
     config = await load_repo_config(gh, repo.owner, repo.name, branch)
     result = await store.refresh_default_branch(
         gh,
-        repo.owner,
-        repo.name,
+        repo,
         before=ZERO_SHA,
         after=compare["base_commit"]["sha"],
         policy=config.policy,

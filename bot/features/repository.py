@@ -13,6 +13,7 @@ from gidgethub import sansio
 from gidgethub.routing import Router
 
 from bot.github.client import GitHub
+from bot.github.refs import RepoRef
 from bot.runtime.context import JobContext
 
 router = Router()
@@ -22,13 +23,13 @@ router = Router()
 async def on_privatized(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     """Still counted (its pull requests' base figures), no longer shown to anyone."""
     owner, name = _name(event.data["repository"])
-    await ctx.census.set_public(owner, name, public=False)
+    await ctx.census.set_public(RepoRef(owner, name), public=False)
 
 
 @router.register("repository", action="publicized")
 async def on_publicized(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     owner, name = _name(event.data["repository"])
-    await ctx.census.set_public(owner, name, public=True)
+    await ctx.census.set_public(RepoRef(owner, name), public=True)
 
 
 @router.register("repository", action="deleted")
@@ -40,7 +41,7 @@ async def on_gone(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     changes: dict[str, Any] = event.data.get("changes") or {}
     old_name = changes.get("repository", {}).get("name", {}).get("from")
     old_owner = _login(changes.get("owner", {}).get("from", {}))
-    await ctx.census.forget_default_branch(old_owner or owner, old_name or name)
+    await ctx.census.forget_default_branch(RepoRef(old_owner or owner, old_name or name))
 
 
 def _name(repository: dict[str, Any]) -> tuple[str, str]:

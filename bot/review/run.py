@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.model import NON_PORTABLE
 from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
+from bot.github.refs import RepoRef
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
@@ -125,7 +126,9 @@ async def run_check_with_census(
     if config.error is None:  # figures under the defaults would misstate the team's scope
         try:
             store = ctx.census
-            census = (await store.census_at(gh, owner, repo, head_sha, config.policy)).census
+            census = (
+                await store.census_at(gh, RepoRef(owner, repo), head_sha, config.policy)
+            ).census
         except (ArchiveError, GitHubError) as exc:
             missing = f"the repository could not be counted: {exc}"
             ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head_sha, exc)
@@ -235,7 +238,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     )
     report.analysis = analysis
     if report.census is None:
-        report.base_census = await ctx.census.default_branch(owner, repo)
+        report.base_census = await ctx.census.default_branch(RepoRef(owner, repo))
     if ctx.store is not None:
         report.trend = await ctx.store.current_trend(f"{owner}/{repo}")
     added = analysis.delta.added()

@@ -14,6 +14,7 @@ from html import escape
 from aiohttp import web
 
 from bot.engine.trend import Trend
+from bot.github.refs import RepoRef
 from bot.server.keys import SERVICES
 
 LABEL = "NVIDIA lock-in"
@@ -166,8 +167,9 @@ async def badge(request: web.Request) -> web.Response:
     result = None
     if _NAME.match(owner) and _NAME.match(repo):
         store = request.app[SERVICES].census
-        if await store.is_public(owner, repo):
-            result = await store.default_branch(owner, repo)
+        ref = RepoRef(owner, repo)
+        if await store.is_public(ref):
+            result = await store.default_branch(ref)
     if result is None:
         return _svg(request, unknown_badge(), status=404, max_age=60)
     share = result.census.nvidia_share()

@@ -7,6 +7,7 @@ import re
 from bot.census.store import CensusAt, scope_of
 from bot.engine.census import Census
 from bot.github.archives import tarball
+from bot.github.refs import RepoRef
 from bot.policy.config import DEFAULT_POLICY
 from bot.server.badge import format_share
 from bot.server.keys import SERVICES
@@ -20,7 +21,9 @@ BADGE = "/badge/octo-org/kernels.svg"
 
 
 async def default_census(bot: Bot, repo: Repo) -> CensusAt:
-    result = await bot.client.server.app[SERVICES].census.default_branch(repo.owner, repo.name)
+    result = await bot.client.server.app[SERVICES].census.default_branch(
+        RepoRef.parse(repo.full_name)
+    )
     assert result is not None
     return result
 
@@ -88,7 +91,7 @@ async def test_incremental_updates_do_not_touch_the_cached_previous_census(
     await bot.push(repo, {"csrc/scale.cu": None})
 
     store = bot.client.server.app[SERVICES].census
-    cached = await store.get(repo.owner, repo.name, first, scope_of(DEFAULT_POLICY))
+    cached = await store.get(RepoRef.parse(repo.full_name), first, scope_of(DEFAULT_POLICY))
     assert cached is not None
     assert cached.census.locked_to_nvidia() == locked_before > 0
     assert (await default_census(bot, repo)).census.locked_to_nvidia() == 0

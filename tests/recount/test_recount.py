@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.engine import classify
 from bot.engine.census import Census
 from bot.engine.paths import PathFilter
+from bot.github.refs import RepoRef
 from tests.fakegithub import PullRequest, Repo
 from tests.recount.archives import (
     ROOT,
@@ -219,7 +220,7 @@ async def test_hostile_archive_entries_are_skipped_and_change_nothing(
     from bot.server.keys import SERVICES
 
     store = bot.client.server.app[SERVICES].census
-    counted = await store.get(repo.owner, repo.name, pr.head_sha, scope_of(DEFAULT_POLICY))
+    counted = await store.get(RepoRef.parse(repo.full_name), pr.head_sha, scope_of(DEFAULT_POLICY))
     assert counted is not None
     assert counted.census.skipped == {
         "absolute-path": 1,
