@@ -33,6 +33,7 @@ import fastjsonschema
 import yaml
 
 from bot.engine.languages import LANGUAGES, expand
+from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
 from bot.engine.regions import KINDS, STRING_KINDS
 
@@ -179,7 +180,7 @@ def _validated(entry: Traversable) -> Any:
 
 
 def _regex(source: str | None) -> re.Pattern[str] | None:
-    return re.compile(source, re.M) if source else None
+    return re.compile(literal_first(source), re.M) if source else None
 
 
 def _examples(rows: list[dict[str, Any]]) -> tuple[Example, ...]:

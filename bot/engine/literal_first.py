@@ -1,0 +1,105 @@
+"""Rule patterns rewritten so that Python's regex engine can skip ahead: same matches, sooner.
+
+A pattern whose alternatives start with ``\b`` gives ``re`` nothing to search for: it tries
+every alternative at every position of the file, which on a file dense with keywords (every
+line holds one, so the keyword windows cover it all) made the engine run at a tenth of its
+usual speed. ``\bx`` (``x`` a word character) matches exactly where ``x(?<!\\wx)`` does: the
+character before ``x`` is not a word character. Written that way every alternative starts
+with a literal, and ``re`` skips to the characters that can begin a match. Only that shape is
+rewritten (also inside a leading ``\b(?:...)`` group, whose alternatives each get the
+``\b``); any other pattern is returned as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[A-Za-z0-9_]")
+
+
+def _split(source: str) -> list[str] | None:
+    """Top-level alternatives of a regex source (None when it cannot tell)."""
+    parts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            if ch == "]":
+                in_class = False
+        elif ch == "[":
+            in_class = True
+            if source[i + 1 : i + 2] == "]" or source[i + 1 : i + 3] == "^]":
+                i += 2 if source[i + 1] == "]" else 3
+                continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    if depth != 0 or in_class:
+        return None
+    parts.append(source[start:])
+    return parts
+
+
+def _group_end(source: str, open_at: int) -> int | None:
+    depth, i, in_class = 0, open_at, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            if ch == "]":
+                in_class = False
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _branch(branch: str) -> list[str]:
+    if not branch.startswith("\\b"):
+        return [branch]
+    rest = branch[2:]
+    if rest.startswith("(?:"):
+        end = _group_end(rest, 0)
+        if end is None:
+            return [branch]
+        inner, after = rest[3:end], rest[end + 1 :]
+        if after[:1] in ("*", "+", "?", "{"):
+            return [branch]
+        alternatives = _split(inner)
+        if alternatives is None:
+            return [branch]
+        out = []
+        for alt in alternatives:
+            out.extend(_branch("\\b" + alt + after))
+        return out
+    first = rest[:1]
+    if first and _WORD.fullmatch(first) and rest[1:2] not in ("*", "+", "?", "{", "|"):
+        return [f"{first}(?<!\\w{first}){rest[1:]}"]
+    return [branch]
+
+
+def literal_first(source: str) -> str:
+    """The same matches, sooner: a branch starting ``\\bx`` (x a word character) becomes
+    ``x(?<!\\wx)``, which lets the engine skip to candidate characters."""
+    parts = _split(source)
+    if parts is None:
+        return source
+    out = []
+    for part in parts:
+        out.extend(_branch(part))
+    return "|".join(out)

@@ -1,0 +1,66 @@
+"""The rewritten rule patterns match exactly where the patterns as written do."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bot.engine
+from bot.engine.literal_first import literal_first
+from bot.engine.registry import SPECS
+
+RULE_FILES = Path(bot.engine.__file__).parent / "data" / "rules"
+SOURCES = {
+    row["id"]: row["pattern"]
+    for path in sorted(RULE_FILES.glob("*.yml"))
+    for row in yaml.safe_load(path.read_text())["rules"]
+    if row.get("pattern")
+}
+WRITTEN = {rule: re.compile(source, re.M) for rule, source in SOURCES.items()}
+REWRITTEN = {spec.rule.id: spec.pattern for spec in SPECS if spec.pattern is not None}
+EXAMPLES = "\n".join(example.code for spec in SPECS for example in (*spec.positive, *spec.negative))
+
+
+def test_the_registry_runs_the_rewritten_patterns() -> None:
+    assert set(REWRITTEN) == set(WRITTEN)
+    for rule, pattern in REWRITTEN.items():
+        assert pattern.pattern == literal_first(SOURCES[rule])
+
+
+def spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+def test_most_patterns_are_rewritten_and_every_example_matches_the_same() -> None:
+    changed = [rule for rule in WRITTEN if WRITTEN[rule].pattern != REWRITTEN[rule].pattern]
+    assert len(changed) >= 20  # the shape is common: the rewrite is worth having
+    for rule in WRITTEN:
+        assert spans(WRITTEN[rule], EXAMPLES) == spans(REWRITTEN[rule], EXAMPLES), rule
+
+
+@pytest.mark.parametrize(
+    ("written", "rewritten"),
+    [
+        (r"\bnvcc\b", r"n(?<!\wn)vcc\b"),
+        (r"\b(?:cuda|hip)::\w+", r"c(?<!\wc)uda::\w+|h(?<!\wh)ip::\w+"),
+        (r"\b\w+_kernel", r"\b\w+_kernel"),  # no literal to start with: left as written
+        (r"\bx*y", r"\bx*y"),  # a quantified first character: left as written
+    ],
+)
+def test_the_rewrite(written: str, rewritten: str) -> None:
+    assert literal_first(written) == rewritten
+
+
+ALPHABET = "cudanvhipCUDA_:-./ \n\t#<>()0189xX"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=ALPHABET, max_size=200))
+def test_arbitrary_text_matches_the_same(text: str) -> None:
+    for rule in WRITTEN:
+        assert spans(WRITTEN[rule], text) == spans(REWRITTEN[rule], text), rule
