@@ -2,8 +2,8 @@
 
 A restructuring, a speed-up or a move between packages must not change a single figure.
 This checks each revision out (a detached worktree under the system's temporary folder, no
-install: the revision's own ``bot`` package is put first on ``PYTHONPATH``) and runs, with
-this interpreter:
+install: lockin runs from inside the revision's tree, so its own ``bot`` package is the one
+imported) and runs, with this interpreter:
 
 - ``lockin scan --format json`` on ``examples/repo`` and on each folder of the bench corpus
   (``bench/corpus``, see bench/extract_corpus.py; ``--corpus`` for another);
@@ -46,8 +46,10 @@ def checked_out(rev: str) -> Iterator[Path]:
 
 def lockin(tree: Path, *args: str) -> bytes:
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    # Run from the tree: ``python -m`` puts the working folder first on sys.path, ahead of
+    # PYTHONPATH, so run from this checkout both revisions would be this checkout's code.
     done = subprocess.run(
-        [sys.executable, "-m", "bot", *args], env=env, capture_output=True, check=False
+        [sys.executable, "-m", "bot", *args], env=env, cwd=tree, capture_output=True, check=False
     )
     if done.returncode not in (0, 1):  # diff exits 1 when the change would fail the gate
         raise SystemExit(f"lockin {' '.join(args)} failed at {tree}: {done.stderr.decode()}")
