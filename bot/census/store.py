@@ -157,7 +157,7 @@ class CensusStore:
                 return await self.get(repo, sha, scope) or await count_tarball()
 
         async def count_tarball() -> CensusAt:
-            async with tarball(gh, repo.owner, repo.name, sha) as download:
+            async with tarball(gh, repo, sha) as download:
                 archive = await census_from_stream(
                     download.chunks,
                     declared_size=download.declared_size,
@@ -191,7 +191,7 @@ class CensusStore:
             if result is None:
                 previous = await self._previous(repo, before, scope)
                 if previous is not None:
-                    reader = BlobReader(gh, repo.owner, repo.name, blobs)
+                    reader = BlobReader(gh, repo, blobs)
                     result = await _incremental(
                         gh, reader, repo, previous, after, policy, self._job()
                     )

@@ -29,7 +29,7 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     owner, repo = ref
     store = ctx.census
     await store.set_public(ref, public=not repository.get("private", True))
-    config = await load_repo_config(gh, owner, repo, repository["default_branch"])
+    config = await load_repo_config(gh, ref, repository["default_branch"])
     try:
         result = await store.refresh_default_branch(
             gh,

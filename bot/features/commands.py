@@ -23,7 +23,7 @@ from gidgethub.routing import Router
 from bot.census.recounts import RecountResult
 from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
 from bot.features import backfill
-from bot.features.events import PullRef, repo_of, sender_is_bot
+from bot.features.events import PullRef, RepoRef, repo_of, sender_is_bot
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
@@ -51,28 +51,27 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     commands = parse_commands(comment.get("body"))
     if not commands or await _from_a_bot(event, ctx):
         return
-    owner, repo = repo_of(event)
-    config = await load_repo_config(gh, owner, repo, data["repository"]["default_branch"])
+    pull = PullRef(repo_of(event), issue["number"])
+    repo = pull.repo
+    config = await load_repo_config(gh, repo, data["repository"]["default_branch"])
     login = sender["login"]
-    if not await may_run(
-        gh, owner, repo, login, (issue.get("user") or {}).get("login"), config.policy
-    ):
-        pull = PullRef(repo_of(event), issue["number"])
+    if not await may_run(gh, repo, login, (issue.get("user") or {}).get("login"), config.policy):
         ctx.log.info("refused /lockin from %s on %s", login, pull)
         # One reaction, and none to the same sender for a while: strangers must not spend
         # the installation's write budget that every pull request's check shares.
         if ctx.recounts.tell_refused(data["installation"]["id"], login):
-            await _react(gh, owner, repo, comment["id"], "confused")
+            await _react(gh, repo, comment["id"], "confused")
         return
     if any(command.name == RECOUNT for command in commands):
         await backfill.start_if_empty(
-            gh, ctx, data, owner, repo, data["repository"]["default_branch"], config.policy
-        )
+            gh, ctx, data, repo.owner, repo.name, data["repository"]["default_branch"],
+            config.policy,
+        )  # fmt: skip
     for command in commands:
         if command.name == RECOUNT:
-            await _recount(gh, ctx, owner, repo, issue["number"], comment["id"], config)
+            await _recount(gh, ctx, pull, comment["id"], config)
         else:
-            await _reply(gh, ctx, owner, repo, issue["number"], comment["id"], help_reply(command))
+            await _reply(gh, ctx, pull, comment["id"], help_reply(command))
 
 
 async def _from_a_bot(event: sansio.Event, ctx: JobContext) -> bool:
@@ -84,7 +83,7 @@ async def _from_a_bot(event: sansio.Event, ctx: JobContext) -> bool:
 
 
 async def may_run(
-    gh: GitHub, owner: str, repo: str, login: str, pr_author: str | None, policy: Policy
+    gh: GitHub, repo: RepoRef, login: str, pr_author: str | None, policy: Policy
 ) -> bool:
     """Whether ``login`` may run commands here, per the policy's ``recount.allow``."""
     allow = policy.recount.allow
@@ -93,7 +92,7 @@ async def may_run(
     try:
         answer = await gh.getitem(
             "/repos/{owner}/{repo}/collaborators/{username}/permission",
-            {"owner": owner, "repo": repo, "username": login},
+            {"owner": repo.owner, "repo": repo.name, "username": login},
         )
     except NotFound:
         return False
@@ -114,56 +113,53 @@ def help_reply(command: Command) -> str:
 async def _recount(
     gh: GitHub,
     ctx: JobContext,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     comment_id: int,
     config: RepoConfig,
 ) -> None:
-    await _react(gh, owner, repo, comment_id, "eyes")
-    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    await _react(gh, pull.repo, comment_id, "eyes")
+    pr = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
     if pr["state"] != "open":
         # Nothing would show the figures (a closed PR's check and comment are left as they
         # were), so the repository is not downloaded for them and no rocket says it was.
         closed = RecountResult("the pull request is closed; lockin checks open pull requests")
-        await _answer(gh, ctx, owner, repo, number, [comment_id], closed)
+        await _answer(gh, ctx, pull, [comment_id], closed)
         return
     head = pr["head"]["sha"]
     # A changed configuration is a reason to recount the same head at once.
-    key = f"{owner}/{repo}#{number}@{head}:{hash(config.policy)}".lower()
+    key = f"{pull}@{head}:{hash(config.policy)}".lower()
     state = ctx.recounts
     done = state.recent.get(key)
     if done is not None:
-        await _answer(gh, ctx, owner, repo, number, [comment_id], done)
+        await _answer(gh, ctx, pull, [comment_id], done)
         return
     if key in state.waiting:
         state.waiting[key].append(comment_id)  # the recount running now answers it
         return
     state.waiting[key] = [comment_id]
     try:
-        result = await _run_recount(gh, ctx, owner, repo, number, head, config)
+        result = await _run_recount(gh, ctx, pull, head, config)
     except Exception:
         # Everyone waiting is told once; the job fails so the error reaches the logs.
         comments = state.waiting.pop(key)
         failed = RecountResult("an internal error stopped it (the app's logs have the details)")
-        await _answer(gh, ctx, owner, repo, number, comments, failed)
+        await _answer(gh, ctx, pull, comments, failed)
         raise
     # No await between these two lines: a command arriving now finds one or the other.
     state.recent[key] = result
     comments = state.waiting.pop(key)
-    await _answer(gh, ctx, owner, repo, number, comments, result)
+    await _answer(gh, ctx, pull, comments, result)
 
 
 async def _run_recount(
-    gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int, head: str, config: RepoConfig
+    gh: GitHub, ctx: JobContext, pull: PullRef, head: str, config: RepoConfig
 ) -> RecountResult:
     try:
         missing = await run_check_with_census(
-            gh, ctx, owner=owner, repo=repo, number=number, head_sha=head, config=config,
-            trigger="recount",
-        )  # fmt: skip
+            gh, ctx, pull=pull, head_sha=head, config=config, trigger="recount"
+        )
     except GitHubError as exc:
-        ctx.log.warning("recount of %s/%s#%s failed: %s", owner, repo, number, exc)
+        ctx.log.warning("recount of %s failed: %s", pull, exc)
         return RecountResult(f"the check could not be re-run: {exc}")
     return RecountResult(missing)
 
@@ -171,48 +167,38 @@ async def _run_recount(
 async def _answer(
     gh: GitHub,
     ctx: JobContext,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     comments: list[int],
     result: RecountResult,
 ) -> None:
     if result.error is None:
         for comment_id in comments:
-            await _react(gh, owner, repo, comment_id, "rocket")
+            await _react(gh, pull.repo, comment_id, "rocket")
     else:
         await _reply(
-            gh,
-            ctx,
-            owner,
-            repo,
-            number,
-            comments[0],
-            f"lockin could not finish `/lockin recount`: {result.error}",
+            gh, ctx, pull, comments[0], f"lockin could not finish `/lockin recount`: {result.error}"
         )
 
 
-async def _react(gh: GitHub, owner: str, repo: str, comment_id: int, content: str) -> None:
+async def _react(gh: GitHub, repo: RepoRef, comment_id: int, content: str) -> None:
     # GitHub answers an existing reaction with 200 instead of a duplicate, so a retry is safe.
     await gh.post(
         "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
-        {"owner": owner, "repo": repo, "comment_id": comment_id},
+        {"owner": repo.owner, "repo": repo.name, "comment_id": comment_id},
         data={"content": content},
         idempotent=True,
     )
 
 
-async def _reply(
-    gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int, reply_to: int, body: str
-) -> None:
+async def _reply(gh: GitHub, ctx: JobContext, pull: PullRef, reply_to: int, body: str) -> None:
     """One reply per command comment, even when the job runs again (a retried job, a worker
     that died after posting): the reply carries a marker naming the comment it answers."""
     marker = f"<!-- lockin:reply-to:{reply_to} -->"
     me = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
-    if await our_comments(gh, owner, repo, number, me, marker=marker):
+    if await our_comments(gh, pull, me, marker=marker):
         return
     await gh.post(
         "/repos/{owner}/{repo}/issues/{number}/comments",
-        {"owner": owner, "repo": repo, "number": number},
+        {"owner": pull.repo.owner, "repo": pull.repo.name, "number": pull.number},
         data={"body": f"{body}\n\n{marker}"},
     )

@@ -22,9 +22,9 @@ from bot.census.store import ZERO_SHA, CensusAt
 from bot.engine.census import FileSummary
 from bot.engine.frameworks import wanted
 from bot.engine.kernels import kernel_rules
+from bot.features.events import RepoRef, repo_of
 from bot.github.contents import BlobReader, file_contents
 from bot.github.errors import GitHubError, NotFound
-from bot.github.refs import RepoRef
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.config import Policy
 from bot.policy.overview import overview_document
@@ -62,12 +62,11 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         return
     if data.get("after", ZERO_SHA) == ZERO_SHA:
         return
-    owner, _, repo = repository["full_name"].partition("/")
-    await refresh(gh, ctx, owner, repo, branch)
+    await refresh(gh, ctx, repo_of(event), branch)
 
 
-async def _branch_head(gh: GitHub, owner: str, repo: str, branch: str) -> str:
-    head = await gh.getitem(f"/repos/{owner}/{repo}/commits?sha={quote(branch)}&per_page=1")
+async def _branch_head(gh: GitHub, repo: RepoRef, branch: str) -> str:
+    head = await gh.getitem(f"/repos/{repo.full_name}/commits?sha={quote(branch)}&per_page=1")
     return str(head[0]["sha"])
 
 
@@ -85,22 +84,21 @@ async def on_edited(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if (issue.get("user") or {}).get("login", "").lower() != me.lower():
         return  # a copy of our marker in someone else's issue
     repository = data["repository"]
-    owner, _, repo = repository["full_name"].partition("/")
+    repo = repo_of(event)
     branch = repository["default_branch"]
-    config = await load_repo_config(gh, owner, repo, branch)
+    config = await load_repo_config(gh, repo, branch)
     from bot.features.commands import may_run  # the same rule as /lockin recount
 
-    if not await may_run(gh, owner, repo, data["sender"]["login"], None, config.policy):
+    if not await may_run(gh, repo, data["sender"]["login"], None, config.policy):
         ctx.log.info("dashboard recount by %s refused", data["sender"]["login"])
         return
-    await refresh(gh, ctx, owner, repo, branch, force=True)
+    await refresh(gh, ctx, repo, branch, force=True)
 
 
 async def refresh(
     gh: GitHub,
     ctx: JobContext,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     branch: str,
     *,
     force: bool = False,
@@ -108,7 +106,7 @@ async def refresh(
 ) -> str:
     """Bring the dashboard to the census of the branch's head; returns what was done (for logs and
     tests): created, updated, unchanged, closed, disabled, none or refused."""
-    config = await load_repo_config(gh, owner, repo, branch)
+    config = await load_repo_config(gh, repo, branch)
     policy = config.policy
     if not policy.dashboard.enabled:
         return "disabled"
@@ -117,30 +115,30 @@ async def refresh(
         # The branch's head now, not a push's: deliveries of racing pushes arrive and run
         # in any order, and the dashboard must never go back to an older head's figures.
         # Asked only once the dashboard is on, so a repository without one pays nothing.
-        sha = await _branch_head(gh, owner, repo, branch)
-        counted = await store.census_at(gh, RepoRef(owner, repo), sha, policy)
+        sha = await _branch_head(gh, repo, branch)
+        counted = await store.census_at(gh, repo, sha, policy)
     except ArchiveError as exc:
-        ctx.log.warning("dashboard census of %s/%s@%s refused: %s", owner, repo, sha, exc)
+        ctx.log.warning("dashboard census of %s@%s refused: %s", repo.full_name, sha, exc)
         return "refused"
     # One writer per repository at a time (a Redis lock under `lockin worker`), so two
     # pushes racing cannot both find no issue and both create one.
-    async with ctx.census.locks.hold(f"dashboard:{owner}/{repo}".lower()):
+    async with ctx.census.locks.hold(f"dashboard:{repo.full_name}".lower()):
         me = await bot_login(ctx.auth.app_client(), ctx.settings.app_id or "")
-        issue = await find_dashboard(gh, owner, repo, me)
+        issue = await find_dashboard(gh, repo, me)
         if issue is not None and issue.get("state") == "closed":
             return "closed"  # a maintainer closed it: their call
         if issue is None and not counted.census.totals.non_portable_lines and not force:
             return "none"
-        document = await _document(gh, ctx, owner, repo, branch, counted, policy)
+        document = await _document(gh, ctx, repo, branch, counted, policy)
         if points is None:
-            points = await _trend_points(ctx, owner, repo, counted)
+            points = await _trend_points(ctx, repo, counted)
         body = dashboard_body(
             document,
             _figures(counted),
             points=points,
             notes=notes_of(issue.get("body") if issue else None),
         )
-        issues = f"/repos/{owner}/{repo}/issues"
+        issues = f"/repos/{repo.full_name}/issues"
         if issue is None:
             settings = policy.dashboard
             created = {"title": settings.title, "body": body, "labels": list(settings.labels)}
@@ -155,18 +153,20 @@ async def refresh(
             # What the organisation pages show of this repository's owners and costs.
             url = issue.get("html_url") if isinstance(issue, dict) else None
             await ctx.store.save_report(
-                f"{owner}/{repo}", sha, org_summary(document, url), dt.datetime.now(dt.UTC)
+                repo.full_name, sha, org_summary(document, url), dt.datetime.now(dt.UTC)
             )
-    ctx.log.info("dashboard of %s/%s@%s: %s", owner, repo, sha, result)
+    ctx.log.info("dashboard of %s@%s: %s", repo.full_name, sha, result)
     return result
 
 
-async def find_dashboard(gh: GitHub, owner: str, repo: str, me: str) -> dict[str, Any] | None:
+async def find_dashboard(gh: GitHub, repo: RepoRef, me: str) -> dict[str, Any] | None:
     """Our dashboard issue: written by the bot and carrying the marker (a person's copy of
     the marker is not ours); the oldest when several exist."""
     found = [
         issue
-        async for issue in gh.getiter(f"/repos/{owner}/{repo}/issues?state=all&creator={quote(me)}")
+        async for issue in gh.getiter(
+            f"/repos/{repo.full_name}/issues?state=all&creator={quote(me)}"
+        )
         if "pull_request" not in issue
         and MARKER in (issue.get("body") or "")
         and (issue.get("user") or {}).get("login", "").lower() == me.lower()
@@ -187,8 +187,7 @@ def _figures(counted: CensusAt) -> dict[str, Any]:
 async def _document(
     gh: GitHub,
     ctx: JobContext,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     branch: str,
     counted: CensusAt,
     policy: Policy,
@@ -209,15 +208,13 @@ async def _document(
     async def read(path: str) -> tuple[str, bytes | None]:
         async with limit:
             try:
-                return path, await file_contents(gh, owner, repo, path, counted.sha)
+                return path, await file_contents(gh, repo, path, counted.sha)
             except (NotFound, GitHubError):
                 return path, None
 
     contents = dict(await asyncio.gather(*(read(p) for p in wanted_paths)))
-    reader = BlobReader(gh, owner, repo, ctx.caches.blobs)
-    records = await recorded_decisions(
-        gh, reader, owner=owner, repo=repo, default_branch=branch, policy=policy
-    )
+    reader = BlobReader(gh, repo, ctx.caches.blobs)
+    records = await recorded_decisions(gh, reader, repo=repo, default_branch=branch, policy=policy)
     by_path = {s.path: s for s in files}
     kernels = [
         (path, data)
@@ -231,7 +228,7 @@ async def _document(
         [p for p in wanted_paths if contents.get(p) is not None],
         contents.get,
         policy,
-        root=f"{owner}/{repo}",
+        root=repo.full_name,
         records=records,
     )
 
@@ -240,9 +237,7 @@ async def _document(
 MAX_CHART_POINTS = 30
 
 
-async def _trend_points(
-    ctx: JobContext, owner: str, repo: str, counted: CensusAt
-) -> list[tuple[str, int]]:
+async def _trend_points(ctx: JobContext, repo: RepoRef, counted: CensusAt) -> list[tuple[str, int]]:
     """Non-portable lines of the default branch each time they changed, from the trend
     store, ending with the census this refresh shows (the push's own point may not be
     recorded yet: handlers of one event run in no set order); none without a store."""
@@ -250,7 +245,7 @@ async def _trend_points(
         return []
     points = [
         (point.date.strftime("%Y-%m-%d"), point.non_portable_lines)
-        for point in await ctx.store.points(f"{owner}/{repo}")
+        for point in await ctx.store.points(repo.full_name)
         if point.commit != counted.sha
     ]
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")

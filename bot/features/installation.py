@@ -90,7 +90,7 @@ async def _seed_default_branch(
     compare = await gh.getitem(
         "/repos/{owner}/{repo}/compare/{basehead}", {**where, "basehead": f"{branch}...{branch}"}
     )
-    config = await load_repo_config(gh, repo.owner, repo.name, branch)
+    config = await load_repo_config(gh, repo, branch)
     result = await store.refresh_default_branch(
         gh,
         repo,

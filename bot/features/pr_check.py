@@ -17,7 +17,7 @@ from typing import Any
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.features.events import repo_of
+from bot.features.events import PullRef, RepoRef, repo_of
 from bot.github.client import GitHub
 from bot.review.checks import our_runs, pr_number_from_external_id
 from bot.review.config_io import load_repo_config
@@ -43,13 +43,10 @@ async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
     if action == "edited" and not {"body", "base"} & set(event.data.get("changes") or {}):
         return  # a title change alters neither the links nor the diff
     pr = event.data["pull_request"]
-    owner, repo = repo_of(event)
     await run_check(
         gh,
         ctx,
-        owner=owner,
-        repo=repo,
-        number=pr["number"],
+        pull=PullRef(repo_of(event), pr["number"]),
         head_sha=pr["head"]["sha"],
         trigger=f"pull_request.{action}",
     )
@@ -59,17 +56,15 @@ async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
 @router.register("check_suite", action="rerequested")
 async def on_check_suite(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     suite = event.data["check_suite"]
-    owner, repo = repo_of(event)
+    repo = repo_of(event)
     numbers = _own_prs(event, suite.get("pull_requests") or [])
     if not numbers:
-        numbers = await _prs_from_our_runs(gh, ctx, owner, repo, suite["head_sha"])
+        numbers = await _prs_from_our_runs(gh, ctx, repo, suite["head_sha"])
     for number in numbers:
         await run_check(
             gh,
             ctx,
-            owner=owner,
-            repo=repo,
-            number=number,
+            pull=PullRef(repo, number),
             head_sha=suite["head_sha"],
             trigger=f"check_suite.{event.data['action']}",
         )
@@ -84,34 +79,34 @@ async def on_check_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None
     action = event.data["action"]
     if action == "requested_action" and event.data["requested_action"]["identifier"] != "recount":
         return
-    owner, repo = repo_of(event)
-    number = pr_number_from_external_id(run.get("external_id"), owner, repo)
+    repo = repo_of(event)
+    number = pr_number_from_external_id(run.get("external_id"), repo)
     numbers = [number] if number else _own_prs(event, run.get("pull_requests") or [])
     for n in numbers:
         if action == "rerequested":
             await run_check(
-                gh, ctx, owner=owner, repo=repo, number=n, head_sha=run["head_sha"],
+                gh, ctx, pull=PullRef(repo, n), head_sha=run["head_sha"],
                 trigger="check_run.rerequested",
             )  # fmt: skip
         else:
-            await _recount(gh, ctx, owner, repo, n)
+            await _recount(gh, ctx, PullRef(repo, n))
 
 
-async def _recount(gh: GitHub, ctx: JobContext, owner: str, repo: str, number: int) -> None:
+async def _recount(gh: GitHub, ctx: JobContext, pull: PullRef) -> None:
     """The Recount button does what `/lockin recount` does, at the PR's current head."""
-    pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+    pr = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
     if pr["state"] != "open":
         return  # a closed PR's check is left as it was: nothing to count for
-    config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+    config = await load_repo_config(gh, pull.repo, pr["base"]["repo"]["default_branch"])
     await run_check_with_census(
-        gh, ctx, owner=owner, repo=repo, number=number, head_sha=pr["head"]["sha"],
-        config=config, trigger="check_run.recount",
+        gh, ctx, pull=pull, head_sha=pr["head"]["sha"], config=config,
+        trigger="check_run.recount",
     )  # fmt: skip
 
 
 async def _prs_from_our_runs(
-    gh: GitHub, ctx: JobContext, owner: str, repo: str, head_sha: str
+    gh: GitHub, ctx: JobContext, repo: RepoRef, head_sha: str
 ) -> list[int]:
-    runs = await our_runs(gh, owner, repo, head_sha, name=None, app_id=ctx.settings.app_id)
-    numbers = {pr_number_from_external_id(run.get("external_id"), owner, repo) for run in runs}
+    runs = await our_runs(gh, repo, head_sha, name=None, app_id=ctx.settings.app_id)
+    numbers = {pr_number_from_external_id(run.get("external_id"), repo) for run in runs}
     return sorted(n for n in numbers if n)

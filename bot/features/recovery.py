@@ -41,14 +41,9 @@ async def finish_stale_runs(event: sansio.Event, gh: GitHub, ctx: JobContext) ->
         return
     for run in stale:
         ctx.log.warning(
-            "check run %s on %s/%s#%s was left in progress; checking again",
+            "check run %s on %s was left in progress; checking again",
             run.run_id,
-            run.owner,
-            run.repo,
-            run.number,
+            run.pull,
             extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
         )
-        await run_check(
-            gh, ctx, owner=run.owner, repo=run.repo, number=run.number, head_sha=run.head_sha,
-            trigger="recovery",
-        )  # fmt: skip
+        await run_check(gh, ctx, pull=run.pull, head_sha=run.head_sha, trigger="recovery")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import RepoRef
 
 #: Compressed bytes handed on at a time.
 CHUNK = 64 * 1024
@@ -22,9 +23,9 @@ class TarballDownload:
 
 
 @asynccontextmanager
-async def tarball(gh: GitHub, owner: str, repo: str, ref: str) -> AsyncIterator[TarballDownload]:
+async def tarball(gh: GitHub, repo: RepoRef, ref: str) -> AsyncIterator[TarballDownload]:
     """The tarball of ``ref``, open for streaming (the redirect to the archive host is
     followed without our credentials); the response is released on exit."""
-    url_vars = {"owner": owner, "repo": repo, "ref": ref}
+    url_vars = {"owner": repo.owner, "repo": repo.name, "ref": ref}
     async with gh.stream("/repos/{owner}/{repo}/tarball/{ref}", url_vars) as response:
         yield TarballDownload(response.content.iter_chunked(CHUNK), response.content_length)

@@ -18,6 +18,7 @@ from bot.github.errors import NotFound
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import RepoRef
 
 
 class BlobCache(Protocol):
@@ -41,9 +42,9 @@ class Tree:
     truncated: bool
 
 
-async def read_tree(gh: GitHub, owner: str, repo: str, tree_ish: str) -> Tree:
+async def read_tree(gh: GitHub, repo: RepoRef, tree_ish: str) -> Tree:
     """A whole tree in one request (``recursive=1``); GitHub truncates above 100,000 entries."""
-    data = await gh.getitem(f"/repos/{owner}/{repo}/git/trees/{tree_ish}?recursive=1")
+    data = await gh.getitem(f"/repos/{repo.full_name}/git/trees/{tree_ish}?recursive=1")
     blobs = {item["path"]: item["sha"] for item in data["tree"] if item["type"] == "blob"}
     return Tree(blobs, bool(data.get("truncated")))
 
@@ -54,30 +55,28 @@ def decode_content(data: dict) -> bytes:
     return base64.b64decode(content) if data.get("encoding") == "base64" else content.encode()
 
 
-async def file_contents(
-    gh: GitHub, owner: str, repo: str, path: str, ref: str | None
-) -> bytes | None:
+async def file_contents(gh: GitHub, repo: RepoRef, path: str, ref: str | None) -> bytes | None:
     """A file by path at ``ref`` (None: the repository's default branch); None when there is
     no such file. The contents API inlines files up to 1 MB; a larger one is read as a blob,
     so it is never mistaken for an empty file."""
     query = f"?{urlencode({'ref': ref})}" if ref else ""
     try:
-        data = await gh.getitem(f"/repos/{owner}/{repo}/contents/{quote(path)}{query}")
+        data = await gh.getitem(f"/repos/{repo.full_name}/contents/{quote(path)}{query}")
     except NotFound:
         return None
     if not isinstance(data, dict) or data.get("type") != "file":
         return None
     if data.get("encoding") == "none":
-        data = await gh.getitem(f"/repos/{owner}/{repo}/git/blobs/{data['sha']}")
+        data = await gh.getitem(f"/repos/{repo.full_name}/git/blobs/{data['sha']}")
     return decode_content(data)
 
 
 class BlobReader:
     """Blob contents of one repository by SHA, through the shared cache."""
 
-    def __init__(self, gh: GitHub, owner: str, repo: str, cache: BlobCache) -> None:
+    def __init__(self, gh: GitHub, repo: RepoRef, cache: BlobCache) -> None:
         self._gh = gh
-        self._url = f"/repos/{owner}/{repo}"
+        self._url = f"/repos/{repo.full_name}"
         self._cache = cache
 
     async def blob(self, sha: str) -> bytes:

@@ -40,6 +40,7 @@ from bot.sources.pool import NOT_COUNTED, Batcher, Engine, Item
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import PullRef, RepoRef
     from bot.policy.config import Policy
     from bot.runtime.caches import Cache
 
@@ -141,8 +142,7 @@ class _Sides:
 
     gh: GitHub
     reader: BlobReader
-    owner: str
-    repo: str
+    repo: RepoRef
     base_sha: str
     head_sha: str
     max_archive: int
@@ -155,7 +155,7 @@ class _Sides:
 
     async def find_merge_base(self) -> str:
         if self.merge_base is None:
-            url = f"/repos/{self.owner}/{self.repo}/compare/{self.base_sha}...{self.head_sha}"
+            url = f"/repos/{self.repo.full_name}/compare/{self.base_sha}...{self.head_sha}"
             data = await self.gh.getitem(f"{url}?per_page=1")
             commit = data["merge_base_commit"]
             self.merge_base, self.tree_sha = commit["sha"], commit["commit"]["tree"]["sha"]
@@ -193,7 +193,6 @@ class _Sides:
             batcher = Batcher(self.engine, self._taker(side, wanted))
             walk = await read_from_archive(
                 self.gh,
-                self.owner,
                 self.repo,
                 ref,
                 set(wanted),
@@ -225,9 +224,7 @@ class _Sides:
         if truncated:  # paths the truncated tree left out, one by one
             for plan in old_plans:
                 if plan.old_path not in old_by_path:
-                    data = await file_contents(
-                        self.gh, self.owner, self.repo, plan.old_path, self.merge_base
-                    )
+                    data = await file_contents(self.gh, self.repo, plan.old_path, self.merge_base)
                     if data is not None:
                         old_by_path[plan.old_path] = data
 
@@ -248,7 +245,7 @@ class _Sides:
             return {}, False
         await self.find_merge_base()
         assert self.tree_sha is not None
-        tree = await read_tree(self.gh, self.owner, self.repo, self.tree_sha)
+        tree = await read_tree(self.gh, self.repo, self.tree_sha)
         wanted = {p.old_path for p in plans}
         return {path: sha for path, sha in tree.blobs.items() if path in wanted}, tree.truncated
 
@@ -270,9 +267,7 @@ async def analyse_pr(
     gh: GitHub,
     blob_cache: Cache,
     *,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     base_sha: str,
     head_sha: str,
     changed_files: int,
@@ -280,7 +275,7 @@ async def analyse_pr(
     policy: Policy,
     engine: Engine,
 ) -> PRAnalysis:
-    files = await list_pr_files(gh, owner, repo, number)
+    files = await list_pr_files(gh, pull)
     paths = policy.path_filter()
     deltas: list[FileDelta] = []
     plans: list[_Plan] = []
@@ -297,9 +292,8 @@ async def analyse_pr(
             plans.append(plan)
     sides = _Sides(
         gh,
-        BlobReader(gh, owner, repo, blob_cache),
-        owner,
-        repo,
+        BlobReader(gh, pull.repo, blob_cache),
+        pull.repo,
         base_sha,
         head_sha,
         policy.census.max_archive_bytes,

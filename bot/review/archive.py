@@ -15,12 +15,12 @@ from bot.sources.archive import ArchiveLimits, Visit, WalkResult, walk_stream
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import RepoRef
 
 
 async def read_from_archive(
     gh: GitHub,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     ref: str,
     wanted: set[str],
     visit: Visit,
@@ -30,7 +30,7 @@ async def read_from_archive(
     """Call ``visit(path, data)`` (in a worker thread) for each wanted file of the commit;
     ``missing`` holds the wanted paths the archive did not hold (``export-ignore`` drops
     files, unsafe entries are skipped). Raises ``ArchiveError`` when it cannot be read."""
-    async with tarball(gh, owner, repo, ref) as download:
+    async with tarball(gh, repo, ref) as download:
         return await walk_stream(
             download.chunks,
             visit,

@@ -16,6 +16,7 @@ from bot.github.errors import GitHubError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import PullRef, RepoRef
 
 ANNOTATIONS_PER_REQUEST = 50
 #: Annotations written per run: beyond this a PR is not reviewed line by line anyway.
@@ -34,14 +35,14 @@ def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def external_id(owner: str, repo: str, number: int) -> str:
+def external_id(pull: PullRef) -> str:
     """Names the PR a run belongs to: fork PRs' check_suite events list no pull requests,
     so the run itself must say which PR to re-check."""
-    return f"{owner}/{repo}#{number}"
+    return str(pull)
 
 
-def pr_number_from_external_id(value: str | None, owner: str, repo: str) -> int | None:
-    prefix = f"{owner}/{repo}#".lower()
+def pr_number_from_external_id(value: str | None, repo: RepoRef) -> int | None:
+    prefix = f"{repo.full_name}#".lower()
     if value and value.lower().startswith(prefix) and value[len(prefix) :].isdigit():
         return int(value[len(prefix) :])
     return None
@@ -67,9 +68,9 @@ class CheckOutput:
 class CheckRun:
     """One run of ours on one head SHA."""
 
-    def __init__(self, gh: GitHub, owner: str, repo: str, run_id: int) -> None:
+    def __init__(self, gh: GitHub, repo: RepoRef, run_id: int) -> None:
         self._gh = gh
-        self._url = f"/repos/{owner}/{repo}/check-runs/{run_id}"
+        self._url = f"/repos/{repo.full_name}/check-runs/{run_id}"
         self.id = run_id
         self.completed = False
 
@@ -78,8 +79,7 @@ class CheckRun:
         cls,
         gh: GitHub,
         *,
-        owner: str,
-        repo: str,
+        repo: RepoRef,
         name: str,
         head_sha: str,
         external_id: str,
@@ -90,11 +90,10 @@ class CheckRun:
         second run), else create one in progress."""
         unfinished = _unfinished(existing, external_id)
         if unfinished is not None:
-            return cls(gh, owner, repo, unfinished)
+            return cls(gh, repo, unfinished)
         try:
             run = await _create(
                 gh,
-                owner,
                 repo,
                 name=name,
                 head_sha=head_sha,
@@ -105,20 +104,19 @@ class CheckRun:
         except GitHubError:
             # A POST that failed after GitHub created the run (a timeout) is not retried:
             # adopt that run rather than leave it in progress with nobody to complete it.
-            again = await our_runs(gh, owner, repo, head_sha, name=name, app_id=app_id)
+            again = await our_runs(gh, repo, head_sha, name=name, app_id=app_id)
             unfinished = _unfinished(again, external_id)
             if unfinished is None:
                 raise
-            return cls(gh, owner, repo, unfinished)
-        return cls(gh, owner, repo, run["id"])
+            return cls(gh, repo, unfinished)
+        return cls(gh, repo, run["id"])
 
     @classmethod
     async def failed_before_start(
         cls,
         gh: GitHub,
         *,
-        owner: str,
-        repo: str,
+        repo: RepoRef,
         name: str,
         head_sha: str,
         external_id: str,
@@ -128,7 +126,6 @@ class CheckRun:
         could start one (so the required status never goes missing)."""
         run = await _create(
             gh,
-            owner,
             repo,
             name=name,
             head_sha=head_sha,
@@ -162,8 +159,7 @@ class CheckRun:
 
 async def _create(
     gh: GitHub,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     *,
     name: str,
     head_sha: str,
@@ -181,12 +177,12 @@ async def _create(
         "output": output,
         **fields,
     }
-    run: dict[str, Any] = await gh.post(f"/repos/{owner}/{repo}/check-runs", data=data)
+    run: dict[str, Any] = await gh.post(f"/repos/{repo.full_name}/check-runs", data=data)
     return run
 
 
 async def our_runs(
-    gh: GitHub, owner: str, repo: str, head_sha: str, *, name: str | None, app_id: str | None
+    gh: GitHub, repo: RepoRef, head_sha: str, *, name: str | None, app_id: str | None
 ) -> list[dict[str, Any]]:
     """Our app's runs on a commit (newest first), optionally of one check name."""
     params: dict[str, Any] = {"filter": "all"}
@@ -197,7 +193,7 @@ async def our_runs(
     runs = [
         run
         async for run in gh.getiter(
-            f"/repos/{owner}/{repo}/commits/{head_sha}/check-runs?{urlencode(params)}",
+            f"/repos/{repo.full_name}/commits/{head_sha}/check-runs?{urlencode(params)}",
             iterable_key="check_runs",
         )
     ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.github.contents import file_contents
+from bot.github.refs import RepoRef
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 
 if TYPE_CHECKING:
@@ -29,15 +30,15 @@ class RepoConfig:
     error: PolicyError | None = None
 
 
-async def load_repo_config(gh: GitHub, owner: str, repo: str, default_branch: str) -> RepoConfig:
-    places: list[tuple[str, str | None]] = [(repo, default_branch)]
-    if repo.lower() != ORG_CONFIG_REPO:
-        places.append((ORG_CONFIG_REPO, None))  # its own default branch
-    for name, ref in places:
-        text = await file_contents(gh, owner, name, CONFIG_PATH, ref)
+async def load_repo_config(gh: GitHub, repo: RepoRef, default_branch: str) -> RepoConfig:
+    places: list[tuple[RepoRef, str | None]] = [(repo, default_branch)]
+    if repo.name.lower() != ORG_CONFIG_REPO:
+        places.append((RepoRef(repo.owner, ORG_CONFIG_REPO), None))  # its own default branch
+    for where, ref in places:
+        text = await file_contents(gh, where, CONFIG_PATH, ref)
         if text is None:
             continue
-        source = f"{owner}/{name}:{CONFIG_PATH}" + (f"@{ref}" if ref else "")
+        source = f"{where.full_name}:{CONFIG_PATH}" + (f"@{ref}" if ref else "")
         try:
             return RepoConfig(load_policy(text, source), source)
         except PolicyError as error:

@@ -29,6 +29,7 @@ from bot.policy.gate import LinkedDecision
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import RepoRef
 
 #: Links followed per PR, and records read from the decisions folder: bounds the requests a
 #: description full of links (or a folder of thousands of files) can cost.
@@ -39,7 +40,7 @@ MAX_PR_COMMITS = 250
 _RECORD_SUFFIXES = (".md", ".markdown")
 
 
-async def pr_link_texts(gh: GitHub, owner: str, repo: str, pr: dict[str, Any]) -> list[str]:
+async def pr_link_texts(gh: GitHub, repo: RepoRef, pr: dict[str, Any]) -> list[str]:
     """The PR description and every commit message (links may be commit trailers).
 
     ``pulls/{n}/commits`` lists at most 250 commits; a longer PR's commits are paged
@@ -47,10 +48,10 @@ async def pr_link_texts(gh: GitHub, owner: str, repo: str, pr: dict[str, Any]) -
     cheaper listing is kept for the usual PR)."""
     texts = [pr.get("body") or ""]
     if pr.get("commits", 0) <= MAX_PR_COMMITS:
-        pages = gh.getiter(f"/repos/{owner}/{repo}/pulls/{pr['number']}/commits")
+        pages = gh.getiter(f"/repos/{repo.full_name}/pulls/{pr['number']}/commits")
     else:
         basehead = f"{pr['base']['sha']}...{pr['head']['sha']}"
-        pages = gh.getiter(f"/repos/{owner}/{repo}/compare/{basehead}", iterable_key="commits")
+        pages = gh.getiter(f"/repos/{repo.full_name}/compare/{basehead}", iterable_key="commits")
     async for commit in pages:
         texts.append(commit["commit"]["message"])
     return texts
@@ -60,32 +61,29 @@ async def linked_decisions(
     gh: GitHub,
     texts: list[str],
     *,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     head_sha: str,
     default_branch: str,
     policy: Policy,
 ) -> list[LinkedDecision]:
     linked: list[LinkedDecision] = []
     for raw in find_links(*texts)[:MAX_LINKS]:
-        ref = parse_ref(raw, owner=owner, repo=repo, folder=policy.decisions.folder)
+        ref = parse_ref(raw, owner=repo.owner, repo=repo.name, folder=policy.decisions.folder)
         if ref.kind == "invalid":
             linked.append(LinkedDecision(ref.raw, None, ref.reason))
         elif ref.kind == "issue":
-            linked.append(await _issue(gh, owner, repo, ref))
+            linked.append(await _issue(gh, repo, ref))
         else:
             on_default = policy.decisions.require_default_branch
             at = default_branch if on_default else head_sha
             where = f"the default branch ({default_branch})" if on_default else "the PR head"
-            linked.append(await _file(gh, owner, repo, ref, at, where))
+            linked.append(await _file(gh, repo, ref, at, where))
     return linked
 
 
-async def _file(
-    gh: GitHub, owner: str, repo: str, ref: DecisionRef, at: str, where: str
-) -> LinkedDecision:
+async def _file(gh: GitHub, repo: RepoRef, ref: DecisionRef, at: str, where: str) -> LinkedDecision:
     path = str(ref.value)
-    data = await file_contents(gh, owner, repo, path, at)
+    data = await file_contents(gh, repo, path, at)
     if data is None:
         return LinkedDecision(ref.raw, None, f"{path} does not exist on {where}")
     try:
@@ -94,9 +92,9 @@ async def _file(
         return LinkedDecision(ref.raw, None, f"{path}: {error}")
 
 
-async def _issue(gh: GitHub, owner: str, repo: str, ref: DecisionRef) -> LinkedDecision:
+async def _issue(gh: GitHub, repo: RepoRef, ref: DecisionRef) -> LinkedDecision:
     try:
-        issue = await gh.getitem(f"/repos/{owner}/{repo}/issues/{ref.value}")
+        issue = await gh.getitem(f"/repos/{repo.full_name}/issues/{ref.value}")
     except NotFound:
         return LinkedDecision(ref.raw, None, f"issue #{ref.value} does not exist")
     if "pull_request" in issue:
@@ -116,14 +114,14 @@ async def _issue(gh: GitHub, owner: str, repo: str, ref: DecisionRef) -> LinkedD
 
 
 async def recorded_decisions(
-    gh: GitHub, reader: BlobReader, *, owner: str, repo: str, default_branch: str, policy: Policy
+    gh: GitHub, reader: BlobReader, *, repo: RepoRef, default_branch: str, policy: Policy
 ) -> tuple[list[DecisionRecord], list[str]]:
     """The records in the decisions folder on the default branch, and one line per file
     that cannot be read (shown in the output: a broken record covers nothing)."""
     folder = policy.decisions.folder
     try:
         listing = await gh.getitem(
-            f"/repos/{owner}/{repo}/contents/{quote(folder)}?ref={quote(default_branch, safe='')}"
+            f"/repos/{repo.full_name}/contents/{quote(folder)}?ref={quote(default_branch, safe='')}"
         )
     except NotFound:
         return [], []

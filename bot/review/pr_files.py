@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import PullRef
 
 #: GitHub lists at most this many files for a PR, whatever the pagination.
 MAX_PR_FILES = 3000
@@ -44,10 +45,10 @@ class PRFile:
         return self.patch is None and self.additions + self.deletions == 0
 
 
-async def list_pr_files(gh: GitHub, owner: str, repo: str, number: int) -> list[PRFile]:
+async def list_pr_files(gh: GitHub, pull: PullRef) -> list[PRFile]:
     """Every page of ``pulls/{number}/files`` (100 a page), stopping at GitHub's cap."""
     files: list[PRFile] = []
-    url = f"/repos/{owner}/{repo}/pulls/{number}/files"
+    url = f"/repos/{pull.repo.full_name}/pulls/{pull.number}/files"
     async for item in gh.getiter(url):
         files.append(PRFile.from_api(item))
         if len(files) >= MAX_PR_FILES:

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from bot.census.store import CensusAt
     from bot.engine.census import Census
     from bot.engine.trend import Trend
+    from bot.github.refs import PullRef
     from bot.policy.gate import Verdict
     from bot.policy.growth import ScopeGrowth
     from bot.review.analysis import PRAnalysis
@@ -19,9 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class PRReport:
-    owner: str
-    repo: str
-    number: int
+    pull: PullRef
     head_sha: str
     config: RepoConfig
     analysis: PRAnalysis | None = None  # None: the configuration is invalid, nothing analysed

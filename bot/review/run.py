@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.model import NON_PORTABLE
 from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
-from bot.github.refs import RepoRef
+from bot.github.refs import PullRef, RepoRef
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
@@ -77,26 +77,22 @@ async def run_check(
     gh: GitHub,
     ctx: JobContext,
     *,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     head_sha: str | None = None,
     census: Census | None = None,
     trigger: str = "pull_request",
 ) -> CheckOutcome:
-    """Check PR ``number``; ``census`` (a recount's whole-repository count) is shown too."""
-    async with ctx.pr_locks.hold(pr_key(owner, repo, number)):
+    """Check ``pull``; ``census`` (a recount's whole-repository count) is shown too."""
+    async with ctx.pr_locks.hold(pr_key(pull)):
         start = gh.requests_made
-        outcome = await _check(gh, ctx, owner, repo, number, head_sha, census, trigger, start)
+        outcome = await _check(gh, ctx, pull, head_sha, census, trigger, start)
         outcome.requests = gh.requests_made - start
         ctx.log.info(
-            "pr check %s/%s#%s: %s",
-            owner,
-            repo,
-            number,
+            "pr check %s: %s",
+            pull,
             outcome.conclusion or outcome.note,
             extra={
-                "pr": number,
+                "pr": pull.number,
                 "head_sha": outcome.head_sha,
                 "conclusion": outcome.conclusion,
                 "comment": outcome.comment,
@@ -111,9 +107,7 @@ async def run_check_with_census(
     gh: GitHub,
     ctx: JobContext,
     *,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     head_sha: str,
     config: RepoConfig,
     trigger: str,
@@ -126,38 +120,32 @@ async def run_check_with_census(
     if config.error is None:  # figures under the defaults would misstate the team's scope
         try:
             store = ctx.census
-            census = (
-                await store.census_at(gh, RepoRef(owner, repo), head_sha, config.policy)
-            ).census
+            census = (await store.census_at(gh, pull.repo, head_sha, config.policy)).census
         except (ArchiveError, GitHubError) as exc:
             missing = f"the repository could not be counted: {exc}"
-            ctx.log.warning("census of %s/%s@%s failed: %s", owner, repo, head_sha, exc)
-    await run_check(
-        gh, ctx, owner=owner, repo=repo, number=number, head_sha=head_sha, census=census,
-        trigger=trigger,
-    )  # fmt: skip
+            ctx.log.warning("census of %s@%s failed: %s", pull.repo.full_name, head_sha, exc)
+    await run_check(gh, ctx, pull=pull, head_sha=head_sha, census=census, trigger=trigger)
     return missing
 
 
 async def _check(
     gh: GitHub,
     ctx: JobContext,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     head_sha: str | None,
     census: Census | None,
     trigger: str,
     start: int,
 ) -> CheckOutcome:
-    ours = external_id(owner, repo, number)
+    repo = pull.repo
+    ours = external_id(pull)
     try:
-        pr = await gh.getitem(f"/repos/{owner}/{repo}/pulls/{number}")
+        pr = await gh.getitem(f"/repos/{repo.full_name}/pulls/{pull.number}")
     except NotFound:
         raise  # the pull request or repository is gone: nothing to report on
     except Exception as exc:
         if head_sha:
-            await _failed_before_start(gh, ctx, owner, repo, head_sha, DEFAULT_NAME, ours, exc)
+            await _failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc)
         raise
     current = pr["head"]["sha"]
     if pr["state"] != "open":
@@ -172,20 +160,19 @@ async def _check(
         )
     name = DEFAULT_NAME
     try:
-        config = await load_repo_config(gh, owner, repo, pr["base"]["repo"]["default_branch"])
+        config = await load_repo_config(gh, repo, pr["base"]["repo"]["default_branch"])
         name = config.policy.check_name
-        existing = await our_runs(gh, owner, repo, current, name=name, app_id=ctx.settings.app_id)
+        existing = await our_runs(gh, repo, current, name=name, app_id=ctx.settings.app_id)
     except Exception as exc:
         # Before a run of ours exists: create one already failed, so the required check
         # never goes missing; the retry (bot.runtime.retries) runs the check again.
-        await _failed_before_start(gh, ctx, owner, repo, current, name, ours, exc)
+        await _failed_before_start(gh, ctx, repo, current, name, ours, exc)
         raise
     existing = [run for run in existing if run.get("external_id") == ours]
     if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
     run = await CheckRun.start(
         gh,
-        owner=owner,
         repo=repo,
         name=name,
         head_sha=current,
@@ -194,9 +181,7 @@ async def _check(
         app_id=ctx.settings.app_id,
     )
     report = PRReport(
-        owner,
-        repo,
-        number,
+        pull,
         current,
         config,
         census=census,
@@ -222,13 +207,11 @@ async def _check(
 
 async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None:
     policy = report.config.policy
-    owner, repo, number = report.owner, report.repo, report.number
+    repo = report.pull.repo
     analysis = await analyse_pr(
         gh,
         ctx.caches.blobs,
-        owner=owner,
-        repo=repo,
-        number=number,
+        pull=report.pull,
         base_sha=pr["base"]["sha"],
         head_sha=report.head_sha,
         changed_files=pr.get("changed_files", 0),
@@ -238,28 +221,27 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     )
     report.analysis = analysis
     if report.census is None:
-        report.base_census = await ctx.census.default_branch(RepoRef(owner, repo))
+        report.base_census = await ctx.census.default_branch(repo)
     if ctx.store is not None:
-        report.trend = await ctx.store.current_trend(f"{owner}/{repo}")
+        report.trend = await ctx.store.current_trend(repo.full_name)
     added = analysis.delta.added()
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []
     # Decisions matter only past the allowance: below it no request is spent on them.
     if sum(added[layer] for layer in policy.layers) > policy.allowance:
-        reader = BlobReader(gh, owner, repo, ctx.caches.blobs)
+        reader = BlobReader(gh, repo, ctx.caches.blobs)
         default_branch = pr["base"]["repo"]["default_branch"]
-        texts = await pr_link_texts(gh, owner, repo, pr)
+        texts = await pr_link_texts(gh, repo, pr)
         linked = await linked_decisions(
             gh,
             texts,
-            owner=owner,
             repo=repo,
             head_sha=report.head_sha,
             default_branch=default_branch,
             policy=policy,
         )
         recorded, report.record_problems = await recorded_decisions(
-            gh, reader, owner=owner, repo=repo, default_branch=default_branch, policy=policy
+            gh, reader, repo=repo, default_branch=default_branch, policy=policy
         )
     report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
     if recorded and report.base_census is not None:
@@ -269,7 +251,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
         report.draft = draft_decision(
             analysis.delta,
             report.verdict,
-            title=pr.get("title") or f"PR #{number}",
+            title=pr.get("title") or f"PR #{report.pull.number}",
             compute_api_hint=None,
             folder=policy.decisions.folder,
         )
@@ -288,21 +270,14 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
     mode = report.config.policy.comment
     if mode == "never":
         return "skipped"
-    now = await gh.getitem(f"/repos/{report.owner}/{report.repo}/pulls/{report.number}")
+    pull = report.pull
+    now = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
     if now["head"]["sha"] != report.head_sha:
         return "stale"
     login = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
     touched = _touches_non_portable(report)
     body = render_comment(report) if touched or mode == "always" else render_clean(report)
-    return await write_sticky(
-        gh,
-        report.owner,
-        report.repo,
-        report.number,
-        login,
-        body,
-        create=touched or mode == "always",
-    )
+    return await write_sticky(gh, pull, login, body, create=touched or mode == "always")
 
 
 #: Cleanups running shielded from their job's cancellation, referenced until done.
@@ -352,8 +327,7 @@ async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseExceptio
 async def _failed_before_start(
     gh: GitHub,
     ctx: JobContext,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     head_sha: str,
     name: str,
     ours: str,
@@ -361,7 +335,7 @@ async def _failed_before_start(
 ) -> None:
     try:
         await CheckRun.failed_before_start(
-            gh, owner=owner, repo=repo, name=name, head_sha=head_sha, external_id=ours,
+            gh, repo=repo, name=name, head_sha=head_sha, external_id=ours,
             result=_error_output(exc),
         )  # fmt: skip
     except GitHubError as error:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.github.refs import PullRef, RepoRef
 from bot.review.checks import our_runs, pr_number_from_external_id
 
 if TYPE_CHECKING:
@@ -27,9 +28,7 @@ MAX_PULLS = 30
 
 @dataclass(frozen=True, slots=True)
 class StaleRun:
-    owner: str
-    repo: str
-    number: int
+    pull: PullRef
     head_sha: str
     run_id: int
 
@@ -39,21 +38,21 @@ async def stale_runs(gh: GitHub, app_id: str | None) -> list[StaleRun]:
     found: list[StaleRun] = []
     repos = await gh.getitem(f"/installation/repositories?per_page={MAX_REPOS}")
     for repo in repos.get("repositories", []):
-        owner, name = repo["full_name"].split("/", 1)
+        ref = RepoRef.parse(repo["full_name"])
         issues = await gh.getitem(
-            f"/repos/{owner}/{name}/issues?state=open&sort=created&per_page={MAX_PULLS}"
+            f"/repos/{ref.full_name}/issues?state=open&sort=created&per_page={MAX_PULLS}"
         )
         for issue in issues:
             if "pull_request" not in issue:
                 continue
             number = issue["number"]
-            pr = await gh.getitem(f"/repos/{owner}/{name}/pulls/{number}")
+            pr = await gh.getitem(f"/repos/{ref.full_name}/pulls/{number}")
             head = pr["head"]["sha"]
-            runs = await our_runs(gh, owner, name, head, name=None, app_id=app_id)
+            runs = await our_runs(gh, ref, head, name=None, app_id=app_id)
             found.extend(
-                StaleRun(owner, name, number, head, run["id"])
+                StaleRun(PullRef(ref, number), head, run["id"])
                 for run in runs
                 if run["status"] != "completed"
-                and pr_number_from_external_id(run.get("external_id"), owner, name) == number
+                and pr_number_from_external_id(run.get("external_id"), ref) == number
             )
     return found

@@ -15,6 +15,7 @@ from bot.github.errors import NotFound
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import PullRef
 
 MARKER = "<!-- lockin:sticky-comment -->"
 
@@ -31,13 +32,15 @@ async def bot_login(app_client: GitHub, app_id: str) -> str:
 
 
 async def our_comments(
-    gh: GitHub, owner: str, repo: str, number: int, login: str, *, marker: str = MARKER
+    gh: GitHub, pull: PullRef, login: str, *, marker: str = MARKER
 ) -> list[dict[str, Any]]:
     """The comments on an issue or PR that ``login`` wrote and that carry ``marker``, oldest
     first: a marker pasted by someone else is not ours."""
     ours = [
         comment
-        async for comment in gh.getiter(f"/repos/{owner}/{repo}/issues/{number}/comments")
+        async for comment in gh.getiter(
+            f"/repos/{pull.repo.full_name}/issues/{pull.number}/comments"
+        )
         if marker in (comment.get("body") or "")
         and (comment.get("user") or {}).get("login", "").lower() == login.lower()
     ]
@@ -46,9 +49,7 @@ async def our_comments(
 
 async def write_sticky(
     gh: GitHub,
-    owner: str,
-    repo: str,
-    number: int,
+    pull: PullRef,
     login: str,
     body: str,
     *,
@@ -57,9 +58,10 @@ async def write_sticky(
     """Bring the sticky comment to ``body``; return what was done (for logs and tests).
     ``create`` False never creates one (a PR that never touched non-portable code gets none).
     """
-    ours = await our_comments(gh, owner, repo, number, login)
+    ours = await our_comments(gh, pull, login)
     keep, extra = (ours[0], ours[1:]) if ours else (None, [])
-    comments = f"/repos/{owner}/{repo}/issues/comments"
+    issues = f"/repos/{pull.repo.full_name}/issues"
+    comments = f"{issues}/comments"
     for duplicate in extra:
         with suppress(NotFound):  # someone deleted it first: just as good
             await gh.delete(f"{comments}/{duplicate['id']}")
@@ -74,5 +76,5 @@ async def write_sticky(
             pass  # deleted by a user since we listed it: write a new one as if it never was
     if not create:
         return "none"
-    await gh.post(f"/repos/{owner}/{repo}/issues/{number}/comments", data={"body": body})
+    await gh.post(f"{issues}/{pull.number}/comments", data={"body": body})
     return "created"

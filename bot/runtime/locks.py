@@ -10,7 +10,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from bot.github.refs import PullRef
 
 
 class KeyedLock(Protocol):
@@ -37,5 +40,5 @@ class LocalKeyedLock:
                 del self._users[key], self._locks[key]
 
 
-def pr_key(owner: str, repo: str, number: int) -> str:
-    return f"{owner}/{repo}#{number}".lower()
+def pr_key(pull: PullRef) -> str:
+    return str(pull).lower()  # GitHub names are case-insensitive

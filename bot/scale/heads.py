@@ -19,6 +19,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from bot.github.refs import PullRef, RepoRef
 from bot.runtime.locks import pr_key
 
 _RECORD = """
@@ -49,14 +50,14 @@ def pull_head(event: str, payload: dict[str, Any]) -> PullHead | None:
     full_name = (payload.get("repository") or {}).get("full_name") or ""
     sha = (pr.get("head") or {}).get("sha")
     number, updated = pr.get("number"), pr.get("updated_at")
-    owner, _, name = full_name.partition("/")
-    if not (name and isinstance(sha, str) and isinstance(number, int) and updated):
+    if not (isinstance(sha, str) and isinstance(number, int) and updated):
         return None
     try:
+        repo = RepoRef.parse(full_name)
         at = datetime.fromisoformat(str(updated).replace("Z", "+00:00"))
     except ValueError:
         return None
-    return PullHead(pr_key(owner, name, number), sha, int(at.timestamp()))
+    return PullHead(pr_key(PullRef(repo, number)), sha, int(at.timestamp()))
 
 
 class NewestHeads:

@@ -32,7 +32,7 @@ async def full_recount(bot: Bot, repo: Repo, sha: str) -> Census:
     """The census of ``sha`` from its whole tarball, through the app's own GitHub client."""
     auth = bot.client.server.app[SERVICES].auth
     gh = auth.installation_client(repo.installation_id)
-    async with tarball(gh, repo.owner, repo.name, sha) as download:
+    async with tarball(gh, RepoRef.parse(repo.full_name), sha) as download:
         archive = await census_from_stream(
             download.chunks,
             declared_size=download.declared_size,
