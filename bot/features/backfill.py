@@ -17,15 +17,15 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.features.trend import commit_date_of, full_name, record_census
+from bot.features.trend import commit_date_of, record_census
 from bot.github.errors import GitHubError
 from bot.sources.archive import ArchiveError
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.refs import RepoRef
     from bot.policy.config import Policy
     from bot.runtime.context import JobContext
-from bot.github.refs import RepoRef
 from bot.store import Store
 
 #: Commits listed to choose from: one page of the commits API.
@@ -88,18 +88,17 @@ class Backfills:
         ctx: JobContext,
         *,
         installation_id: int,
-        owner: str,
-        repo: str,
+        repo: RepoRef,
         ref: str,
         policy: Policy,
     ) -> bool:
         """Start the back-fill of a repository unless one is running; it outlives the job."""
-        name = full_name(owner, repo).lower()
+        name = repo.full_name.lower()
         if name in self._running or ctx.settings.history_backfill_points == 0:
             return False
         self._running.add(name)
         pacer = self.pacer(installation_id)
-        work = _logged(ctx, name, _count_past_points(gh, ctx, pacer, owner, repo, ref, policy))
+        work = _logged(ctx, name, _count_past_points(gh, ctx, pacer, repo, ref, policy))
         task = self._store.run_in_background(work)
         task.add_done_callback(lambda _: self._running.discard(name))
         return True
@@ -120,8 +119,7 @@ async def _count_past_points(
     gh: GitHub,
     ctx: JobContext,
     pacer: RequestPacer,
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     ref: str,
     policy: Policy,
 ) -> None:
@@ -129,9 +127,9 @@ async def _count_past_points(
     await pacer.turn()
     listed = await gh.getitem(
         "/repos/{owner}/{repo}/commits{?sha,per_page}",
-        {"owner": owner, "repo": repo, "sha": ref, "per_page": LISTED},
+        {"owner": repo.owner, "repo": repo.name, "sha": ref, "per_page": LISTED},
     )
-    known = {p.commit for p in await ctx.store.points(full_name(owner, repo), include_left=True)}
+    known = {p.commit for p in await ctx.store.points(repo.full_name, include_left=True)}
     dates = {c["sha"]: commit_date_of(c) for c in listed}
     chosen = [
         sha
@@ -143,13 +141,13 @@ async def _count_past_points(
     for sha in chosen:
         await pacer.turn()
         try:
-            result = await counts.census_at(gh, RepoRef(owner, repo), sha, policy)
+            result = await counts.census_at(gh, repo, sha, policy)
         except (ArchiveError, GitHubError) as exc:
             # A gap, never a wrong figure: the point is simply not there.
-            ctx.log.warning("back-fill of %s/%s@%s skipped: %s", owner, repo, sha, exc)
+            ctx.log.warning("back-fill of %s@%s skipped: %s", repo.full_name, sha, exc)
             continue
-        recorded += await record_census(ctx, owner, repo, result, dates[sha])
-    ctx.log.info("back-fill of %s/%s: %d past points recorded", owner, repo, recorded)
+        recorded += await record_census(ctx, repo, result, dates[sha])
+    ctx.log.info("back-fill of %s: %d past points recorded", repo.full_name, recorded)
 
 
 # One per running app, keyed by its store (every job of the app is handed the same one).
@@ -171,8 +169,7 @@ async def start_if_empty(
     gh: GitHub,
     ctx: JobContext,
     payload: dict[str, Any],
-    owner: str,
-    repo: str,
+    repo: RepoRef,
     ref: str,
     policy: Policy,
 ) -> bool:
@@ -183,8 +180,6 @@ async def start_if_empty(
     if runs is None or installation_id is None:
         return False
     assert ctx.store is not None
-    if len(await ctx.store.points(full_name(owner, repo), include_left=True)) > 1:
+    if len(await ctx.store.points(repo.full_name, include_left=True)) > 1:
         return False
-    return runs.start(
-        gh, ctx, installation_id=installation_id, owner=owner, repo=repo, ref=ref, policy=policy
-    )
+    return runs.start(gh, ctx, installation_id=installation_id, repo=repo, ref=ref, policy=policy)

@@ -26,7 +26,6 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if data.get("deleted") or data.get("after", ZERO_SHA) == ZERO_SHA:
         return
     ref = repo_of(event)
-    owner, repo = ref
     store = ctx.census
     await store.set_public(ref, public=not repository.get("private", True))
     config = await load_repo_config(gh, ref, repository["default_branch"])
@@ -40,13 +39,12 @@ async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
             blobs=ctx.caches.blobs,
         )
     except ArchiveError as exc:
-        ctx.log.warning("census of %s/%s@%s refused: %s", owner, repo, data["after"], exc)
+        ctx.log.warning("census of %s@%s refused: %s", ref.full_name, data["after"], exc)
         return
-    await trend.record_push(gh, ctx, owner, repo, data, result)
+    await trend.record_push(gh, ctx, ref, data, result)
     ctx.log.info(
-        "default-branch census of %s/%s@%s: %.1f%% locked to NVIDIA",
-        owner,
-        repo,
+        "default-branch census of %s@%s: %.1f%% locked to NVIDIA",
+        ref.full_name,
         result.sha,
         100 * result.census.nvidia_share(),
     )

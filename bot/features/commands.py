@@ -64,9 +64,8 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         return
     if any(command.name == RECOUNT for command in commands):
         await backfill.start_if_empty(
-            gh, ctx, data, repo.owner, repo.name, data["repository"]["default_branch"],
-            config.policy,
-        )  # fmt: skip
+            gh, ctx, data, repo, data["repository"]["default_branch"], config.policy
+        )
     for command in commands:
         if command.name == RECOUNT:
             await _recount(gh, ctx, pull, comment["id"], config)

@@ -100,7 +100,5 @@ async def _seed_default_branch(
         blobs=ctx.caches.blobs,
     )
     date = trend.commit_date_of(compare["base_commit"])
-    await trend.record_census(ctx, repo.owner, repo.name, result, date)
-    await backfill.start_if_empty(
-        gh, ctx, payload, repo.owner, repo.name, result.sha, config.policy
-    )
+    await trend.record_census(ctx, repo, result, date)
+    await backfill.start_if_empty(gh, ctx, payload, repo, result.sha, config.policy)

@@ -17,6 +17,7 @@ from bot.store import Point
 if TYPE_CHECKING:
     from bot.census.store import CensusAt
     from bot.github.client import GitHub
+    from bot.github.refs import RepoRef
     from bot.runtime.context import JobContext
 
 
@@ -25,23 +26,19 @@ def parse_date(text: str) -> dt.datetime:
     return dt.datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(dt.UTC)
 
 
-def full_name(owner: str, repo: str) -> str:
-    return f"{owner}/{repo}"
-
-
 async def record_census(
-    ctx: JobContext, owner: str, repo: str, result: CensusAt, date: dt.datetime
+    ctx: JobContext, repo: RepoRef, result: CensusAt, date: dt.datetime
 ) -> bool:
     """Keep ``result`` as the point of its commit; False when it was kept before or no
     store is open."""
     if ctx.store is None:
         return False
     point = Point.from_figures(result.sha, date, census_figures(result.census))
-    return await ctx.store.record_point(full_name(owner, repo), point)
+    return await ctx.store.record_point(repo.full_name, point)
 
 
 async def record_push(
-    gh: GitHub, ctx: JobContext, owner: str, repo: str, push: dict[str, Any], result: CensusAt
+    gh: GitHub, ctx: JobContext, repo: RepoRef, push: dict[str, Any], result: CensusAt
 ) -> None:
     """A push to the default branch was counted: mark what a force push removed, then keep
     the new head's point at its commit date."""
@@ -49,21 +46,21 @@ async def record_push(
         return
     await set_public(ctx, push["repository"])
     if push.get("forced") and push.get("before"):
-        await _mark_left_branch(gh, ctx, owner, repo, before=push["before"], after=result.sha)
+        await _mark_left_branch(gh, ctx, repo, before=push["before"], after=result.sha)
     head = push.get("head_commit") or {}
     if head.get("id") == result.sha and head.get("timestamp"):
         date = parse_date(head["timestamp"])
     else:
-        date = await commit_date(gh, owner, repo, result.sha)
-    await record_census(ctx, owner, repo, result, date)
+        date = await commit_date(gh, repo, result.sha)
+    await record_census(ctx, repo, result, date)
 
 
-async def commit_date(gh: GitHub, owner: str, repo: str, sha: str) -> dt.datetime:
+async def commit_date(gh: GitHub, repo: RepoRef, sha: str) -> dt.datetime:
     """A commit's committer date, by comparing the commit with itself (a documented read
     that names the commit in full)."""
     compare = await gh.getitem(
         "/repos/{owner}/{repo}/compare/{basehead}",
-        {"owner": owner, "repo": repo, "basehead": f"{sha}...{sha}"},
+        {"owner": repo.owner, "repo": repo.name, "basehead": f"{sha}...{sha}"},
     )
     return commit_date_of(compare["base_commit"])
 
@@ -74,19 +71,19 @@ def commit_date_of(commit: dict[str, Any]) -> dt.datetime:
 
 
 async def _mark_left_branch(
-    gh: GitHub, ctx: JobContext, owner: str, repo: str, *, before: str, after: str
+    gh: GitHub, ctx: JobContext, repo: RepoRef, *, before: str, after: str
 ) -> None:
     # The commits reachable from the old head but not the new one left the branch; the
     # compare API lists up to 250 of them, the newest pushes' points are among those.
     compare = await gh.getitem(
         "/repos/{owner}/{repo}/compare/{basehead}",
-        {"owner": owner, "repo": repo, "basehead": f"{after}...{before}"},
+        {"owner": repo.owner, "repo": repo.name, "basehead": f"{after}...{before}"},
     )
     left = [c["sha"] for c in compare.get("commits") or []]
     assert ctx.store is not None
-    marked = await ctx.store.mark_left_branch(full_name(owner, repo), left)
+    marked = await ctx.store.mark_left_branch(repo.full_name, left)
     if marked:
-        ctx.log.info("force push on %s/%s: %d points left the branch", owner, repo, marked)
+        ctx.log.info("force push on %s: %d points left the branch", repo.full_name, marked)
 
 
 async def set_public(ctx: JobContext, repository: dict[str, Any]) -> None:
