@@ -77,10 +77,12 @@ def cases(corpus: Path, ranges: list[tuple[str, str]]) -> list[tuple[str, list[s
 
 
 def first_difference(a: bytes, b: bytes) -> str:
-    for number, (x, y) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False), 1):
-        if x != y:
-            return f"line {number}:\n  A: {x[:200]!r}\n  B: {y[:200]!r}"
-    return f"lengths differ: {len(a)} and {len(b)} bytes"
+    """Where two outputs part: compact JSON is one long line, so by byte offset."""
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+    if at is None:
+        return f"lengths differ: {len(a)} and {len(b)} bytes"
+    start = max(0, at - 100)
+    return f"byte {at:,}:\n  A: …{a[start : at + 100]!r}\n  B: …{b[start : at + 100]!r}"
 
 
 def main() -> int:
