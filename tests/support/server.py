@@ -21,6 +21,8 @@ FAST = {
     "job_retry_delays": (),
     # Request-counting tests would see the start-up sweep's reads (tested on its own).
     "recover_stale_runs": False,
+    # One engine worker per app: tests classify a few files, and each app starts its own.
+    "analysis_processes": 1,
 }
 
 
