@@ -47,7 +47,11 @@ _MARKS_BY_PLACE = {
     "tests/cli/test_cli.py::test_a_file_name_that_is_not_utf8": "slow",
     "tests/cli/test_history.py::test_the_plot_is_written": "slow",
     "tests/policy/test_policy_robustness.py::test_load_policy_returns": "slow",
+    "tests/policy/test_policy_robustness.py::test_links_and_refs_never_raise": "slow",
 }
+#: The PostgreSQL variant of a store test starts a throwaway cluster (initdb, pg_ctl: seconds
+#: per test process); its SQLite twin runs the same code in `make test-fast`.
+_SLOW_VARIANTS = ("[postgresql",)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -55,3 +59,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for prefix, mark in _MARKS_BY_PLACE.items():
             if item.nodeid.startswith(prefix):
                 item.add_marker(mark)
+        if any(variant in item.nodeid for variant in _SLOW_VARIANTS):
+            item.add_marker("slow")
