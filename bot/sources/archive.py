@@ -226,10 +226,14 @@ class _StreamBridge:
     def pull(self) -> bytes:
         if self._closed.is_set() or self._loop.is_closed():
             raise ArchiveError("the archive walk was cancelled")
-        self._current = asyncio.run_coroutine_threadsafe(self._next(), self._loop)
+        current = self._current = asyncio.run_coroutine_threadsafe(self._next(), self._loop)
+        if self._closed.is_set():
+            # close() ran between scheduling this read and storing it, so it cancelled the
+            # previous one: cancel this one here, or the thread would wait for it forever.
+            current.cancel()
         while True:
             try:
-                return self._current.result(timeout=_LIVENESS)
+                return current.result(timeout=_LIVENESS)
             except concurrent.futures.CancelledError:
                 raise ArchiveError("the archive walk was cancelled") from None
             except concurrent.futures.TimeoutError:
