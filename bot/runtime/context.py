@@ -13,6 +13,7 @@ from bot.github.auth import AppAuth
 from bot.runtime.caches import Caches
 from bot.runtime.locks import KeyedLock
 from bot.runtime.metrics import Metrics
+from bot.runtime.pacing import BackfillSlots
 from bot.runtime.settings import Settings
 from bot.sources.pool import Engine
 from bot.store import Store
@@ -42,6 +43,8 @@ class JobContext:
     recounts: Recounts
     # The engine for this job: worker processes, with a CPU budget of its own.
     engine: Engine
+    # Per-installation pacing and one-per-repository slots of the app's back-fills.
+    backfills: BackfillSlots
     store: Store | None = None  # the trend store (None in a process without one)
     # 0 for a delivery, n for lockin's own n-th retry of it (bot.runtime.retries).
     attempt: int = 0

@@ -53,6 +53,7 @@ async def run_job(services: Services, job: Job) -> str:
         store=services.store,
         attempt=job.attempt,
         engine=services.engine.job(),
+        backfills=services.backfills,
     )
     started = time.monotonic()
     outcome = "ok"

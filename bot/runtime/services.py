@@ -13,6 +13,7 @@ from bot.runtime.caches import Caches
 from bot.runtime.jobs import JobQueue
 from bot.runtime.locks import KeyedLock, LocalKeyedLock
 from bot.runtime.metrics import Metrics
+from bot.runtime.pacing import BackfillSlots
 from bot.runtime.settings import Settings
 from bot.sources.pool import Budget, EnginePool, default_processes
 from bot.store import Store
@@ -36,6 +37,8 @@ class Services:
     census: CensusStore = field(init=False)
     #: The engine's worker processes: nothing CPU-bound runs in this process's threads.
     engine: EnginePool = field(init=False)
+    #: The back-fills of past points running in the background, and their API pacing.
+    backfills: BackfillSlots = field(init=False)
     # Set while the app runs (configured apps only).
     auth: AppAuth | None = None
     queue: JobQueue | None = None
@@ -52,6 +55,7 @@ class Services:
             ),
         )
         self.census = CensusStore(self.caches.census, self.census_locks, self.engine)
+        self.backfills = BackfillSlots(settings.backfill_requests_per_minute)
 
     def share(
         self,
