@@ -8,14 +8,13 @@ Verdana 11px metrics so the badge looks like its neighbours in a README.
 from __future__ import annotations
 
 import hashlib
-import re
 from html import escape
 
 from aiohttp import web
 
 from bot.engine.trend import Trend
-from bot.github.refs import RepoRef
 from bot.server.keys import SERVICES
+from bot.server.paths import repo_in_path
 
 LABEL = "NVIDIA lock-in"
 
@@ -143,8 +142,6 @@ def unknown_badge() -> str:
 
 # -- the route ----------------------------------------------------------------------
 
-# GitHub owner and repository names: letters, digits, "-", "_", "." (repos up to 100).
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 #: Cameo (GitHub's image proxy) and browsers may keep a badge this long.
 MAX_AGE = 300
 _SVG_HEADERS = {
@@ -163,20 +160,18 @@ async def badge(request: web.Request) -> web.Response:
     any other name, and any private repository, answers 404 with an "unknown" badge, so the
     endpoint reveals nothing about repositories it cannot see or that are not public.
     """
-    owner, repo = request.match_info["owner"], request.match_info["repo"]
+    ref = repo_in_path(request)
+    store = request.app[SERVICES].census
     result = None
-    if _NAME.match(owner) and _NAME.match(repo):
-        store = request.app[SERVICES].census
-        ref = RepoRef(owner, repo)
-        if await store.is_public(ref):
-            result = await store.default_branch(ref)
-    if result is None:
+    if ref is not None and await store.is_public(ref):
+        result = await store.default_branch(ref)
+    if ref is None or result is None:
         return _svg(request, unknown_badge(), status=404, max_age=60)
     share = result.census.nvidia_share()
     value = format_share(share)
     trend_store = request.app[SERVICES].store
     if "trend" in request.query and trend_store is not None:
-        value += trend_suffix(await trend_store.current_trend(f"{owner}/{repo}"))
+        value += trend_suffix(await trend_store.current_trend(ref.full_name))
     return _svg(request, render_badge(value, share_colour(share)), status=200, max_age=MAX_AGE)
 
 

@@ -7,22 +7,20 @@ was removed from all get the same 404: the answer never tells a private reposito
 
 from __future__ import annotations
 
-import re
-
 from aiohttp import web
 
 from bot.server.keys import SERVICES
+from bot.server.paths import repo_in_path
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 NOT_FOUND = {"message": "Not Found"}
 
 
 async def history(request: web.Request) -> web.Response:
-    owner, repo = request.match_info["owner"], request.match_info["repo"]
+    ref = repo_in_path(request)
     store = request.app[SERVICES].store
-    if store is None or not (_NAME.match(owner) and _NAME.match(repo)):
+    if store is None or ref is None:
         return web.json_response(NOT_FOUND, status=404)
-    name = f"{owner}/{repo}"
+    name = ref.full_name
     known = await store.repository(name)
     if known is None or not known.public:
         return web.json_response(NOT_FOUND, status=404)

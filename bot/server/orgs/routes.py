@@ -23,6 +23,7 @@ from bot.runtime.jobs import Job
 from bot.server.access import Access, current_access, require_access
 from bot.server.keys import SERVICES
 from bot.server.orgs.figures import COLUMNS, Row, select_rows, table, totals, trend_totals
+from bot.server.paths import repo_in_path
 from bot.store import Store
 
 ORG = r"{org:[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})}"
@@ -233,11 +234,11 @@ def _cell(value: Any) -> str:
 
 
 async def repo_page(request: web.Request) -> web.Response:
-    org, repo = request.match_info["org"], request.match_info["repo"]
-    access = await require_access(request, org)
-    full_name = f"{org}/{repo}".lower()
-    if not access.can_read(full_name):
+    access = await require_access(request, request.match_info["org"])
+    ref = repo_in_path(request, "org", "repo")
+    if ref is None or not access.can_read(ref.full_name):
         raise web.HTTPNotFound()
+    full_name = ref.full_name.lower()
     store = _store(request)
     now = dt.datetime.now(dt.UTC)
     found = await store.org_rows([full_name], now)
@@ -254,7 +255,7 @@ async def repo_page(request: web.Request) -> web.Response:
         request,
         "repo.html",
         access=access,
-        org=org,
+        org=ref.owner,
         full_name=full_name,
         row=row,
         summary=(row.summary if row else None) or {},
