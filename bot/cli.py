@@ -19,6 +19,7 @@ from bot.engine.census import Census
 from bot.engine.delta import change_delta
 from bot.engine.model import ChangeDelta
 from bot.engine.paths import PathFilter
+from bot.github.refs import RepoRef
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 from bot.policy.decisions import (
     DecisionError,
@@ -184,13 +185,14 @@ def _recorded(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionReco
 
 
 def _linked(
-    refs: Sequence[str], at: Snapshot, folder: str, owner: str, repo: str
+    refs: Sequence[str], at: Snapshot, folder: str, origin: RepoRef | None
 ) -> list[LinkedDecision]:
     """Linked records read from ``at`` (HEAD, or BASE when the policy requires records
-    on the default branch), as the bot does."""
+    on the default branch), as the bot does; ``origin`` resolves this repository's URLs."""
+    owner, name = (origin.owner, origin.name) if origin else ("", "")
     linked = []
     for raw in dict.fromkeys(refs):
-        ref = parse_ref(raw, owner=owner, repo=repo, folder=folder)
+        ref = parse_ref(raw, owner=owner, repo=name, folder=folder)
         if ref.kind == "invalid":
             linked.append(LinkedDecision(ref.raw, None, ref.reason))
         elif ref.kind == "issue":
@@ -211,14 +213,14 @@ def _linked(
     return linked
 
 
-def _origin(repo: GitRepo) -> tuple[str, str]:
-    """owner/name of the ``origin`` remote, so that GitHub URLs of this repo resolve."""
+def _origin(repo: GitRepo) -> RepoRef | None:
+    """The repository of the ``origin`` remote, so that GitHub URLs of this repo resolve."""
     try:
         url = repo.remote_url("origin") or ""
     except SourceError:
         url = ""
     parts = url.removesuffix(".git").replace(":", "/").split("/")
-    return (parts[-2], parts[-1]) if len(parts) >= 2 else ("", "")
+    return RepoRef(parts[-2], parts[-1]) if len(parts) >= 2 else None
 
 
 @dataclass
@@ -230,8 +232,7 @@ class _Inputs:
     policy: Policy
     files: list[ChangedFile]
     messages: list[str] = field(default_factory=list)  # commit messages BASE..HEAD
-    owner: str = ""  # of the origin remote, for GitHub URLs in links
-    name: str = ""
+    origin: RepoRef | None = None  # the origin remote's, for GitHub URLs in links
 
 
 def _directory_inputs(args: argparse.Namespace) -> _Inputs:
@@ -273,8 +274,7 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
     files = [
         ChangedFile(c, blobs.get(c.old_blob or ""), blobs.get(c.new_blob or "")) for c in changes
     ]
-    owner, name = _origin(repo)
-    return _Inputs(base, head, policy, files, messages, owner, name)
+    return _Inputs(base, head, policy, files, messages, _origin(repo))
 
 
 @dataclass
@@ -339,7 +339,7 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
     folder = policy.decisions.folder
     at = inputs.base if policy.decisions.require_default_branch else inputs.head
     refs = [*args.decision, *find_links(*inputs.messages)]
-    linked = _linked(refs, at, folder, inputs.owner, inputs.name)
+    linked = _linked(refs, at, folder, inputs.origin)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(inputs.base, folder, err))
     summary = json_out.verdict_summary(verdict)
     return DiffReport(delta, summary, args.base, args.head, policy.markers_allowed)
