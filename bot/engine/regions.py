@@ -79,7 +79,6 @@ class Source:
         "_pairs",
         "_string_starts",
         "family",
-        "last_line",
         "lexed",
         "masked",
         "occurrences",
@@ -91,8 +90,9 @@ class Source:
         self.occurrences = occurrences  # keyword -> its offsets in the masked code
         self.masked = lexed.masked
         self.family = nesting
-        self.starts = lexed.line_starts
-        self.last_line = max(len(lexed.lines), 1)
+        # The first offset of each line but a line after the text's last newline: an
+        # offset past the last line still falls in it, with no clamping per lookup.
+        self.starts = lexed.line_starts[: len(lexed.lines)] or [0]
         self._pairs: dict[int, int] | None = None
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._blocks: tuple[dict[int, int], list[int]] | None = None
@@ -108,11 +108,12 @@ class Source:
         return len(self.lexed.lines)
 
     def line_of(self, offset: int) -> int:
-        return min(bisect_right(self.starts, offset), self.last_line)
+        return bisect_right(self.starts, offset)
 
     def span(self, start: int, end: int) -> Span:
         """Lines of the characters [start, end)."""
-        return self.line_of(start), self.line_of(max(start, end - 1))
+        starts = self.starts
+        return bisect_right(starts, start), bisect_right(starts, end - 1 if end > start else start)
 
     def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
         """Matches of ``pattern`` in the masked code, tried only on lines holding a keyword.
