@@ -5,6 +5,11 @@ BIN    := $(VENV)/bin
 
 .PHONY: run test test-fast lint format bench clean rules-doc
 
+# Compiled modules (and pytest's rewritten test modules) are cached in __pycache__, ignored
+# by git, even where the environment sets PYTHONDONTWRITEBYTECODE: otherwise every run, and
+# every pytest-xdist worker within it, compiles the whole tree again.
+unexport PYTHONDONTWRITEBYTECODE
+
 $(BIN)/lockin: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -20,7 +25,7 @@ run: $(BIN)/lockin
 test: lint
 	$(BIN)/pytest -q
 
-# Everything but the tests marked slow (a second or more each), scale (Redis, worker
+# Everything but the tests marked slow (about a second or more each), scale (Redis, worker
 # processes) and browser (headless Chromium), on every core: the loop to run while working.
 test-fast: $(BIN)/lockin
 	$(BIN)/pytest -q -n auto -m "not slow and not scale and not browser"
@@ -44,3 +49,4 @@ bench: $(BIN)/lockin
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find bot tests bench -name __pycache__ -prune -exec rm -rf {} +

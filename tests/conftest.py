@@ -16,7 +16,7 @@ async def fake_github() -> AsyncIterator[FakeGitHub]:
 
 #: Marks by place (`make test-fast` leaves them out), matched against the start of a test's
 #: node id: `scale` starts redis-server and `lockin worker` processes, `browser` headless
-#: Chromium, `slow` is whatever takes a second or more of a quiet 2-core machine (gzip
+#: Chromium, `slow` is whatever takes about a second or more (0.85 s) of a quiet 2-core machine (gzip
 #: bombs, 3,000-file pull requests, fresh interpreters, real processes, rate-limit waits).
 #: `pytest --durations=60 -m "not slow and not scale and not browser"` shows the next ones;
 #: packaging and the pre-commit hook mark themselves.
@@ -48,6 +48,21 @@ _MARKS_BY_PLACE = {
     "tests/cli/test_history.py::test_the_plot_is_written": "slow",
     "tests/policy/test_policy_robustness.py::test_load_policy_returns": "slow",
     "tests/policy/test_policy_robustness.py::test_links_and_refs_never_raise": "slow",
+    "tests/action/test_action.py::test_shallow_checkout_is_deepened": "slow",
+    "tests/action/test_action.py::test_working_directory_input": "slow",
+    "tests/action/test_action.py::test_unsupported_event_and_bad_inputs": "slow",
+    "tests/action/test_action.py::test_kernel_without_a_decision_fails": "slow",
+    "tests/dashboard/test_dashboard.py::test_created_once_then_edited": "slow",
+    "tests/test_fakegithub.py::test_pr_files_paginate_with_link_headers": "slow",
+    "tests/cli/test_cli.py::test_real_entry_point_exit_codes": "slow",
+    "tests/cli/test_census.py::test_replace_equals_a_fresh_census": "slow",
+    "tests/orgs/test_org_pages.py::test_the_organisation_page_shows_every": "slow",
+    "tests/engine/test_robustness.py::test_comments_and_blank_lines_never": "slow",
+    "tests/engine/test_robustness.py::test_long_macro_with_many_matches": "slow",
+    "tests/engine/test_robustness.py::test_adversarial_input_completes[min.py": "slow",
+    "tests/deploy/test_manifest_flow.py::test_callback_exchanges_the_code": "slow",
+    "tests/recount/test_recount.py::test_twenty_commands_in_a_minute": "slow",
+    "tests/policy/test_policy_robustness.py::test_parse_decision_returns": "slow",
 }
 #: The PostgreSQL variant of a store test starts a throwaway cluster (initdb, pg_ctl: seconds
 #: per test process); its SQLite twin runs the same code in `make test-fast`.
