@@ -16,8 +16,9 @@ async def fake_github() -> AsyncIterator[FakeGitHub]:
 
 #: Marks by place (`make test-fast` leaves them out), matched against the start of a test's
 #: node id: `scale` starts redis-server and `lockin worker` processes, `browser` headless
-#: Chromium, `slow` is whatever takes about a second or more (0.85 s) of a quiet 2-core machine (gzip
-#: bombs, 3,000-file pull requests, fresh interpreters, real processes, rate-limit waits).
+#: Chromium, `slow` is whatever takes about a second or more (0.85 s) of a quiet 2-core
+#: machine (gzip bombs, 3,000-file pull requests, fresh interpreters, real processes,
+#: rate-limit waits).
 #: `pytest --durations=60 -m "not slow and not scale and not browser"` shows the next ones;
 #: packaging and the pre-commit hook mark themselves.
 _MARKS_BY_PLACE = {
