@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
 
 import ahocorasick
 
@@ -74,6 +73,7 @@ class Source:
         "_branches",
         "_directives",
         "_in_string",
+        "_keyword_lines",
         "_logical",
         "_next",
         "_pairs",
@@ -102,6 +102,7 @@ class Source:
         self._directives: tuple[list[int], list[int]] | None = None
         self._string_starts: list[int] | None = None
         self._assigned: dict[str, Span] | None = None
+        self._keyword_lines: dict[str, set[int]] = {}
 
     @property
     def nlines(self) -> int:
@@ -120,30 +121,36 @@ class Source:
 
         A rule's pattern must match within the line(s) holding one of its keywords; running
         it there instead of over the whole file keeps a file with many rules linear and fast.
+        Adjacent keyword lines form one window, searched with one call.
         """
         masked = self.masked
         if not keywords:
             yield from pattern.finditer(masked)
             return
-        found = [self.occurrences.get(keyword, ()) for keyword in keywords]
-        offsets = sorted(chain.from_iterable(found)) if len(found) > 1 else found[0]
-        size = len(offsets)
-        at = 0
-        start = end = -2  # the window of lines being gathered, [start, end)
-        while at < size:
-            i = offsets[at]
-            lo = masked.rfind("\n", 0, i) + 1
-            hi = masked.find("\n", i)
-            hi = hi if hi >= 0 else len(masked)
-            at = bisect_left(offsets, hi, at + 1)  # the next keyword on a later line
-            if lo <= end + 1:  # the next line: one window
-                end = hi
-                continue
-            if start >= 0:
-                yield from pattern.finditer(masked, start, end)
-            start, end = lo, hi
-        if start >= 0:
-            yield from pattern.finditer(masked, start, end)
+        lines = sorted(set().union(*map(self.keyword_lines, keywords)))
+        if not lines:
+            return
+        # starts[i] is where line i + 1 starts; a window ends at its last line's newline.
+        starts, size = self.lexed.line_starts, len(masked)
+        first = previous = lines[0]
+        for line in lines[1:]:
+            if line != previous + 1:
+                yield from pattern.finditer(
+                    masked, starts[first - 1], min(starts[previous] - 1, size)
+                )
+                first = line
+            previous = line
+        yield from pattern.finditer(masked, starts[first - 1], min(starts[previous] - 1, size))
+
+    def keyword_lines(self, keyword: str) -> set[int]:
+        """The lines holding ``keyword`` (rules sharing a keyword ask once)."""
+        found = self._keyword_lines.get(keyword)
+        if found is None:
+            starts = self.starts
+            found = self._keyword_lines[keyword] = {
+                bisect_right(starts, i) for i in self.occurrences.get(keyword, ())
+            }
+        return found
 
     # -- C-like structure -------------------------------------------------------------
 
