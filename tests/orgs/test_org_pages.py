@@ -108,3 +108,36 @@ async def test_the_repository_page_names_owners_and_escapes_what_the_repository_
     assert "@acme/&lt;b&gt;kernels&lt;/b&gt;" in page
     assert f"{acme.url}/acme/kernels/tree/" in page  # links to the code on GitHub
     assert (await bot.client.get("/orgs/acme/secret")).status == 404  # not hers to read
+
+
+async def test_the_table_is_paged_and_the_pager_keeps_the_sort(
+    acme: FakeGitHub, start_app: Any
+) -> None:
+    bot = await start_app(**oauth(acme))
+    await count_everything(bot, acme)
+    await sign_in(bot.client, acme, "alice")
+
+    first = await (await bot.client.get("/orgs/acme?sort=repository&dir=asc&per_page=1")).text()
+    assert "acme/kernels</a>" in first
+    assert "acme/models</a>" not in first
+    assert "2 of 2 repositories, 1–1 shown" in first
+    assert "page 1 of 2" in first
+    assert 'rel="prev"' not in first
+    follow = first.split('rel="next" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert "sort=repository" in follow
+    assert "per_page=1" in follow
+    assert "page=2" in follow
+    second = await (await bot.client.get(follow)).text()
+    assert "acme/models</a>" in second
+    assert "acme/kernels</a>" not in second
+    assert "page 2 of 2" in second
+    assert 'rel="next"' not in second
+    # A page past the end, or not a number, shows the nearest page rather than an error.
+    for odd in ("99", "-1", "x"):
+        shown = await (
+            await bot.client.get(f"/orgs/acme?sort=repository&per_page=1&page={odd}")
+        ).text()
+        assert shown.count('<a href="/orgs/acme/') == 1
+    # The exports are not paged: they carry every row.
+    rows = (await (await bot.client.get("/orgs/acme.json?per_page=1")).json())["repositories"]
+    assert len(rows) == 2

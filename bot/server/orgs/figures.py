@@ -87,6 +87,34 @@ def select_rows(rows: list[Row], query: str, sort: str, descending: bool) -> lis
     return present + absent
 
 
+#: Rows of the table on one page (``?per_page=`` up to this): a thousand-row table is slow
+#: to render and to read; the exports carry every row.
+PAGE_ROWS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    rows: list[Row]  # the rows shown
+    number: int  # 1-based
+    pages: int
+    size: int  # rows a page
+    first: int  # 1-based position of the first row shown among the matching rows (0: none)
+
+
+def page_of(rows: list[Row], number: str | None, per_page: str | None) -> Page:
+    """One page of ``rows``; a number out of range, or not a number, shows the nearest page."""
+    size = min(max(_int(per_page, PAGE_ROWS), 1), PAGE_ROWS)
+    pages = max(1, -(-len(rows) // size))
+    at = min(max(_int(number, 1), 1), pages)
+    start = (at - 1) * size
+    shown = rows[start : start + size]
+    return Page(shown, at, pages, size, start + 1 if shown else 0)
+
+
+def _int(text: str | None, default: int) -> int:
+    return int(text) if text and text.isdecimal() and len(text) < 7 else default
+
+
 @dataclass(frozen=True, slots=True)
 class Totals:
     repositories: int

@@ -22,7 +22,15 @@ from aiohttp import web
 from bot.runtime.jobs import Job
 from bot.server.access import Access, current_access, require_access
 from bot.server.keys import SERVICES
-from bot.server.orgs.figures import COLUMNS, Row, select_rows, table, totals, trend_totals
+from bot.server.orgs.figures import (
+    COLUMNS,
+    Row,
+    page_of,
+    select_rows,
+    table,
+    totals,
+    trend_totals,
+)
 from bot.server.paths import repo_in_path
 from bot.store import Store
 
@@ -161,7 +169,12 @@ async def org_page_html(
     sort = params.get("sort", "nvidia_locked_lines")
     descending = params.get("dir", "desc") != "asc"
     query = params.get("q", "")
+    matching = select_rows(rows, query, sort, descending)
+    page = page_of(matching, params.get("page"), params.get("per_page"))
+    # Links keep the view; a new sort starts again at page 1 (the pager sets its own page).
     current = {"sort": sort, "dir": "desc" if descending else "asc", "q": query}
+    if "per_page" in params:
+        current["per_page"] = str(page.size)
     chart = {
         "title": "NVIDIA-only lines, every repository together",
         "x": [int(end.timestamp()) for end in ends],
@@ -171,7 +184,9 @@ async def org_page_html(
         static=static,
         access=access,
         org=org,
-        rows=select_rows(rows, query, sort, descending),
+        rows=page.rows,
+        page=page,
+        matching=len(matching),
         total_rows=len(rows),
         totals=totals(found, len(permitted)),
         columns=COLUMNS,
