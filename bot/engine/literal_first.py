@@ -17,9 +17,11 @@ import re
 _WORD = re.compile(r"[A-Za-z0-9_]")
 
 
-def _split(source: str) -> list[str] | None:
-    """Top-level alternatives of a regex source (None when it cannot tell)."""
-    parts, depth, start, i, in_class = [], 0, 0, 0, False
+def _grouping(source: str) -> list[tuple[int, str]] | None:
+    """Offsets of ``(``, ``)`` and ``|`` in a regex source, outside escapes and character
+    classes (None when a class is left open)."""
+    found: list[tuple[int, str]] = []
+    i, in_class = 0, False
     while i < len(source):
         ch = source[i]
         if ch == "\\":
@@ -30,42 +32,46 @@ def _split(source: str) -> list[str] | None:
                 in_class = False
         elif ch == "[":
             in_class = True
+            # A "]" right after "[" or "[^" is a member of the class, not its end.
             if source[i + 1 : i + 2] == "]" or source[i + 1 : i + 3] == "^]":
                 i += 2 if source[i + 1] == "]" else 3
                 continue
-        elif ch == "(":
+        elif ch in "()|":
+            found.append((i, ch))
+        i += 1
+    return None if in_class else found
+
+
+def _split(source: str) -> list[str] | None:
+    """Top-level alternatives of a regex source (None when it cannot tell)."""
+    marks = _grouping(source)
+    if marks is None:
+        return None
+    parts, depth, start = [], 0, 0
+    for i, ch in marks:
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
-        elif ch == "|" and depth == 0:
+        elif depth == 0:
             parts.append(source[start:i])
             start = i + 1
-        i += 1
-    if depth != 0 or in_class:
+    if depth != 0:
         return None
     parts.append(source[start:])
     return parts
 
 
-def _group_end(source: str, open_at: int) -> int | None:
-    depth, i, in_class = 0, open_at, False
-    while i < len(source):
-        ch = source[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
+def _group_end(source: str) -> int | None:
+    """Offset of the ``)`` closing the group ``source`` starts with."""
+    depth = 0
+    for i, ch in _grouping(source) or ():
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
             if depth == 0:
                 return i
-        i += 1
     return None
 
 
@@ -74,7 +80,7 @@ def _branch(branch: str) -> list[str]:
         return [branch]
     rest = branch[2:]
     if rest.startswith("(?:"):
-        end = _group_end(rest, 0)
+        end = _group_end(rest)
         if end is None:
             return [branch]
         inner, after = rest[3:end], rest[end + 1 :]
