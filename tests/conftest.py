@@ -63,6 +63,7 @@ _MARKS_BY_PLACE = {
     "tests/engine/test_robustness.py::test_adversarial_input_completes[min.py": "slow",
     "tests/deploy/test_manifest_flow.py::test_callback_exchanges_the_code": "slow",
     "tests/recount/test_recount.py::test_twenty_commands_in_a_minute": "slow",
+    "tests/store/test_store.py::test_postgresql_connections": "slow",
     "tests/policy/test_policy_robustness.py::test_parse_decision_returns": "slow",
 }
 #: The PostgreSQL variant of a store test starts a throwaway cluster (initdb, pg_ctl: seconds

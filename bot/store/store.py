@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Executable, func, select, text, update
+from sqlalchemy import Executable, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -254,9 +254,7 @@ class Store:
         wanted = sorted({_name(n) for n in names})
         if not wanted:
             return []
-        rows = await self._run(
-            _org_query(_utc(now), wanted, [_utc(t) for t in trend]), just_in_time=False
-        )
+        rows = await self._run(_org_query(_utc(now), wanted, [_utc(t) for t in trend]))
         return [
             OrgRow(
                 full_name=row[0],
@@ -275,13 +273,8 @@ class Store:
             for row in rows
         ]
 
-    async def _run(self, query: Executable, *, just_in_time: bool = True) -> Sequence[Any]:
+    async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:
-            if not just_in_time and self.engine.dialect.name == "postgresql":
-                # Thousands of index seeks cost a planner estimate past jit_above_cost on
-                # tables autovacuum has not analysed yet; compiling the plan then took longer
-                # (about 55 ms) than running it (about 40 ms). For this transaction only.
-                await session.execute(text("SET LOCAL jit = off"))
             return (await session.execute(query)).all()
 
 

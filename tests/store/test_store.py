@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from bot.store import Point, Store, open_store, store_url, store_url_from_env
+from tests.support.postgres import PostgresCluster
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -170,5 +171,17 @@ async def test_org_rows_give_each_repository_its_figure_standing_at_each_date(ur
         assert b.trend == (None, None, 100, 100)
         assert a.nvidia_locked_lines == 9
         assert a.change_90_days is None  # no point 90 days old
+    finally:
+        await store.close()
+
+
+async def test_postgresql_connections_run_without_jit(postgres_cluster: PostgresCluster) -> None:
+    """Set once per connection, outside a transaction, so it outlives the pool's rollback."""
+    store = await open_store(store_url(postgres_cluster.new_database(), None))
+    try:
+        for _ in range(2):  # the second use gets the pooled connection back
+            async with store.engine.connect() as conn:
+                assert (await conn.execute(text("SHOW jit"))).scalar() == "off"
+                await conn.rollback()
     finally:
         await store.close()
