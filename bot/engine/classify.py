@@ -51,6 +51,10 @@ _WIDER: dict[int, frozenset[int]] = {
     )
     for i, spec in enumerate(SPECS)
 }
+#: Spec index -> its layer's rank and its kind's specificity, for ``_ranked``.
+_RANKS: list[int] = [spec.rule.layer.rank for spec in SPECS]
+_SPECIFICITIES: list[int] = [SPECIFICITY.get(spec.kind, 0) for spec in SPECS]
+_LEVELS = max(_SPECIFICITIES) + 1
 _WIDER_THAN: dict[int, frozenset[int]] = {
     j: frozenset(i for i, wider in _WIDER.items() if j in wider) for j in _WIDER
 }
@@ -134,7 +138,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
     # a line (keywords hold no newline), not the whole text once per keyword.
     literals: str | None = None
     in_literals: dict[str, bool] = {}
-    claims: set[tuple[int, int, int]] = set()
+    claimed: dict[int, set[tuple[int, int]]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
     for index in rules.candidates(in_code):
@@ -162,9 +166,12 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
             if spec.pattern is None  # only file-level rules go without (the registry checks)
             else KINDS[spec.kind](src, spec.pattern, spec.keywords)
         )
-        for first, last in spans:
-            claims.add((index, first, last))
-    return sorted(claims)
+        found = set(spans)  # drained at C speed: a kind may yield one span per match
+        if found:
+            claimed[index] = found
+    return [
+        (index, first, last) for index in sorted(claimed) for first, last in sorted(claimed[index])
+    ]
 
 
 def classify(path: str, data: bytes) -> FileReport:
@@ -232,7 +239,7 @@ def _resolve(
     its lines (``_repaint_narrower``).
     """
     n = len(code)
-    ranked = sorted(claims, key=lambda c: _strength(c, n))
+    ranked = _ranked(claims, n)
     owner = _paint(ranked, n)
     _repaint_narrower(ranked, owner)
     # Only code lines count and only they form findings: pick them out at C speed.
@@ -262,7 +269,9 @@ def _resolve(
 def _paint(claims: list[tuple[int, int, int]], n: int) -> list[int]:
     """Each of ``n`` lines labelled with the first item of the last claim over it (-1: none)."""
     painted = [-1] * n
-    spans = [(label, max(first, 1), min(last, n)) for label, first, last in claims]
+    spans = [
+        (label, first if first > 1 else 1, last if last < n else n) for label, first, last in claims
+    ]
     if sum(last - first + 1 for _, first, last in spans if first <= last) > _OVERPAINT * n:
         return _paint_once(spans, painted)
     for label, first, last in spans:
@@ -345,7 +354,24 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
         owner[line - 1] = ranked[winner][0]
 
 
-def _strength(claim: tuple[int, int, int], n: int) -> tuple[int, int, int, int]:
-    spec = SPECS[claim[0]]
-    length = min(claim[2], n) - claim[1]
-    return spec.rule.layer.rank, length, SPECIFICITY.get(spec.kind, 0), -claim[0]
+def _ranked(claims: list[tuple[int, int, int]], n: int) -> list[tuple[int, int, int]]:
+    """``claims`` weakest first: by layer rank, region length (lines up to ``n``), the kind's
+    specificity, then the rule listed first. Stable: equal claims keep the input's order.
+
+    The four keys are packed into one integer per claim by a comprehension: a key function
+    called per claim costs more than the sort itself on files with many thousands.
+    """
+    if not claims:
+        return []
+    lengths = [(last if last < n else n) - first for _, first, last in claims]
+    low = min(lengths)
+    width = max(lengths) - low + 1
+    count, rank, specificity, levels = len(SPECS), _RANKS, _SPECIFICITIES, _LEVELS
+    keys = [
+        ((rank[index] * width + length - low) * levels + specificity[index]) * count
+        + count
+        - 1
+        - index
+        for (index, _, _), length in zip(claims, lengths)
+    ]
+    return [claims[i] for i in sorted(range(len(claims)), key=keys.__getitem__)]

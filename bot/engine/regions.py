@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
 
 import ahocorasick
 
@@ -55,7 +56,8 @@ _PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
 _PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t(]*", re.M)
+# An assignment up to its value: blanks, newlines and parentheses before it are skipped.
+_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t\n(]*", re.M)
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _ARGUMENT_TOKENS = re.compile(r"[()\[\]{},]")
 _MACRO_LINES = 500  # lines one #define may continue over
@@ -68,7 +70,6 @@ class Source:
     """A lexed file plus the structures region kinds share, built lazily once."""
 
     __slots__ = (
-        "_assigned",
         "_blocks",
         "_branches",
         "_directives",
@@ -101,7 +102,6 @@ class Source:
         self._in_string: list[bool] | None = None
         self._directives: tuple[list[int], list[int]] | None = None
         self._string_starts: list[int] | None = None
-        self._assigned: dict[str, Span] | None = None
         self._keyword_lines: dict[str, set[int]] = {}
 
     @property
@@ -146,10 +146,10 @@ class Source:
         """The lines holding ``keyword`` (rules sharing a keyword ask once)."""
         found = self._keyword_lines.get(keyword)
         if found is None:
-            starts = self.starts
-            found = self._keyword_lines[keyword] = {
-                bisect_right(starts, i) for i in self.occurrences.get(keyword, ())
-            }
+            offsets = self.occurrences.get(keyword, ())
+            found = self._keyword_lines[keyword] = set(
+                map(bisect_right, repeat(self.starts, len(offsets)), offsets)
+            )
         return found
 
     # -- C-like structure -------------------------------------------------------------
@@ -371,27 +371,20 @@ class Source:
                     i = text.find(keyword, i + 1)
         return sorted(found)
 
-    def strings_between(self, start: int, end: int) -> list[Span]:
-        starts = self.string_starts()
-        i, j = bisect_left(starts, start), bisect_left(starts, end)
-        return [self.span(*self.lexed.strings[k]) for k in range(i, j)]
-
-    def assigned_strings(self) -> dict[str, Span]:
-        """Names assigned a string literal (``SRC = r'''...'''``) -> the assignment's lines."""
-        if self._assigned is None:
-            starts = set(self.string_starts())
-            assigned: dict[str, Span] = {}
-            for m in _ASSIGN.finditer(self.masked):
-                value = m.end()
-                while value < len(self.masked) and self.masked[value] in " \t\n(":
-                    value += 1
-                # A string prefix (r, b, f, rb...) is code before the literal's first quote.
-                start = next((v for v in range(value, value + 3) if v in starts), None)
-                if start is not None:
-                    line = self.line_of(m.start())
-                    assigned[m.group(1)] = (line, self.statement_last(line))
-            self._assigned = assigned
-        return self._assigned
+    def assigned_strings(self, names: set[str]) -> dict[str, Span]:
+        """Those of ``names`` assigned a string literal (``SRC = r'''...'''``) -> the last
+        such assignment's lines. Other assignments cost one set lookup each."""
+        starts = set(self.string_starts())
+        assigned: dict[str, Span] = {}
+        for m in _ASSIGN.finditer(self.masked):
+            if m.group(1) not in names:
+                continue
+            value = m.end()
+            # A string prefix (r, b, f, rb...) is code before the literal's first quote.
+            if value in starts or value + 1 in starts or value + 2 in starts:
+                line = self.line_of(m.start())
+                assigned[m.group(1)] = (line, self.statement_last(line))
+        return assigned
 
 
 # -- kinds ------------------------------------------------------------------------------
@@ -586,21 +579,25 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
 def _call_argument_string(
     src: Source, pattern: re.Pattern[str], keywords: Keywords
 ) -> Iterator[Span]:
-    masked = src.masked
+    masked, strings, starts = src.masked, src.lexed.strings, src.starts
+    string_starts = src.string_starts()
     names: set[str] = set()
     scanned = 0  # arguments already read: several matches may share one statement
     for m in src.finditer(pattern, keywords):
-        if m.end() < scanned:  # inside arguments already read (nested or repeated calls)
-            continue
-        end = src.argument_end(m.end(), value=not m.group().rstrip().endswith("("))
         start = m.end()
+        if start < scanned:  # inside arguments already read (nested or repeated calls)
+            continue
+        end = src.argument_end(start, value=not m.group().rstrip().endswith("("))
         if start < end:
-            yield from src.strings_between(start, end)
-            names.update(n.group() for n in _NAME.finditer(masked, start, end))
+            # The string literals starting inside the arguments, as line spans (inlined
+            # ``Source.span``: a file may hold a call per line).
+            for k in range(bisect_left(string_starts, start), bisect_left(string_starts, end)):
+                s, e = strings[k]
+                yield bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
+            names.update(_NAME.findall(masked, start, end))
             scanned = end
     if names:
-        assigned = src.assigned_strings()
-        yield from (assigned[name] for name in names if name in assigned)
+        yield from src.assigned_strings(names).values()
 
 
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
