@@ -1,13 +1,17 @@
-"""Rule patterns rewritten so that Python's regex engine can skip ahead: same matches, sooner.
+r"""Rule patterns rewritten so that Python's regex engine can skip ahead: same matches, sooner.
 
 A pattern whose alternatives start with ``\b`` gives ``re`` nothing to search for: it tries
 every alternative at every position of the file, which on a file dense with keywords (every
 line holds one, so the keyword windows cover it all) made the engine run at a tenth of its
-usual speed. ``\bx`` (``x`` a word character) matches exactly where ``x(?<!\\wx)`` does: the
+usual speed. ``\bx`` (``x`` a word character) matches exactly where ``x(?<!\wx)`` does: the
 character before ``x`` is not a word character. Written that way every alternative starts
 with a literal, and ``re`` skips to the characters that can begin a match. Only that shape is
 rewritten (also inside a leading ``\b(?:...)`` group, whose alternatives each get the
 ``\b``); any other pattern is returned as it is.
+
+Negative lookbehinds in front of such a branch (``(?<!\.)(?<!->)\b(?:threadIdx|...)``: not a
+struct field) move behind its first character: ``(?<!L)`` before ``x`` holds exactly where
+``(?<!(?:L)x)`` holds after it, and the branch again starts with a literal.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[A-Za-z0-9_]")
+# A character that matches itself: not a regex metacharacter, escape or quantifier.
+_LITERAL = re.compile(r"[^\\.^$*+?{}\[\]()|]")
+_QUANTIFIERS = ("*", "+", "?", "{")
 
 
 def _grouping(source: str) -> list[tuple[int, str]] | None:
@@ -75,7 +82,26 @@ def _group_end(source: str) -> int | None:
     return None
 
 
+def _behind(branch: str) -> list[str] | None:
+    """``branch`` opening with a negative lookbehind, rewritten with it behind the first
+    character of each of the alternatives the rest rewrites to (None when one of them does
+    not start with a literal)."""
+    end = _group_end(branch)
+    if end is None:
+        return None
+    behind, rest = branch[4:end], branch[end + 1 :]
+    out = []
+    for alt in _branch(rest):
+        first = alt[:1]
+        if not (_LITERAL.fullmatch(first) and alt[1:2] not in (*_QUANTIFIERS, "|")):
+            return None
+        out.append(f"{first}(?<!(?:{behind}){re.escape(first)}){alt[1:]}")
+    return out
+
+
 def _branch(branch: str) -> list[str]:
+    if branch.startswith("(?<!"):
+        return _behind(branch) or [branch]
     if not branch.startswith("\\b"):
         return [branch]
     rest = branch[2:]
@@ -84,7 +110,7 @@ def _branch(branch: str) -> list[str]:
         if end is None:
             return [branch]
         inner, after = rest[3:end], rest[end + 1 :]
-        if after[:1] in ("*", "+", "?", "{"):
+        if after[:1] in _QUANTIFIERS:
             return [branch]
         alternatives = _split(inner)
         if alternatives is None:
@@ -94,7 +120,7 @@ def _branch(branch: str) -> list[str]:
             out.extend(_branch("\\b" + alt + after))
         return out
     first = rest[:1]
-    if first and _WORD.fullmatch(first) and rest[1:2] not in ("*", "+", "?", "{", "|"):
+    if first and _WORD.fullmatch(first) and rest[1:2] not in (*_QUANTIFIERS, "|"):
         return [f"{first}(?<!\\w{first}){rest[1:]}"]
     return [branch]
 

@@ -50,6 +50,14 @@ def test_most_patterns_are_rewritten_and_every_example_matches_the_same() -> Non
         (r"\b(?:cuda|hip)::\w+", r"c(?<!\wc)uda::\w+|h(?<!\wh)ip::\w+"),
         (r"\b\w+_kernel", r"\b\w+_kernel"),  # no literal to start with: left as written
         (r"\bx*y", r"\bx*y"),  # a quantified first character: left as written
+        # Lookbehinds move behind the first character of each alternative.
+        (
+            r"(?<!\.)(?<!->)\b(?:threadIdx|gridDim)\b",
+            r"t(?<!(?:\.)t)(?<!(?:->)t)(?<!\wt)hreadIdx\b|g(?<!(?:\.)g)(?<!(?:->)g)(?<!\wg)ridDim\b",
+        ),
+        (r"(?<![\w-])-lcu\b", r"-(?<!(?:[\w-])\-)lcu\b"),
+        (r"(?<![\w.])_*torch", r"(?<![\w.])_*torch"),  # quantified: left as written
+        (r"(?<!a)\w+", r"(?<!a)\w+"),  # no literal behind the lookbehind
     ],
 )
 def test_the_rewrite(written: str, rewritten: str) -> None:
@@ -57,10 +65,19 @@ def test_the_rewrite(written: str, rewritten: str) -> None:
 
 
 ALPHABET = "cudanvhipCUDA_:-./ \n\t#<>()0189xX"
+# Pieces of the keywords rewritten patterns start with, and what may stand before them.
+TOKENS = ["threadIdx", "blockDim", "gridDim", ".", "->", "-", "lcu", "get_global_id", "(", "x"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=ALPHABET, max_size=200))
 def test_arbitrary_text_matches_the_same(text: str) -> None:
+    for rule in WRITTEN:
+        assert spans(WRITTEN[rule], text) == spans(REWRITTEN[rule], text), rule
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*TOKENS, *ALPHABET]), max_size=60).map("".join))
+def test_keyword_soup_matches_the_same(text: str) -> None:
     for rule in WRITTEN:
         assert spans(WRITTEN[rule], text) == spans(REWRITTEN[rule], text), rule
