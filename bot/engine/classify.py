@@ -138,7 +138,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
     # a line (keywords hold no newline), not the whole text once per keyword.
     literals: str | None = None
     in_literals: dict[str, bool] = {}
-    claimed: dict[int, set[tuple[int, int]]] = {}  # spec index -> its regions' spans
+    claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
     for index in rules.candidates(in_code):
@@ -166,7 +166,9 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
             if spec.pattern is None  # only file-level rules go without (the registry checks)
             else KINDS[spec.kind](src, spec.pattern, spec.keywords)
         )
-        found = set(spans)  # drained at C speed: a kind may yield one span per match
+        # Drained at C speed (a kind may yield a span per match), deduplicated in the order
+        # found: kinds mostly yield spans in file order, so sorting them below is near-linear.
+        found = dict.fromkeys(spans)
         if found:
             claimed[index] = found
     return [
@@ -372,6 +374,6 @@ def _ranked(claims: list[tuple[int, int, int]], n: int) -> list[tuple[int, int, 
         + count
         - 1
         - index
-        for (index, _, _), length in zip(claims, lengths)
+        for (index, _, _), length in zip(claims, lengths, strict=True)
     ]
     return [claims[i] for i in sorted(range(len(claims)), key=keys.__getitem__)]

@@ -72,6 +72,7 @@ class Source:
     __slots__ = (
         "_blocks",
         "_branches",
+        "_directive_lines",
         "_directives",
         "_in_string",
         "_keyword_lines",
@@ -79,6 +80,7 @@ class Source:
         "_next",
         "_pairs",
         "_string_starts",
+        "_windows",
         "family",
         "lexed",
         "masked",
@@ -101,8 +103,10 @@ class Source:
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._in_string: list[bool] | None = None
         self._directives: tuple[list[int], list[int]] | None = None
+        self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
         self._string_starts: list[int] | None = None
         self._keyword_lines: dict[str, set[int]] = {}
+        self._windows: dict[Keywords, list[tuple[int, int]]] = {}
 
     @property
     def nlines(self) -> int:
@@ -127,20 +131,29 @@ class Source:
         if not keywords:
             yield from pattern.finditer(masked)
             return
+        for start, end in self.windows(keywords):
+            yield from pattern.finditer(masked, start, end)
+
+    def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
+        """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``
+        (rules sharing their keywords, like the ROCm guards, ask once)."""
+        found = self._windows.get(keywords)
+        if found is not None:
+            return found
+        found = self._windows[keywords] = []
         lines = sorted(set().union(*map(self.keyword_lines, keywords)))
         if not lines:
-            return
+            return found
         # starts[i] is where line i + 1 starts; a window ends at its last line's newline.
-        starts, size = self.lexed.line_starts, len(masked)
+        starts, size = self.lexed.line_starts, len(self.masked)
         first = previous = lines[0]
         for line in lines[1:]:
             if line != previous + 1:
-                yield from pattern.finditer(
-                    masked, starts[first - 1], min(starts[previous] - 1, size)
-                )
+                found.append((starts[first - 1], min(starts[previous] - 1, size)))
                 first = line
             previous = line
-        yield from pattern.finditer(masked, starts[first - 1], min(starts[previous] - 1, size))
+        found.append((starts[first - 1], min(starts[previous] - 1, size)))
+        return found
 
     def keyword_lines(self, keyword: str) -> set[int]:
         """The lines holding ``keyword`` (rules sharing a keyword ask once)."""
@@ -170,9 +183,18 @@ class Source:
         """Offset where the C statement holding ``pos`` starts: after the previous ``;``,
         ``{`` or ``}`` and after any preprocessor line or access label in between."""
         masked = self.masked
-        cut = lo = max(0, pos - _STATEMENT_WINDOW) - 1
-        for end in ";{}":  # the nearest one found bounds the search for the others
-            cut = max(cut, masked.rfind(end, cut + 1, pos))
+        lo = pos - _STATEMENT_WINDOW - 1 if pos > _STATEMENT_WINDOW else -1
+        # The nearest end found bounds the search for the others (unrolled: this runs once
+        # per match of every C statement rule).
+        cut = masked.rfind(";", lo + 1, pos)
+        if cut < lo:
+            cut = lo
+        found = masked.rfind("{", cut + 1, pos)
+        if found > cut:
+            cut = found
+        found = masked.rfind("}", cut + 1, pos)
+        if found > cut:
+            cut = found
         if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
         begin = cut + 1
@@ -194,9 +216,13 @@ class Source:
         at = bisect_right(starts, pos) - 1
         if at < 0 or pos > ends[at]:
             return None
-        first, last = self.span(starts[at], ends[at])
-        last = min(last, first + _MACRO_LINES)
-        return (first, last) if self.line_of(pos) <= last else None
+        lines = self._directive_lines.get(at)
+        if lines is None:  # once per directive, not per match inside it
+            first, last = self.span(starts[at], ends[at])
+            lines = self._directive_lines[at] = (first, min(last, first + _MACRO_LINES))
+        if lines[1] - lines[0] < _MACRO_LINES:  # not cut short: it holds all of ``pos``'s lines
+            return lines
+        return lines if self.line_of(pos) <= lines[1] else None
 
     def _find_directives(self) -> tuple[list[int], list[int]]:
         """[start, end) offsets of every directive, from its line's start."""
@@ -232,9 +258,10 @@ class Source:
             at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
             stack: list[list[tuple[int, str]]] = []
             groups: list[tuple[list[tuple[int, str]], int]] = []
+            starts = self.starts
             for m in _PP.finditer(self.masked):
-                directive, line = m.group(1), self.line_of(m.start())
-                if directive.startswith("if"):
+                directive, line = m.group(1), bisect_right(starts, m.start())
+                if directive[0] == "i":  # if, ifdef, ifndef
                     stack.append([(line, directive)])
                 elif directive in ("elif", "else"):
                     if stack:
@@ -399,17 +426,22 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
     if src.family != "braces":
         line = src.line_of(m.start())
         return line, src.statement_last(line)
-    directive = src.directive_span(m.start())
+    start = m.start()
+    directive = src.directive_span(start)
     if directive:
         return directive
     end = src.next_match(_C_STMT_END, m.end())
-    return src.span(src.c_statement_start(m.start()), end.end() if end else len(src.masked))
+    first = src.c_statement_start(start)
+    last = end.end() - 1 if end else len(src.masked) - 1  # ``Source.span``, inlined
+    starts = src.starts
+    return bisect_right(starts, first), bisect_right(starts, last if last > first else first)
 
 
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     covered = 0  # last line of the previous statement: a match inside it adds nothing
+    starts = src.starts
     for m in src.finditer(pattern, keywords):
-        if src.line_of(m.start()) <= covered:
+        if bisect_right(starts, m.start()) <= covered:
             continue
         span = _statement_span(src, m)
         covered = span[1]
@@ -423,21 +455,28 @@ def _block(
     skip_directives: bool = False,
 ) -> Iterator[Span]:
     """From each match (start, end offsets) to the end of the block or statement after it."""
-    masked = src.masked
+    last_offset, starts = len(src.masked) - 1, src.starts
+    directive_span, statement_start, next_match = (
+        src.directive_span,
+        src.c_statement_start,
+        src.next_match,
+    )
     for match_start, match_end in matches:
-        directive = src.directive_span(match_start)
+        directive = directive_span(match_start)
         if directive:
             if not skip_directives:
                 yield directive
             continue
-        start = src.c_statement_start(match_start)
-        end = src.next_match(ends, match_end)
+        start = statement_start(match_start)
+        end = next_match(ends, match_end)
         if end is None:
-            yield src.span(start, len(masked))
+            last = last_offset
         elif end.group() == ";":
-            yield src.span(start, end.end())
+            last = end.start()
         else:
-            yield src.span(start, src.block_end(end.start()) + 1)
+            last = src.block_end(end.start())
+        # ``Source.span(start, last + 1)``, inlined: this runs once per match.
+        yield bisect_right(starts, start), bisect_right(starts, last if last > start else start)
 
 
 def _spans(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[tuple[int, int]]:
@@ -485,9 +524,9 @@ def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords
 def _pp_branches(
     src: Source, pattern: re.Pattern[str], keywords: Keywords, else_branch: bool
 ) -> Iterator[Span]:
-    branches = src.pp_branches()
+    branches, starts = src.pp_branches(), src.starts
     for m in src.finditer(pattern, keywords):
-        found = branches.get(src.line_of(m.start()))
+        found = branches.get(bisect_right(starts, m.start()))
         if found is None:
             continue
         group, index, end = found
