@@ -8,6 +8,7 @@ that a region inside a same-layer one whose rule runs on strictly more vendors k
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -177,11 +178,24 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
 
 
 def classify(path: str, data: bytes) -> FileReport:
-    """Place each code line of ``path`` in a layer. Never raises: odd input is reported."""
+    """Place each code line of ``path`` in a layer. Never raises: odd input is reported.
+
+    The cycle collector is paused meanwhile. Classifying a file builds many containers that
+    live until it ends (matches, spans, a directive's branches) and holds no reference
+    cycles, yet CPython's collector would traverse them again and again as they pile up: a
+    quarter to a third of the time on a file with a directive on every other line. Cycles
+    created meanwhile, if any, are collected once it runs again.
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         return _classify(path, data)
     except Exception:  # the engine must not take a census down; the report says it gave up
         return _report(path, None, 0, "error")
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _classify(path: str, data: bytes) -> FileReport:
