@@ -77,18 +77,39 @@ class IncludeFacts(Protocol):
     def includes(self) -> tuple[str, ...]: ...
 
 
-def resolve(including: str, include: str, paths: set[str] | frozenset[str]) -> str | None:
-    """The repository path ``#include "include"`` in ``including`` names, if it is in
-    ``paths``: relative to the including file's folder, else to the nearest folder above
-    it that has it (projects pass their source root with -I: ggml's src/, jax's root)."""
-    folder = posixpath.dirname(including)
-    while True:
-        candidate = posixpath.normpath(posixpath.join(folder, include))
-        if candidate in paths:
-            return candidate
-        if not folder:
-            return None
-        folder = posixpath.dirname(folder)
+class Includes:
+    """The repository path an ``#include "name"`` names, among ``paths``: relative to the
+    including file's folder, else to the nearest folder above it that has it (projects
+    pass their source root with -I: ggml's src/, jax's root).
+
+    Answers are kept per folder and name: the files of a folder mostly include the same
+    headers, and a name the tree does not hold (``"cuda_runtime.h"``) would otherwise be
+    looked for in every folder above each file that includes it.
+    """
+
+    def __init__(self, paths: set[str] | frozenset[str]) -> None:
+        self.paths = paths
+        self._found: dict[tuple[str, str], str | None] = {}
+
+    def target(self, including: str, include: str) -> str | None:
+        folder = posixpath.dirname(including)
+        walked: list[tuple[str, str]] = []  # each folder walked defers to the one above
+        while True:
+            key = (folder, include)
+            if key in self._found:
+                found = self._found[key]
+                break
+            walked.append(key)
+            candidate = posixpath.normpath(posixpath.join(folder, include))
+            if candidate in self.paths:
+                found = candidate
+                break
+            if not folder:
+                found = None
+                break
+            folder = posixpath.dirname(folder)
+        self._found.update(dict.fromkeys(walked, found))
+        return found
 
 
 def reaching_shim(files: Iterable[IncludeFacts]) -> frozenset[str]:
@@ -98,11 +119,11 @@ def reaching_shim(files: Iterable[IncludeFacts]) -> frozenset[str]:
     shims = [f.path for f in files if f.shim]
     if not shims:
         return frozenset()
-    paths = {f.path for f in files}
+    includes = Includes({f.path for f in files})
     included_by: defaultdict[str, list[str]] = defaultdict(list)
     for f in files:
         for include in f.includes:
-            target = resolve(f.path, include, paths)
+            target = includes.target(f.path, include)
             if target is not None:
                 included_by[target].append(f.path)
     reached = set(shims)

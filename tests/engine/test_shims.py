@@ -12,7 +12,7 @@ from bot.cli import main
 from bot.engine import RULES, classify
 from bot.engine.census import Census
 from bot.engine.model import Layer
-from bot.engine.shims import MIN_ALIASES, reaching_shim, resolve
+from bot.engine.shims import MIN_ALIASES, Includes, reaching_shim
 from bot.sources.tarball import ArchiveLimits, census_from_file
 from tests.recount.archives import tarball
 
@@ -157,13 +157,18 @@ def test_include_cycles_terminate() -> None:
 
 def test_includes_resolve_from_the_folder_then_from_folders_above() -> None:
     paths = {"src/gpu/common.cuh", "src/gpu/vendors/hip.h", "jaxlib/gpu/vendor.h", "top.h"}
-    assert resolve("src/gpu/k.cu", "common.cuh", paths) == "src/gpu/common.cuh"
-    assert resolve("src/gpu/common.cuh", "vendors/hip.h", paths) == "src/gpu/vendors/hip.h"
-    assert resolve("src/main.cu", "gpu/common.cuh", paths) == "src/gpu/common.cuh"  # -I src
-    assert resolve("jaxlib/gpu/k.cu.cc", "jaxlib/gpu/vendor.h", paths) == "jaxlib/gpu/vendor.h"
-    assert resolve("src/gpu/sub/x.cu", "../common.cuh", paths) == "src/gpu/common.cuh"
-    assert resolve("src/gpu/k.cu", "../../../top.h", paths) is None  # outside the tree
-    assert resolve("src/gpu/k.cu", "missing.h", paths) is None
+    target = Includes(paths).target
+    assert target("src/gpu/k.cu", "common.cuh") == "src/gpu/common.cuh"
+    assert target("src/gpu/common.cuh", "vendors/hip.h") == "src/gpu/vendors/hip.h"
+    assert target("src/main.cu", "gpu/common.cuh") == "src/gpu/common.cuh"  # -I src
+    assert target("jaxlib/gpu/k.cu.cc", "jaxlib/gpu/vendor.h") == "jaxlib/gpu/vendor.h"
+    assert target("src/gpu/sub/x.cu", "../common.cuh") == "src/gpu/common.cuh"
+    assert target("src/gpu/k.cu", "../../../top.h") is None  # outside the tree
+    assert target("src/gpu/k.cu", "missing.h") is None
+    # Answers are kept per folder and name: asking again, or from a sibling, answers alike.
+    assert target("src/gpu/k.cu", "missing.h") is None
+    assert target("src/gpu/other.cu", "common.cuh") == "src/gpu/common.cuh"
+    assert target("src/gpu/sub/y.cu", "gpu/common.cuh") == "src/gpu/common.cuh"
 
 
 def test_replace_keeps_the_figures_of_a_census_built_from_scratch() -> None:
