@@ -127,14 +127,23 @@ class Source:
 
         A rule's pattern must match within the line(s) holding one of its keywords; running
         it there instead of over the whole file keeps a file with many rules linear and fast.
-        Adjacent keyword lines form one window, searched with one call.
+        Adjacent keyword lines form one window. A file may hold thousands of windows, most
+        without a match: each is searched with ``search`` (one call when nothing is there)
+        rather than a ``finditer`` iterator of its own.
         """
         masked = self.masked
         if not keywords:
             yield from pattern.finditer(masked)
             return
+        search = pattern.search
         for start, end in self.windows(keywords):
-            yield from pattern.finditer(masked, start, end)
+            m = search(masked, start, end)
+            while m is not None:
+                if m.start() == m.end():  # finditer knows how to step past an empty match
+                    yield from pattern.finditer(masked, m.start(), end)
+                    break
+                yield m
+                m = search(masked, m.end(), end)
 
     def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
         """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``
