@@ -536,8 +536,9 @@ def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
     return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
 
 
-def _uses(masked: str, names: set[str]) -> Iterator[tuple[int, int]]:
-    """Offsets of every use of one of ``names`` as a whole word (not after ``#``), in order.
+def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, int]]:
+    """Offsets of every use of one of ``names`` as a whole word (not after ``#``), in order,
+    but those starting at an offset in ``skip``.
 
     One Aho-Corasick pass finds them all: a regex per name would read the file once per
     macro, and a file may define thousands.
@@ -550,20 +551,25 @@ def _uses(masked: str, names: set[str]) -> Iterator[tuple[int, int]]:
         start, end = last + 1 - size, last + 1
         before = masked[start - 1] if start else " "
         after = masked[end] if end < len(masked) else " "
-        if not (before.isalnum() or before in "_#" or after.isalnum() or after == "_"):
+        if start not in skip and not (
+            before.isalnum() or before in "_#" or after.isalnum() or after == "_"
+        ):
             yield start, end
 
 
 def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     """The macro a ``#define`` names (group 1) qualifies functions: each use starts one."""
     names: set[str] = set()
+    defined: set[int] = set()  # where each name is defined: in its #define, so not a use
     for m in src.finditer(pattern, keywords):
         directive = src.directive_span(m.start())
         if directive:
             yield directive
             names.add(m.group(1))
+            defined.add(m.start(1))
     if names:
-        yield from _block(src, _uses(src.masked, names), _C_DECL_END, skip_directives=True)
+        uses = _uses(src.masked, names, defined)
+        yield from _block(src, uses, _C_DECL_END, skip_directives=True)
 
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
