@@ -354,9 +354,11 @@ class Source:
         Commas only end a value, so a call's arguments are read bracket by bracket: the
         regex skips its commas at C speed, and ``_ARGUMENT_SCAN`` bounds the brackets read.
         """
-        depth = 0
-        tokens = _VALUE_TOKENS if value else _CALL_TOKENS
-        for count, m in enumerate(tokens.finditer(self.masked, pos)):
+        masked = self.masked
+        search = (_VALUE_TOKENS if value else _CALL_TOKENS).search  # one-character tokens
+        depth = count = 0
+        m = search(masked, pos)
+        while m is not None:
             ch = m.group()
             if ch in "([{":
                 depth += 1
@@ -364,21 +366,23 @@ class Source:
                 depth -= 1
             if depth < 0 or (depth == 0 and ch == ",") or count > _ARGUMENT_SCAN:
                 return m.start()
-        return len(self.masked)
+            count += 1
+            m = search(masked, m.end())
+        return len(masked)
 
     def statement_last(self, line: int) -> int:
         """Last line of the statement beginning at ``line``: where the brackets opened from
         there close, past lines inside a string literal or after a trailing backslash."""
         lines, n = self.lexed.lines, self.nlines
         in_string = self._in_string or self.string_continued()
+        # Most statements are one line whose brackets close on it: settled before any loop
+        # (lines without an opening bracket, the most common, by three ``in`` tests).
         text = lines[line - 1]
-        if (  # a statement of one line without brackets: most of them, decided at C speed
-            "(" not in text
-            and "[" not in text
-            and "{" not in text
-            and not text.endswith("\\")
-            and (line == n or not in_string[line])
-        ):
+        closes = ("(" not in text and "[" not in text and "{" not in text) or (
+            text.count("(") + text.count("[") + text.count("{")
+            <= text.count(")") + text.count("]") + text.count("}")
+        )
+        if closes and not text.endswith("\\") and (line == n or not in_string[line]):
             return line
         depth = 0
         for j in range(line, min(line + _STATEMENT_LINES, n + 1)):
