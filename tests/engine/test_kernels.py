@@ -85,3 +85,24 @@ def test_two_kernels_in_one_file_are_two_entries() -> None:
 def test_every_inventory_row_names_a_rule_of_the_registry() -> None:
     assert set(kernel_rules()) <= set(RULES)
     assert {spec.role for spec in kernel_rules().values()} == {"kernel", "helper"}
+
+
+def test_a_tilelang_kernel_is_named_by_its_jit_function() -> None:
+    found = kernels_of(
+        "ops/tilelang/add.py",
+        """\
+        import tilelang
+        import tilelang.language as T
+
+        @tilelang.jit(out_idx=[-1])
+        def add_one(n, threads=128):
+            @T.prim_func
+            def main(A: T.Tensor((n,), "float32"), B: T.Tensor((n,), "float32")):
+                with T.Kernel(T.ceildiv(n, threads), threads=threads) as bx:
+                    B[bx] = A[bx] + 1
+            return main
+        """,
+    )
+    assert [(k.name, k.start_line, k.end_line, k.ecosystem, k.vendors) for k in found] == [
+        ("add_one", 4, 10, "tilelang", ("amd", "apple", "nvidia"))
+    ]

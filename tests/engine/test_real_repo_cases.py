@@ -465,3 +465,49 @@ testResult_t BroadcastRunColl(void* buf, size_t count, int root, ncclComm_t comm
     layers = _layers("src/broadcast.cu", source)
     assert layers["vendor-library"] >= 1
     assert layers["portable"] >= 2
+
+
+def test_tilelang_kernels_are_kernel_code_and_their_wrappers_are_not() -> None:
+    # state-spaces/mamba mamba_ssm/ops/tilelang/mamba3/mamba3_mimo_fwd.py: an autotuned
+    # @tilelang.jit factory around a @T.prim_func kernel; mamba3_mimo.py, which only calls
+    # it from an autograd Function, stays portable.
+    kernel = b"""\
+import torch
+import tilelang
+import tilelang.language as T
+from tilelang.autotuner import autotune
+
+
+@autotune(configs=[{"threads": 128}], warmup=3, rep=20)
+@tilelang.jit(out_idx=[-1], pass_configs={tilelang.PassConfigKey.TL_ENABLE_FAST_MATH: True})
+def mimo_fwd(B, S, H, D, chunk_size=64, threads=128):
+    @T.prim_func
+    def mimo_fwd_kernel(Q: T.Tensor((B, S, H, D), "bf16"), O: T.Tensor((B, S, H, D), "bf16")):
+        with T.Kernel(H, B, threads=threads) as (i_h, i_b):
+            q_shared = T.alloc_shared((chunk_size, D), "bfloat16")
+            for c in T.Pipelined(T.ceildiv(S, chunk_size), num_stages=2):
+                T.copy(Q[i_b, c * chunk_size, i_h, 0], q_shared)
+                T.copy(q_shared, O[i_b, c * chunk_size, i_h, 0])
+    return mimo_fwd_kernel
+
+
+def mimo_forward(q):
+    b, s, h, d = q.shape
+    return mimo_fwd(b, s, h, d)(q)
+"""
+    report = classify("mamba_ssm/ops/tilelang/mamba3/mamba3_mimo_fwd.py", kernel)
+    assert [(f.rule, f.start_line, f.end_line) for f in report.findings] == [
+        ("tilelang.kernel", 7, 17)
+    ]
+    assert report.layers[Layer.PORTABLE] == 7  # the imports and the Python wrapper
+    wrapper = b"""\
+import torch
+from mamba_ssm.ops.tilelang.mamba3.mamba3_mimo_fwd import mimo_forward
+
+
+class Mamba3Mimo(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q):
+        return mimo_forward(q)
+"""
+    assert classify("mamba_ssm/ops/tilelang/mamba3/mamba3_mimo.py", wrapper).findings == []
