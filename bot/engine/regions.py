@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, compress, repeat
 from operator import add, or_, sub
 
-import ahocorasick
+import ahocorasick_rs
 
 from bot.engine.lexer import Lexed
 
@@ -547,12 +547,11 @@ def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, i
     One Aho-Corasick pass finds them all: a regex per name would read the file once per
     macro, and a file may define thousands.
     """
-    automaton = ahocorasick.Automaton()
-    for name in names:
-        automaton.add_word(name, len(name))
-    automaton.make_automaton()
-    for last, size in automaton.iter_long(masked):
-        start, end = last + 1 - size, last + 1
+    # Leftmost-longest: of M1 and M10 at one offset, the use is of M10.
+    automaton = ahocorasick_rs.AhoCorasick(
+        sorted(names), matchkind=ahocorasick_rs.MatchKind.LeftmostLongest
+    )
+    for _, start, end in automaton.find_matches_as_indexes(masked):
         before = masked[start - 1] if start else " "
         after = masked[end] if end < len(masked) else " "
         if start not in skip and not (

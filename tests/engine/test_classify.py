@@ -285,6 +285,27 @@ inline float cube(float x) { return x * x * x; }
     assert report.layers[Layer.KERNEL] == 2
 
 
+def test_a_device_macro_use_is_the_longest_name_at_its_place() -> None:
+    # Of D and DX at one offset the use is of DX (leftmost-longest); a use that a longer
+    # name's failed attempt runs past (D_X, then D) is still found.
+    source = b"""\
+#define D __device__
+#define DX __device__ __forceinline__
+#define D_XY __host__ __device__
+DX float one(float x) { return x; }
+int host_only(int y) { return y; }
+D_X float two(float x) { return x; }
+D float three(float x) { return x; }
+"""
+    lines = _by_line(classify("include/m.cuh", source))
+    assert [lines[i] for i in range(4, 8)] == [
+        "cuda.device-macro",
+        "",
+        "",  # D_X is no macro of this file
+        "cuda.device-macro",
+    ]
+
+
 def test_hip_cpp_file_kernels_are_hip() -> None:
     source = b"""\
 #include <hip/hip_runtime.h>
