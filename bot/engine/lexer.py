@@ -139,26 +139,33 @@ def _is_docstring(text: str, start: int, end: int) -> bool:
 def lex(text: str, family: Family) -> Lexed:
     pieces: list[str] = []
     strings: list[tuple[int, int]] = []
+    # Bound once: this loop runs once per comment and string literal of the file.
+    add_piece, add_string, kinds = pieces.append, strings.append, _KIND
     last = 0
     docstrings = family.docstrings
     for m in family.tokens.finditer(text):
-        # The outermost group closes last: "keep", "comment" or a string group.
-        group = m.lastgroup or ""  # every alternative of the token pattern is a named group
-        kind = _KIND.get(group, group)
+        # The outermost group closes last: "keep", "comment" or a string group (every
+        # alternative of the token pattern is a named group).
+        group = m.lastgroup or ""
+        kind = kinds.get(group, group)
         if kind == "keep":
             continue
         start, end = m.span()
         if start == end:
             continue
-        pieces.append(text[last:start])
-        token = m.group()
+        add_piece(text[last:start])
         fill = " "
         if kind == "string" and not (
-            docstrings and token[:3] in ('"""', "'''") and _is_docstring(text, start, end)
+            docstrings
+            and text.startswith(('"""', "'''"), start, end)
+            and _is_docstring(text, start, end)
         ):
             fill = FILL
-            strings.append((start, end))
-        pieces.append(fill * (end - start) if "\n" not in token else _blank(token, fill))
+            add_string((start, end))
+        if text.find("\n", start, end) < 0:  # most tokens: no copy of the token needed
+            add_piece(fill * (end - start))
+        else:
+            add_piece(_blank(text[start:end], fill))
         last = end
     if last == 0:
         masked = text
