@@ -511,3 +511,38 @@ class Mamba3Mimo(torch.autograd.Function):
         return mimo_forward(q)
 """
     assert classify("mamba_ssm/ops/tilelang/mamba3/mamba3_mimo.py", wrapper).findings == []
+
+
+def test_flydsl_kernel_is_amd_kernel_code_and_its_launcher_amd_host_code() -> None:
+    # ROCm/FlyDSL kernels/ and docs/kernel_authoring_guide.md: a @flyc.kernel and the
+    # @flyc.jit function that compiles and launches it; the torch caller stays portable.
+    source = b"""\
+import torch
+import flydsl.compiler as flyc
+import flydsl.expr as fx
+from flydsl.expr import gpu
+
+
+@flyc.kernel
+def scale_kernel(A: fx.Tensor, C: fx.Tensor, N: fx.Constexpr[int]):
+    idx = gpu.block_idx.x * 256 + gpu.thread_idx.x
+    C[idx] = A[idx] * 2
+
+
+@flyc.jit
+def scale(A: fx.Tensor, C: fx.Tensor, N: fx.Constexpr[int], stream: fx.Stream = fx.Stream(None)):
+    scale_kernel(A, C, N).launch(grid=(N // 256,), block=(256,), stream=stream)
+
+
+def run(a):
+    c = torch.empty_like(a)
+    scale(a, c, a.numel())
+    return c
+"""
+    report = classify("kernels/scale.py", source)
+    assert [(f.rule, f.start_line, f.end_line) for f in report.findings] == [
+        ("flydsl.kernel", 7, 10),
+        ("flydsl.launcher", 13, 15),
+    ]
+    assert report.ecosystems == {"flydsl": 7}
+    assert report.layers[Layer.PORTABLE] == 8
