@@ -106,3 +106,24 @@ def test_a_tilelang_kernel_is_named_by_its_jit_function() -> None:
     assert [(k.name, k.start_line, k.end_line, k.ecosystem, k.vendors) for k in found] == [
         ("add_one", 4, 10, "tilelang", ("amd", "apple", "nvidia"))
     ]
+
+
+def test_a_warp_kernel_lists_the_device_functions_it_calls() -> None:
+    found = kernels_of(
+        "sim/step.py",
+        """\
+        import warp as wp
+
+        @wp.func
+        def damp(v: wp.vec3):
+            return v * 0.99
+
+        @wp.kernel
+        def integrate(x: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), dt: float):
+            tid = wp.tid()
+            x[tid] = x[tid] + damp(v[tid]) * dt
+        """,
+    )
+    assert [(k.name, k.start_line, k.helpers, k.ecosystem, k.vendors) for k in found] == [
+        ("integrate", 7, ["damp"], "warp", ("nvidia",))
+    ]
