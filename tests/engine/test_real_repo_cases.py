@@ -546,3 +546,31 @@ def run(a):
     ]
     assert report.ecosystems == {"flydsl": 7}
     assert report.layers[Layer.PORTABLE] == 8
+
+
+def test_cute_dsl_user_ops_are_kernel_code() -> None:
+    # Dao-AILab/quack quack/rounding.py and pipeline.py: @dsl_user_op device operations
+    # (inline PTX through the llvm dialect, mbarrier waits) called from @cute.kernel code;
+    # plain host helpers beside them stay portable.
+    source = b"""\
+import cutlass
+import cutlass.cute as cute
+from cutlass.cutlass_dsl import dsl_user_op, Int32
+from cutlass._mlir.dialects import llvm
+
+
+@dsl_user_op
+def f32_to_f16_rn(x, *, loc=None, ip=None):
+    return Int32(
+        llvm.inline_asm(Int32.mlir_type, [x], "cvt.rn.f16.f32 $0, $1;", "=r,f", loc=loc, ip=ip)
+    )
+
+
+def tile_count(n, tile):
+    return (n + tile - 1) // tile
+"""
+    report = classify("quack/rounding.py", source)
+    assert [(f.rule, f.start_line, f.end_line) for f in report.findings if f.layer == "kernel"] == [
+        ("cutlass.cute-dsl-op", 7, 11)
+    ]
+    assert report.line_rules[13:15] == ["", ""]  # the host helper
