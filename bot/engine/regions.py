@@ -377,17 +377,13 @@ class Source:
         # Most statements are one line whose brackets close on it: settled before any loop
         # (lines without an opening bracket, the most common, by three ``in`` tests).
         text = lines[line - 1]
-        closes = ("(" not in text and "[" not in text and "{" not in text) or (
-            text.count("(") + text.count("[") + text.count("{")
-            <= text.count(")") + text.count("]") + text.count("}")
-        )
+        closes = ("(" not in text and "[" not in text and "{" not in text) or _net(text) <= 0
         if closes and not text.endswith("\\") and (line == n or not in_string[line]):
             return line
         depth = 0
         for j in range(line, min(line + _STATEMENT_LINES, n + 1)):
             text = lines[j - 1]
-            depth += text.count("(") + text.count("[") + text.count("{")
-            depth -= text.count(")") + text.count("]") + text.count("}")
+            depth += _net(text)
             if depth <= 0 and not text.endswith("\\") and (j == n or not in_string[j]):
                 return j
         return min(line + _STATEMENT_LINES - 1, n)
@@ -454,7 +450,20 @@ class Source:
         return assigned
 
 
+def _net(text: str) -> int:
+    """Brackets ``text`` opens minus those it closes."""
+    return (
+        text.count("(")
+        + text.count("[")
+        + text.count("{")
+        - text.count(")")
+        - text.count("]")
+        - text.count("}")
+    )
+
+
 def _counts(lines: list[str], char: str) -> Iterator[int]:
+    """``_net``'s counts for every line at once, by ``map`` (no Python frame per line)."""
     return map(str.count, lines, repeat(char))
 
 
