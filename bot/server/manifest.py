@@ -53,8 +53,13 @@ STATE_COOKIE = "lockin_setup_state"
 SETUP_COOKIE = "lockin_setup_token"
 #: Headers a reverse proxy adds: a loopback peer that sends one is forwarding someone else.
 _FORWARDING_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")
-# The manifest template: shipped in the package; an app.yml in the working directory wins.
-PACKAGED_APP_YML = Path(__file__).with_name("app.yml")
+# The manifest template: the repository's top-level app.yml is its one source. A built wheel
+# carries a copy beside this module (setup.py's build hook); a source checkout, editable
+# installs included, reads the top-level file. An app.yml in the working directory wins.
+_BUILT_APP_YML = Path(__file__).with_name("app.yml")
+PACKAGED_APP_YML = (
+    _BUILT_APP_YML if _BUILT_APP_YML.is_file() else Path(__file__).parents[2] / "app.yml"
+)
 LOCAL_APP_YML = Path("app.yml")
 # GitHub's manifest code expires after one hour; a state older than that is useless anyway.
 STATE_TTL = 3600.0

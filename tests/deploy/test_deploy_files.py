@@ -314,11 +314,11 @@ def test_docker_build_context_excludes_secrets_and_the_venv() -> None:
         if not word.startswith("--")
     }
     assert copied <= {line.lstrip("!").rstrip("/") for line in ignore if line.startswith("!")}
-    # What building the wheel needs: the project file, its readme and the package (which
-    # holds app.yml, the setup page's manifest template).
+    # What building the wheel needs: the project file, its readme, the package, and the build
+    # hook with the manifest it copies into the package (app.yml, the setup page's template).
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = project["tool"]["setuptools"]["packages"]["find"]["include"]
-    needed = {"pyproject.toml", project["project"]["readme"]}
+    needed = {"pyproject.toml", project["project"]["readme"], "setup.py", "app.yml"}
     needed |= {pattern.rstrip("*") for pattern in packages}
     assert needed <= copied
 

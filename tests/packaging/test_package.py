@@ -92,7 +92,7 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Installed
 
 
 def _package_data() -> set[str]:
-    """The data files of the package in this checkout: rules, schemas, templates, app.yml."""
+    """The data files of the package in this checkout: rules, schemas, templates."""
     return {
         path.relative_to(ROOT).as_posix()
         for path in (ROOT / "bot").rglob("*")
@@ -103,13 +103,16 @@ def _package_data() -> set[str]:
 def test_wheel_holds_the_code_rules_schemas_templates_and_app_manifest(dist: Dist) -> None:
     names = set(zipfile.ZipFile(dist.wheel).namelist())
     data = _package_data()
-    assert {"bot/server/app.yml", "bot/policy/lockin.schema.json"} <= data
+    assert "bot/policy/lockin.schema.json" in data
     assert any(name.startswith("bot/engine/data/rules/") for name in data)
     assert any(name.startswith("bot/server/templates/") for name in data)
     assert data <= names
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "bot").rglob("*.py")}
     assert sources <= names
     assert not {name for name in names if name.startswith("tests/")}
+    # The App manifest's one source is the top-level app.yml; the wheel carries it unchanged.
+    packaged = zipfile.ZipFile(dist.wheel).read("bot/server/app.yml")
+    assert packaged == (ROOT / "app.yml").read_bytes()
 
 
 def test_wheel_metadata_fits_a_package_index(dist: Dist) -> None:
