@@ -37,7 +37,8 @@ def apply(report: FileReport, lexed: Lexed, regions: list[tuple[str, int, int]])
     a marker covers the region of its rule that starts on its target line, not the whole
     finding, which may run on into the next function the same rule claimed.
     """
-    from bot.engine.registry import RULES  # late: deltas and censuses import this module
+    # late: deltas and censuses import this module
+    from bot.engine.registry import RULES, current_id
 
     text, masked = lexed.text, lexed.masked
     starts = lexed.line_starts
@@ -51,7 +52,8 @@ def apply(report: FileReport, lexed: Lexed, regions: list[tuple[str, int, int]])
         line = bisect_right(starts, at)
         reason = _CLOSER.sub("", m.group(2)).strip()
         target = next((n for n in range(line, len(code) + 1) if code[n - 1]), None)
-        for rule_id in (part.strip() for part in m.group(1).split(",")):
+        # A renamed rule's old id still names it: markers written before a rename keep working.
+        for rule_id in (current_id(part.strip()) for part in m.group(1).split(",")):
             problem, span = _check(report, regions, rule_id in RULES, rule_id, reason, target)
             if problem:
                 report.marker_problems.append(MarkerProblem(line, problem, *span))

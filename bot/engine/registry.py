@@ -277,6 +277,32 @@ ECOSYSTEMS: MappingProxyType[str, Ecosystem] = MappingProxyType(_ECOSYSTEMS)
 RULES: MappingProxyType[str, Rule] = MappingProxyType({s.rule.id: s.rule for s in SPECS})
 
 
+def load_renamed(table: Any, rules: Set[str]) -> dict[str, str]:
+    """data/renamed-rules.yml's ``renamed`` map, checked: old ids gone, new ids live."""
+    renamed = table.get("renamed") if isinstance(table, dict) else None
+    if not isinstance(renamed, dict):
+        raise RuleFileError("renamed-rules.yml: `renamed` must be a map of old id -> new id")
+    for old, new in renamed.items():
+        if not (isinstance(old, str) and RULE_ID.match(old)):
+            raise RuleFileError(f"renamed-rules.yml: {old!r} is not a rule id")
+        if old in rules:
+            raise RuleFileError(f"renamed-rules.yml: {old} is a rule today; it cannot redirect")
+        if new not in rules:
+            raise RuleFileError(f"renamed-rules.yml: {old} -> {new!r}: no such rule")
+    return dict(renamed)
+
+
+#: Old rule id -> the id the rule has now (data/renamed-rules.yml).
+RENAMED: MappingProxyType[str, str] = MappingProxyType(
+    load_renamed(_read("data/renamed-rules.yml"), RULES.keys())
+)
+
+
+def current_id(rule_id: str) -> str:
+    """The id a rule has now: ``rule_id`` itself, or what a renamed id became."""
+    return RENAMED.get(rule_id, rule_id)
+
+
 @cache
 def _keyword_index(keywords: frozenset[str]) -> KeywordIndex:
     """One index per distinct keyword set: C, C++, CUDA and headers share theirs."""

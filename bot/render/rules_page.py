@@ -16,7 +16,7 @@ from importlib import metadata
 from typing import Any
 
 from bot.engine.languages import by_path
-from bot.engine.registry import ECOSYSTEMS, SPECS, Example, RuleSpec
+from bot.engine.registry import ECOSYSTEMS, SPECS, Example, RuleSpec, current_id
 from bot.render.figures import COST
 from bot.render.text import table
 
@@ -58,7 +58,9 @@ def anchor(rule_id: str) -> str:
 
 
 def find(rule_id: str) -> RuleSpec | None:
-    return next((s for s in SPECS if s.rule.id == rule_id), None)
+    """The rule ``rule_id`` names, a renamed rule's old id included."""
+    wanted = current_id(rule_id)
+    return next((s for s in SPECS if s.rule.id == wanted), None)
 
 
 def _vendors(spec: RuleSpec) -> str:
