@@ -20,8 +20,9 @@ import copy
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.engine.census import Census
 from bot.engine.summary import SharedCounts
@@ -35,10 +36,21 @@ from bot.sources.tarball import ArchiveLimits, census_from_stream
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
-    from bot.runtime.caches import Cache
-    from bot.runtime.locks import KeyedLock
 
 log = logging.getLogger("lockin.census")
+
+
+# What the census needs of the app's shared parts, stated here so that the census sits below
+# the runtime that composes it: runtime's Cache and KeyedLock (in memory or on Redis) are both.
+class Cache(Protocol):
+    async def get(self, key: str) -> Any | None: ...
+
+    async def put(self, key: str, value: Any) -> None: ...
+
+
+class KeyedLock(Protocol):
+    def hold(self, key: str) -> AbstractAsyncContextManager[None]: ...
+
 
 T = TypeVar("T")
 ZERO_SHA = "0" * 40
