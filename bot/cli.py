@@ -32,9 +32,9 @@ from bot.policy.decisions import (
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.render import json_out, markdown, sarif, text
 from bot.sources import SourceError
-from bot.sources.analysis import ChangedFile, change_deltas, scan_paths
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
+from bot.sources.engine_runner import ChangedFile, change_deltas, scan_paths
 from bot.sources.git import GitRepo, worktree_prefix
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import check_directory, walk

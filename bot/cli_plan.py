@@ -12,7 +12,7 @@ from bot.policy.overview import overview_document
 from bot.policy.plan import targets
 from bot.render import json_out
 from bot.render.plan_out import plan_markdown, plan_text
-from bot.sources.analysis import scan_paths
+from bot.sources.engine_runner import scan_paths
 from bot.sources.snapshot import DirSnapshot, submodules_of
 from bot.sources.tree import check_directory, walk
 

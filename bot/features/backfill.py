@@ -4,7 +4,7 @@ On installation (and on `/lockin recount` while a repository has no point) up to
 ``history_backfill_points`` earlier commits of the default branch are counted from their
 tarballs and recorded at their commit dates. The commits are spread evenly over the newest
 hundred the commits API lists (one request). Every request the back-fill makes waits its
-turn in the app's per-installation pacer (``bot.runtime.pacing``), so it uses at most
+turn in the app's per-installation pacer (``bot.runtime.backfill_pacing``), so it uses at most
 ``backfill_requests_per_minute`` of an installation's API budget; PR checks and pushes
 never wait behind it.
 """
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from bot.github.client import GitHub
     from bot.github.refs import RepoRef
     from bot.policy.config import Policy
+    from bot.runtime.backfill_pacing import RequestPacer
     from bot.runtime.context import JobContext
-    from bot.runtime.pacing import RequestPacer
 
 #: Commits listed to choose from: one page of the commits API.
 LISTED = 100

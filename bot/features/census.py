@@ -5,7 +5,7 @@ from __future__ import annotations
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census.store import ZERO_SHA
+from bot.census.by_commit import ZERO_SHA
 from bot.features import trend
 from bot.features.events import repo_of
 from bot.github.client import GitHub

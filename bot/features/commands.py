@@ -21,7 +21,6 @@ from gidgethub import sansio
 from gidgethub.routing import Router
 
 from bot.census.recounts import RecountResult
-from bot.commands import HELP_TEXT, RECOUNT, Command, parse_commands
 from bot.features import backfill
 from bot.features.events import PullRef, RepoRef, repo_of, sender_is_bot
 from bot.github.errors import GitHubError, NotFound
@@ -29,6 +28,7 @@ from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.run import run_check_with_census
 from bot.review.sticky import bot_login, our_comments
+from bot.slash_commands import HELP_TEXT, RECOUNT, Command, parse_commands
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census.store import ZERO_SHA, CensusAt
+from bot.census.by_commit import ZERO_SHA, CensusAt
 from bot.engine.census import FileSummary
 from bot.engine.frameworks import wanted
 from bot.engine.kernels import kernel_rules

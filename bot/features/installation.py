@@ -16,7 +16,7 @@ from typing import Any
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census.store import ZERO_SHA
+from bot.census.by_commit import ZERO_SHA
 from bot.features import backfill, trend
 from bot.features.events import RepoRef, repos_listed
 from bot.github.client import GitHub

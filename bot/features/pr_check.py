@@ -19,7 +19,7 @@ from gidgethub.routing import Router
 
 from bot.features.events import PullRef, RepoRef, repo_of
 from bot.github.client import GitHub
-from bot.review.checks import our_runs, pr_number_from_external_id
+from bot.review.check_writer import our_runs, pr_number_from_external_id
 from bot.review.config_io import load_repo_config
 from bot.review.run import run_check, run_check_with_census
 from bot.runtime.context import JobContext

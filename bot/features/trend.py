@@ -15,7 +15,7 @@ from bot.engine.trend import census_figures
 from bot.store import Point
 
 if TYPE_CHECKING:
-    from bot.census.store import CensusAt
+    from bot.census.by_commit import CensusAt
     from bot.github.client import GitHub
     from bot.github.refs import RepoRef
     from bot.runtime.context import JobContext

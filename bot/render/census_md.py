@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from bot.engine.census import Census
 from bot.engine.model import LAYERS
-from bot.render.figures import percent, signed
 from bot.render.markdown import (
     Link,
     code,
@@ -22,6 +21,7 @@ from bot.render.markdown import (
     top_directories_table,
     top_files_table,
 )
+from bot.render.wording import percent, signed
 
 TOP = 10
 

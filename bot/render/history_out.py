@@ -15,7 +15,7 @@ from typing import Any
 from bot.engine.model import LAYERS, NON_PORTABLE, TARGETS
 from bot.engine.trend import History, growth_per_month
 from bot.render import markdown, text
-from bot.render.figures import percent, signed
+from bot.render.wording import percent, signed
 
 HISTORY_SCHEMA = "lockin.history/1"
 #: Top-level figures whose growth per month the document reports, and their names.

@@ -17,7 +17,7 @@ from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
 from bot.render import markers_out
-from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
+from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
 

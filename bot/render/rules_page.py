@@ -17,8 +17,8 @@ from typing import Any
 
 from bot.engine.languages import by_path
 from bot.engine.registry import ECOSYSTEMS, SPECS, Example, RuleSpec, current_id
-from bot.render.figures import COST
 from bot.render.text import table
+from bot.render.wording import COST
 
 FORMATS = ("text", "json", "markdown")
 #: Overrides where rule ids link to (a copy of docs/rules.md on an internal host, a fork).

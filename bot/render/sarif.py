@@ -20,8 +20,8 @@ from urllib.parse import quote
 from bot.engine.census import Census
 from bot.engine.model import ChangeDelta, Finding, Ignored, Layer, MarkerProblem, Rule
 from bot.render import markers_out
-from bot.render.figures import COST
 from bot.render.rules_page import rule_url
+from bot.render.wording import COST
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: GitHub accepts at most 25,000 results per run; more are cut with a notification.

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 from bot.engine.census import Census
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
 from bot.render import markers_out
-from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
+from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -19,7 +19,7 @@ from bot.render.markdown import (
     pie_chart,
 )
 from bot.render.rule_links import rules_block
-from bot.review.checkrun import MAX_ROWS, fit, headline, repository_block, summary_blocks
+from bot.review.check_output import MAX_ROWS, fit, headline, repository_block, summary_blocks
 
 if TYPE_CHECKING:
     from bot.review.report import PRReport

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 if TYPE_CHECKING:
-    from bot.census.store import CensusAt
+    from bot.census.by_commit import CensusAt
     from bot.engine.census import Census
     from bot.engine.trend import Trend
     from bot.github.refs import PullRef
     from bot.policy.gate import Verdict
     from bot.policy.growth import ScopeGrowth
-    from bot.review.analysis import PRAnalysis
+    from bot.review.change import PRAnalysis
     from bot.review.config_io import RepoConfig
 
 

@@ -28,9 +28,9 @@ from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.policy.growth import scope_growth
-from bot.review.analysis import analyse_pr
-from bot.review.checkrun import check_output
-from bot.review.checks import (
+from bot.review.change import analyse_pr
+from bot.review.check_output import check_output
+from bot.review.check_writer import (
     ERROR_TITLE,
     MAX_ANNOTATIONS,
     CheckOutput,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.github.refs import PullRef, RepoRef
-from bot.review.checks import our_runs, pr_number_from_external_id
+from bot.review.check_writer import our_runs, pr_number_from_external_id
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub

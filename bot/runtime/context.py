@@ -7,13 +7,13 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.census.by_commit import CensusStore
 from bot.census.recounts import Recounts
-from bot.census.store import CensusStore
 from bot.github.auth import AppAuth
+from bot.runtime.backfill_pacing import BackfillSlots
 from bot.runtime.caches import Caches
 from bot.runtime.locks import KeyedLock
 from bot.runtime.metrics import Metrics
-from bot.runtime.pacing import BackfillSlots
 from bot.runtime.settings import Settings
 from bot.sources.pool import Engine
 from bot.store import Store

@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 
 from gidgethub.routing import Router
 
+from bot.census.by_commit import CensusStore
 from bot.census.recounts import Recounts
-from bot.census.store import CensusStore
 from bot.github.auth import AppAuth
+from bot.runtime.backfill_pacing import BackfillSlots
 from bot.runtime.caches import Caches
 from bot.runtime.jobs import JobQueue
 from bot.runtime.locks import KeyedLock, LocalKeyedLock
 from bot.runtime.metrics import Metrics
-from bot.runtime.pacing import BackfillSlots
 from bot.runtime.settings import Settings
 from bot.sources.pool import Budget, EnginePool, default_processes
 from bot.store import Store

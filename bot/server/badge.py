@@ -14,7 +14,7 @@ from aiohttp import web
 
 from bot.engine.trend import Trend
 from bot.server.keys import SERVICES
-from bot.server.paths import repo_in_path
+from bot.server.url_repos import repo_in_path
 
 LABEL = "NVIDIA lock-in"
 

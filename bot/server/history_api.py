@@ -10,7 +10,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from bot.server.keys import SERVICES
-from bot.server.paths import repo_in_path
+from bot.server.url_repos import repo_in_path
 
 NOT_FOUND = {"message": "Not Found"}
 

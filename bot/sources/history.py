@@ -31,8 +31,8 @@ from bot.engine.census import Census, FileSummary
 from bot.engine.paths import PathFilter
 from bot.engine.trend import History, census_figures, commit_entry, file_figures, top_movers
 from bot.sources import SourceError
-from bot.sources.analysis import Progress, summarize_contents
 from bot.sources.changes import Change
+from bot.sources.engine_runner import Progress, summarize_contents
 from bot.sources.files import MAX_FILE_BYTES
 from bot.sources.git import BlobStream, Commit, GitRepo
 

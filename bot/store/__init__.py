@@ -6,8 +6,8 @@ driven by SQLAlchemy's async engine, and the schema by Alembic migrations that
 """
 
 from bot.store.connect import open_store, store_url, store_url_from_env
+from bot.store.points import Store
 from bot.store.records import Overview, Point, Repository, Trend
-from bot.store.store import Store
 
 __all__ = [
     "Overview",

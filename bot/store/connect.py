@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from bot.store.store import Store
+from bot.store.points import Store
 
 DEFAULT_DB_PATH = "lockin.db"
 MIGRATIONS = Path(__file__).parent / "migrations"

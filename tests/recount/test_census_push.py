@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.census.store import CensusAt, scope_of
+from bot.census.by_commit import CensusAt, scope_of
 from bot.engine.census import Census
 from bot.github.archives import tarball
 from bot.github.refs import RepoRef

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import HELP, RECOUNT, Command, parse_commands
+from bot.slash_commands import HELP, RECOUNT, Command, parse_commands
 
 
 @pytest.mark.parametrize(

@@ -215,7 +215,7 @@ async def test_hostile_archive_entries_are_skipped_and_change_nothing(
     assert bot.reaction_posts(repo, comment) == ["eyes", "rocket"]
     [sticky] = bot.sticky(repo, pr)
     assert figures(expected_census(repo, pr.head_sha)) in sticky.body
-    from bot.census.store import scope_of
+    from bot.census.by_commit import scope_of
     from bot.policy.config import DEFAULT_POLICY
     from bot.server.keys import SERVICES
 

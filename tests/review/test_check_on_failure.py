@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.review.checks import ERROR_TITLE
+from bot.review.check_writer import ERROR_TITLE
 from tests.fakegithub import PullRequest, Repo
 from tests.review.conftest import RETRY_ATTEMPTS
 from tests.review.test_never_missing import DELAYS, FOR_GOOD, RetryingBot, bot

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.review.checks import ERROR_TITLE
+from bot.review.check_writer import ERROR_TITLE
 from bot.server.app import create_app
 from tests.fakegithub import FakeGitHub
 from tests.review.conftest import Bot

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.review.checks import ERROR_TITLE
+from bot.review.check_writer import ERROR_TITLE
 from bot.runtime.jobs import LocalJobQueue
 from bot.server.app import create_app
 from bot.server.keys import SERVICES

@@ -8,7 +8,7 @@ import io
 import tarfile
 import uuid
 
-from bot.review.analysis import MAX_BLOB_READS
+from bot.review.change import MAX_BLOB_READS
 from tests.recount.archives import ROOT, gzip_bomb, gzip_bytes, hostile_entries, tarball
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import new_repo, pr_of_3000_files

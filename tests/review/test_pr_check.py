@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.review.analysis import MAX_BLOB_READS
-from bot.review.checks import MAX_ANNOTATIONS
+from bot.review.change import MAX_BLOB_READS
+from bot.review.check_writer import MAX_ANNOTATIONS
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.review.conftest import RETRY_ATTEMPTS, Bot
 from tests.support.webhooks import check_suite_event, pull_request_event

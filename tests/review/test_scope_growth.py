@@ -9,8 +9,8 @@ from bot.engine.delta import change_delta
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import parse_decision
 from bot.policy.growth import scope_growth
-from bot.sources.analysis import ChangedFile, delta_of
 from bot.sources.changes import Change
+from bot.sources.engine_runner import ChangedFile, delta_of
 from tests.fakegithub import CheckRun, PullRequest, Repo
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import KERNEL, RECORD, SECOND_KERNEL, new_repo, open_pr, record

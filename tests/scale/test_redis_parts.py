@@ -13,7 +13,7 @@ import pytest
 from arq.connections import ArqRedis
 
 from bot import worker
-from bot.census.store import CensusAt
+from bot.census.by_commit import CensusAt
 from bot.engine.census import Census
 from bot.engine.registry import RULES
 from bot.runtime.jobs import Job

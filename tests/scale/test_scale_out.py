@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.review.checks import ERROR_TITLE
+from bot.review.check_writer import ERROR_TITLE
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.scale.cluster import Cluster, RedisServer, Web, pr_payload, until
 from tests.support.webhooks import issue_comment_event, push_event

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from bot.review.checks import ERROR_TITLE
+from bot.review.check_writer import ERROR_TITLE
 from tests.scale.cluster import Cluster, pr_payload, until
 from tests.scale.test_scale_out import open_kernel_pr, repo_with_kernel_pr
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.backfill import spread
-from bot.runtime.pacing import RequestPacer
+from bot.runtime.backfill_pacing import RequestPacer
 from tests.fakegithub import FakeGitHub, Repo
 from tests.recount.conftest import FILES, KERNEL, MAINTAINER
 from tests.store.conftest import store_of

@@ -31,7 +31,7 @@ from bot.server.orgs.figures import (
     totals,
     trend_totals,
 )
-from bot.server.paths import repo_in_path
+from bot.server.url_repos import repo_in_path
 from bot.store import Store
 
 ORG = r"{org:[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})}"

@@ -33,8 +33,8 @@ from bot.engine.languages import by_path
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
 from bot.github.contents import BlobReader, file_contents, read_tree
 from bot.github.errors import NotFound
-from bot.review.archive import read_from_archive
 from bot.review.pr_files import PRFile, list_pr_files
+from bot.review.tarball_files import read_from_archive
 from bot.sources.archive import ArchiveError
 from bot.sources.pool import NOT_COUNTED, Batcher, Engine, Item
 

@@ -15,7 +15,6 @@ from bot.engine.delta import ecosystem_totals
 from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
 from bot.render import markers_out
 from bot.render.census_md import render_census
-from bot.render.figures import percent, signed
 from bot.render.growth import growth_block
 from bot.render.markdown import (
     changed_files_table,
@@ -30,7 +29,8 @@ from bot.render.markdown import (
 from bot.render.markers_annotations import marker_annotations
 from bot.render.rules_page import rule_url
 from bot.render.trend_md import trend_line
-from bot.review.checks import CheckOutput
+from bot.render.wording import percent, signed
+from bot.review.check_writer import CheckOutput
 
 if TYPE_CHECKING:
     from bot.policy.gate import FileGate
