@@ -33,7 +33,7 @@ from redis.exceptions import RedisError
 from bot.features import ROUTER
 from bot.runtime.dispatch import next_retry, run_job
 from bot.runtime.github_auth import auth_options
-from bot.runtime.jobs import Job
+from bot.runtime.jobs import Job, JobOutcome
 from bot.runtime.logs import REDACTOR, configure_logging
 from bot.runtime.services import Services
 from bot.runtime.settings import Settings, SettingsError
@@ -180,7 +180,7 @@ async def run_delivery(
             return "superseded"
     job = Job(delivery_id, event, payload, received_at, attempt)
     outcome = await run_job(services, job)  # the job's deadline is run_job's
-    if outcome == "timeout":
+    if outcome is JobOutcome.TIMEOUT:
         return outcome
     delay = next_retry(services, job, outcome)
     if delay is not None:

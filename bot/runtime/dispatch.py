@@ -10,22 +10,21 @@ from gidgethub import sansio
 
 from bot.github.errors import NotFound
 from bot.runtime.context import JobContext, JobLog
-from bot.runtime.jobs import Job
+from bot.runtime.jobs import Job, JobOutcome
 from bot.runtime.retries import retry_delay, transient
 from bot.runtime.services import Services
 
 log = logging.getLogger("lockin.job")
 
 
-async def run_job(services: Services, job: Job) -> str:
+async def run_job(services: Services, job: Job) -> JobOutcome:
     """Handlers run one after another; one failing does not stop the others; all of them
     together within `JOB_TIMEOUT`. A job that failed or ran out of time releases its
     delivery id, so that redelivering it from GitHub runs it again.
 
-    The outcome: "ok", "gone" (the repository or PR is no longer there), "error",
-    "timeout", or
-    "retry" when every failure was GitHub failing (see `bot.runtime.retries`): the caller
-    queues the job again (`schedule_retry`)."""
+    The outcome is the worst of the handlers' (`JobOutcome`); an error is `RETRY` when every
+    failure was GitHub failing (see `bot.runtime.retries`): the caller queues the job again
+    (`schedule_retry`)."""
     assert services.auth is not None
     event = sansio.Event(job.payload, event=job.event, delivery_id=job.delivery_id)
     installation_id = (job.payload.get("installation") or {}).get("id")
@@ -56,7 +55,7 @@ async def run_job(services: Services, job: Job) -> str:
         backfills=services.backfills,
     )
     started = time.monotonic()
-    outcome = "ok"
+    outcome = JobOutcome.OK
     transient_only = True  # every failure so far was GitHub failing
     running = ""
     # The one deadline of a job, in both modes: a handler's own cleanup (completing its
@@ -72,7 +71,7 @@ async def run_job(services: Services, job: Job) -> str:
                     # The repository, pull request or installation is gone or no longer
                     # shared with the App (removed, deleted, made private since the
                     # delivery): nothing to do, and a redelivery would find the same.
-                    outcome = "gone" if outcome == "ok" else outcome
+                    outcome = outcome.worst(JobOutcome.GONE)
                     job_log.warning("handler %s: %s", running, exc)
                 except asyncio.CancelledError:
                     task = asyncio.current_task()
@@ -80,17 +79,17 @@ async def run_job(services: Services, job: Job) -> str:
                         raise  # this job is being stopped (its deadline, or shutdown)
                     # The handler awaited something another task cancelled: it failed;
                     # without this the CancelledError would end the worker that ran it.
-                    outcome = "error"
+                    outcome = outcome.worst(JobOutcome.ERROR)
                     transient_only = False
                     job_log.exception("handler %s failed: cancelled from inside", running)
                 except Exception as exc:
-                    outcome = "error"
+                    outcome = outcome.worst(JobOutcome.ERROR)
                     transient_only = transient_only and transient(exc)
                     job_log.exception("handler %s failed", running)
     except TimeoutError:
         if not deadline.expired():
             raise
-        outcome = "timeout"
+        outcome = JobOutcome.TIMEOUT
         transient_only = False
         job_log.error(
             "job stopped after JOB_TIMEOUT (%.0f s): handler %s was still running",
@@ -99,11 +98,11 @@ async def run_job(services: Services, job: Job) -> str:
         )
     seconds = time.monotonic() - started
     services.metrics.jobs.labels(job.event, outcome).observe(seconds)
-    if outcome in ("error", "timeout"):
+    if outcome in (JobOutcome.ERROR, JobOutcome.TIMEOUT):
         # Forgotten, so that redelivering it from GitHub runs it again.
         await services.caches.deliveries.release(job.delivery_id)
     job_log.log(
-        {"ok": logging.INFO, "gone": logging.WARNING}.get(outcome, logging.ERROR),
+        {JobOutcome.OK: logging.INFO, JobOutcome.GONE: logging.WARNING}.get(outcome, logging.ERROR),
         "job %s",
         outcome,
         extra={
@@ -114,12 +113,12 @@ async def run_job(services: Services, job: Job) -> str:
             "attempt": job.attempt,
         },
     )
-    return "retry" if outcome == "error" and transient_only else outcome
+    return JobOutcome.RETRY if outcome is JobOutcome.ERROR and transient_only else outcome
 
 
-def next_retry(services: Services, job: Job, outcome: str) -> float | None:
+def next_retry(services: Services, job: Job, outcome: JobOutcome) -> float | None:
     """Seconds until `job` runs again, or None: logged and counted either way."""
-    if outcome != "retry":
+    if outcome is not JobOutcome.RETRY:
         return None
     fields = {"delivery_id": job.delivery_id, "event": job.event, "attempt": job.attempt}
     delay = retry_delay(services.settings.job_retry_delays, job.attempt)

@@ -12,9 +12,27 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Protocol
 
 log = logging.getLogger("lockin.jobs")
+
+
+class JobOutcome(StrEnum):
+    """How a job ended, from best to worst: a job's outcome is the worst of its handlers'.
+
+    The values are the `outcome` label of the job metrics and log lines."""
+
+    OK = "ok"
+    GONE = "gone"  # the repository or PR is no longer there: a redelivery would find the same
+    ERROR = "error"
+    #: An error where every failure was GitHub failing: lockin queues the job again.
+    RETRY = "retry"
+    TIMEOUT = "timeout"  # JOB_TIMEOUT ran out
+
+    def worst(self, other: JobOutcome) -> JobOutcome:
+        order = list(JobOutcome)
+        return max(self, other, key=order.index)
 
 
 @dataclass(frozen=True)
