@@ -9,7 +9,6 @@ a URL (the bot links to the blob at the head SHA); without it paths are plain co
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,44 +16,11 @@ from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
 from bot.render import markers_out
+from bot.render.md_safe import code, plain
+from bot.render.rule_links import rule_link
 from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
-
-
-_CODE_ENTITIES = str.maketrans({ch: f"&#{ord(ch)};" for ch in "|[]()*_~\\"})
-
-
-def code(text: str) -> str:
-    """Inline code that is safe in a table cell and in a list.
-
-    A backtick span is the plain case; text with a backtick, a pipe (which would split a
-    table cell) or HTML-like characters becomes ``<code>`` with entities instead.
-    """
-    if not any(ch in text for ch in "`|<>&\n"):
-        return f"`{text}`"
-    escaped = html.escape(text, quote=False).replace("\n", " ")
-    # Inline Markdown still applies inside <code>: links, emphasis and table pipes are
-    # written as entities so that they show as text.
-    escaped = escaped.translate(_CODE_ENTITIES)
-    return f"<code>{escaped}</code>"
-
-
-# What starts Markdown inline syntax mid-line. Block syntax (headings, lists, quotes) needs
-# a line start, and `plain` output is always one line placed after the bot's own text.
-_MARKDOWN_SPECIALS = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]()!|~"})
-
-
-def plain(text: str) -> str:
-    """Text from a repository shown as text, whatever it holds: one line (no heading, list
-    or quote can start), HTML escaped, inline Markdown punctuation backslash-escaped (no
-    image, link, emphasis, code span or table cell break), and `@` followed by a word
-    joiner so `@org/team` mentions nobody. Everything a PR author controls (file names,
-    record fields, problems quoting them) reaches the bot's comment through this or `code`.
-    """
-    flat = " ".join(text.split())
-    escaped = html.escape(flat, quote=False).translate(_MARKDOWN_SPECIALS)
-    return escaped.replace("@", "@\u2060")
 
 
 def mermaid_label(text: str) -> str:
@@ -242,7 +208,7 @@ def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None
             else "",
             details("Top directories", top_directories_table(census.top_directories(top))),
             details(f"All findings ({len(findings):,})", findings_list(findings, link, limit=500)),
-            markers_out.markdown_block(*markers_out.of_census(census)),
+            markers_block(*markers_out.of_census(census)),
             not_counted(census),
         ]
     )
@@ -287,7 +253,35 @@ def diff_markdown(
             else "",
             details("Files", changed_files_table(change.files, link)),
             details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
-            markers_out.markdown_block(*markers_out.of_change(change)),
+            markers_block(*markers_out.of_change(change)),
             f"Not counted: {reasons(skipped_reasons(change))}." if change.skipped_files else "",
         ]
     )
+
+
+def markers_block(
+    taken: Sequence[markers_out.Taken],
+    problems: Sequence[markers_out.Problem],
+    limit: int = markers_out.MAX_LISTED,
+) -> str:
+    """Inline ignore markers: a section for Markdown reports, the check run and the comment
+    ("" when empty)."""
+    if not taken and not problems:
+        return ""
+    # The reason and the problem quote what the code's author wrote: shown as plain text.
+    out = [f"**Inline ignore markers:** {markers_out.headline(taken, problems)}."]
+    if taken:
+        out.append("")
+        out += [
+            f"- {code(markers_out.where(path, i.start_line, i.end_line))} {rule_link(i.rule)} "
+            f"({i.layer.value}, {i.lines:,} lines): {plain(i.reason)}"
+            for path, i in taken[:limit]
+        ]
+        if len(taken) > limit:
+            out.append(f"- … and {len(taken) - limit:,} more")
+    if problems:
+        out += ["", "Markers that ignore nothing:", ""]
+        out += [f"- {code(f'{path}:{p.line}')}: {plain(p.problem)}" for path, p in problems[:limit]]
+        if len(problems) > limit:
+            out.append(f"- … and {len(problems) - limit:,} more")
+    return "\n".join(out)

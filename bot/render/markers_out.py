@@ -31,7 +31,7 @@ def of_change(change: ChangeDelta) -> tuple[list[Taken], list[Problem]]:
     )
 
 
-def _where(path: str, start: int, end: int) -> str:
+def where(path: str, start: int, end: int) -> str:
     return f"{path}:{start}" + (f"-{end}" if end != start else "")
 
 
@@ -63,7 +63,7 @@ def text_block(taken: Sequence[Taken], problems: Sequence[Problem]) -> list[str]
     if taken:
         out += ["", f"Ignored by inline markers ({_lines(taken):,} lines, counted as portable):"]
         out += [
-            f"  {_where(path, i.start_line, i.end_line)}  {i.rule}  ({i.layer.value}, "
+            f"  {where(path, i.start_line, i.end_line)}  {i.rule}  ({i.layer.value}, "
             f"{i.lines:,} lines)  {i.reason}"
             for path, i in taken[:MAX_LISTED]
         ]
@@ -73,33 +73,3 @@ def text_block(taken: Sequence[Taken], problems: Sequence[Problem]) -> list[str]
         out += [f"  {path}:{p.line}  {p.problem}" for path, p in problems[:MAX_LISTED]]
         out += _more(min(len(problems), MAX_LISTED), len(problems))
     return out
-
-
-def markdown_block(
-    taken: Sequence[Taken], problems: Sequence[Problem], limit: int = MAX_LISTED
-) -> str:
-    """A section for Markdown reports, the check run and the comment ("" when empty)."""
-    if not taken and not problems:
-        return ""
-    # Late: markdown imports this module for its own reports.
-    from bot.render.markdown import code, plain
-    from bot.render.rule_links import rule_link
-
-    # The reason and the problem quote what the code's author wrote: shown as plain text.
-
-    out = [f"**Inline ignore markers:** {headline(taken, problems)}."]
-    if taken:
-        out.append("")
-        out += [
-            f"- {code(_where(path, i.start_line, i.end_line))} {rule_link(i.rule)} "
-            f"({i.layer.value}, {i.lines:,} lines): {plain(i.reason)}"
-            for path, i in taken[:limit]
-        ]
-        if len(taken) > limit:
-            out.append(f"- … and {len(taken) - limit:,} more")
-    if problems:
-        out += ["", "Markers that ignore nothing:", ""]
-        out += [f"- {code(f'{path}:{p.line}')}: {plain(p.problem)}" for path, p in problems[:limit]]
-        if len(problems) > limit:
-            out.append(f"- … and {len(problems) - limit:,} more")
-    return "\n".join(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.engine.model import ChangeDelta
-from bot.render.markdown import code
+from bot.render.md_safe import code
 from bot.render.rules_page import rule_url
 
 #: Rules named in the comment before "and N more".

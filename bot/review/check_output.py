@@ -21,6 +21,7 @@ from bot.render.markdown import (
     code,
     delta_table,
     ecosystem_delta_table,
+    markers_block,
     more,
     path_ref,
     plain,
@@ -251,7 +252,7 @@ def summary_blocks(report: PRReport) -> list[str]:
         else "",
         gate_table(report),
         decisions_block(report),
-        markers_out.markdown_block(*markers_out.of_change(delta)),
+        markers_block(*markers_out.of_change(delta)),
         growth_block(report.growth, fails=report.conclusion == "failure"),
     ]
 
