@@ -179,6 +179,18 @@ class Store:
         async with self._sessions.begin() as session:
             await session.execute(statement)
 
+    @_writes(None)
+    async def rename(self, old: str, new: str) -> None:
+        """The repository ``old`` is now called ``new``: its points follow it, unless ``new``
+        has points of its own already (then ``old`` is only hidden)."""
+        taken = await self._repository_id(new, create=False)
+        values = {"public": False} if taken is not None else {"full_name": _name(new)}
+        statement = (
+            update(RepositoryRow).where(RepositoryRow.full_name == _name(old)).values(**values)
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(statement)
+
     @_writes(False)
     async def record_point(self, full_name: str, point: Point) -> bool:
         """Keep a point; False when the repository already has one for that commit (a
