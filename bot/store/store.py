@@ -8,7 +8,7 @@ import functools
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Executable, func, select, text, update
+from sqlalchemy import Executable, delete, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -16,7 +16,7 @@ from sqlalchemy.orm import aliased
 from bot.engine.trend import MONTH
 from bot.store.keeper import Keeper, StoreUnavailable, is_unavailable
 from bot.store.records import OrgRow, Overview, Point, Repository, Trend
-from bot.store.schema import PointRow, ReportRow, RepositoryRow
+from bot.store.schema import EndedSessionRow, PointRow, ReportRow, RepositoryRow
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -369,6 +369,35 @@ class Store:
             )
             for row in rows
         ]
+
+    @_writes(None)
+    async def end_session(self, session_id: str, now: dt.datetime, kept: dt.timedelta) -> None:
+        """A browser session was signed out; sign-outs older than ``kept`` (when no cookie
+        of theirs is accepted anyway) are forgotten."""
+        now = _utc(now)
+        insert = (
+            self._insert(EndedSessionRow)
+            .values(session_id=session_id, ended_at=now)
+            .on_conflict_do_nothing(index_elements=["session_id"])
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(insert)
+            await session.execute(
+                delete(EndedSessionRow).where(EndedSessionRow.ended_at < now - kept)
+            )
+
+    async def session_ended(self, session_id: str) -> bool:
+        """Whether the session was signed out. Raises `StoreUnavailable` while the store is
+        degraded, even when it answers: a sign-out may still wait in the backlog."""
+        if self.keeper.problem is not None:
+            raise StoreUnavailable(self.keeper.problem)
+        return await self._ended(session_id)
+
+    @_reads
+    async def _ended(self, session_id: str) -> bool:
+        query = select(EndedSessionRow.session_id).where(EndedSessionRow.session_id == session_id)
+        async with self._sessions() as session:
+            return await session.scalar(query) is not None
 
     async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:
