@@ -41,7 +41,6 @@ from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
 from bot.scale.queue import enqueue_retry
-from bot.store import open_store, store_url
 
 log = logging.getLogger("lockin.worker")
 
@@ -130,7 +129,7 @@ async def _start(ctx: dict[str, Any]) -> None:
         backend.caches(), pr_locks=backend.locks("pr"), census_locks=backend.locks("census")
     )
     services.auth = backend.auth(settings, session, **auth_options(settings, services.metrics))
-    services.store = await open_store(store_url(settings.database_url, settings.db_path))
+    await services.open_store()
     ctx[_SERVICES] = services
     ctx["session"] = session
     log.info("worker ready: up to %d jobs at a time", settings.workers)

@@ -154,6 +154,19 @@ class CensusStore:
     async def is_public(self, repo: RepoRef) -> bool:
         return await self._cache.get(f"public:{_repo_key(repo)}") is True
 
+    async def is_hidden(self, repo: RepoRef) -> bool:
+        """An event said the repository is not to be shown (private, removed, renamed away,
+        transferred, deleted): every process sees it at once, before the trend store does."""
+        return await self._cache.get(f"public:{_repo_key(repo)}") is False
+
+    async def move_default_branch(self, old: RepoRef, new: RepoRef, *, public: bool) -> None:
+        """The repository was renamed: its census answers to the new name only."""
+        result = await self.default_branch(old)
+        await self.forget_default_branch(old)
+        if result is not None:
+            await self._set_default_branch(new, result)
+        await self.set_public(new, public=public)
+
     async def census_at(self, gh: GitHub, repo: RepoRef, sha: str, policy: Policy) -> CensusAt:
         """The census of a commit: cached, or counted once however many ask at the same time."""
         scope = scope_of(policy)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.features.trend import commit_date_of, record_census
 from bot.github.errors import GitHubError
 from bot.sources.archive import ArchiveError
+from bot.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -121,6 +122,9 @@ async def start_if_empty(
     installation_id = (payload.get("installation") or {}).get("id")
     if ctx.store is None or installation_id is None:
         return False
-    if len(await ctx.store.points(repo.full_name, include_left=True)) > 1:
-        return False
+    try:
+        if len(await ctx.store.points(repo.full_name, include_left=True)) > 1:
+            return False
+    except StoreUnavailable:
+        return False  # the next recount or installation starts it once the store is back
     return _start(gh, ctx, installation_id=installation_id, repo=repo, ref=ref, policy=policy)

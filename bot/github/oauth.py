@@ -14,14 +14,16 @@ https://docs.github.com/en/apps/creating-github-apps/authenticating-with-a-githu
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import aiohttp
 
 from bot.github.errors import GitHubError
+from bot.github.transport import API_VERSION
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -86,6 +88,39 @@ async def exchange_code(
         reason = answer.get("error") if isinstance(answer, dict) else None
         raise OAuthError(str(reason or "no access token in GitHub's answer"))
     return token
+
+
+async def revoke_token(
+    session: aiohttp.ClientSession,
+    api_url: str,
+    *,
+    client_id: str,
+    client_secret: str,
+    token: str,
+) -> bool:
+    """Revoke a user's token at GitHub (on sign-out): ``DELETE
+    /applications/{client_id}/token``, authenticated as the App's OAuth client. True when
+    GitHub revoked it or no longer knew it (404, 422); False when GitHub could not be asked."""
+    url = f"{api_url.rstrip('/')}/applications/{quote(client_id, safe='')}/token"
+    try:
+        async with session.delete(
+            url,
+            json={"access_token": token},
+            headers={
+                "Accept": "application/vnd.github+json",
+                "Authorization": _basic(client_id, client_secret),
+                "X-GitHub-Api-Version": API_VERSION,
+            },
+            timeout=aiohttp.ClientTimeout(total=EXCHANGE_SECONDS),
+        ) as response:
+            return response.status in (204, 404, 422)
+    except (aiohttp.ClientError, TimeoutError):
+        return False
+
+
+def _basic(user: str, password: str) -> str:
+    # By hand: aiohttp's BasicAuth is deprecated, its successor absent from older versions.
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
 async def user_access(gh: GitHub) -> UserAccess:

@@ -46,9 +46,11 @@ from bot.review.report import PRReport
 from bot.review.sticky import bot_login, write_sticky
 from bot.runtime.locks import pr_key
 from bot.sources.archive import ArchiveError
+from bot.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.engine.census import Census
+    from bot.engine.trend import Trend
     from bot.github.client import GitHub
     from bot.runtime.context import JobContext
 
@@ -206,6 +208,46 @@ async def _check(
 
 
 async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None:
+    # Read beside the analysis, never in its way: the trend is optional to the gate.
+    repo = report.pull.repo
+    trend = asyncio.create_task(_read_trend(ctx, repo)) if ctx.store is not None else None
+    try:
+        await _gate(gh, ctx, report, pr)
+    except BaseException:
+        if trend is not None:
+            trend.cancel()
+        raise
+    report.trend = await _trend_now(ctx, trend)
+
+
+#: Seconds the check waits for the trend once its own work is done (a locked or slow store
+#: costs the check at most this; the comment then shows no trend).
+TREND_PATIENCE = 1.0
+
+
+async def _read_trend(ctx: JobContext, repo: RepoRef) -> Trend | None:
+    assert ctx.store is not None
+    try:
+        return await ctx.store.current_trend(repo.full_name)
+    except StoreUnavailable as exc:
+        ctx.log.warning("trend of %s left out: the trend store is unavailable (%s)", repo, exc)
+    except Exception:
+        ctx.log.exception("trend of %s left out: reading it failed", repo)
+    return None
+
+
+async def _trend_now(ctx: JobContext, read: asyncio.Task[Trend | None] | None) -> Trend | None:
+    if read is None:
+        return None
+    done, _ = await asyncio.wait({read}, timeout=TREND_PATIENCE)
+    if not done:
+        # Not cancelled mid-statement: it finishes (or fails, logged) on its own.
+        ctx.log.warning("trend left out: the trend store did not answer in %gs", TREND_PATIENCE)
+        return None
+    return read.result()
+
+
+async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None:
     policy = report.config.policy
     repo = report.pull.repo
     analysis = await analyse_pr(
@@ -222,8 +264,6 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
     report.analysis = analysis
     if report.census is None:
         report.base_census = await ctx.census.default_branch(repo)
-    if ctx.store is not None:
-        report.trend = await ctx.store.current_trend(repo.full_name)
     added = analysis.delta.added()
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
+
+from bot.store.keeper import Keeper
 
 _JOB_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900)
 #: Installations whose rate-limit gauge is exported: the most recently active ones. One
@@ -63,6 +67,22 @@ class Metrics:
             registry=r,
         )
 
+    def watch_store(self, keeper: Keeper) -> None:
+        """The trend store's health: degraded or not, writes waiting, writes dropped."""
+        degraded = Gauge(
+            "lockin_trend_store_degraded",
+            "1 while the trend store is corrupt, locked or unreachable (the gate goes on).",
+            registry=self.registry,
+        )
+        degraded.set_function(lambda: float(keeper.problem is not None))
+        backlog = Gauge(
+            "lockin_trend_store_backlog",
+            "Trend store writes waiting for the store to answer again.",
+            registry=self.registry,
+        )
+        backlog.set_function(lambda: float(keeper.pending))
+        self.registry.register(_DroppedWrites(keeper))
+
     def watch_queue(self, depth: Callable[[], int], capacity: int) -> None:
         self.queue_depth.set_function(depth)
         self.queue_capacity.set(capacity)
@@ -83,3 +103,17 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class _DroppedWrites(Collector):
+    """The keeper counts the writes it drops; exported as a counter."""
+
+    def __init__(self, keeper: Keeper) -> None:
+        self._keeper = keeper
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(
+            "lockin_trend_store_writes_dropped",
+            "Trend store writes dropped: the backlog was full, or the database refused them.",
+            value=self._keeper.dropped,
+        )

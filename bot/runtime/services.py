@@ -16,7 +16,7 @@ from bot.runtime.locks import KeyedLock, LocalKeyedLock
 from bot.runtime.metrics import Metrics
 from bot.runtime.settings import Settings
 from bot.sources.pool import Budget, EnginePool, default_processes
-from bot.store import Store
+from bot.store import Store, start_store, store_url
 
 
 @dataclass
@@ -56,6 +56,19 @@ class Services:
         )
         self.census = CensusStore(self.caches.census, self.census_locks, self.engine)
         self.backfills = BackfillSlots(settings.backfill_requests_per_minute)
+
+    async def open_store(self) -> Store:
+        """Open the trend store; never in the way of the gate: a corrupt, locked or
+        unreachable store starts degraded and is retried (bot/store/keeper.py)."""
+        settings = self.settings
+        self.store = await start_store(
+            store_url(settings.database_url, settings.db_path),
+            busy_seconds=settings.store_busy_seconds,
+            retry_seconds=settings.store_retry_seconds,
+            backlog=settings.store_backlog,
+        )
+        self.metrics.watch_store(self.store.keeper)
+        return self.store
 
     def share(
         self,

@@ -66,6 +66,12 @@ class Settings:
     # The trend store: PostgreSQL when set (may carry a password), else a SQLite file.
     database_url: str | None = field(default=None, repr=False)
     db_path: str = "lockin.db"
+    # The trend store is optional: a statement waits this long for a lock (or PostgreSQL
+    # for a connection) before the store counts as degraded; its writes then wait, up to
+    # STORE_BACKLOG of them, and are retried every STORE_RETRY_SECONDS (bot/store/keeper.py).
+    store_busy_seconds: float = 5.0
+    store_retry_seconds: float = 30.0
+    store_backlog: int = 1000
     # Past default-branch points counted when a repository is added, and the GitHub
     # requests per minute per installation that counting them may use.
     history_backfill_points: int = 12
@@ -225,6 +231,15 @@ def _delays(raw: str) -> tuple[float, ...]:
     return delays
 
 
+def _database_url(raw: str) -> str:
+    """A URL the trend store can open (PostgreSQL or SQLite); the error never repeats it."""
+    from bot.store.connect import store_url  # SQLAlchemy's URL parser, loaded when needed
+
+    value = raw.strip()
+    store_url(value, None)  # StoreURLError is a ValueError: one line naming the problem
+    return value
+
+
 def _app_id(raw: str) -> str:
     # Kept as a string: gidgethub's get_jwt and GitHub both want `iss` as a string.
     value = raw.strip()
@@ -287,8 +302,11 @@ _SPECS = (
     _Spec("retry_backoff", ("RETRY_BACKOFF",), _seconds(positive=False)),
     _Spec("recover_stale_runs", ("RECOVER_STALE_RUNS",), _flag),
     _Spec("secondary_rate_limit_wait", ("SECONDARY_RATE_LIMIT_WAIT",), _seconds(positive=False)),
-    _Spec("database_url", ("DATABASE_URL",), _text),
+    _Spec("database_url", ("DATABASE_URL",), _database_url),
     _Spec("db_path", ("LOCKIN_DB_PATH",), _text),
+    _Spec("store_busy_seconds", ("STORE_BUSY_SECONDS",), _seconds(positive=True)),
+    _Spec("store_retry_seconds", ("STORE_RETRY_SECONDS",), _seconds(positive=True)),
+    _Spec("store_backlog", ("STORE_BACKLOG",), _int_in(1, 1_000_000)),
     _Spec("history_backfill_points", ("HISTORY_BACKFILL_POINTS",), _int_in(0, 1000)),
     _Spec("backfill_requests_per_minute", ("BACKFILL_REQUESTS_PER_MINUTE",), _int_in(1, 5000)),
     _Spec("github_client_id", ("GITHUB_CLIENT_ID",), _text),

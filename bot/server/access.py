@@ -3,7 +3,11 @@
 - ``GET /signin`` sends the browser to GitHub's authorize page with a random ``state``, bound
   to this browser by a short-lived encrypted cookie; ``GET /signin/callback`` refuses any
   other state, exchanges the code for the user's token and starts a session;
-  ``POST /signout`` (with the session's CSRF token) ends it on every replica.
+  ``POST /signout`` (with the session's CSRF token) ends it on every replica and for good:
+  the sign-out is kept in the trend store (a session is refused while the store cannot
+  say, never accepted) and the user's token is revoked at GitHub
+  (``DELETE /applications/{client_id}/token``), so the cookie is worthless after a restart
+  even in single-process mode.
 - A session is one encrypted, authenticated cookie (Fernet: AES-CBC with HMAC-SHA256, and a
   timestamp checked against ``SESSION_SECONDS``): HttpOnly, SameSite=Lax, Secure behind
   https. It carries the session id, the login and the user's token, so that any replica can
@@ -18,6 +22,7 @@
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import hmac
 import html
@@ -37,10 +42,18 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from bot.github.errors import GitHubError
-from bot.github.oauth import OAuthError, UserAccess, authorize_url, exchange_code, user_access
+from bot.github.oauth import (
+    OAuthError,
+    UserAccess,
+    authorize_url,
+    exchange_code,
+    revoke_token,
+    user_access,
+)
 from bot.runtime.caches import SESSION_SECONDS
 from bot.runtime.settings import Settings
 from bot.server.keys import SERVICES
+from bot.store import StoreUnavailable
 
 log = logging.getLogger("lockin.signin")
 
@@ -122,6 +135,12 @@ async def current_access(request: web.Request) -> Access | None:
     services = request.app[SERVICES]
     sid: str = session["sid"]
     if await services.caches.ended_sessions.get(sid):
+        return None
+    # Sign-outs outlive the process in the store; while it cannot say, no session is
+    # accepted (StoreUnavailable: 503): a signed-out cookie must never come back.
+    if services.store is None:
+        raise StoreUnavailable("the store is not open")
+    if await services.store.session_ended(sid):
         return None
     access = signins.access.get(sid)
     if access is None:
@@ -241,11 +260,36 @@ async def signout(request: web.Request) -> web.Response:
     sid: str = session["sid"]
     if not hmac.compare_digest(str(form.get("csrf", "")), signins.csrf_token(sid)):
         return _page("Sign-out refused", "<p>This form has expired; reload the page.</p>", 403)
-    await request.app[SERVICES].caches.ended_sessions.put(sid, True)
+    services = request.app[SERVICES]
+    await services.caches.ended_sessions.put(sid, True)
     signins.access.pop(sid, None)
+    if services.store is not None:
+        # Kept past restarts (and written later, from the backlog, if the store is down).
+        kept = dt.timedelta(seconds=SESSION_SECONDS)
+        await services.store.end_session(sid, dt.datetime.now(dt.UTC), kept)
+    await _revoke(request, session.get("token"))
     response = web.HTTPFound("/signin/done")
     response.del_cookie(SESSION_COOKIE, path="/")
     raise response
+
+
+async def _revoke(request: web.Request, token: Any) -> None:
+    """Revoke the session's token at GitHub: the cookie's token is then useless anywhere."""
+    settings = request.app[SIGNINS].settings
+    http = request.app[SERVICES].http
+    if not isinstance(token, str) or http is None:
+        return
+    if not (settings.github_client_id and settings.github_client_secret):
+        return
+    revoked = await revoke_token(
+        http,
+        settings.github_api_url,
+        client_id=settings.github_client_id,
+        client_secret=settings.github_client_secret,
+        token=token,
+    )
+    if not revoked:
+        log.warning("sign-out: GitHub did not confirm revoking the token; the sign-out holds")
 
 
 def _set_cookie(

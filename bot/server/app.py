@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from gidgethub.routing import Router
 from prometheus_client import CONTENT_TYPE_LATEST
 
@@ -27,7 +28,7 @@ from bot.server.manifest import add_setup_routes
 from bot.server.orgs import add_org_routes
 from bot.server.signed_body import MAX_PAYLOAD
 from bot.server.webhooks import receive
-from bot.store import open_store, store_url
+from bot.store import StoreUnavailable
 
 log = logging.getLogger("lockin.server")
 
@@ -35,8 +36,22 @@ log = logging.getLogger("lockin.server")
 WEB_REDIS_PATIENCE = 2.0
 
 
+@web.middleware
+async def _store_unavailable(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A page that needs the trend store while it does not answer: 503, the same for every
+    repository (it says nothing about which exist)."""
+    try:
+        return await handler(request)
+    except StoreUnavailable:
+        return web.json_response(
+            {"message": "The trend store is unavailable; try again later."},
+            status=503,
+            headers={"Retry-After": "30", "Cache-Control": "no-store"},
+        )
+
+
 def create_app(settings: Settings, *, router: Router | None = None) -> web.Application:
-    app = web.Application(client_max_size=MAX_PAYLOAD)
+    app = web.Application(client_max_size=MAX_PAYLOAD, middlewares=[_store_unavailable])
     app[SERVICES] = WebServices(settings=settings, router=router or ROUTER)
     REDACTOR.add_static(settings.private_key)
     REDACTOR.add_static(settings.webhook_secret)
@@ -79,7 +94,7 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
             capacity=settings.queue_size,
             shutdown_timeout=settings.shutdown_timeout,
         )
-    store = services.store = await open_store(store_url(settings.database_url, settings.db_path))
+    store = await services.open_store()
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue
@@ -121,7 +136,10 @@ async def readyz(request: web.Request) -> web.Response:
         return web.json_response(
             {"status": "queue full or unreachable, or workers stopped"}, status=503
         )
-    return web.json_response({"status": "ready"})
+    # Ready either way: the trend is optional, the gate works without it.
+    problem = services.store.problem if services.store is not None else "not open yet"
+    trend = "ok" if problem is None else f"degraded: {problem}"
+    return web.json_response({"status": "ready", "trend": trend})
 
 
 async def metrics(request: web.Request) -> web.Response:

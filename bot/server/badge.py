@@ -7,6 +7,7 @@ Verdana 11px metrics so the badge looks like its neighbours in a README.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from html import escape
 
@@ -15,6 +16,7 @@ from aiohttp import web
 from bot.engine.trend import Trend
 from bot.server.keys import SERVICES
 from bot.server.url_repos import repo_in_path
+from bot.store import StoreUnavailable
 
 LABEL = "NVIDIA lock-in"
 
@@ -171,7 +173,9 @@ async def badge(request: web.Request) -> web.Response:
     value = format_share(share)
     trend_store = request.app[SERVICES].store
     if "trend" in request.query and trend_store is not None:
-        value += trend_suffix(await trend_store.current_trend(ref.full_name))
+        # The trend is optional: while the store does not answer, the badge shows the share.
+        with contextlib.suppress(StoreUnavailable):
+            value += trend_suffix(await trend_store.current_trend(ref.full_name))
     return _svg(request, render_badge(value, share_colour(share)), status=200, max_age=MAX_AGE)
 
 

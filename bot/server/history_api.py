@@ -1,8 +1,12 @@
 """`GET /api/repos/{owner}/{repo}/history`: the default branch's points, public repositories only.
 
 The endpoint answers anyone, so it serves a repository only while the store knows it as
-public (as its latest event said). A private repository, one never seen, and one the app
-was removed from all get the same 404: the answer never tells a private repository exists.
+public (as its latest event said) and no later event hid it: the census's flag, which every
+process sees the moment an event arrives, even while the store's own write waits in its
+backlog. A private repository, one never seen, one renamed, transferred or deleted (under
+its old name) and one the app was removed from all get the same 404: the answer never
+tells a private repository exists. While the store does not answer, every name gets the
+same 503.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ async def history(request: web.Request) -> web.Response:
     if store is None or ref is None:
         return web.json_response(NOT_FOUND, status=404)
     name = ref.full_name
+    # The store first: while it does not answer, every name gets the same 503.
     known = await store.repository(name)
-    if known is None or not known.public:
+    if known is None or not known.public or await request.app[SERVICES].census.is_hidden(ref):
         return web.json_response(NOT_FOUND, status=404)
     trend = await store.current_trend(name)
     return web.json_response(

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Coroutine, Iterable, Sequence
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Executable, func, select, update
+from sqlalchemy import Executable, delete, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from bot.engine.trend import MONTH
+from bot.store.keeper import Keeper, StoreUnavailable, is_unavailable
 from bot.store.records import OrgRow, Overview, Point, Repository, Trend
-from bot.store.schema import PointRow, ReportRow, RepositoryRow
+from bot.store.schema import EndedSessionRow, PointRow, ReportRow, RepositoryRow
 
+P = ParamSpec("P")
+R = TypeVar("R")
 DAY = dt.timedelta(days=1)
 LATEST = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
@@ -45,13 +49,82 @@ def _point(row: PointRow) -> Point:
     )
 
 
+def _reads(
+    method: Callable[Concatenate[Store, P], Awaitable[R]],
+) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+    """A read: `StoreUnavailable` while the store is not open or does not answer."""
+
+    @functools.wraps(method)
+    async def read(self: Store, *args: P.args, **kwargs: P.kwargs) -> R:
+        if not self.keeper.ready:
+            raise StoreUnavailable(self.keeper.problem or "the store is not open yet")
+        try:
+            return await method(self, *args, **kwargs)
+        except Exception as exc:
+            if is_unavailable(exc):
+                raise self.keeper.failed(exc) from None
+            raise
+
+    return read
+
+
+def _writes(
+    default: Any,
+) -> Callable[
+    [Callable[Concatenate[Store, P], Awaitable[R]]], Callable[Concatenate[Store, P], Awaitable[R]]
+]:
+    """A write: done now while the store answers, else kept and retried (``default`` is
+    returned meanwhile). Writes are idempotent, so a retry after an unclear failure is safe."""
+
+    def decorate(
+        method: Callable[Concatenate[Store, P], Awaitable[R]],
+    ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
+        @functools.wraps(method)
+        async def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> R:
+            what = f"{method.__name__} {args[0] if args else ''}".strip()
+            run = functools.partial(method, self, *args, **kwargs)
+            result: R = await self.keeper.write(what, run, default)
+            return result
+
+        return write
+
+    return decorate
+
+
 class Store:
     """The points of every repository's default branch."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        migrate: Callable[[], Awaitable[None]] | None = None,
+        retry_seconds: float = 30.0,
+        backlog: int = 1000,
+    ) -> None:
         self.engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self._background: set[asyncio.Task[None]] = set()
+        self._migrate = migrate
+        # Without `migrate` the schema was brought up to date by whoever made the store.
+        self.keeper = Keeper(
+            probe=self._probe, ready=migrate is None, retry_seconds=retry_seconds, capacity=backlog
+        )
+
+    async def start(self) -> None:
+        await self.keeper.start()
+
+    @property
+    def problem(self) -> str | None:
+        """Why the trend is degraded (corrupt, locked, unreachable), None while it is not."""
+        return self.keeper.problem
+
+    async def _probe(self) -> None:
+        if not self.keeper.ready and self._migrate is not None:
+            await self._migrate()
+            return
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     def run_in_background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a writer of this store (a back-fill) beyond the job that started it; closing
@@ -70,6 +143,7 @@ class Store:
         for task in self._background:
             task.cancel()
         await self.idle()
+        await self.keeper.close()
         await self.engine.dispose()
 
     def _insert(self, table: Any) -> Any:
@@ -88,12 +162,14 @@ class Store:
             )
         return found
 
+    @_reads
     async def repository(self, full_name: str) -> Repository | None:
         query = select(RepositoryRow).where(RepositoryRow.full_name == _name(full_name))
         async with self._sessions() as session:
             row = await session.scalar(query)
         return None if row is None else Repository(row.id, row.full_name, row.public)
 
+    @_writes(None)
     async def set_public(self, full_name: str, *, public: bool) -> None:
         """Whether the repository is public, as its latest event said."""
         repository_id = await self._repository_id(full_name, create=True)
@@ -103,6 +179,19 @@ class Store:
         async with self._sessions.begin() as session:
             await session.execute(statement)
 
+    @_writes(None)
+    async def rename(self, old: str, new: str) -> None:
+        """The repository ``old`` is now called ``new``: its points follow it, unless ``new``
+        has points of its own already (then ``old`` is only hidden)."""
+        taken = await self._repository_id(new, create=False)
+        values = {"public": False} if taken is not None else {"full_name": _name(new)}
+        statement = (
+            update(RepositoryRow).where(RepositoryRow.full_name == _name(old)).values(**values)
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(statement)
+
+    @_writes(False)
     async def record_point(self, full_name: str, point: Point) -> bool:
         """Keep a point; False when the repository already has one for that commit (a
         redelivered push, a retried job, two replicas at once)."""
@@ -132,6 +221,7 @@ class Store:
             inserted = await session.scalar(statement)
         return inserted is not None
 
+    @_reads
     async def points(
         self, full_name: str, since: dt.datetime | None = None, *, include_left: bool = False
     ) -> list[Point]:
@@ -150,6 +240,7 @@ class Store:
         async with self._sessions() as session:
             return [_point(row) for row in await session.scalars(query)]
 
+    @_reads
     async def has_points(self, full_name: str) -> bool:
         query = (
             select(PointRow.id)
@@ -160,6 +251,7 @@ class Store:
         async with self._sessions() as session:
             return await session.scalar(query) is not None
 
+    @_writes(0)
     async def mark_left_branch(self, full_name: str, commits: Iterable[str]) -> int:
         """These commits are no longer on the default branch (a force push): their points
         stay, marked, and leave every trend. Returns how many points were marked."""
@@ -176,6 +268,7 @@ class Store:
             result = await session.execute(statement)
         return int(result.rowcount)  # type: ignore[attr-defined]
 
+    @_reads
     async def trend(self, full_name: str, now: dt.datetime) -> Trend:
         """The NVIDIA-only lines at ``now``, 30 and 90 days before, and the slope over the
         last 90 days (from the point standing at the window's start, or the oldest in it)."""
@@ -200,6 +293,7 @@ class Store:
         series = ([_point(anchor)] if anchor is not None else []) + recent
         return _trend(series, now, len(recent))
 
+    @_reads
     async def current_trend(self, full_name: str) -> Trend | None:
         """The trend as of now, or of the newest point when its commit date is later (a
         committer's clock ahead of ours); None while the repository has no point."""
@@ -214,6 +308,7 @@ class Store:
             return None
         return await self.trend(full_name, max(dt.datetime.now(dt.UTC), _utc(newest)))
 
+    @_reads
     async def overview(self, now: dt.datetime, prefix: str | None = None) -> list[Overview]:
         """Every repository's latest point and its change over 90 days, in one query
         (``prefix``: only names starting with it, such as ``"org/"``)."""
@@ -230,6 +325,7 @@ class Store:
             for name, commit, taken_at, locked, share, old in rows
         ]
 
+    @_writes(None)
     async def save_report(
         self, full_name: str, commit: str, summary: dict[str, Any], now: dt.datetime
     ) -> None:
@@ -244,6 +340,7 @@ class Store:
         async with self._sessions.begin() as session:
             await session.execute(statement)
 
+    @_reads
     async def org_rows(
         self, names: Iterable[str], now: dt.datetime, trend: Sequence[dt.datetime] = ()
     ) -> list[OrgRow]:
@@ -272,6 +369,35 @@ class Store:
             )
             for row in rows
         ]
+
+    @_writes(None)
+    async def end_session(self, session_id: str, now: dt.datetime, kept: dt.timedelta) -> None:
+        """A browser session was signed out; sign-outs older than ``kept`` (when no cookie
+        of theirs is accepted anyway) are forgotten."""
+        now = _utc(now)
+        insert = (
+            self._insert(EndedSessionRow)
+            .values(session_id=session_id, ended_at=now)
+            .on_conflict_do_nothing(index_elements=["session_id"])
+        )
+        async with self._sessions.begin() as session:
+            await session.execute(insert)
+            await session.execute(
+                delete(EndedSessionRow).where(EndedSessionRow.ended_at < now - kept)
+            )
+
+    async def session_ended(self, session_id: str) -> bool:
+        """Whether the session was signed out. Raises `StoreUnavailable` while the store is
+        degraded, even when it answers: a sign-out may still wait in the backlog."""
+        if self.keeper.problem is not None:
+            raise StoreUnavailable(self.keeper.problem)
+        return await self._ended(session_id)
+
+    @_reads
+    async def _ended(self, session_id: str) -> bool:
+        query = select(EndedSessionRow.session_id).where(EndedSessionRow.session_id == session_id)
+        async with self._sessions() as session:
+            return await session.scalar(query) is not None
 
     async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:

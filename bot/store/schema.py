@@ -77,3 +77,13 @@ class ReportRow(Base):
     commit: Mapped[str] = mapped_column(String(40))
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     summary: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class EndedSessionRow(Base):
+    """A signed-out browser session (bot.server.access), kept as long as its cookie could
+    still be presented."""
+
+    __tablename__ = "ended_sessions"
+
+    session_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    ended_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -28,6 +28,7 @@ OPERATIONS: list[tuple[str, str]] = [
     ("get", "/app"),  # apps/get-authenticated
     ("post", "/app-manifests/{code}/conversions"),  # apps/create-from-manifest
     ("post", "/app/installations/{installation_id}/access_tokens"),
+    ("delete", "/applications/{client_id}/token"),  # apps/delete-token
     ("get", "/installation/repositories"),  # apps/list-repos-accessible-to-installation
     ("get", "/rate_limit"),  # rate-limit/get
     ("get", "/repos/{owner}/{repo}"),  # repos/get

@@ -9,6 +9,7 @@ without consuming quota).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import functools
 import hashlib
@@ -41,6 +42,8 @@ from .state import Ids, Repo
 
 JWT_OPERATIONS = {"apps/get-authenticated", "apps/create-installation-access-token"}
 ANONYMOUS_OPERATIONS = {"apps/create-from-manifest", "rate-limit/get"}
+#: Operations authenticated with the App's OAuth client id and secret (HTTP basic auth).
+CLIENT_OPERATIONS = {"apps/delete-token"}
 # GitHub does not count these against the quota.
 FREE_OPERATIONS = {"rate-limit/get"}
 #: Operations answered for a user-to-server token (a user signed in with the App).
@@ -101,6 +104,7 @@ class FakeGitHub:
         # their user-to-server tokens, and who GitHub's authorize page approves right now.
         self.user_repos: dict[str, set[str]] = {}
         self.user_tokens: dict[str, str] = {}
+        self.revoked_user_tokens: list[str] = []  # as DELETE /applications/{id}/token did
         self.oauth_client_id = "Iv1.fakeclientid0001"
         self.oauth_client_secret = secrets.token_hex(20)
         self.oauth_codes: dict[str, tuple[str, str]] = {}  # code -> (login, redirect_uri)
@@ -359,6 +363,11 @@ class FakeGitHub:
             return None, self._app_bucket, None
         if operation_id in USER_OPERATIONS and credential in self.user_tokens:
             return None, self._anonymous_bucket, None
+        if operation_id in CLIENT_OPERATIONS:
+            client = f"{self.oauth_client_id}:{self.oauth_client_secret}".encode()
+            if scheme.lower() == "basic" and credential == base64.b64encode(client).decode():
+                return None, self._anonymous_bucket, None
+            return None, self._anonymous_bucket, "Requires authentication"
         token = self.tokens.get(credential) if scheme.lower() in ("token", "bearer") else None
         if token is not None and not token.live:
             return None, token.bucket, "Bad credentials"

@@ -91,6 +91,11 @@ def test_private_key_in_every_accepted_form(pem: str, tmp_path: Path) -> None:
         ({"JOB_RETRY_DELAYS": "60,soon"}, "JOB_RETRY_DELAYS: expected seconds such as 60,300"),
         ({"JOB_RETRY_DELAYS": "60,-1"}, "JOB_RETRY_DELAYS: expected seconds such as 60,300"),
         ({"JOB_RETRY_DELAYS": ",".join(["1"] * 21)}, "JOB_RETRY_DELAYS: expected at most 20"),
+        ({"DATABASE_URL": "mysql://u:pw@db/lockin"}, "DATABASE_URL: 'mysql' is not supported"),
+        ({"DATABASE_URL": "lockin.db"}, "DATABASE_URL: not a database URL"),
+        ({"STORE_BUSY_SECONDS": "0"}, "STORE_BUSY_SECONDS: expected a positive number"),
+        ({"STORE_RETRY_SECONDS": "later"}, "STORE_RETRY_SECONDS: expected a number of seconds"),
+        ({"STORE_BACKLOG": "0"}, "STORE_BACKLOG: expected an integer from 1"),
     ],
 )
 def test_bad_settings_give_one_line_naming_the_setting(
@@ -139,6 +144,26 @@ def test_dotenv_file_is_read_and_the_environment_wins(pem: str, tmp_path: Path) 
     assert settings.sources["port"] == "env"
     assert settings.sources["app_id"] == "file"
     assert settings.sources["private_key"] == "file"
+
+
+def test_database_urls_of_either_store_in_any_common_spelling(pem: str) -> None:
+    for url in (
+        "sqlite:///var/lib/lockin.db",
+        "sqlite+aiosqlite:////var/lib/lockin.db",
+        "postgres://lockin:pw@db/lockin",
+        "postgresql://lockin@db/lockin?sslmode=require",
+        "postgresql+psycopg://lockin@/lockin?host=/run/postgresql",
+    ):
+        assert Settings.from_env(env(pem, DATABASE_URL=url), env_file=None).database_url == url
+    store = Settings.from_env(
+        env(pem, STORE_BUSY_SECONDS="0.5", STORE_RETRY_SECONDS="10", STORE_BACKLOG="50"),
+        env_file=None,
+    )
+    assert (store.store_busy_seconds, store.store_retry_seconds, store.store_backlog) == (
+        0.5,
+        10.0,
+        50,
+    )
 
 
 def test_base_url_from_webhook_proxy_url(pem: str) -> None:

@@ -44,6 +44,10 @@ class PostgresCluster:
             user = pwd.getpwnam("postgres")
             os.chown(self.root, user.pw_uid, user.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        self.resume()
+
+    def resume(self) -> None:
+        """Start a cluster stopped by `stop` again, on the same data and socket."""
         options = f"-k {self.socket_dir} -c listen_addresses='' -c fsync=off"
         self._run("pg_ctl", "-D", str(self.data), "-w", "-l", str(self.root / "log"), "-o",
                   options, "start")  # fmt: skip

@@ -38,6 +38,17 @@ async def create_token(fake: FakeGitHub, call: Call) -> web.Response:
     return reply(body, 201)
 
 
+@handles("apps/delete-token")
+async def delete_token(fake: FakeGitHub, call: Call) -> web.Response:
+    """Revoke a user's token (the client's credentials were checked as basic auth)."""
+    token = (call.json or {}).get("access_token")
+    if call.params["client_id"] != fake.oauth_client_id or token not in fake.user_tokens:
+        return not_found()
+    del fake.user_tokens[token]
+    fake.revoked_user_tokens.append(token)
+    return web.Response(status=204)
+
+
 @handles("apps/create-from-manifest")
 async def convert_manifest(fake: FakeGitHub, call: Call) -> web.Response:
     if call.params["code"] not in fake.manifest_codes:
