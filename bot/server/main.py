@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import sys
 from collections.abc import Mapping
 
@@ -14,6 +16,8 @@ from bot.server.app import create_app
 
 # Seconds to let open HTTP connections finish at shutdown; the job queue drains after.
 _CONNECTION_GRACE = 5.0
+# The soft limit on open files when the hard one is unlimited (Linux's default nr_open).
+_DESCRIPTORS_WITHOUT_HARD_LIMIT = 1_048_576
 
 
 def serve(environ: Mapping[str, str] | None = None) -> int:
@@ -24,6 +28,7 @@ def serve(environ: Mapping[str, str] | None = None) -> int:
         return 2
     configure_logging(settings.log_level, settings.log_format)
     print(banner(settings), file=sys.stderr, flush=True)
+    _use_every_file_descriptor()
     try:
         web.run_app(
             create_app(settings),
@@ -40,6 +45,17 @@ def serve(environ: Mapping[str, str] | None = None) -> int:
         )
         return 1
     return 0
+
+
+def _use_every_file_descriptor() -> None:
+    """Raise the soft limit on open files to the hard one: every connection, stalled or not,
+    costs a descriptor, and a sender opening many must not exhaust a default of 1,024 that
+    the system would let us exceed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = _DESCRIPTORS_WITHOUT_HARD_LIMIT if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def banner(settings: Settings) -> str:
