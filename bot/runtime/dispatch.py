@@ -52,6 +52,7 @@ async def run_job(services: Services, job: Job) -> str:
         recounts=services.recounts,
         store=services.store,
         attempt=job.attempt,
+        installation_id=installation_id,
         engine=services.engine.job(),
         backfills=services.backfills,
     )

@@ -94,6 +94,8 @@ class Settings:
     # read at once in all and from one peer, seconds a body waits for a slot, seconds one
     # body may stall between chunks; proxies (addresses or CIDRs) whose X-Forwarded-For is
     # believed; and whether only GitHub's published hook ranges (GET /meta) may deliver.
+    # Seconds between sweeps for check runs left in progress (bot.runtime.sweep).
+    stale_run_sweep_interval: float = 60.0
     webhook_body_slots: int = 32
     webhook_peer_slots: int = 4
     webhook_slot_wait: float = 3.0
@@ -323,6 +325,7 @@ _SPECS = (
     _Spec("analysis_file_seconds", ("ANALYSIS_FILE_SECONDS",), _seconds(positive=True)),
     _Spec("analysis_job_seconds", ("ANALYSIS_JOB_SECONDS",), _seconds(positive=True)),
     _Spec("analysis_grace_seconds", ("ANALYSIS_GRACE_SECONDS",), _seconds(positive=True)),
+    _Spec("stale_run_sweep_interval", ("STALE_RUN_SWEEP_INTERVAL",), _seconds(positive=True)),
     _Spec("webhook_body_slots", ("WEBHOOK_BODY_SLOTS",), _int_in(1, 4096)),
     _Spec("webhook_peer_slots", ("WEBHOOK_PEER_SLOTS",), _int_in(1, 1024)),
     _Spec("webhook_slot_wait", ("WEBHOOK_SLOT_WAIT",), _seconds(positive=False)),

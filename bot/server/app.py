@@ -20,6 +20,7 @@ from bot.runtime.jobs import JobQueue, LocalJobQueue
 from bot.runtime.logs import REDACTOR
 from bot.runtime.metrics import Metrics
 from bot.runtime.settings import Settings
+from bot.runtime.sweep import sweep_open_runs
 from bot.server.access import add_signin_routes
 from bot.server.badge import add_badge_routes
 from bot.server.history_api import add_history_routes
@@ -103,7 +104,13 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     await queue.start()
     services.queue = queue
     introduction = asyncio.create_task(_introduce(services.auth))
-    background = [introduction]
+    sweep = sweep_open_runs(
+        services.caches.open_runs,
+        queue,
+        interval=settings.stale_run_sweep_interval,
+        job_timeout=settings.job_timeout,
+    )
+    background = [introduction, asyncio.create_task(sweep)]
     if settings.github_hooks_only:
         background.append(
             asyncio.create_task(services.hook_ranges.keep_fresh(services.auth.public_client))
