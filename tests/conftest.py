@@ -44,6 +44,7 @@ _MARKS_BY_PLACE = {
     "tests/server/test_serve_process.py": "slow",
     "tests/server/test_unverified_bodies.py::test_stalled_uploads": "slow",
     "tests/server/test_admission.py": "slow",
+    "tests/deploy/test_manifest_flow.py::test_lockin_serve_prints": "slow",
     "tests/review/test_open_runs.py::test_a_run_whose_completion_github_refused": "slow",
     "tests/review/test_open_runs.py::test_a_run_on_a_replaced_head_is_cancelled": "slow",
     "tests/action/test_action.py::test_config_input_is_read_at_the_base": "slow",

@@ -45,6 +45,7 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
     REDACTOR.add_static(settings.webhook_secret)
     REDACTOR.add_static(settings.github_client_secret)
     REDACTOR.add_static(settings.session_secret)
+    REDACTOR.add_static(settings.setup_token)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)

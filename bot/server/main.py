@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import secrets
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 
 from aiohttp import web
 
@@ -27,6 +29,7 @@ def serve(environ: Mapping[str, str] | None = None) -> int:
         print(f"lockin: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
+    settings = with_setup_token(settings)
     print(banner(settings), file=sys.stderr, flush=True)
     _use_every_file_descriptor()
     try:
@@ -58,6 +61,15 @@ def _use_every_file_descriptor() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+def with_setup_token(settings: Settings) -> Settings:
+    """An unconfigured server's setup page asks for SETUP_TOKEN (bot.server.manifest): one
+    made up now when none is set, which the banner prints in the setup link."""
+    if settings.configured or settings.setup_token:
+        return settings
+    sources = {**settings.sources, "setup_token": "generated"}
+    return replace(settings, setup_token=secrets.token_urlsafe(24), sources=sources)
+
+
 def banner(settings: Settings) -> str:
     """Who we are, where GitHub should send webhooks, and where each setting came from."""
     local = f"http://{settings.host}:{settings.port}"
@@ -67,9 +79,18 @@ def banner(settings: Settings) -> str:
     if settings.base_url is None:
         lines.append("                (set BASE_URL to the public URL GitHub can reach)")
     if not settings.configured:
+        # The generated token is shown here, to whoever started the server, and nowhere else.
+        token = (
+            settings.setup_token
+            if settings.sources.get("setup_token") == "generated"
+            else "<SETUP_TOKEN>"
+        )
+        # Listening on every address: the browser on this machine reaches it as localhost.
+        host = "localhost" if settings.host in ("0.0.0.0", "::", "") else settings.host
         lines.append(
-            f"  not configured: open {public}/ to register the App, or set APP_ID, "
-            "PRIVATE_KEY and WEBHOOK_SECRET"
+            f"  not configured: open http://{host}:{settings.port}/setup?token={token} "
+            "to register the App, "
+            "or set APP_ID, PRIVATE_KEY and WEBHOOK_SECRET"
         )
     lines.append("  settings (value [source: env, file = .env, default]):")
     width = max(len(name) for name in settings.public_view())
