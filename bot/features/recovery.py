@@ -17,7 +17,7 @@ from bot.github.refs import PullRef, RepoRef
 from bot.review.run import run_check
 from bot.review.stale import finish_replaced, stale_runs
 from bot.runtime.context import JobContext
-from bot.runtime.open_runs import OPEN_RUN_EVENT, OpenRun, OpenRuns
+from bot.runtime.open_runs import OPEN_RUN_EVENT, OpenRun
 from bot.runtime.services import Services
 
 router = Router()
@@ -75,10 +75,10 @@ async def finish_open_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
         return
     current = pr["head"]["sha"] if pr["state"] == "open" else None
     if current != run.head_sha:
-        finished = await finish_replaced(
-            gh, pull, run.head_sha, current=current, app_id=ctx.settings.app_id
+        await finish_replaced(
+            gh, runs, pull, run.head_sha, current=current, app_id=ctx.settings.app_id
         )
-        await _forget(runs, run.repo, [run.run_id, *finished])
+        await runs.remove(run.repo, run.run_id)  # finished above, or not ours to finish
         ctx.log.warning(
             "check run %s on %s was left in progress on a replaced head; cancelled",
             run.run_id,
@@ -107,19 +107,14 @@ async def close_superseded(services: Services, payload: dict[str, Any], newer: s
     except (KeyError, TypeError, ValueError):
         return  # not a pull request delivery the check could have started a run for
     gh = services.auth.installation_client(installation)
+    runs = services.caches.open_runs
     try:
         finished = await finish_replaced(
-            gh, pull, head, current=newer, app_id=services.settings.app_id
+            gh, runs, pull, head, current=newer, app_id=services.settings.app_id
         )
     except GitHubError as exc:
         # Still recorded as open: the timed sweep finishes them.
         log.warning("could not finish the runs on superseded head %s: %s", head, exc)
         return
-    await _forget(services.caches.open_runs, repo.full_name, finished)
     for run_id in finished:
         log.info("check run %s on superseded head %s completed as cancelled", run_id, head)
-
-
-async def _forget(runs: OpenRuns, repo: str, run_ids: list[int]) -> None:
-    for run_id in run_ids:
-        await runs.remove(repo, run_id)

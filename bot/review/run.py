@@ -335,14 +335,14 @@ async def _finish_replaced(
 ) -> None:
     try:
         finished = await finish_replaced(
-            gh, pull, head_sha, current=current, app_id=ctx.settings.app_id
+            gh, ctx.caches.open_runs, pull, head_sha, current=current, app_id=ctx.settings.app_id
         )
     except GitHubError as exc:
+        # Still recorded as open: the timed sweep finishes them.
         ctx.log.warning("could not finish the runs on replaced head %s: %s", head_sha, exc)
         return
     for run_id in finished:
         ctx.log.info("check run %s on replaced head %s completed as cancelled", run_id, head_sha)
-        await ctx.caches.open_runs.remove(pull.repo.full_name, run_id)
 
 
 async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:

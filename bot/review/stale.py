@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.github.refs import PullRef, RepoRef
 from bot.review.checks import external_id, now, our_runs, pr_number_from_external_id
+from bot.runtime.open_runs import OpenRuns
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -64,11 +65,17 @@ async def stale_runs(gh: GitHub, app_id: str | None) -> list[StaleRun]:
 
 
 async def finish_replaced(
-    gh: GitHub, pull: PullRef, head_sha: str, *, current: str | None, app_id: str | None
+    gh: GitHub,
+    open_runs: OpenRuns,
+    pull: PullRef,
+    head_sha: str,
+    *,
+    current: str | None,
+    app_id: str | None,
 ) -> list[int]:
     """Complete every run of ours for `pull` still in progress on `head_sha`, a head the
     pull request has left (for `current`; None: the pull request was closed), as
-    `cancelled`, saying what replaced it. The ids of the runs completed."""
+    `cancelled`, saying what replaced it, and forget them as open. Their ids."""
     ours = external_id(pull)
     if current is None:
         title = "Not checked: the pull request was closed"
@@ -92,5 +99,6 @@ async def finish_replaced(
                 "output": {"title": title, "summary": summary},
             },
         )
+        await open_runs.remove(pull.repo.full_name, run["id"])
         finished.append(int(run["id"]))
     return finished
