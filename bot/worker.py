@@ -31,12 +31,14 @@ from arq.worker import Worker, func
 from redis.exceptions import RedisError
 
 from bot.features import ROUTER
+from bot.features.recovery import close_superseded
 from bot.runtime.dispatch import next_retry, run_job
 from bot.runtime.github_auth import auth_options
 from bot.runtime.jobs import Job, JobOutcome
 from bot.runtime.logs import REDACTOR, configure_logging
 from bot.runtime.services import Services
 from bot.runtime.settings import Settings, SettingsError
+from bot.runtime.sweep import sweep_open_runs
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
 from bot.scale.heads import pull_head
@@ -52,6 +54,7 @@ REDIS_PATIENCE = 30.0
 _CLEANUP = 5.0
 _SERVICES = "lockin_services"
 _BACKEND = "lockin_backend"
+_SWEEP = "lockin_sweep"
 
 
 def main(environ: Mapping[str, str] | None = None) -> int:
@@ -130,12 +133,26 @@ async def _start(ctx: dict[str, Any]) -> None:
     )
     services.auth = backend.auth(settings, session, **auth_options(settings, services.metrics))
     await services.open_store()
+    # Workers sweep too (one process a tick, by lease), so runs are finished with no web up.
+    queue = backend.job_queue(capacity=settings.queue_size)
+    await queue.start()
+    sweep = sweep_open_runs(
+        services.caches.open_runs,
+        queue,
+        interval=settings.stale_run_sweep_interval,
+        job_timeout=settings.job_timeout,
+    )
+    ctx[_SWEEP] = (queue, asyncio.create_task(sweep))
     ctx[_SERVICES] = services
     ctx["session"] = session
     log.info("worker ready: up to %d jobs at a time", settings.workers)
 
 
 async def _stop(ctx: dict[str, Any]) -> None:
+    if _SWEEP in ctx:
+        queue, sweep = ctx.pop(_SWEEP)
+        sweep.cancel()
+        await queue.close()
     if "session" in ctx:
         await ctx["session"].close()
     if _SERVICES in ctx:
@@ -176,6 +193,8 @@ async def run_delivery(
                 head.pr,
                 extra={**fields, "head_sha": head.sha, "newer_sha": newer},
             )
+            # An earlier try (its worker killed) may have started a run on this head.
+            await close_superseded(services, payload, newer)
             return "superseded"
     job = Job(delivery_id, event, payload, received_at, attempt)
     outcome = await run_job(services, job)  # the job's deadline is run_job's

@@ -5,7 +5,8 @@ push changes what it shows (never when nothing changed); found again by its hidd
 and the bot's own authorship, under a per-repository lock so racing pushes never make a
 second one; re-created at the next push if deleted; left alone once a maintainer closed it.
 Ticking its checkbox (someone allowed to recount, per ``recount.allow``) recounts the
-default branch. A marked section people write in is carried over on every edit.
+default branch; a tick by anyone else is unticked again, so the next tick counts. A
+marked section people write in is carried over on every edit.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bot.render.dashboard import (
     dashboard_body,
     notes_of,
     recount_ticked,
+    untick,
 )
 from bot.render.org_summary import org_summary
 from bot.review.config_io import load_repo_config
@@ -91,8 +93,19 @@ async def on_edited(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
 
     if not await may_run(gh, repo, data["sender"]["login"], None, config.policy):
         ctx.log.info("dashboard recount by %s refused", data["sender"]["login"])
+        # Left ticked, the box would make a maintainer's tick an untick: nothing would run.
+        await _untick(gh, repo, issue["number"])
         return
     await refresh(gh, ctx, repo, branch, force=True)
+
+
+async def _untick(gh: GitHub, repo: RepoRef, number: int) -> None:
+    """Untick the recount box in the issue as it is now (people may have edited it since
+    the event), changing nothing else."""
+    url = f"/repos/{repo.full_name}/issues/{number}"
+    body = (await gh.getitem(url)).get("body") or ""
+    if recount_ticked(body):
+        await gh.patch(url, data={"body": untick(body)})
 
 
 async def refresh(

@@ -1,18 +1,27 @@
-"""Finishing the runs a dead process left in progress (bot.review.stale), in the embedded
-mode: on the first delivery from each installation after this process started."""
+"""Finishing the runs a dead process left in progress (bot.review.stale): in the embedded
+mode, on the first delivery from each installation after this process started; in every
+mode, the runs the timed sweep found abandoned (bot.runtime.sweep) and those of a job
+dropped because a newer head superseded its own (`close_superseded`, by `lockin worker`)."""
 
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from gidgethub import sansio
 from gidgethub.routing import Router
 
 from bot.github.client import GitHub
-from bot.github.errors import GitHubError
+from bot.github.errors import GitHubError, NotFound
+from bot.github.refs import PullRef, RepoRef
 from bot.review.run import run_check
-from bot.review.stale import stale_runs
+from bot.review.stale import finish_replaced, stale_runs
 from bot.runtime.context import JobContext
+from bot.runtime.open_runs import OPEN_RUN_EVENT, OpenRun
+from bot.runtime.services import Services
 
 router = Router()
+log = logging.getLogger("lockin.recovery")
 
 #: Installations this process has swept since it started (the process is what died).
 _SWEPT: set[int] = set()
@@ -47,3 +56,65 @@ async def finish_stale_runs(event: sansio.Event, gh: GitHub, ctx: JobContext) ->
             extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
         )
         await run_check(gh, ctx, pull=run.pull, head_sha=run.head_sha, trigger="recovery")
+
+
+@router.register(OPEN_RUN_EVENT)
+async def finish_open_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    """A run the sweep found in progress long after any job could be working on it."""
+    run = OpenRun.from_dict(event.data["open_run"])
+    runs = ctx.caches.open_runs
+    pull = PullRef(RepoRef.parse(run.repo), run.number)
+    try:
+        state = await gh.getitem(f"/repos/{run.repo}/check-runs/{run.run_id}")
+        pr = await gh.getitem(f"/repos/{run.repo}/pulls/{run.number}")
+    except NotFound:
+        await runs.remove(run.repo, run.run_id)  # the run or the repository is gone
+        raise
+    if state["status"] == "completed":
+        await runs.remove(run.repo, run.run_id)
+        return
+    current = pr["head"]["sha"] if pr["state"] == "open" else None
+    if current != run.head_sha:
+        await finish_replaced(
+            gh, runs, pull, run.head_sha, current=current, app_id=ctx.settings.app_id
+        )
+        await runs.remove(run.repo, run.run_id)  # finished above, or not ours to finish
+        ctx.log.warning(
+            "check run %s on %s was left in progress on a replaced head; cancelled",
+            run.run_id,
+            pull,
+            extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
+        )
+        return
+    ctx.log.warning(
+        "check run %s on %s was left in progress; checking again",
+        run.run_id,
+        pull,
+        extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
+    )
+    await run_check(gh, ctx, pull=pull, head_sha=run.head_sha, trigger="recovery")
+
+
+async def close_superseded(services: Services, payload: dict[str, Any], newer: str) -> None:
+    """The runs an earlier attempt of a `pull_request` job dropped as superseded started
+    on its head: completed as cancelled, naming the `newer` head (nobody else would)."""
+    assert services.auth is not None
+    try:
+        installation = int(payload["installation"]["id"])
+        repo = RepoRef.parse(payload["repository"]["full_name"])
+        pull = PullRef(repo, int(payload["pull_request"]["number"]))
+        head = str(payload["pull_request"]["head"]["sha"])
+    except (KeyError, TypeError, ValueError):
+        return  # not a pull request delivery the check could have started a run for
+    gh = services.auth.installation_client(installation)
+    runs = services.caches.open_runs
+    try:
+        finished = await finish_replaced(
+            gh, runs, pull, head, current=newer, app_id=services.settings.app_id
+        )
+    except GitHubError as exc:
+        # Still recorded as open: the timed sweep finishes them.
+        log.warning("could not finish the runs on superseded head %s: %s", head, exc)
+        return
+    for run_id in finished:
+        log.info("check run %s on superseded head %s completed as cancelled", run_id, head)

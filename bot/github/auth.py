@@ -132,6 +132,11 @@ class AppAuth:
     def app_client(self) -> GitHub:
         return GitHub(Transport(self._config, _AppCredentials(self), self._app_pacer))
 
+    def public_client(self) -> GitHub:
+        """A client that sends no credentials, for public endpoints (`GET /meta`) that do
+        not take the App's JWT."""
+        return GitHub(Transport(self._config, _NoCredentials(), self._app_pacer))
+
     def user_client(self, token: str) -> GitHub:
         """A client acting as a signed-in user (a user-to-server token from the OAuth web
         flow): it sees what the user may see through this App, nothing more."""
@@ -164,6 +169,16 @@ class _AppCredentials:
 
     def renew(self, refused: str) -> bool:
         # A fresh JWT from the same key would be refused the same way.
+        return False
+
+
+class _NoCredentials:
+    scope = "public"
+
+    async def authorization(self) -> str:
+        return ""  # the transport sends no Authorization header
+
+    def renew(self, refused: str) -> bool:
         return False
 
 

@@ -34,7 +34,8 @@ log = logging.getLogger("lockin.github")
 
 
 class Credentials(Protocol):
-    """How one client authenticates: the App JWT or an installation token."""
+    """How one client authenticates: the App JWT, an installation or user token, or nothing
+    (an empty `authorization()`: no header, for public endpoints)."""
 
     scope: str  # "app" or the installation id, for logs, metrics and cache keys
 
@@ -193,10 +194,11 @@ class Transport:
         await self._pacer.before(method)
         request_headers = {
             **headers,
-            "authorization": authorization,
             "x-github-api-version": API_VERSION,
             "user-agent": self.config.user_agent,
         }
+        if authorization:
+            request_headers["authorization"] = authorization
         if conditional is not None:
             request_headers["if-none-match"] = conditional.etag
         started = time.monotonic()

@@ -33,6 +33,11 @@ def recount_ticked(body: str | None) -> bool:
     return bool(match and match.group(1) in "xX")
 
 
+def untick(body: str) -> str:
+    """The body with the recount checkbox unticked, everything else as it is."""
+    return _CHECKBOX.sub(f"- [ ] {RECOUNT_MARK}", body, count=1)
+
+
 def notes_of(body: str | None) -> str:
     """The people's section of a dashboard body (the default text when there is none)."""
     text = body or ""

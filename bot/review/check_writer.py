@@ -214,5 +214,10 @@ def _unfinished(runs: list[dict[str, Any]], external_id: str) -> int | None:
 
 
 def has_result(run: dict[str, Any]) -> bool:
-    """A completed run of ours that holds a result (not one an error completed)."""
-    return run["status"] == "completed" and (run.get("output") or {}).get("title") != ERROR_TITLE
+    """A completed run of ours that holds a result (not one an error completed, nor one
+    cancelled because a newer head replaced its head, which may come back)."""
+    return (
+        run["status"] == "completed"
+        and run.get("conclusion") != "cancelled"
+        and (run.get("output") or {}).get("title") != ERROR_TITLE
+    )

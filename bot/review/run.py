@@ -16,6 +16,7 @@ Order and guarantees:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -43,8 +44,10 @@ from bot.review.comment import render_clean, render_comment
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.report import PRReport
+from bot.review.stale import finish_replaced
 from bot.review.sticky import bot_login, write_sticky
 from bot.runtime.locks import pr_key
+from bot.runtime.open_runs import OpenRun
 from bot.sources.archive import ArchiveError
 from bot.store import StoreUnavailable
 
@@ -151,9 +154,13 @@ async def _check(
         raise
     current = pr["head"]["sha"]
     if pr["state"] != "open":
+        if head_sha:
+            await _finish_replaced(gh, ctx, pull, head_sha, None)
         _drop_retry(ctx, "the pull request was closed")
         return CheckOutcome(None, current, note="pull request is closed")
     if head_sha and head_sha != current:
+        # Runs an earlier attempt started on the old head (its process died) end here.
+        await _finish_replaced(gh, ctx, pull, head_sha, current)
         if ctx.attempt:
             _drop_retry(ctx, "the head moved on")
             return CheckOutcome(None, current, note="retry dropped: the head moved on")
@@ -182,6 +189,9 @@ async def _check(
         existing=existing,
         app_id=ctx.settings.app_id,
     )
+    await ctx.caches.open_runs.add(
+        OpenRun(ctx.installation_id, repo.full_name, pull.number, current, run.id, time.time())
+    )
     report = PRReport(
         pull,
         current,
@@ -202,6 +212,9 @@ async def _check(
             # cancellation must not leave the run in progress for good.
             await _shielded(_complete_with_error(ctx, run, exc))
         raise
+    finally:
+        if run.completed:  # else it stays recorded, for the sweep to finish
+            await _shielded(ctx.caches.open_runs.remove(repo.full_name, run.id))
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
     return CheckOutcome(report.conclusion, current, run.id, comment, report=report)
@@ -355,6 +368,21 @@ def _error_output(exc: BaseException) -> CheckOutput:
         ),
         text="",
     )
+
+
+async def _finish_replaced(
+    gh: GitHub, ctx: JobContext, pull: PullRef, head_sha: str, current: str | None
+) -> None:
+    try:
+        finished = await finish_replaced(
+            gh, ctx.caches.open_runs, pull, head_sha, current=current, app_id=ctx.settings.app_id
+        )
+    except GitHubError as exc:
+        # Still recorded as open: the timed sweep finishes them.
+        ctx.log.warning("could not finish the runs on replaced head %s: %s", head_sha, exc)
+        return
+    for run_id in finished:
+        ctx.log.info("check run %s on replaced head %s completed as cancelled", run_id, head_sha)
 
 
 async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:

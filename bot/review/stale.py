@@ -7,6 +7,11 @@ delivery from an installation after start-up looks through that installation's o
 requests for runs of ours still in progress and checks them again (the check reuses the
 unfinished run and completes it). With Redis the queue keeps the killed job and a worker
 runs it again; this sweep is for the embedded mode only.
+
+A run on a head the pull request has since left (a push replaced it, or the pull request
+was closed) is not checked again but completed as `cancelled`, naming the newer head
+(`finish_replaced`): by the job dropped as superseded, by a check that finds the event's
+head replaced, and by the timed sweep of runs left open (bot.runtime.sweep).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.github.refs import PullRef, RepoRef
-from bot.review.check_writer import our_runs, pr_number_from_external_id
+from bot.review.check_writer import external_id, now, our_runs, pr_number_from_external_id
+from bot.runtime.open_runs import OpenRuns
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -56,3 +62,43 @@ async def stale_runs(gh: GitHub, app_id: str | None) -> list[StaleRun]:
                 and pr_number_from_external_id(run.get("external_id"), ref) == number
             )
     return found
+
+
+async def finish_replaced(
+    gh: GitHub,
+    open_runs: OpenRuns,
+    pull: PullRef,
+    head_sha: str,
+    *,
+    current: str | None,
+    app_id: str | None,
+) -> list[int]:
+    """Complete every run of ours for `pull` still in progress on `head_sha`, a head the
+    pull request has left (for `current`; None: the pull request was closed), as
+    `cancelled`, saying what replaced it, and forget them as open. Their ids."""
+    ours = external_id(pull)
+    if current is None:
+        title = "Not checked: the pull request was closed"
+        summary = f"{pull} was closed before the check of {head_sha[:7]} finished."
+    else:
+        title = f"Superseded by {current[:7]}"
+        summary = (
+            f"A newer head of {pull}, {current}, replaced {head_sha} before its check "
+            "finished; lockin checks the newer head instead."
+        )
+    finished = []
+    for run in await our_runs(gh, pull.repo, head_sha, name=None, app_id=app_id):
+        if run["status"] == "completed" or run.get("external_id") != ours:
+            continue
+        await gh.patch(
+            f"/repos/{pull.repo.full_name}/check-runs/{run['id']}",
+            data={
+                "status": "completed",
+                "conclusion": "cancelled",
+                "completed_at": now(),
+                "output": {"title": title, "summary": summary},
+            },
+        )
+        await open_runs.remove(pull.repo.full_name, run["id"])
+        finished.append(int(run["id"]))
+    return finished

@@ -12,6 +12,8 @@ from typing import Any, Protocol
 
 from cachetools import TTLCache
 
+from bot.runtime.open_runs import MemoryOpenRuns, OpenRuns
+
 
 class Cache(Protocol):
     async def get(self, key: str) -> Any | None: ...
@@ -96,3 +98,5 @@ class Caches:
     ended_sessions: Cache = field(
         default_factory=lambda: MemoryCache(maxsize=100_000, ttl=SESSION_SECONDS)
     )
+    # Check runs of ours in progress (bot.runtime.open_runs): none is left open for good.
+    open_runs: OpenRuns = field(default_factory=MemoryOpenRuns)

@@ -48,3 +48,5 @@ class JobContext:
     store: Store | None = None  # the trend store (None in a process without one)
     # 0 for a delivery, n for lockin's own n-th retry of it (bot.runtime.retries).
     attempt: int = 0
+    # The installation the job acts for (every queued job names one).
+    installation_id: int = 0

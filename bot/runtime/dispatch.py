@@ -51,6 +51,7 @@ async def run_job(services: Services, job: Job) -> JobOutcome:
         recounts=services.recounts,
         store=services.store,
         attempt=job.attempt,
+        installation_id=installation_id,
         engine=services.engine.job(),
         backfills=services.backfills,
     )

@@ -59,6 +59,26 @@ class Metrics:
             "Duration of one HTTP exchange with GitHub.",
             registry=r,
         )
+        self.admission_in_use = Gauge(
+            "lockin_webhook_admission_in_use",
+            "Webhook bodies being read before their signature is checked (slots held).",
+            registry=r,
+        )
+        self.admission_waiting = Gauge(
+            "lockin_webhook_admission_waiting",
+            "Webhook bodies waiting for an admission slot (their peer's or the shared ones).",
+            registry=r,
+        )
+        self.admission_saturated = Gauge(
+            "lockin_webhook_admission_saturated",
+            "1 while every shared admission slot is taken (readiness reports it too).",
+            registry=r,
+        )
+        self.admission_saturations = Counter(
+            "lockin_webhook_admission_saturations",
+            "Webhook bodies that found every shared admission slot taken and had to wait.",
+            registry=r,
+        )
         self.rate_limit_remaining = Gauge(
             "lockin_github_rate_limit_remaining",
             "Requests left in GitHub's primary rate limit, per recently active installation "
@@ -82,6 +102,16 @@ class Metrics:
         )
         backlog.set_function(lambda: float(keeper.pending))
         self.registry.register(_DroppedWrites(keeper))
+
+    def watch_admission(
+        self,
+        in_use: Callable[[], float],
+        waiting: Callable[[], float],
+        saturated: Callable[[], float],
+    ) -> None:
+        self.admission_in_use.set_function(in_use)
+        self.admission_waiting.set_function(waiting)
+        self.admission_saturated.set_function(saturated)
 
     def watch_queue(self, depth: Callable[[], int], capacity: int) -> None:
         self.queue_depth.set_function(depth)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -19,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from dotenv import dotenv_values
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 LOG_FORMATS = ("json", "pretty")
 
@@ -94,6 +96,18 @@ class Settings:
     # Lets the setup page of an unconfigured server answer visitors who are not on the
     # machine itself (through a proxy or from the network), who must present it.
     setup_token: str | None = field(default=None, repr=False)
+    # Admission of webhook bodies not yet authenticated (bot.server.signed_body): bodies
+    # read at once in all and from one peer, seconds a body waits for a slot, seconds one
+    # body may stall between chunks; proxies (addresses or CIDRs) whose X-Forwarded-For is
+    # believed; and whether only GitHub's published hook ranges (GET /meta) may deliver.
+    # Seconds between sweeps for check runs left in progress (bot.runtime.sweep).
+    stale_run_sweep_interval: float = 60.0
+    webhook_body_slots: int = 32
+    webhook_peer_slots: int = 4
+    webhook_slot_wait: float = 3.0
+    webhook_chunk_timeout: float = 2.0
+    trusted_proxies: tuple[IPNetwork, ...] = ()
+    github_hooks_only: bool = False
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -262,6 +276,18 @@ def _flag(raw: str) -> bool:
     return value in ("true", "1", "yes")
 
 
+def _networks(raw: str) -> tuple[IPNetwork, ...]:
+    """Comma-separated addresses or CIDRs ("10.0.0.0/8, ::1")."""
+    try:
+        return tuple(
+            ipaddress.ip_network(part.strip(), strict=False)
+            for part in raw.split(",")
+            if part.strip()
+        )
+    except ValueError as exc:
+        raise ValueError(f"expected addresses or CIDRs such as 10.0.0.0/8, got {exc}") from None
+
+
 def _text(raw: str) -> str:
     return raw.strip()
 
@@ -317,6 +343,13 @@ _SPECS = (
     _Spec("analysis_file_seconds", ("ANALYSIS_FILE_SECONDS",), _seconds(positive=True)),
     _Spec("analysis_job_seconds", ("ANALYSIS_JOB_SECONDS",), _seconds(positive=True)),
     _Spec("analysis_grace_seconds", ("ANALYSIS_GRACE_SECONDS",), _seconds(positive=True)),
+    _Spec("stale_run_sweep_interval", ("STALE_RUN_SWEEP_INTERVAL",), _seconds(positive=True)),
+    _Spec("webhook_body_slots", ("WEBHOOK_BODY_SLOTS",), _int_in(1, 4096)),
+    _Spec("webhook_peer_slots", ("WEBHOOK_PEER_SLOTS",), _int_in(1, 1024)),
+    _Spec("webhook_slot_wait", ("WEBHOOK_SLOT_WAIT",), _seconds(positive=False)),
+    _Spec("webhook_chunk_timeout", ("WEBHOOK_CHUNK_TIMEOUT",), _seconds(positive=True)),
+    _Spec("trusted_proxies", ("TRUSTED_PROXIES",), _networks),
+    _Spec("github_hooks_only", ("GITHUB_HOOKS_ONLY",), _flag),
 )
 
 

@@ -16,7 +16,7 @@ from bot.github.auth import AppAuth
 from bot.runtime.caches import REDELIVERY_WINDOW, SESSION_SECONDS, Caches
 from bot.runtime.logs import REDACTOR
 from bot.runtime.settings import Settings
-from bot.scale.caches import RedisCache, RedisDeliveryLog
+from bot.scale.caches import RedisCache, RedisDeliveryLog, RedisOpenRuns
 from bot.scale.codec import SignedPickle, derive_key
 from bot.scale.connection import PREFIX, connect
 from bot.scale.heads import NewestHeads
@@ -91,6 +91,7 @@ class RedisBackend:
                 ttl=SESSION_SECONDS,
                 max_value_bytes=64,
             ),
+            open_runs=RedisOpenRuns(self.redis, PREFIX + "open-runs:"),
         )
 
     def job_queue(self, *, capacity: int) -> RedisJobQueue:

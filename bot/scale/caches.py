@@ -7,16 +7,22 @@ decide the HTTP answer (see `claim`).
 
 from __future__ import annotations
 
+import inspect
+import json
 import logging
-from typing import Any
+import time
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from bot.runtime.open_runs import OpenRun
 from bot.scale.codec import SignedPickle
 from bot.scale.connection import QUEUE_NAME, job_id
 
 log = logging.getLogger("lockin.scale")
+T = TypeVar("T")
 
 
 class RedisCache:
@@ -96,3 +102,58 @@ class RedisDeliveryLog:
         except RedisError as exc:
             # The pending mark expires by itself, and does not block a redelivery meanwhile.
             log.warning("could not release delivery %s: %s", delivery_id, exc)
+
+
+class RedisOpenRuns:
+    """Our runs in progress, in one Redis hash every process shares (field: repo/run id),
+    and the lease that lets one process sweep per interval. Redis failing loses a record at
+    worst: the next delivery for the head runs the check, which completes the run."""
+
+    def __init__(self, redis: Redis, namespace: str) -> None:
+        self._redis = redis
+        self._hash = namespace + "runs"
+        self._lease = namespace + "sweep"
+
+    async def add(self, run: OpenRun) -> None:
+        try:
+            await _awaited(self._redis.hset(self._hash, run.key, json.dumps(run.to_dict())))
+        except RedisError as exc:
+            log.warning("open runs: could not record run %s (%s)", run.run_id, exc)
+
+    async def remove(self, repo: str, run_id: int) -> None:
+        try:
+            await _awaited(self._redis.hdel(self._hash, f"{repo}/{run_id}"))
+        except RedisError as exc:
+            log.warning("open runs: could not forget run %s (%s)", run_id, exc)
+
+    async def older_than(self, seconds: float) -> list[OpenRun]:
+        try:
+            raw: dict[bytes, bytes] = await _awaited(self._redis.hgetall(self._hash))
+        except RedisError as exc:
+            log.warning("open runs: could not read the runs in progress (%s)", exc)
+            return []
+        before = time.time() - seconds
+        runs = []
+        for field, value in raw.items():
+            try:
+                run = OpenRun.from_dict(json.loads(value))
+            except (ValueError, KeyError, TypeError):
+                await _awaited(self._redis.hdel(self._hash, field.decode(errors="replace")))
+                continue
+            if run.opened_at < before:
+                runs.append(run)
+        return runs
+
+    async def claim_sweep(self, interval: float) -> bool:
+        try:
+            lease_ms = max(1, int(interval * 1000 * 0.9))  # free again by the next tick
+            return bool(await self._redis.set(self._lease, b"1", nx=True, px=lease_ms))
+        except RedisError as exc:
+            log.warning("open runs: could not take the sweep lease (%s)", exc)
+            return False
+
+
+def _awaited(result: Awaitable[T] | T) -> Awaitable[T]:
+    """redis-py types its hash commands for both its clients; ours is the asyncio one."""
+    assert inspect.isawaitable(result)
+    return result

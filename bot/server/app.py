@@ -19,14 +19,16 @@ from bot.runtime.dispatch import run_and_retry
 from bot.runtime.github_auth import github_auth
 from bot.runtime.jobs import JobQueue, LocalJobQueue
 from bot.runtime.logs import REDACTOR
+from bot.runtime.metrics import Metrics
 from bot.runtime.settings import Settings
+from bot.runtime.sweep import sweep_open_runs
 from bot.server.access import add_signin_routes
 from bot.server.badge import add_badge_routes
 from bot.server.history_api import add_history_routes
 from bot.server.keys import SERVICES, WebServices
 from bot.server.manifest import add_setup_routes
 from bot.server.orgs import add_org_routes
-from bot.server.signed_body import MAX_PAYLOAD
+from bot.server.signed_body import MAX_PAYLOAD, AdmissionLimits, BodyAdmission
 from bot.server.webhooks import receive
 from bot.store import StoreUnavailable
 
@@ -52,11 +54,13 @@ async def _store_unavailable(request: web.Request, handler: Handler) -> web.Stre
 
 def create_app(settings: Settings, *, router: Router | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_PAYLOAD, middlewares=[_store_unavailable])
-    app[SERVICES] = WebServices(settings=settings, router=router or ROUTER)
+    services = app[SERVICES] = WebServices(settings=settings, router=router or ROUTER)
+    services.bodies = admission(settings, services.metrics)
     REDACTOR.add_static(settings.private_key)
     REDACTOR.add_static(settings.webhook_secret)
     REDACTOR.add_static(settings.github_client_secret)
     REDACTOR.add_static(settings.session_secret)
+    REDACTOR.add_static(settings.setup_token)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics)
@@ -71,6 +75,23 @@ def create_app(settings: Settings, *, router: Router | None = None) -> web.Appli
         # The app-manifest registration page (issue 6), only while unconfigured.
         add_setup_routes(app, settings)
     return app
+
+
+def admission(settings: Settings, metrics: Metrics) -> BodyAdmission:
+    """The webhook body admission the settings ask for, reporting to `metrics`."""
+    bodies = BodyAdmission(
+        AdmissionLimits(
+            total=settings.webhook_body_slots,
+            per_peer=settings.webhook_peer_slots,
+            wait=settings.webhook_slot_wait,
+            chunk_idle=settings.webhook_chunk_timeout,
+        ),
+        on_saturated=metrics.admission_saturations.inc,
+    )
+    metrics.watch_admission(
+        lambda: bodies.in_use, lambda: bodies.waiting, lambda: float(bodies.saturated)
+    )
+    return bodies
 
 
 async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
@@ -99,8 +120,20 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     await queue.start()
     services.queue = queue
     introduction = asyncio.create_task(_introduce(services.auth))
+    sweep = sweep_open_runs(
+        services.caches.open_runs,
+        queue,
+        interval=settings.stale_run_sweep_interval,
+        job_timeout=settings.job_timeout,
+    )
+    background = [introduction, asyncio.create_task(sweep)]
+    if settings.github_hooks_only:
+        background.append(
+            asyncio.create_task(services.hook_ranges.keep_fresh(services.auth.public_client))
+        )
     yield
-    introduction.cancel()
+    for task in background:
+        task.cancel()
     await queue.close()
     services.engine.close()
     await store.close()
@@ -132,6 +165,9 @@ async def readyz(request: web.Request) -> web.Response:
     services = request.app[SERVICES]
     if not services.settings.configured:
         return web.json_response({"status": "not configured"}, status=503)
+    if services.bodies.saturated:
+        # Every admission slot is taken: a balancer should send deliveries elsewhere.
+        return web.json_response({"status": "webhook admission saturated"}, status=503)
     if services.queue is None or not services.queue.ready():
         return web.json_response(
             {"status": "queue full or unreachable, or workers stopped"}, status=503

@@ -8,6 +8,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.runtime.services import Services
+from bot.server.hook_ranges import HookRanges
 from bot.server.signed_body import BodyAdmission
 
 
@@ -15,8 +16,11 @@ from bot.server.signed_body import BodyAdmission
 class WebServices(Services):
     """The web process's services: the shared ones and what only the webhook endpoint uses."""
 
-    # Admission of webhook bodies not yet authenticated (bounded memory).
+    # Admission of webhook bodies not yet authenticated (bounded memory and time); the
+    # app replaces it with one built from the settings and wired to the metrics.
     bodies: BodyAdmission = field(default_factory=BodyAdmission)
+    # GitHub's published hook ranges, when GITHUB_HOOKS_ONLY is on.
+    hook_ranges: HookRanges = field(default_factory=HookRanges)
     # The process's HTTP session while the app runs (GitHub's web endpoints: OAuth).
     http: aiohttp.ClientSession | None = None
 

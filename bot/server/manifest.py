@@ -6,9 +6,13 @@ one-hour code, which we exchange (`POST /app-manifests/{code}/conversions`, no a
 for the new App's id, key and secrets, written to `.env` (mode 0600) for the next start.
 
 The routes exist only while the server is unconfigured (`create_app` adds them then), answer
-only a browser on the machine itself or one holding SETUP_TOKEN (the first anonymous visitor
-of a public server must not become the App's owner), and stop answering after one
-successful exchange: a second visitor must not overwrite the credentials. The `state`
+only a browser holding SETUP_TOKEN (the first anonymous visitor of a public server must not
+become the App's owner), and stop answering after one successful exchange: a second visitor
+must not overwrite the credentials. No visitor is trusted for where it seems to come from:
+a loopback peer may be a reverse tunnel (`ssh -R`, `socat`, a proxy that adds no headers)
+and its Host header is the sender's to write, so `lockin serve` generates a token when none
+is set and prints the setup link carrying it, as Jupyter does: whoever can read the server's
+output is its operator. The `state`
 parameter is bound to the visitor's browser by a cookie, so a callback link crafted by
 someone else is refused.
 """
@@ -49,10 +53,9 @@ CALLBACK_PATH = "/setup/callback"
 # What the exchange writes to `.env`, in Probot's names.
 ENV_KEYS = ("APP_ID", "PRIVATE_KEY", "WEBHOOK_SECRET", "GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET")
 STATE_COOKIE = "lockin_setup_state"
-#: Holds SETUP_TOKEN for a visitor who opened /setup?token=... from elsewhere than loopback.
+#: Holds SETUP_TOKEN once a visitor opened /setup?token=... (the link is then left at once,
+#: so the token stays out of the address bar, the history and a Referer sent to GitHub).
 SETUP_COOKIE = "lockin_setup_token"
-#: Headers a reverse proxy adds: a loopback peer that sends one is forwarding someone else.
-_FORWARDING_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")
 # The manifest template: the repository's top-level app.yml is its one source. A built wheel
 # carries a copy beside this module (setup.py's build hook); a source checkout, editable
 # installs included, reads the top-level file. An app.yml in the working directory wins.
@@ -268,30 +271,21 @@ class ManifestFlow:
         self._pages = _Pages()
 
     def _visitor_allowed(self, request: web.Request) -> bool:
-        """Whoever finishes the flow writes the App's credentials into `.env`, so on a server
-        reachable from the internet the first anonymous visitor must not be able to. The
-        page answers a browser on this machine (a loopback peer that no proxy forwarded:
-        `localhost:3000`, `ssh -L`, `kubectl port-forward`), or anyone holding SETUP_TOKEN
-        (`/setup?token=...`, then a cookie), as Jenkins and Grafana guard their first run."""
-        forwarded = any(h in request.headers for h in _FORWARDING_HEADERS)
-        try:
-            local = ipaddress.ip_address(request.remote or "").is_loopback
-        except ValueError:
-            local = False
-        if local and not forwarded:
-            return True
+        """Whoever finishes the flow writes the App's credentials into `.env`, so nobody
+        may without SETUP_TOKEN (`/setup?token=...`, then a cookie), wherever the request
+        seems to come from (see the module's docstring)."""
         token = self._settings.setup_token
         given = request.query.get("token") or request.cookies.get(SETUP_COOKIE, "")
-        return bool(token) and hmac.compare_digest(given.encode(), (token or "").encode())
+        return bool(token and given) and hmac.compare_digest(given.encode(), (token or "").encode())
 
     def _refused(self) -> web.Response:
         return self._pages.problem(
             403,
-            "Open the setup page from the server itself",
-            "This server has no GitHub App yet, and the first visitor to finish the setup "
-            "would become its owner. Open the page on the machine lockin runs on "
-            "(http://localhost:PORT/, or through `ssh -L` or `kubectl port-forward`), or set "
-            "SETUP_TOKEN on the server and open /setup?token=<its value>.",
+            "Open the setup link the server printed",
+            "This server has no GitHub App yet, and whoever finishes the setup becomes its "
+            "owner, so the page asks for the server's setup token. Open the link "
+            "`lockin serve` printed when it started (/setup?token=...), or set SETUP_TOKEN "
+            "on the server, restart it and open /setup?token=<its value>.",
         )
 
     async def setup_page(self, request: web.Request) -> web.Response:
@@ -299,6 +293,19 @@ class ManifestFlow:
             raise web.HTTPNotFound(text="lockin is registered: restart the server to use it.\n")
         if not self._visitor_allowed(request):
             return self._refused()
+        if request.query.get("token"):
+            # Keep the token in a cookie (the callback comes back without the query) and
+            # leave the link, so that it is not shown, kept in history or sent as a Referer.
+            leave = web.HTTPSeeOther(request.path)
+            leave.set_cookie(
+                SETUP_COOKIE,
+                request.query["token"],
+                max_age=int(STATE_TTL),
+                httponly=True,
+                samesite="Lax",
+                path="/",
+            )
+            raise leave
         try:
             manifest, webhook_url = self._manifest(request)
         except ManifestError as exc:
@@ -324,16 +331,6 @@ class ManifestFlow:
         response.set_cookie(
             STATE_COOKIE, state, max_age=int(STATE_TTL), httponly=True, samesite="Lax", path="/"
         )
-        if request.query.get("token"):
-            # The callback comes back without the query: the token rides in a cookie.
-            response.set_cookie(
-                SETUP_COOKIE,
-                request.query["token"],
-                max_age=int(STATE_TTL),
-                httponly=True,
-                samesite="Lax",
-                path="/",
-            )
         return response
 
     async def callback(self, request: web.Request) -> web.Response:

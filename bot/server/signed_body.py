@@ -1,13 +1,21 @@
 """Reading a webhook body that nobody has authenticated yet, in bounded memory and time.
 
-Until the HMAC is checked, the sender may be anyone on the internet. The body is streamed
-into the HMAC as it arrives (GitHub signs the raw bytes), under a read deadline, and the
-memory held by unverified bodies is bounded by admission: every body needs one of
-`SMALL_SLOTS` slots, and a body past `SMALL_BODY` bytes one of the few `LARGE_SLOTS` too
-(GitHub's own payloads are almost all far below it). A sender who cannot get a slot at
-once is answered 503, which GitHub records as a failed delivery that can be redelivered.
-So twenty stalled 24 MiB uploads hold at most `LARGE_SLOTS` x 25 MiB, for at most
-`READ_DEADLINE` seconds.
+Until the HMAC is checked, the sender may be anyone on the internet, and nothing such a
+sender does may delay or refuse GitHub's real deliveries. So:
+
+- Every body needs one of `total` slots (bounded memory), a body past `SMALL_BODY` bytes
+  one of the few `LARGE_SLOTS` too (GitHub's own payloads are almost all far below it).
+- One peer (a client address; an IPv6 /64, which one subscriber typically holds whole)
+  holds at most `per_peer` of them: a sender stalling many uploads from one address
+  locks out only itself. The peer is the socket's address, or the client a trusted proxy
+  names (bot.server.peers).
+- GitHub sends a body at once, so each chunk must arrive within `chunk_idle` seconds of
+  the previous one, and the whole body within `deadline`: a stalled upload frees its slot
+  in seconds, not after one long deadline.
+- A body that finds no free slot waits up to `wait` seconds for one (slots free within
+  `chunk_idle`) before it is answered 503, which GitHub records as a failed delivery.
+
+The body is streamed into the HMAC as it arrives (GitHub signs the raw bytes).
 """
 
 from __future__ import annotations
@@ -15,18 +23,31 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from aiohttp import web
 
 #: GitHub caps webhook payloads at 25 MB.
 MAX_PAYLOAD = 25 * 2**20
 SMALL_BODY = 1 * 2**20
-SMALL_SLOTS = 32
 LARGE_SLOTS = 2
-#: Seconds to receive a whole body: GitHub sends it at once; a slow sender is an attack.
-READ_DEADLINE = 10.0
 _CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class AdmissionLimits:
+    #: Bodies being read at once, from every peer together.
+    total: int = 32
+    #: Bodies being read at once from one peer.
+    per_peer: int = 4
+    #: Seconds a body waits for a slot before it is answered 503.
+    wait: float = 3.0
+    #: Seconds between two chunks of one body before it is cut off (408).
+    chunk_idle: float = 2.0
+    #: Seconds to receive a whole body: GitHub gives a delivery 10 s in all.
+    deadline: float = 5.0
 
 
 class BodyRefused(Exception):
@@ -37,16 +58,78 @@ class BodyRefused(Exception):
         self.detail = detail
 
 
-@dataclass
+class _Peer:
+    """A peer's slots, kept while any of its bodies holds or waits for one."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = asyncio.Semaphore(slots)
+        self.users = 0
+
+
 class BodyAdmission:
-    """The slots unverified bodies need; one per app (see Services)."""
+    """The slots unverified bodies need; one per app (see WebServices)."""
 
-    small: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(SMALL_SLOTS))
-    large: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(LARGE_SLOTS))
-    read_deadline: float = READ_DEADLINE
+    def __init__(
+        self,
+        limits: AdmissionLimits | None = None,
+        *,
+        on_saturated: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.limits = limits or AdmissionLimits()
+        self._on_saturated = on_saturated
+        self._all = asyncio.Semaphore(self.limits.total)
+        self.large = asyncio.Semaphore(LARGE_SLOTS)
+        self._peers: dict[str, _Peer] = {}
+        self.in_use = 0
+        self.waiting = 0
+
+    @property
+    def saturated(self) -> bool:
+        """Every slot is taken: a body arriving now has to wait."""
+        return self._all.locked()
+
+    @asynccontextmanager
+    async def slot(self, peer: str) -> AsyncIterator[None]:
+        """Hold one slot for `peer`, waiting up to `limits.wait`; BodyRefused 503 if none."""
+        state = self._peers.get(peer)
+        if state is None:
+            state = self._peers[peer] = _Peer(self.limits.per_peer)
+        state.users += 1
+        got_peer = got_all = False
+        self.waiting += 1
+        try:
+            try:
+                async with asyncio.timeout(self.limits.wait):
+                    await state.slots.acquire()
+                    got_peer = True
+                    if self._all.locked():
+                        self._on_saturated()
+                    await self._all.acquire()
+                    got_all = True
+            except TimeoutError:
+                raise _busy(peer_full=not got_peer) from None
+            finally:
+                self.waiting -= 1
+            self.in_use += 1
+            try:
+                yield
+            finally:
+                self.in_use -= 1
+        finally:
+            if got_all:
+                self._all.release()
+            if got_peer:
+                state.slots.release()
+            state.users -= 1
+            if state.users == 0:
+                del self._peers[peer]
 
 
-def _busy() -> BodyRefused:
+def _busy(*, peer_full: bool) -> BodyRefused:
+    if peer_full:
+        return BodyRefused(
+            503, "busy_peer", "too many webhook bodies in flight from this address; retry later"
+        )
     return BodyRefused(503, "busy", "too many webhook bodies in flight; redeliver later")
 
 
@@ -55,34 +138,44 @@ def _too_large() -> BodyRefused:
 
 
 async def read_signed(
-    request: web.Request, admission: BodyAdmission, secret: str, signature: str
+    request: web.Request, admission: BodyAdmission, peer: str, secret: str, signature: str
 ) -> bytes:
     """The body, once its `sha256=` signature checks out; BodyRefused otherwise."""
     if (request.content_length or 0) > MAX_PAYLOAD:
         raise _too_large()
-    if admission.small.locked():
-        raise _busy()
-    async with admission.small:
+    limits = admission.limits
+    async with admission.slot(peer):
         mac = hmac.new(secret.encode(), digestmod=hashlib.sha256)
         chunks: list[bytes] = []
         size = 0
         large = False
         try:
-            async with asyncio.timeout(admission.read_deadline):
-                async for chunk in request.content.iter_chunked(_CHUNK):
+            async with asyncio.timeout(limits.deadline):
+                while True:
+                    try:
+                        async with asyncio.timeout(limits.chunk_idle):
+                            chunk = await request.content.readany()
+                    except TimeoutError:
+                        raise BodyRefused(
+                            408,
+                            "stalled_body",
+                            f"the body stalled for {limits.chunk_idle:g} s",
+                        ) from None
+                    if not chunk:
+                        break
                     size += len(chunk)
                     if size > MAX_PAYLOAD:
                         raise _too_large()
                     if size > SMALL_BODY and not large:
                         if admission.large.locked():
-                            raise _busy()
+                            raise _busy(peer_full=False)
                         await admission.large.acquire()
                         large = True
                     mac.update(chunk)
                     chunks.append(chunk)
         except TimeoutError:
             raise BodyRefused(
-                408, "slow_body", f"the body did not arrive within {admission.read_deadline:g} s"
+                408, "slow_body", f"the body did not arrive within {limits.deadline:g} s"
             ) from None
         finally:
             if large:

@@ -4,12 +4,14 @@ GitHub gives a delivery 10 s and never redelivers a failure by itself, so the an
 as soon as the delivery is safely queued. Status codes:
 200 ping · 202 queued, ignored (no handler, or no `installation`: not an App delivery, nothing
 an installation token could act on) or duplicate · 400 missing GitHub headers or
-malformed payload · 401 missing or wrong `X-Hub-Signature-256` · 408 body not received
-within 10 s · 413 above 25 MB ·
+malformed payload · 401 missing or wrong `X-Hub-Signature-256` · 403 the sender is not in
+GitHub's hook ranges (GITHUB_HOOKS_ONLY) · 408 body stalled between chunks or not received
+within its deadline · 413 above 25 MB ·
 415 neither `application/json` nor `application/x-www-form-urlencoded` (GitHub's "form"
 content type, whose JSON is in the `payload` field) · 503 not configured, the queue is
-full, or too many unverified bodies in flight (GitHub records the failure; the delivery can
-be redelivered). Bodies are read in bounded memory and time (bot.server.signed_body).
+full, or no admission slot came free in time (GitHub records the failure; the delivery can
+be redelivered). Bodies are read in bounded memory and time, per peer
+(bot.server.signed_body, bot.server.peers).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gidgethub import BadRequest, sansio
 
 from bot.runtime.jobs import Job
 from bot.server.keys import SERVICES, WebServices
+from bot.server.peers import client_address, peer_key
 from bot.server.signed_body import BodyRefused, read_signed
 
 CONTENT_TYPES = ("application/json", "application/x-www-form-urlencoded")
@@ -97,8 +100,13 @@ async def _handle(request: web.Request, services: WebServices) -> tuple[int, str
         # TypeError on non-ASCII text (a 500 anyone could cause without the secret).
         return 401, "bad_signature", UNVERIFIED, "X-Hub-Signature-256 is not sha256=<hex digest>"
     assert settings.webhook_secret  # configured
+    client = client_address(request, settings.trusted_proxies)
+    if settings.github_hooks_only and not services.hook_ranges.admits(client):
+        return 403, "not_github", UNVERIFIED, "deliveries are accepted only from GitHub"
     try:
-        body = await read_signed(request, services.bodies, settings.webhook_secret, signature)
+        body = await read_signed(
+            request, services.bodies, peer_key(client), settings.webhook_secret, signature
+        )
     except BodyRefused as refused:
         return refused.status, refused.outcome, UNVERIFIED, refused.detail
     headers = {

@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 # (method, path) of every REST operation lockin calls, the operation id in the comment.
 OPERATIONS: list[tuple[str, str]] = [
     ("get", "/app"),  # apps/get-authenticated
+    ("get", "/meta"),  # meta/get
     ("post", "/app-manifests/{code}/conversions"),  # apps/create-from-manifest
     ("post", "/app/installations/{installation_id}/access_tokens"),
     ("delete", "/applications/{client_id}/token"),  # apps/delete-token

@@ -19,11 +19,20 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PUBLIC_URL = "https://lockin.example.org"
 
 
+#: The setup token the servers of these tests are given unless a test names another.
+SETUP_TOKEN = "test-setup-token-0123456789"
+
+
 @dataclass
 class SetupServer:
     url: str
     workdir: Path
     settings: Settings
+
+    @property
+    def setup_link(self) -> str:
+        """The link `lockin serve` prints: the setup page with the token."""
+        return f"{self.url}/setup?token={self.settings.setup_token}"
 
 
 @pytest.fixture
@@ -50,7 +59,8 @@ def start_server(aiohttp_server, workdir: Path, fake_github: FakeGitHub) -> Star
 
     async def start(**environ: str) -> SetupServer:
         settings = Settings.from_env(
-            {"GITHUB_API_URL": fake_github.url, **environ}, env_file=workdir / ".env"
+            {"GITHUB_API_URL": fake_github.url, "SETUP_TOKEN": SETUP_TOKEN, **environ},
+            env_file=workdir / ".env",
         )
         server = await aiohttp_server(create_app(settings), host="127.0.0.1")
         return SetupServer(str(server.make_url("")).rstrip("/"), workdir, settings)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import os
+import re
 import stat
+import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,6 +23,7 @@ from bot.runtime.settings import Settings, parse_private_key
 from bot.server.manifest import (
     CALLBACK_PATH,
     ENV_KEYS,
+    SETUP_COOKIE,
     STATE_COOKIE,
     github_web_url,
     update_dotenv,
@@ -24,11 +31,16 @@ from bot.server.manifest import (
 from tests.deploy.conftest import PUBLIC_URL, SetupServer, StartServer
 from tests.deploy.html_forms import Form, forms
 from tests.fakegithub import FakeGitHub
+from tests.server.test_serve_process import free_port, wait_healthy
 
 
-def _session() -> aiohttp.ClientSession:
-    # A browser's cookie jar; `unsafe` because the server is addressed by IP (127.0.0.1).
-    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+def _session(server: SetupServer | None = None) -> aiohttp.ClientSession:
+    """A browser: its cookie jar (`unsafe`: the server is addressed by IP, 127.0.0.1), with
+    the setup token's cookie when it opened `server`'s printed setup link before."""
+    jar = aiohttp.CookieJar(unsafe=True)
+    if server is not None:
+        jar.update_cookies({SETUP_COOKIE: server.settings.setup_token or ""}, URL(server.url))
+    return aiohttp.ClientSession(cookie_jar=jar)
 
 
 async def _register_form(session: aiohttp.ClientSession, url: str) -> Form:
@@ -60,7 +72,7 @@ async def test_setup_page_offers_the_app_yml_manifest(
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
     states = set()
-    async with _session() as session:
+    async with _session(server) as session:
         for path in ("/", "/setup", "/setup"):
             form = await _register_form(session, server.url + path)
             assert form.method == "post"
@@ -90,7 +102,7 @@ async def test_an_app_yml_in_the_working_directory_replaces_the_shipped_one(
     renamed = {**app_yml, "name": "lockin-acme", "public": True}
     (Path.cwd() / "app.yml").write_text(json.dumps(renamed), encoding="utf-8")
     server = await start_server(BASE_URL=PUBLIC_URL)
-    async with _session() as session:
+    async with _session(server) as session:
         form = await _register_form(session, server.url)
     manifest = json.loads(form.inputs["manifest"])
     assert (manifest["name"], manifest["public"]) == ("lockin-acme", True)
@@ -101,7 +113,7 @@ async def test_registration_goes_to_the_organisation_named_by_gh_org(
     start_server: StartServer, fake_github: FakeGitHub
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL, GH_ORG="gpu-platform")
-    async with _session() as session:
+    async with _session(server) as session:
         form = await _register_form(session, server.url + "/setup")
     expected = f"{fake_github.url}/organizations/gpu-platform/settings/apps/new?state="
     assert form.action.startswith(expected)
@@ -112,14 +124,14 @@ async def test_redirect_uses_the_public_url_when_the_browser_came_through_it(
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
     headers = {"Host": urlsplit(PUBLIC_URL).netloc}
-    async with _session() as session, session.get(server.url, headers=headers) as response:
+    async with _session(server) as session, session.get(server.url, headers=headers) as response:
         (form,) = forms(await response.text())
     assert json.loads(form.inputs["manifest"])["redirect_url"] == PUBLIC_URL + CALLBACK_PATH
 
 
 async def test_without_a_public_url_the_page_says_what_to_set(start_server: StartServer) -> None:
     server = await start_server()
-    async with _session() as session, session.get(server.url + "/setup") as response:
+    async with _session(server) as session, session.get(server.url + "/setup") as response:
         page = await response.text()
         assert response.status == 503
     assert forms(page) == []
@@ -132,7 +144,7 @@ async def test_callback_with_a_state_this_server_never_issued_is_refused(
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
     fake_github.add_manifest_code("code-1")
-    async with _session() as session:
+    async with _session(server) as session:
         await _register_form(session, server.url)
         forged = f"{server.url}{CALLBACK_PATH}?code=code-1&state=forged"
         async with session.get(forged) as response:
@@ -147,7 +159,7 @@ async def test_callback_from_another_browser_is_refused(
     """A valid state is not enough: it must come back with the cookie it was issued with."""
     server = await start_server(BASE_URL=PUBLIC_URL)
     fake_github.add_manifest_code("code-1")
-    async with _session() as victim, _session() as attacker:
+    async with _session(server) as victim, _session(server) as attacker:
         link = await _callback_link(attacker, server.url, "code-1")
         async with victim.get(link) as response:
             assert response.status == 403
@@ -168,7 +180,7 @@ async def test_callback_exchanges_the_code_and_writes_env_0600(
     server = await start_server(BASE_URL=PUBLIC_URL)
     before = _listing(workdir)
     fake_github.add_manifest_code("code-1")
-    async with _session() as session:
+    async with _session(server) as session:
         link = await _callback_link(session, server.url, "code-1")
         async with session.get(link) as response:
             assert response.status == 200
@@ -212,7 +224,7 @@ async def test_the_flow_is_one_shot(start_server: StartServer, fake_github: Fake
     server = await start_server(BASE_URL=PUBLIC_URL)
     fake_github.add_manifest_code("code-1")
     fake_github.add_manifest_code("code-2")
-    async with _session() as session:
+    async with _session(server) as session:
         first = await _callback_link(session, server.url, "code-1")
         second = await _callback_link(session, server.url, "code-2")
         async with session.get(second) as r:
@@ -229,7 +241,7 @@ async def test_a_code_github_refuses_writes_nothing(
     start_server: StartServer, fake_github: FakeGitHub
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
-    async with _session() as session:
+    async with _session(server) as session:
         link = await _callback_link(session, server.url, "expired")
         async with session.get(link) as response:
             assert response.status == 502
@@ -244,7 +256,7 @@ async def test_a_github_outage_leaves_the_callback_retryable(
     server = await start_server(BASE_URL=PUBLIC_URL)
     fake_github.add_manifest_code("code-1")
     fake_github.fail("POST", "/app-manifests/", status=502)
-    async with _session() as session:
+    async with _session(server) as session:
         link = await _callback_link(session, server.url, "code-1")
         async with session.get(link) as response:
             assert response.status == 502
@@ -266,7 +278,7 @@ async def test_configured_server_has_no_setup_routes(
         WEBHOOK_SECRET="s3cret",
     )
     assert server.settings.configured
-    async with _session() as session:
+    async with _session(server) as session:
         for path in ("/", "/setup", f"{CALLBACK_PATH}?code=x&state=y"):
             async with session.get(server.url + path) as response:
                 assert response.status == 404, path
@@ -311,22 +323,81 @@ def test_update_dotenv_refuses_a_value_it_cannot_write_safely(tmp_path: Path) ->
     assert list(tmp_path.iterdir()) == []
 
 
-async def test_a_visitor_through_a_proxy_is_refused_and_nothing_is_written(
+async def test_a_visitor_without_the_token_is_refused_wherever_it_seems_to_come_from(
     start_server: StartServer, fake_github: FakeGitHub, workdir: Path
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
     fake_github.add_manifest_code("code-1")
-    # A reverse proxy on this machine: the peer is loopback, the visitor is not.
+    looks_local = {"Host": "localhost:3000", "Origin": "http://localhost:3000"}
     proxied = {"X-Forwarded-For": "203.0.113.7"}
     async with _session() as session:
-        for path in ("/", "/setup", f"{CALLBACK_PATH}?code=code-1&state=x"):
-            async with session.get(server.url + path, headers=proxied) as response:
-                assert response.status == 403
-                page = await response.text()
-            assert forms(page) == []
-            assert "SETUP_TOKEN" in page
+        for headers in ({}, looks_local, proxied):
+            for path in (
+                "/",
+                "/setup",
+                "/setup?token=wrong",
+                f"{CALLBACK_PATH}?code=code-1&state=x",
+            ):
+                async with session.get(server.url + path, headers=headers) as response:
+                    assert response.status == 403, (path, headers)
+                    page = await response.text()
+                assert forms(page) == []
+                assert "SETUP_TOKEN" in page
+                assert "/setup?token=" in page
     assert fake_github.requests == []
     assert not (workdir / ".env").exists()
+
+
+async def test_a_reverse_tunnel_gets_no_further_than_anyone_else(
+    start_server: StartServer, fake_github: FakeGitHub, workdir: Path
+) -> None:
+    """`ssh -R` or `socat` relaying the internet to the server: the peer is loopback, no
+    header says it is forwarded, and the Host is whatever the sender writes."""
+    server = await start_server(BASE_URL=PUBLIC_URL)
+    target = urlsplit(server.url)
+    async with _relay(target.hostname or "", target.port or 0) as tunnel:
+        async with _session() as outsider:
+            headers = {"Host": "localhost:3000"}
+            async with outsider.get(tunnel + "/setup", headers=headers) as response:
+                assert response.status == 403
+        # The operator, who read the printed link, registers through the same tunnel.
+        link = f"{tunnel}/setup?token={server.settings.setup_token}"
+        async with _session() as operator, operator.get(link) as response:
+            assert response.status == 200
+            assert str(response.url) == tunnel + "/setup"  # the token left the address bar
+            (form,) = forms(await response.text())
+            cookie = operator.cookie_jar.filter_cookies(URL(tunnel))[SETUP_COOKIE]
+            assert cookie.value == server.settings.setup_token
+            (leave,) = response.history
+            assert leave.status == 303
+            set_cookie = leave.headers["Set-Cookie"]
+            assert "HttpOnly" in set_cookie
+            assert "SameSite=Lax" in set_cookie
+    assert form.buttons == ["Register GitHub App"]
+    assert not (workdir / ".env").exists()
+
+
+@contextlib.asynccontextmanager
+async def _relay(host: str, port: int) -> AsyncIterator[str]:
+    """A TCP relay on loopback to host:port, as socat would be: its URL."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        writer.close()
+
+    async def relay(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        server_r, server_w = await asyncio.open_connection(host, port)
+        await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w))
+
+    listener = await asyncio.start_server(relay, "127.0.0.1", 0)
+    relay_port = listener.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{relay_port}"
+    finally:
+        listener.close()
 
 
 async def test_setup_token_lets_a_remote_visitor_finish_the_flow(
@@ -347,3 +418,38 @@ async def test_setup_token_lets_a_remote_visitor_finish_the_flow(
         async with session.get(link, headers=proxied) as response:
             assert response.status == 200
     assert dotenv_values(workdir / ".env")["APP_ID"] == str(fake_github.app_id)
+
+
+async def test_lockin_serve_prints_a_setup_link_that_only_it_knows(
+    fake_github: FakeGitHub, workdir: Path
+) -> None:
+    """Without SETUP_TOKEN, the real `lockin serve` makes one up and prints the link."""
+    port = free_port()
+    environ = {
+        "PATH": os.environ.get("PATH", ""),
+        "GITHUB_API_URL": fake_github.url,
+        "BASE_URL": PUBLIC_URL,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "serve",
+        env=environ, cwd=workdir, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stderr is not None
+    try:
+        line = b""
+        while b"setup?token=" not in line:
+            line = await asyncio.wait_for(process.stderr.readline(), 60)
+            assert line, "serve exited without printing the setup link"
+        link = re.search(rb"open (http://\S+/setup\?token=\S+)", line)
+        assert link
+        url = link.group(1).decode().replace("localhost", "127.0.0.1")
+        await wait_healthy(f"http://127.0.0.1:{port}", process)
+        async with _session() as session:
+            async with session.get(f"http://127.0.0.1:{port}/setup") as response:
+                assert response.status == 403
+            await _register_form(session, url)
+    finally:
+        process.terminate()
+        await process.wait()

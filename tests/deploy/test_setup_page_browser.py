@@ -55,7 +55,7 @@ async def test_browser_renders_the_register_button(
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
     screenshot = tmp_path / "setup.png"
-    await _chromium_run(tmp_path / "profile", f"--screenshot={screenshot}", server.url + "/")
+    await _chromium_run(tmp_path / "profile", f"--screenshot={screenshot}", server.setup_link)
 
     image = decode(screenshot.read_bytes())
     assert (image.width, image.height) == WINDOW
@@ -64,7 +64,11 @@ async def test_browser_renders_the_register_button(
     assert share < image.width * image.height * 0.9, "the page is (almost) one colour"
     assert len(colours) > 50  # text is anti-aliased: a rendered page has many shades
     # The button's colour, read from the served page's stylesheet, covers a button-sized area.
-    async with aiohttp.ClientSession() as session, session.get(server.url + "/") as response:
+    jar = aiohttp.CookieJar(unsafe=True)  # the token's cookie, for 127.0.0.1
+    async with (
+        aiohttp.ClientSession(cookie_jar=jar) as session,
+        session.get(server.setup_link) as response,
+    ):
         green = _button_rgb(await response.text())
     assert green != background
     assert colours[green] > 2000
@@ -81,7 +85,7 @@ async def test_browser_dom_holds_the_form_posting_the_manifest_to_github(
     start_server: StartServer, fake_github: FakeGitHub, tmp_path: Path
 ) -> None:
     server = await start_server(BASE_URL=PUBLIC_URL)
-    dom = await _chromium_run(tmp_path / "profile", "--dump-dom", server.url + "/setup")
+    dom = await _chromium_run(tmp_path / "profile", "--dump-dom", server.setup_link)
     (form,) = forms(dom)
     assert form.method == "post"
     assert form.action.startswith(f"{fake_github.url}/settings/apps/new?state=")

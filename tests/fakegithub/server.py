@@ -44,6 +44,16 @@ JWT_OPERATIONS = {"apps/get-authenticated", "apps/create-installation-access-tok
 ANONYMOUS_OPERATIONS = {"apps/create-from-manifest", "rate-limit/get"}
 #: Operations authenticated with the App's OAuth client id and secret (HTTP basic auth).
 CLIENT_OPERATIONS = {"apps/delete-token"}
+ANONYMOUS_OPERATIONS = {"apps/create-from-manifest", "meta/get", "rate-limit/get"}
+# The `hooks` ranges GitHub's /meta published when this was written.
+GITHUB_HOOK_RANGES = (
+    "192.30.252.0/22",
+    "185.199.108.0/22",
+    "140.82.112.0/20",
+    "143.55.64.0/20",
+    "2a0a:a440::/29",
+    "2606:50c0::/32",
+)
 # GitHub does not count these against the quota.
 FREE_OPERATIONS = {"rate-limit/get"}
 #: Operations answered for a user-to-server token (a user signed in with the App).
@@ -109,6 +119,8 @@ class FakeGitHub:
         self.oauth_client_secret = secrets.token_hex(20)
         self.oauth_codes: dict[str, tuple[str, str]] = {}  # code -> (login, redirect_uri)
         self.approving: str | None = None
+        # What `GET /meta` lists as the addresses webhooks come from (GitHub's own, by default).
+        self.hook_ranges: list[str] = list(GITHUB_HOOK_RANGES)
         self.codeload_tickets: set[str] = set()
         # Every 2xx JSON answer is also checked against the description's response schema, so
         # the fake cannot drift from GitHub; violations land in contract_errors (prefix "response").

@@ -9,7 +9,7 @@ import pytest
 
 from bot.review.check_writer import ERROR_TITLE
 from tests.scale.cluster import Cluster, pr_payload, until
-from tests.scale.test_scale_out import open_kernel_pr, repo_with_kernel_pr
+from tests.scale.test_scale_out import checked, open_kernel_pr, repo_with_kernel_pr
 
 
 @pytest.mark.timeout(240)
@@ -49,4 +49,52 @@ async def test_a_run_a_killed_server_left_in_progress_is_finished_by_the_next(
     runs = [r for r in repo.check_runs.values() if r.head_sha == pr.head_sha]
     assert [r.id for r in runs] == [left.id]  # finished, not replaced
     assert (left.conclusion, left.output["title"] != ERROR_TITLE) == ("failure", True)
+    assert fake.contract_errors == []
+
+
+@pytest.mark.timeout(300)
+async def test_runs_a_killed_worker_left_on_superseded_heads_are_all_completed(
+    cluster: Cluster,
+) -> None:
+    """Issue 28: runs on heads a later push superseded stayed in progress for good when the
+    worker that started them was killed; every one is completed, naming the newer head."""
+    fake = cluster.fake
+    cluster.settings |= {"STALE_RUN_SWEEP_INTERVAL": "1", "REQUEST_TIMEOUT": "120"}
+    web = await cluster.start_web()
+    doomed = await cluster.start_worker()
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    prs = [open_kernel_pr(repo, n) for n in (1, 2, 3)]
+    # Each check hangs listing its files, as long as GitHub makes it wait: killed mid-check.
+    fake.timeout_delay = 120
+    for pr in prs:
+        fake.fail("GET", rf"/pulls/{pr.number}/files", kind="timeout", times=1)
+        status, _ = await cluster.deliver(web, "pull_request", pr_payload(fake, repo, pr, "opened"))
+        assert status == 202
+    old_heads = {pr.number: pr.head_sha for pr in prs}
+    await until(
+        lambda: len([r for r in repo.check_runs.values() if r.status == "in_progress"]) == 3,
+        "a run in progress on every opened head",
+    )
+    for pr in prs:  # a push supersedes each head while its check hangs
+        repo.push_to_pr(pr.number, {f"csrc/more{pr.number}.cu": "__global__ void m() {}\n"})
+        status, _ = await cluster.deliver(
+            web, "pull_request", pr_payload(fake, repo, pr, "synchronize")
+        )
+        assert status == 202
+    await doomed.kill()
+    await cluster.start_worker()
+
+    def all_completed() -> bool:
+        return all(r.status == "completed" for r in repo.check_runs.values()) and all(
+            checked(repo, pr.head_sha) for pr in prs
+        )
+
+    await until(all_completed, "every run completed, old heads and new", within=240)
+    for pr in prs:
+        [left] = [r for r in repo.check_runs.values() if r.head_sha == old_heads[pr.number]]
+        assert left.conclusion == "cancelled"
+        assert left.output["title"] == f"Superseded by {pr.head_sha[:7]}"
+        assert pr.head_sha in left.output["summary"]
+        [newest] = [r for r in repo.check_runs.values() if r.head_sha == pr.head_sha]
+        assert (newest.conclusion, newest.output["title"] != ERROR_TITLE) == ("failure", True)
     assert fake.contract_errors == []

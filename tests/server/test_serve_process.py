@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import resource
 import signal
 import socket
 import sys
@@ -91,3 +92,47 @@ async def test_serve_runs_answers_and_stops_cleanly_on_sigterm(
     for text in (banner, logs):
         assert SECRET not in text
         assert fake_github.private_key_pem.splitlines()[1] not in text
+
+
+async def test_serve_raises_its_open_file_limit_to_the_hard_limit(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    """Each connection costs a descriptor: a low soft limit would let a sender opening many
+    connections lock out deliveries."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    port = free_port()
+    environ = {
+        **os.environ,
+        "APP_ID": str(fake_github.app_id),
+        "PRIVATE_KEY": fake_github.private_key_pem,
+        "WEBHOOK_SECRET": SECRET,
+        "GITHUB_API_URL": fake_github.url,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        SERVE,
+        env=environ,
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
+    )
+    try:
+        await wait_healthy(f"http://127.0.0.1:{port}", process)
+        soft_now = _open_file_limit(process.pid)
+        assert soft_now > 256
+        if hard != resource.RLIM_INFINITY:
+            assert soft_now == hard
+    finally:
+        process.send_signal(signal.SIGTERM)
+        await process.wait()
+
+
+def _open_file_limit(pid: int) -> int:
+    """The soft limit on open files of process `pid`, as the kernel reports it."""
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    (line,) = [row for row in limits.splitlines() if row.startswith("Max open files")]
+    return int(line.split()[3])

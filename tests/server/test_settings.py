@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from bot.runtime.settings import Settings, SettingsError
-from bot.server.main import banner, serve
+from bot.server.main import banner, serve, with_setup_token
 from tests.fakegithub import FakeGitHub
 
 SECRET = "whsec-value-for-tests"
@@ -187,8 +187,19 @@ def test_banner_names_sources_and_hides_secret_values(pem: str) -> None:
 
 
 def test_unconfigured_banner_points_to_the_setup_page() -> None:
-    text = banner(Settings.from_env({"PORT": "3100"}, env_file=None))
-    assert "not configured: open http://0.0.0.0:3100/ to register the App" in text
+    text = banner(Settings.from_env({"PORT": "3100", "SETUP_TOKEN": "mine"}, env_file=None))
+    # A token the operator set is theirs to know: the banner names the setting, not its value.
+    assert "not configured: open http://localhost:3100/setup?token=<SETUP_TOKEN> to" in text
+    assert "mine" not in text
+
+
+def test_without_setup_token_serve_makes_one_up_and_prints_its_link() -> None:
+    settings = with_setup_token(Settings.from_env({"PORT": "3100"}, env_file=None))
+    token = settings.setup_token
+    assert token
+    assert len(token) >= 32
+    assert f"open http://localhost:3100/setup?token={token} to register" in banner(settings)
+    assert with_setup_token(Settings.from_env({}, env_file=None)).setup_token != token
 
 
 def test_serve_refuses_bad_settings_with_exit_2_and_one_line(

@@ -1,4 +1,5 @@
-"""The App itself: installation tokens, manifest conversion, rate-limit overview."""
+"""The App itself: installation tokens, manifest conversion, rate-limit overview, and GitHub's
+meta information (the addresses webhooks come from)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,11 @@ async def rate_limit(fake: FakeGitHub, call: Call) -> web.Response:
     core["used"] = bucket.used
     search = {"limit": 30, "remaining": 30, "reset": int(time.time()) + 60, "used": 0}
     return reply({"rate": core, "resources": {"core": core, "search": search}})
+
+
+@handles("meta/get")
+async def meta(fake: FakeGitHub, call: Call) -> web.Response:
+    return reply({"verifiable_password_authentication": False, "hooks": list(fake.hook_ranges)})
 
 
 @handles("apps/list-repos-accessible-to-installation")
