@@ -161,7 +161,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
         if spec.unless is not None and _found(spec.unless, masked, searched):
             continue
         if src is None:
-            src = Source(lexed, lang.family.nesting, in_code)
+            src = Source(lexed, lang.family.nesting, in_code, lang.family.preprocessor)
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)
