@@ -62,6 +62,20 @@ _SWIFT = re.compile(
     r'|\#(?P<raw_string>\#*"""[\s\S]*?(?:"""\#+|\Z)|\#*"[^"\n]*"\#+)'
 )
 
+# JavaScript, TypeScript and Go: C comments, quotes of either kind, and backtick template
+# literals (raw strings in Go) that may span lines: WGSL or GLSL source is kept in them.
+_JS = re.compile(
+    r"/(?P<comment>/[^\n]*|\*[\s\S]*?(?:\*/|\Z))"
+    rf'|"(?P<dq_string>{_DQ_REST})'
+    rf"|'(?P<sq_string>{_SQ_REST})"
+    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
+)
+
+# Fortran (free form): '!' comments, quoted strings.
+_FORTRAN = re.compile(
+    r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})"
+)
+
 _PY = re.compile(
     r"\#(?P<comment>[^\n]*)"
     r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
@@ -97,6 +111,8 @@ FAMILIES: dict[str, Family] = {
     "c": Family("c", _C, "braces", preprocessor=True),
     "rust": Family("rust", _RUST, "braces"),
     "swift": Family("swift", _SWIFT, "braces"),
+    "js": Family("js", _JS, "braces"),
+    "fortran": Family("fortran", _FORTRAN, "lines"),
     "python": Family("python", _PY, "indent", docstrings=True),
     "hash": Family("hash", _HASH, "lines"),
     "make": Family("make", _MAKE, "lines"),
