@@ -105,13 +105,14 @@ class Family:
     nesting: str  # "braces" (C-like), "indent" (Python-like) or "lines" (config, build)
     docstrings: bool = False
     preprocessor: bool = False  # '#' lines are C preprocessor directives (not Rust attributes)
+    line_statements: bool = False  # a statement ends with its line (and brackets), not at ';'
 
 
 FAMILIES: dict[str, Family] = {
     "c": Family("c", _C, "braces", preprocessor=True),
     "rust": Family("rust", _RUST, "braces"),
-    "swift": Family("swift", _SWIFT, "braces"),
-    "js": Family("js", _JS, "braces"),
+    "swift": Family("swift", _SWIFT, "braces", line_statements=True),
+    "js": Family("js", _JS, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
     "python": Family("python", _PY, "indent", docstrings=True),
     "hash": Family("hash", _HASH, "lines"),

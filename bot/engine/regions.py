@@ -68,6 +68,7 @@ _MACRO_LINES = 500  # lines one #define may continue over
 _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 _STATEMENT_LINES = 1000  # lines one statement may span
+_ADJACENT_GAP = 200  # blanks between two literals that still join them
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
 _PARENS = re.compile(r"[()]")
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
@@ -99,6 +100,7 @@ class Source:
         "lexed",
         "masked",
         "_functions",
+        "line_statements",
         "occurrences",
         "preprocessor",
         "starts",
@@ -110,9 +112,12 @@ class Source:
         nesting: str,
         occurrences: dict[str, list[int]],
         preprocessor: bool = True,
+        line_statements: bool = False,
     ) -> None:
         self.lexed = lexed
         self.preprocessor = preprocessor  # '#' lines are directives (C), not attributes (Rust)
+        # Swift, Go, JavaScript: a statement ends with its line unless brackets stay open.
+        self.line_statements = line_statements
         self.occurrences = occurrences  # keyword -> its offsets in the masked code
         self.masked = lexed.masked
         self.family = nesting
@@ -568,7 +573,7 @@ def _line(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator
 
 
 def _statement_span(src: Source, m: re.Match[str]) -> Span:
-    if src.family != "braces":
+    if src.family != "braces" or src.line_statements:
         line = src.line_of(m.start())
         return line, src.statement_last(line)
     start = m.start()
@@ -585,7 +590,7 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     covered = 0  # last line of the previous statement: a match inside it adds nothing
     starts = src.starts
-    if src.family != "braces":  # ``_statement_span`` for Python-like code, inlined
+    if src.family != "braces" or src.line_statements:  # ``_statement_span``, inlined
         statement_last = src.statement_last
         for m in src.finditer(pattern, keywords):
             line = bisect_right(starts, m.start())
@@ -789,11 +794,30 @@ def string_body(token: str) -> str:
 
 
 def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    text, strings = src.lexed.text, src.lexed.strings
+    """Each string literal whose body matches, with the literals adjacent to it: C and Python
+    join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
+    text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
+    reached = -1  # last literal already claimed with its neighbours
     for index in src.strings_holding(keywords):
+        if index <= reached:
+            continue
         s, e = strings[index]
-        if pattern.search(string_body(text[s:e])):
-            yield src.span(s, e)
+        if not pattern.search(string_body(text[s:e])):
+            continue
+        first = index
+        while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
+            first -= 1
+        last = index
+        while last + 1 < len(strings) and _adjacent(masked, strings, last):
+            last += 1
+        reached = last
+        yield src.span(strings[first][0], strings[last][1])
+
+
+def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
+    """Only blanks (or a line continuation) separate literal ``index`` from the next one."""
+    gap = masked[strings[index][1] : strings[index + 1][0]]
+    return not gap.strip(" \t\r\n\\") and len(gap) < _ADJACENT_GAP
 
 
 def _call_argument_string(
