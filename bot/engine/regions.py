@@ -100,6 +100,7 @@ class Source:
         "lexed",
         "masked",
         "_functions",
+        "_innermost_branch",
         "line_statements",
         "occurrences",
         "preprocessor",
@@ -136,6 +137,7 @@ class Source:
         self._keyword_lines: dict[str, set[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
+        self._innermost_branch: tuple[list[int], list[Span]] | None = None
 
     @property
     def nlines(self) -> int:
@@ -358,6 +360,39 @@ class Source:
             for brace in walked:
                 functions[brace] = found
             yield found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+
+    def branch_at(self, line: int) -> Span | None:
+        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``line``
+        (its directive included, up to the line before the next one), if any."""
+        if self._innermost_branch is None:
+            self._innermost_branch = self._scan_branches()
+        owner, spans = self._innermost_branch
+        index = owner[line - 1] if 0 < line <= len(owner) else -1
+        return spans[index] if index >= 0 else None
+
+    def _scan_branches(self) -> tuple[list[int], list[Span]]:
+        """Per line, the index of the innermost branch holding it (-1: none), and the spans."""
+        owner = [-1] * self.nlines
+        spans: list[Span] = []
+        stack: list[int] = []  # open branches, innermost last
+        previous = 1  # lines from here to the next directive belong to the stack's top
+        starts = self.starts
+        for m in _PP.finditer(self.masked):
+            line = bisect_right(starts, m.start())
+            top = stack[-1] if stack else -1
+            owner[previous - 1 : line - 1] = [top] * (line - previous)
+            directive = m.group(1)
+            if directive[0] != "i" and stack:  # elif, else, endif: the branch ends
+                closed = stack.pop()
+                spans[closed] = (spans[closed][0], line - 1 if directive != "endif" else line)
+            if directive[0] == "i" or (directive in ("elif", "else") and top >= 0):
+                stack.append(len(spans))
+                spans.append((line, self.nlines))
+            owner[line - 1] = stack[-1] if stack else -1
+            previous = line + 1
+        top = stack[-1] if stack else -1
+        owner[previous - 1 :] = [top] * (self.nlines - previous + 1)
+        return owner, spans
 
     def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
         """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
@@ -691,16 +726,24 @@ def _c_enclosing_function(
         else:
             matches.append(m)
     starts = src.starts
-    done: set[int] = set()
+    done: dict[int, Span] = {}
     for m, (brace, close) in zip(
         matches, src.nearest_functions(m.start() for m in matches), strict=True
     ):
         if brace < 0:
             yield _statement_span(src, m)
-        elif brace not in done:
-            done.add(brace)
+            continue
+        function = done.get(brace)
+        if function is None:
             first = src.c_statement_start(brace)
-            yield bisect_right(starts, first), bisect_right(starts, close)
+            function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
+        # Inside a preprocessor branch of the body (the CUDA branch beside a SYCL one), the
+        # branch is the device code, not the whole function.
+        branch = src.branch_at(bisect_right(starts, m.start())) if src.preprocessor else None
+        if branch is not None and function[0] < branch[0] and branch[1] < function[1]:
+            yield branch
+        else:
+            yield function
 
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:

@@ -72,3 +72,69 @@ int hc_mtlCreateCommandQueue (void *ctx, id metal_device, id *queue)
     assert report.ecosystems == {"metal": 1}
     hiprtc = b"typedef hiprtcResult (*HIPRTC_HIPRTCCREATEPROGRAM) (hiprtcProgram *, const char *);\n"
     assert classify("include/ext_hiprtc.h", hiprtc).ecosystems == {"hip": 1}
+
+
+# -- AMReX-Codes/amrex: ParallelFor lambdas compiled for CUDA, HIP and SYCL -------------------
+
+AMREX_LAMBDA = b"""\
+void scale(amrex::MultiFab& mf, amrex::Real a) {
+    for (amrex::MFIter mfi(mf); mfi.isValid(); ++mfi) {
+        auto const& arr = mf.array(mfi);
+        amrex::ParallelFor(mfi.tilebox(), [=] AMREX_GPU_DEVICE (int i, int j, int k) noexcept
+        {
+            arr(i,j,k) *= a;
+        });
+    }
+}
+"""
+
+
+def test_amrex_device_lambdas_are_kernel_code_for_every_backend() -> None:
+    # Src/**: the lambda handed to ParallelFor is device code, but AMReX builds it for CUDA,
+    # HIP and SYCL alike: kernel lines that no single vendor locks in.
+    report = classify("Src/Base/AMReX_Scale.cpp", AMREX_LAMBDA)
+    assert report.line_rules[3:7] == ["portable-gpu.device-code"] * 4
+    assert report.ecosystems == {"portable-gpu": 4}
+    assert report.line_rules[0] == "" and report.line_rules[8] == ""
+
+
+def test_amrex_raw_builtins_in_a_backend_branch_are_cuda() -> None:
+    # Src/Base/AMReX_FBI.H: one device function with a SYCL branch and a CUDA/HIP branch of
+    # warp built-ins; only the latter is CUDA code, and not the SYCL half.
+    source = b"""\
+AMREX_GPU_DEVICE AMREX_FORCE_INLINE
+void lock_cells(int* m, int icell) noexcept
+{
+#ifdef AMREX_USE_SYCL
+    int tid = item.get_global_id(0);
+#else
+    int tid = blockDim.x*blockIdx.x + threadIdx.x;
+    __syncwarp();
+#endif
+    m[tid] = icell;
+}
+"""
+    report = classify("Src/Base/AMReX_FBI.H", source)
+    assert report.line_rules[5:9] == ["cuda.device-body"] * 4
+    assert report.line_rules[3] == "portable-gpu.device-code"
+    assert report.ecosystems == {"cuda": 4, "portable-gpu": 7}
+
+
+def test_project_kernel_macros_are_found_by_their_bodies() -> None:
+    # Application codes on top of their own KERNEL/GLOBAL macros (defined in a header the file
+    # does not show): the body's thread indices make the function device code.
+    source = b"""\
+#include "gpu_macros.h"
+GLOBAL void update(double* u, const double* f, int n)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { u[i] += f[i]; }
+}
+void host_update(double* u, const double* f, int n) { launch(update, u, f, n); }
+"""
+    report = classify("src/update.cc", source)
+    assert report.line_rules[1:6] == ["cuda.device-body"] * 5
+    assert report.line_rules[6] == ""
+    # Host code that only names the words stays portable.
+    host = b'int threadIdx_count = 0;\nvoid log_it() { puts("threadIdx.x"); }\n'
+    assert classify("src/log.cc", host).layers[Layer.KERNEL] == 0
