@@ -138,3 +138,32 @@ void host_update(double* u, const double* f, int n) { launch(update, u, f, n); }
     # Host code that only names the words stays portable.
     host = b'int threadIdx_count = 0;\nvoid log_it() { puts("threadIdx.x"); }\n'
     assert classify("src/log.cc", host).layers[Layer.KERNEL] == 0
+
+
+# -- xmrig/xmrig: OpenCL and CUDA mining backends ---------------------------------------------
+
+
+def test_xmrig_host_backend_headers_are_not_device_code() -> None:
+    # src/backend/opencl/OclConfig.h: the OpenCL backend's host classes, in an opencl/ folder.
+    source = b"""\
+#pragma once
+#include "backend/opencl/OclLaunchData.h"
+namespace xmrig {
+class OclConfig { public: bool isEnabled() const { return m_enabled; } bool m_enabled = true; };
+}
+"""
+    report = classify("src/backend/opencl/OclConfig.h", source)
+    assert report.language == "C Header"
+    assert report.layers[Layer.KERNEL] == 0
+
+
+def test_cpuid_inline_assembly_is_not_ptx() -> None:
+    # src/3rdparty/hwloc/include/private/cpuid-x86.h: x86 cpuid through inline asm.
+    source = b"""\
+static inline void hwloc_x86_cpuid(unsigned *eax, unsigned *ebx, unsigned *ecx, unsigned *edx)
+{
+  __asm__("cpuid\\n\\t" : "+a" (*eax), "=b" (*ebx), "+c" (*ecx), "=d" (*edx));
+}
+"""
+    report = classify("include/private/cpuid-x86.h", source)
+    assert report.layers[Layer.KERNEL] == 0
