@@ -167,3 +167,26 @@ static inline void hwloc_x86_cpuid(unsigned *eax, unsigned *ebx, unsigned *ecx, 
 """
     report = classify("include/private/cpuid-x86.h", source)
     assert report.layers[Layer.KERNEL] == 0
+
+
+# -- openmm/openmm: one kernel source compiled for CUDA, HIP and OpenCL -----------------------
+
+
+def test_openmm_common_kernels_are_multi_vendor_kernel_code() -> None:
+    # platforms/common/src/kernels/*.cc: KERNEL/DEVICE macros defined per platform, and bare
+    # body fragments that the host pastes into generated kernels.
+    kernel = b"""\
+KERNEL void applyThermostat(int numAtoms, GLOBAL mixed4* RESTRICT velm, real scale) {
+    for (int index = GLOBAL_ID; index < numAtoms; index += GLOBAL_SIZE) {
+        velm[index].x *= scale;
+    }
+}
+"""
+    report = classify("platforms/common/src/kernels/thermostat.cc", kernel)
+    assert report.ecosystems == {"portable-gpu": 5}
+    fragment = b"real3 v0 = make_real3(pos2.x-pos1.x, pos2.y-pos1.y, pos2.z-pos1.z);\nenergy += v0.x;\n"
+    report = classify("platforms/common/src/kernels/angleForce.cc", fragment)
+    assert report.ecosystems == {"portable-gpu": 2}
+    # The CUDA platform's own kernels stay CUDA.
+    cuda = b"extern \"C\" __global__ void clear(float* x) { x[blockIdx.x*blockDim.x+threadIdx.x] = 0; }\n"
+    assert classify("platforms/cuda/src/kernels/utilities.cu", cuda).ecosystems == {"cuda": 1}
