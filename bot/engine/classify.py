@@ -161,7 +161,10 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
         if spec.unless is not None and _found(spec.unless, masked, searched):
             continue
         if src is None:
-            src = Source(lexed, lang.family.nesting, in_code)
+            family = lang.family
+            src = Source(
+                lexed, family.nesting, in_code, family.preprocessor, family.line_statements
+            )
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

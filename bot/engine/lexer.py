@@ -53,6 +53,29 @@ _RUST = re.compile(
     r"|'(?:\\[^\n]{1,10}?|[^'\\\n])'))"
 )
 
+# Swift: C-style comments (Swift nests block comments; a nested one, rare in real code, ends
+# this match at its first "*/"), multi-line """...""" strings (where Metal shader source is
+# kept), raw #"..."# strings and ordinary one-line strings.
+_SWIFT = re.compile(
+    r"/(?P<comment>/[^\n]*|\*[\s\S]*?(?:\*/|\Z))"
+    rf'|"(?P<string>""[\s\S]*?(?:"""|\Z)|{_DQ_REST})'
+    r'|\#(?P<raw_string>\#*"""[\s\S]*?(?:"""\#+|\Z)|\#*"[^"\n]*"\#+)'
+)
+
+# JavaScript, TypeScript and Go: C comments, quotes of either kind, and backtick template
+# literals (raw strings in Go) that may span lines: WGSL or GLSL source is kept in them.
+_JS = re.compile(
+    r"/(?P<comment>/[^\n]*|\*[\s\S]*?(?:\*/|\Z))"
+    rf'|"(?P<dq_string>{_DQ_REST})'
+    rf"|'(?P<sq_string>{_SQ_REST})"
+    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
+)
+
+# Fortran (free form): '!' comments, quoted strings.
+_FORTRAN = re.compile(
+    r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})"
+)
+
 _PY = re.compile(
     r"\#(?P<comment>[^\n]*)"
     r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
@@ -60,7 +83,7 @@ _PY = re.compile(
     r"|'(?P<sq_string>''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z)"
     rf"|{_SQ_REST})"
 )
-_KIND = {"dq_string": "string", "sq_string": "string"}
+_KIND = {"dq_string": "string", "sq_string": "string", "raw_string": "string"}
 
 # Configuration and build files: their quoted values are the configuration itself, so strings
 # stay visible to rules; they are tokenized only where a '#' inside them is not a comment.
@@ -81,11 +104,16 @@ class Family:
     tokens: re.Pattern[str]
     nesting: str  # "braces" (C-like), "indent" (Python-like) or "lines" (config, build)
     docstrings: bool = False
+    preprocessor: bool = False  # '#' lines are C preprocessor directives (not Rust attributes)
+    line_statements: bool = False  # a statement ends with its line (and brackets), not at ';'
 
 
 FAMILIES: dict[str, Family] = {
-    "c": Family("c", _C, "braces"),
+    "c": Family("c", _C, "braces", preprocessor=True),
     "rust": Family("rust", _RUST, "braces"),
+    "swift": Family("swift", _SWIFT, "braces", line_statements=True),
+    "js": Family("js", _JS, "braces", line_statements=True),
+    "fortran": Family("fortran", _FORTRAN, "lines"),
     "python": Family("python", _PY, "indent", docstrings=True),
     "hash": Family("hash", _HASH, "lines"),
     "make": Family("make", _MAKE, "lines"),

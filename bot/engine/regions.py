@@ -13,6 +13,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           names in group 1 (``#define HD __host__ __device__``), and the define
 ``c-block-statement``     a statement from its start to the closing brace of the first block
                           after the match (a lambda body handed to ``parallel_for``)
+``c-enclosing-function``  the innermost function or lambda whose body holds the match, from
+                          its declaration's start to its closing brace, whatever decorates it
+                          (else the match's statement): device code found by what it does
 ``preprocessor-block``    the ``#if``/``#elif`` branch whose condition matched, nesting aware
 ``preprocessor-else``     the ``#else`` branch of the ``#if`` whose condition matched
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
@@ -65,6 +68,17 @@ _MACRO_LINES = 500  # lines one #define may continue over
 _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 _STATEMENT_LINES = 1000  # lines one statement may span
+_ADJACENT_GAP = 200  # blanks between two literals that still join them
+_HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
+_PARENS = re.compile(r"[()]")
+# What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
+# return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
+_QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
+# The name (or a lambda's "]") just before a "(".
+_NAME_BEFORE = re.compile(r"(?:(\w+)|\])[ \t\n]*\Z")
+_CONTROL_WORDS = frozenset(
+    {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "defined", "elif"}
+)
 
 
 class Source:
@@ -85,12 +99,26 @@ class Source:
         "family",
         "lexed",
         "masked",
+        "_functions",
+        "_innermost_branch",
+        "line_statements",
         "occurrences",
+        "preprocessor",
         "starts",
     )
 
-    def __init__(self, lexed: Lexed, nesting: str, occurrences: dict[str, list[int]]) -> None:
+    def __init__(
+        self,
+        lexed: Lexed,
+        nesting: str,
+        occurrences: dict[str, list[int]],
+        preprocessor: bool = True,
+        line_statements: bool = False,
+    ) -> None:
         self.lexed = lexed
+        self.preprocessor = preprocessor  # '#' lines are directives (C), not attributes (Rust)
+        # Swift, Go, JavaScript: a statement ends with its line unless brackets stay open.
+        self.line_statements = line_statements
         self.occurrences = occurrences  # keyword -> its offsets in the masked code
         self.masked = lexed.masked
         self.family = nesting
@@ -108,6 +136,8 @@ class Source:
         self._string_starts: list[int] | None = None
         self._keyword_lines: dict[str, set[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
+        self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
+        self._innermost_branch: tuple[list[int], list[Span]] | None = None
 
     @property
     def nlines(self) -> int:
@@ -208,7 +238,9 @@ class Source:
         if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
         begin = cut + 1
-        if masked.find("#", begin, pos) >= 0 or masked.find(":", begin, pos) >= 0:
+        if self.preprocessor and (
+            masked.find("#", begin, pos) >= 0 or masked.find(":", begin, pos) >= 0
+        ):
             for barrier in _C_BARRIER.finditer(masked, begin, pos):
                 begin = max(begin, barrier.end())
         first = _NON_SPACE.search(masked, begin, pos + 1)
@@ -218,6 +250,8 @@ class Source:
         """The lines of the preprocessor directive holding ``pos``, ``\\`` continuations
         included (a match inside a multi-line #define belongs to the macro), at most
         ``_MACRO_LINES`` lines after the directive's first."""
+        if not self.preprocessor:
+            return None
         if self._directives is None:
             self._directives = self._find_directives()
         starts, ends = self._directives
@@ -261,6 +295,104 @@ class Source:
     def block_end(self, open_brace: int) -> int:
         """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""
         return self.brace_pairs().get(open_brace, len(self.masked) - 1)
+
+    def is_function_body(self, open_brace: int) -> bool:
+        """Whether the block opening at ``open_brace`` is a function's or a lambda's body.
+
+        Its header ends in a parameter list: a ``)`` after the previous ``;``, ``{`` or ``}``,
+        followed only by qualifiers (``const``, ``noexcept``, ``-> T``, macros), whose ``(``
+        follows a name or a lambda's ``]`` that is no control keyword (``if``, ``for``,
+        ``while``, ``switch``, ``catch``). Class, namespace, ``else``/``do``/``try`` and
+        initializer blocks have no such list. Bounded by ``_HEADER_WINDOW`` characters.
+        """
+        masked = self.masked
+        lo = open_brace - _HEADER_WINDOW if open_brace > _HEADER_WINDOW else 0
+        cut = max(
+            lo - 1,
+            masked.rfind(";", lo, open_brace),
+            masked.rfind("{", lo, open_brace),
+            masked.rfind("}", lo, open_brace),
+        )
+        close = masked.rfind(")", cut + 1, open_brace)
+        if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
+            return False
+        # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``).
+        depth = 0
+        parens = [m.start() for m in _PARENS.finditer(masked, lo, close + 1)]
+        for at in reversed(parens):
+            depth += 1 if masked[at] == ")" else -1
+            if depth == 0:
+                before = _NAME_BEFORE.search(masked, max(lo, at - 256), at)
+                if before is None:
+                    return False
+                word = before.group(1)
+                return word is None or word not in _CONTROL_WORDS
+        return False
+
+    def nearest_functions(self, offsets: Iterable[int]) -> Iterator[tuple[int, int]]:
+        """For each offset (in increasing order), the open brace of the innermost function or
+        lambda body holding it, or -1, and the brace closing it (one sweep over the braces)."""
+        masked, functions = self.masked, self._functions
+        pairs = self.brace_pairs()
+        braces = _BRACES.finditer(masked)
+        stack: list[int] = []
+        pending = next(braces, None)
+        for pos in offsets:
+            while pending is not None and pending.start() < pos:
+                if pending.group() == "{":
+                    stack.append(pending.start())
+                elif stack:
+                    stack.pop()
+                pending = next(braces, None)
+            # Down the stack to the first brace whose answer is known or that is a body;
+            # every brace walked past shares that answer (each is decided once per file).
+            walked: list[int] = []
+            found = -1
+            for brace in reversed(stack):
+                known = functions.get(brace)
+                if known is not None:
+                    found = known
+                    break
+                walked.append(brace)
+                if self.is_function_body(brace):
+                    found = brace
+                    break
+            for brace in walked:
+                functions[brace] = found
+            yield found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+
+    def branch_at(self, line: int) -> Span | None:
+        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``line``
+        (its directive included, up to the line before the next one), if any."""
+        if self._innermost_branch is None:
+            self._innermost_branch = self._scan_branches()
+        owner, spans = self._innermost_branch
+        index = owner[line - 1] if 0 < line <= len(owner) else -1
+        return spans[index] if index >= 0 else None
+
+    def _scan_branches(self) -> tuple[list[int], list[Span]]:
+        """Per line, the index of the innermost branch holding it (-1: none), and the spans."""
+        owner = [-1] * self.nlines
+        spans: list[Span] = []
+        stack: list[int] = []  # open branches, innermost last
+        previous = 1  # lines from here to the next directive belong to the stack's top
+        starts = self.starts
+        for m in _PP.finditer(self.masked):
+            line = bisect_right(starts, m.start())
+            top = stack[-1] if stack else -1
+            owner[previous - 1 : line - 1] = [top] * (line - previous)
+            directive = m.group(1)
+            if directive[0] != "i" and stack:  # elif, else, endif: the branch ends
+                closed = stack.pop()
+                spans[closed] = (spans[closed][0], line - 1 if directive != "endif" else line)
+            if directive[0] == "i" or (directive in ("elif", "else") and top >= 0):
+                stack.append(len(spans))
+                spans.append((line, self.nlines))
+            owner[line - 1] = stack[-1] if stack else -1
+            previous = line + 1
+        top = stack[-1] if stack else -1
+        owner[previous - 1 :] = [top] * (self.nlines - previous + 1)
+        return owner, spans
 
     def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
         """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
@@ -476,7 +608,7 @@ def _line(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator
 
 
 def _statement_span(src: Source, m: re.Match[str]) -> Span:
-    if src.family != "braces":
+    if src.family != "braces" or src.line_statements:
         line = src.line_of(m.start())
         return line, src.statement_last(line)
     start = m.start()
@@ -493,7 +625,7 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     covered = 0  # last line of the previous statement: a match inside it adds nothing
     starts = src.starts
-    if src.family != "braces":  # ``_statement_span`` for Python-like code, inlined
+    if src.family != "braces" or src.line_statements:  # ``_statement_span``, inlined
         statement_last = src.statement_last
         for m in src.finditer(pattern, keywords):
             line = bisect_right(starts, m.start())
@@ -578,6 +710,40 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
     if names:
         uses = _uses(src.masked, names, defined)
         yield from _block(src, uses, _C_DECL_END, skip_directives=True)
+
+
+def _c_enclosing_function(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    """The function or lambda whose body holds each match, from its declaration's start to
+    its closing brace; a match in a ``#define`` claims the macro, one outside any function
+    body its statement."""
+    matches: list[re.Match[str]] = []
+    for m in src.finditer(pattern, keywords):
+        directive = src.directive_span(m.start())
+        if directive:
+            yield directive
+        else:
+            matches.append(m)
+    starts = src.starts
+    done: dict[int, Span] = {}
+    for m, (brace, close) in zip(
+        matches, src.nearest_functions(m.start() for m in matches), strict=True
+    ):
+        if brace < 0:
+            yield _statement_span(src, m)
+            continue
+        function = done.get(brace)
+        if function is None:
+            first = src.c_statement_start(brace)
+            function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
+        # Inside a preprocessor branch of the body (the CUDA branch beside a SYCL one), the
+        # branch is the device code, not the whole function.
+        branch = src.branch_at(bisect_right(starts, m.start())) if src.preprocessor else None
+        if branch is not None and function[0] < branch[0] and branch[1] < function[1]:
+            yield branch
+        else:
+            yield function
 
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -671,11 +837,30 @@ def string_body(token: str) -> str:
 
 
 def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    text, strings = src.lexed.text, src.lexed.strings
+    """Each string literal whose body matches, with the literals adjacent to it: C and Python
+    join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
+    text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
+    reached = -1  # last literal already claimed with its neighbours
     for index in src.strings_holding(keywords):
+        if index <= reached:
+            continue
         s, e = strings[index]
-        if pattern.search(string_body(text[s:e])):
-            yield src.span(s, e)
+        if not pattern.search(string_body(text[s:e])):
+            continue
+        first = index
+        while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
+            first -= 1
+        last = index
+        while last + 1 < len(strings) and _adjacent(masked, strings, last):
+            last += 1
+        reached = last
+        yield src.span(strings[first][0], strings[last][1])
+
+
+def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
+    """Only blanks (or a line continuation) separate literal ``index`` from the next one."""
+    gap = masked[strings[index][1] : strings[index + 1][0]]
+    return not gap.strip(" \t\r\n\\") and len(gap) < _ADJACENT_GAP
 
 
 def _call_argument_string(
@@ -721,6 +906,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "statement": _statement,
     "c-function": _c_function,
     "c-block-statement": _c_block_statement,
+    "c-enclosing-function": _c_enclosing_function,
     "c-macro-function": _c_macro_function,
     "preprocessor-block": _preprocessor_block,
     "preprocessor-else": _preprocessor_else,

@@ -19,7 +19,14 @@ PATHS = [
     "job.yaml", "pyproject.toml", "run.sh", "add.dp.cpp",
 ]  # fmt: skip
 _SLASH_COMMENT = "// cuda __global__ torch.cuda"
-COMMENT = {"c": _SLASH_COMMENT, "rust": _SLASH_COMMENT, "python": "# torch.cuda .cuda() 'cuda'"}
+COMMENT = {
+    "c": _SLASH_COMMENT,
+    "rust": _SLASH_COMMENT,
+    "swift": "// MTLCreateSystemDefaultDevice makeCommandQueue",
+    "js": "// @compute @workgroup_size(64)",
+    "fortran": "! cudaMalloc",
+    "python": "# torch.cuda .cuda() 'cuda'",
+}
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
 

