@@ -32,6 +32,7 @@ _ASM = re.compile(r"\basm\s*(?:volatile\s*|__volatile__\s*)?(?:\(|$)")
 _STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _PTX_OPCODE = re.compile(r"^(?:@!?%?\w+\s+)?([a-z][a-z0-9]*)(?:\.|\s|$)")
 _NAMESPACE_ALIASES = (("cg::", "cooperative_groups::"),)
+_VENDOR_PREFIXES = ("__", "cuda", "cu", "CU", "nv", "NV", "cooperative_groups::", "cg::")
 # Lines an asm statement may span after its first: longer blocks are cut here.
 _ASM_SPAN = 40
 
@@ -161,6 +162,7 @@ class Text:
 
     lines: Sequence[str]
     spans: Sequence[tuple[int, int]]
+    defined: frozenset[str] = frozenset()  # names the file defines (kernels, helpers)
 
 
 def file_traps(lines: Sequence[str]) -> dict[str, list[Reason]]:
@@ -234,6 +236,8 @@ def _reasons(translator: _Translator, text: Text, scanned: list[tuple[int, str]]
                 reasons.append(Reason(trap.what, number, trap.why, trap.grades[target]))
         for match in _IDENTIFIER.finditer(line):
             name = re.sub(r"\s+", "", match.group(0))
+            if name in text.defined or not _api_like(name, line, match.end()):
+                continue
             for short, full in _NAMESPACE_ALIASES:
                 if name.startswith(short):
                     name = full + name[len(short) :]
@@ -243,6 +247,17 @@ def _reasons(translator: _Translator, text: Text, scanned: list[tuple[int, str]]
         if _ASM.search(line):
             reasons.extend(_asm_reasons(translator, text, number))
     return reasons
+
+
+def _api_like(name: str, line: str, end: int) -> bool:
+    """Whether a name can be the CUDA API of that name: vendor-prefixed names always, plain
+    ones (``norm``, ``max``, ``clock``) only where called, and never as a member."""
+    if name.startswith(_VENDOR_PREFIXES):
+        return True
+    head = line[: end - len(name)].rstrip()
+    if head.endswith((".", "->")):
+        return False
+    return line[end:].lstrip().startswith("(")
 
 
 def _api_reason(translator: _Translator, name: str, line: int) -> Reason | None:

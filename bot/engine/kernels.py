@@ -138,6 +138,7 @@ def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[
             vendors=tuple(sorted(rule.vendors)) if rule else (),
         )
     context = file_traps(lines) if found else {}
+    defined = frozenset(found) | frozenset(helpers)
     for kernel in found.values():
         kernel.helpers = _calls(lines, (kernel.start_line, kernel.end_line), helpers, kernel.name)
         # The helpers it calls, and theirs: their traps are the kernel's.
@@ -149,7 +150,8 @@ def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[
             seen.add(helper)
             spans.append(helpers[helper])
             queue.extend(_calls(lines, helpers[helper], helpers, helper))
-        kernel.targets = grade(kernel.ecosystem, kernel.vendors, Text(lines, spans), context)
+        text = Text(lines, spans, defined)
+        kernel.targets = grade(kernel.ecosystem, kernel.vendors, text, context)
     return sorted(found.values(), key=lambda k: k.start_line)
 
 
@@ -168,6 +170,7 @@ def _file_effort(
         for number in range(kernel.start_line, kernel.end_line + 1):
             per_line[number] = {t: e.grade for t, e in kernel.targets.items()}
     context = file_traps(lines)
+    defined = frozenset(k.name for k in kernels)
     out: dict[str, dict[Grade, int]] = {}
     for finding in findings:
         if finding.layer != Layer.KERNEL:
@@ -182,7 +185,7 @@ def _file_effort(
             grades = per_line.get(number)
             if grades is None:
                 if own is None:
-                    text = Text(lines, [span])
+                    text = Text(lines, [span], defined)
                     own = {
                         t: e.grade
                         for t, e in grade(finding.ecosystem, vendors, text, context).items()

@@ -1,4 +1,4 @@
-"""What the organisation pages keep of a repository's register and plan (``lockin.plan/1``):
+"""What the organisation pages keep of a repository's register and plan (``lockin.plan/2``):
 coverage, decisions with their owners, the largest areas nobody decided on, and the cost of
 moving per target. Small enough to store one per repository and read a thousand at once."""
 
