@@ -333,3 +333,19 @@ def sources() -> tuple[dict[str, Any], ...]:
             }
         )
     return tuple(out)
+
+
+def table_names(target: str, lines: Sequence[str]) -> tuple[set[str], set[str]]:
+    """Names of ``target``'s translator table (unsupported or overridden) anywhere in the
+    code of ``lines``: (used as the API, present only as something else). For comparing
+    lockin's kernel reasons with what the translator says of a whole file."""
+    translator = translators()[target]
+    listed = translator.unsupported.keys() | translator.overrides.keys()
+    used: set[str] = set()
+    other: set[str] = set()
+    for _, line in _code_lines(Text(lines, [(1, len(lines))])):
+        for match in _IDENTIFIER.finditer(line):
+            name = re.sub(r"\s+", "", match.group(0))
+            if name in listed:
+                (used if _api_like(name, line, match.end()) else other).add(name)
+    return used, other - used

@@ -19,7 +19,7 @@ from importlib import resources
 import yaml
 
 from bot.engine.effort import Effort, Grade, Text, file_traps, grade
-from bot.engine.model import Finding, Layer
+from bot.engine.model import VENDORS, Finding, Layer
 from bot.engine.registry import RULES
 
 # Names are read from the first lines of a finding: a signature rarely spans more.
@@ -135,7 +135,7 @@ def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[
             code_lines=_code_lines(body),
             rule=finding.rule,
             ecosystem=finding.ecosystem,
-            vendors=tuple(sorted(rule.vendors)) if rule else (),
+            vendors=tuple(v for v in VENDORS if v in rule.vendors) if rule else (),
         )
     context = file_traps(lines) if found else {}
     defined = frozenset(found) | frozenset(helpers)
