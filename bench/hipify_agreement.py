@@ -84,13 +84,17 @@ def tree(source: Path, folder: Path) -> Path:
     return source
 
 
-def cuda_files(root: Path, globs: list[str], limit: int) -> list[Path]:
+def cuda_files(root: Path, globs: list[str], limit: int, smallest: bool) -> list[Path]:
+    """Up to ``limit`` files matching ``globs``: the largest, or (``smallest``: hipify-perl's
+    time grows with a file's length) the smallest holding a kernel."""
     found = [
         p
         for p in root.rglob("*")
         if p.is_file() and any(fnmatch.fnmatch(str(p.relative_to(root)), g) for g in globs)
     ]
-    found.sort(key=lambda p: (-p.stat().st_size, str(p)))
+    if smallest:
+        found = [p for p in found if b"__global__" in p.read_bytes()]
+    found.sort(key=lambda p: ((1 if smallest else -1) * p.stat().st_size, str(p)))
     return found[:limit]
 
 
@@ -157,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hipify-git-dir", type=Path, required=True)
     parser.add_argument("--repo", action="append", required=True, metavar="NAME=PATH[:GLOBS]")
     parser.add_argument("--max-files", type=int, default=8)
+    parser.add_argument("--smallest", action="store_true", help="the smallest files with kernels")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "hipify-cache")
     parser.add_argument("--json", type=Path, help="write the per-file results here")
@@ -171,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         name, _, rest = spec.partition("=")
         location, _, globs = rest.partition(":")
         root = tree(Path(location), work)
-        files = cuda_files(root, globs.split(",") if globs else ["*.cu", "*.cuh"], args.max_files)
+        patterns = globs.split(",") if globs else ["*.cu", "*.cuh"]
+        files = cuda_files(root, patterns, args.max_files, args.smallest)
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(lambda p: run_hipify(script, p, args.cache), files))
         for path, (hip_names, cpu) in zip(files, results, strict=True):

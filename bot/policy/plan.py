@@ -18,6 +18,7 @@ two are always shown apart.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -64,7 +65,12 @@ def target_name(name: str | None) -> str | None:
     ``ROCm``, ``tpu``, ``SYCL``...), or None when it names none of them."""
     if name is None:
         return None
-    return _aliases().get(name.strip().lower())
+    aliases = _aliases()
+    text = name.strip().lower()
+    if text in aliases:
+        return aliases[text]
+    # "Intel XPU", "AMD MI300X", "Google Cloud TPU": the first word that names a target.
+    return next((aliases[w] for w in re.findall(r"[\w+]+", text) if w in aliases), None)
 
 
 def target_choices() -> tuple[str, ...]:
@@ -115,6 +121,9 @@ class TargetPlan:
     tool: str | None
     groups: list[PlanGroup]
     rates: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_LINES_PER_WEEK))
+    # Of the lines that could not move off NVIDIA tomorrow (the headline): those the target's
+    # translator converts mechanically (kernels graded port, the vendor-path edits it makes).
+    mechanical_lines: int = 0
 
     def total(self, what: str) -> int:
         return sum(int(getattr(group, what)) for group in self.groups)
@@ -134,12 +143,6 @@ class TargetPlan:
     def model_weeks(self) -> float:
         """The effort model's estimate for the groups no owner gave a figure."""
         return sum(g.model_weeks(self.rates) for g in self.groups if g.recorded_weeks is None)
-
-    @property
-    def mechanical_lines(self) -> int:
-        """Lines the target's translator converts mechanically: kernels graded ``port`` and
-        the vendor-path edits it makes."""
-        return self.total("port") + self.total("mechanical")
 
     @property
     def mechanical_share(self) -> float:
@@ -181,6 +184,7 @@ def build_plan(
     libraries: Mapping[str, Mapping[str, str]] = data["libraries"]
     entries = {d.ref: d for d in register.decisions if _for_target(d, target)}
     groups: dict[str, PlanGroup] = {}
+    locked_mechanical = 0
 
     def group_of(name: str, kind: str) -> PlanGroup:
         group = groups.get(name)
@@ -198,17 +202,23 @@ def build_plan(
         ref = register.attribution.get(summary.path)
         name = ref or posixpath.dirname(summary.path) or "."
         kind = "decision" if ref else "uncovered"
-        kernel_lines = 0
-        carried = summary.path in shimmed and vendor in SHIM_VENDORS
+        kernel_lines = locked_kernel = 0
+        reaches_shim = summary.path in shimmed
+        carried = reaches_shim and vendor in SHIM_VENDORS
         for rule_id, lines in summary.rule_lines.items():
             rule = RULES.get(rule_id)
             if rule is None or vendor in rule.vendors or rule.layer == Layer.PORTABLE:
                 continue
             if carried and rule.ecosystem in SHIMMED_ECOSYSTEMS:
                 continue
+            # The headline's lines: NVIDIA-only kernel and vendor-path code no shim carries.
+            locked = rule.nvidia_only and not (
+                reaches_shim and rule.ecosystem in SHIMMED_ECOSYSTEMS
+            )
             group = group_of(name, kind)
             if rule.layer == Layer.KERNEL:
                 kernel_lines += lines
+                locked_kernel += lines if locked else 0
             elif rule.layer == Layer.VENDOR_LIBRARY:
                 group.map += lines
                 row = libraries.get(rule_id, {})
@@ -226,11 +236,13 @@ def build_plan(
                 group.edit += lines
                 if rule_id in mechanical:
                     group.mechanical += lines
+                    locked_mechanical += lines if locked else 0
         if kernel_lines:
             effort = efforts.get(summary.path) if efforts is not None else None
             weights = effort.lines.get(target, {}) if effort else {}
             for grade, lines in split(kernel_lines, weights).items():
                 setattr(groups[name], grade.value, getattr(groups[name], grade.value) + lines)
+            locked_mechanical += split(locked_kernel, weights).get(Grade.PORT, 0)
     for entry in entries.values():
         # A recorded figure shows under its target even where no line of its scope needs
         # work there (a Triton scope recorded for AMD).
@@ -245,7 +257,14 @@ def build_plan(
         if name in groups:
             groups[name].kernels += 1
     ordered = sorted(groups.values(), key=lambda g: (g.kind != "decision", -g.total, g.name))
-    return TargetPlan(target, vendor, tool, ordered, dict(rates or DEFAULT_LINES_PER_WEEK))
+    return TargetPlan(
+        target,
+        vendor,
+        tool,
+        ordered,
+        dict(rates or DEFAULT_LINES_PER_WEEK),
+        locked_mechanical if tool else 0,
+    )
 
 
 def split(lines: int, weights: Mapping[Grade, int]) -> dict[Grade, int]:

@@ -144,7 +144,7 @@ def plan_document(
 
 
 def _weeks(value: float | None) -> float | None:
-    return round(value, 2) if value is not None else None
+    return round(value, 3) if value is not None else None
 
 
 def _plan(plan: TargetPlan) -> dict[str, Any]:
@@ -312,7 +312,9 @@ def _weeks_text(value: float | None, *, model: bool = False) -> str:
     if value is None:
         return "none"
     if model:
-        return "<0.1" if 0 < value < 0.05 else f"~{value:,.1f}"
+        if not value:
+            return "0"
+        return "<0.1" if value < 0.05 else f"~{value:,.1f}"
     return f"{value:,g}"
 
 
@@ -338,8 +340,7 @@ def headline_text(document: Mapping[str, Any]) -> str | None:
     if locked is None:
         return None
     split = ", ".join(
-        f"{m['lines']:,} to {m['target'].upper() if m['target'] == 'amd' else m['target'].title()} "
-        f"({m['tool']})"
+        f"{m['lines']:,} lines to {_TARGET_TITLES.get(m['target'], m['target'])} ({m['tool']})"
         for m in head.get("mechanical", [])
     )
     text = (
@@ -347,6 +348,9 @@ def headline_text(document: Mapping[str, Any]) -> str | None:
         f"that runs on NVIDIA alone)"
     )
     return f"{text}; of which translate mechanically: {split}." if split else f"{text}."
+
+
+_TARGET_TITLES = {"amd": "AMD", "intel": "Intel", "apple": "Apple", "google": "Google TPU"}
 
 
 def kernels_markdown(document: Mapping[str, Any], rows: int = MARKDOWN_ROWS) -> str:

