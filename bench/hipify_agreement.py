@@ -71,17 +71,28 @@ def hipify_perl(git_dir: Path, folder: Path) -> Path:
     return script
 
 
-def tree(source: Path, folder: Path) -> Path:
-    """A folder with the repository's files: ``source`` itself, or its HEAD extracted."""
-    if (source / "HEAD").exists() and (source / "objects").exists():
-        target = folder / source.parent.name
-        target.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            ["git", "--git-dir", str(source), "archive", "HEAD"], capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-        return target
-    return source
+def tree(source: Path, folder: Path, globs: list[str]) -> Path:
+    """A folder with the repository's files matching ``globs``: ``source`` itself, or, for
+    a git directory, those files of its HEAD (a blob a partial mirror lacks is left out)."""
+    if not ((source / "HEAD").exists() and (source / "objects").exists()):
+        return source
+    target = folder / source.parent.name
+    listed = subprocess.run(
+        ["git", "--git-dir", str(source), "ls-tree", "-r", "--name-only", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    for name in listed:
+        if not any(fnmatch.fnmatch(name, g) for g in globs):
+            continue
+        blob = subprocess.run(
+            ["git", "--git-dir", str(source), "show", f"HEAD:{name}"], capture_output=True
+        )
+        if blob.returncode == 0:
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            (target / name).write_bytes(blob.stdout)
+    return target
 
 
 def cuda_files(root: Path, globs: list[str], limit: int, smallest: bool) -> list[Path]:
@@ -175,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.repo:
         name, _, rest = spec.partition("=")
         location, _, globs = rest.partition(":")
-        root = tree(Path(location), work)
         patterns = globs.split(",") if globs else ["*.cu", "*.cuh"]
+        root = tree(Path(location), work, patterns)
         files = cuda_files(root, patterns, args.max_files, args.smallest)
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(lambda p: run_hipify(script, p, args.cache), files))

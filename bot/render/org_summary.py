@@ -40,9 +40,12 @@ def org_summary(document: dict[str, Any], dashboard_url: str | None) -> dict[str
                 "target": p["target"],
                 "vendor": p["vendor"],
                 "tool": p["tool"],
+                "port": p["port"],
+                "review": p["review"],
                 "rewrite": p["rewrite"],
                 "map": p["map"],
                 "edit": p["edit"],
+                "engineer_weeks": p["engineer_weeks"],
             }
             for p in document["plans"]
         ],

@@ -5,6 +5,7 @@ issue and what the organisation pages keep of a plan."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import re
@@ -21,6 +22,8 @@ from bot.engine.model import LAYERS, NON_PORTABLE, TARGETS
 from bot.render.dashboard import dashboard_body
 from bot.render.json_out import load_schema
 from bot.render.org_summary import org_summary
+from bot.server.orgs.figures import totals
+from bot.store.records import OrgRow
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET_WORD = re.compile(r"\b(amd|intel|apple|google|tpu)\b")
@@ -112,7 +115,46 @@ def test_plan_outputs_list_targets_and_grades_in_order(repo: Path) -> None:
     # The dashboard issue and the organisation pages carry the same targets, in order.
     body = dashboard_body(document, {"code_lines": 1, "non_portable_lines": 1, "nvidia_share": 0})
     assert targets_in(body.split("## Migration plan")[1].splitlines())[:4] == list(TARGETS)
-    assert [p["target"] for p in org_summary(document, None)["plans"]] == list(TARGETS)
+    summary = org_summary(document, None)
+    assert [p["target"] for p in summary["plans"]] == list(TARGETS)
+    # The organisation page sums repositories' plans (a summary stored before plan/2 says
+    # "tpu") and lists targets and layers in the engine's order, never alphabetically.
+    old = json.loads(json.dumps(summary))
+    for plan in old["plans"]:
+        plan["target"] = "tpu" if plan["target"] == "google" else plan["target"]
+    rows = [
+        OrgRow(
+            "o/a",
+            "c",
+            dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+            10,
+            5,
+            2,
+            0.2,
+            None,
+            {"vendor-path": 1, "portable": 5, "kernel": 4},
+            {},
+            summary,
+        ),
+        OrgRow(
+            "o/b",
+            "c",
+            dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+            10,
+            5,
+            2,
+            0.2,
+            None,
+            {"vendor-library": 1},
+            {},
+            old,
+        ),
+    ]
+    combined = totals(rows, 2)
+    assert [p["target"] for p in combined.plans] == list(TARGETS)
+    assert list(combined.layers) == ["kernel", "vendor-library", "vendor-path", "portable"]
+    amd = combined.plans[0]
+    assert amd["port"] == 2 * summary["plans"][0]["port"]
 
 
 def test_action_outputs_follow_the_layer_order() -> None:
