@@ -23,7 +23,8 @@ from typing import Any
 import yaml
 
 from bot.engine.lexer import FAMILIES, lex
-from bot.engine.model import TARGETS
+from bot.engine.model import TARGETS, Finding
+from bot.engine.shims import Includes
 
 #: Reasons kept per kernel and target: the first occurrence of each name, worst first.
 MAX_REASONS = 12
@@ -177,6 +178,48 @@ def file_traps(lines: Sequence[str]) -> dict[str, list[Reason]]:
                     found.setdefault(target, []).append(Reason(trap.what, number, trap.why, grade))
                 break
     return found
+
+
+def included_traps(
+    files: Iterable[tuple[str, tuple[str, ...], Iterable[Finding]]],
+) -> dict[str, dict[str, list[Reason]]]:
+    """Per file given as (path, its ``#include "..."`` names, findings): the reasons it takes
+    from the headers it reaches through includes that hold code no translator converts
+    (effort.yml ``included``), naming the nearest such header."""
+    rule = _data()["included"]
+    ecosystems = frozenset(rule["ecosystems"])
+    listed = list(files)
+    resolve = Includes({path for path, _, _ in listed})
+    holding = {
+        path for path, _, findings in listed if any(f.ecosystem in ecosystems for f in findings)
+    }
+    if not holding:
+        return {}
+    included_by: dict[str, list[str]] = {}
+    for path, includes, _ in listed:
+        for include in includes:
+            target = resolve.target(path, include)
+            if target is not None and target != path:
+                included_by.setdefault(target, []).append(path)
+    reached: dict[str, str] = {}  # file -> the header it reaches
+    todo = sorted(holding)
+    for header in todo:
+        reached.setdefault(header, header)
+    while todo:
+        current = todo.pop(0)
+        for parent in included_by.get(current, ()):
+            if parent not in reached:
+                reached[parent] = reached[current]
+                todo.append(parent)
+    grades = {target: Grade(level) for target, level in rule["grades"].items()}
+    return {
+        path: {
+            target: [Reason(rule["what"], 1, f"{rule['why']} ({header})", level)]
+            for target, level in grades.items()
+        }
+        for path, header in reached.items()
+        if header != path
+    }
 
 
 def grade(

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
 import yaml
 
-from bot.engine.effort import Effort, Grade, Text, file_traps, grade
+from bot.engine.effort import Effort, Grade, Reason, Text, file_traps, grade
 from bot.engine.model import VENDORS, Finding, Layer
 from bot.engine.registry import RULES
 
@@ -90,20 +90,36 @@ def inventory(files: Iterable[tuple[str, str, Iterable[Finding]]]) -> list[Kerne
 
 def graded_inventory(
     files: Iterable[tuple[str, str, Iterable[Finding]]],
+    reached: Mapping[str, Mapping[str, Sequence[Reason]]] | None = None,
 ) -> tuple[list[Kernel], list[FileEffort]]:
     """Kernels of ``files`` given as (path, text, findings), in path and line order, each
-    graded per target, and the kernel-layer lines of each file per target and grade."""
+    graded per target, and the kernel-layer lines of each file per target and grade.
+    ``reached``: per path, reasons its kernels take from the headers it includes
+    (effort.included_traps)."""
     kernels: list[Kernel] = []
     efforts: list[FileEffort] = []
     for path, text, findings in files:
         lines, listed = text.splitlines(), list(findings)
-        found = _file_kernels(path, lines, listed)
+        extra = (reached or {}).get(path, {})
+        found = _file_kernels(path, lines, listed, extra)
         kernels.extend(found)
-        efforts.append(_file_effort(path, lines, listed, found))
+        efforts.append(_file_effort(path, lines, listed, found, extra))
     return kernels, efforts
 
 
-def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[Kernel]:
+def _context(lines: list[str], extra: Mapping[str, Sequence[Reason]]) -> dict[str, list[Reason]]:
+    context = file_traps(lines)
+    for target, reasons in extra.items():
+        context.setdefault(target, []).extend(reasons)
+    return context
+
+
+def _file_kernels(
+    path: str,
+    lines: list[str],
+    findings: list[Finding],
+    extra: Mapping[str, Sequence[Reason]] | None = None,
+) -> list[Kernel]:
     rules = kernel_rules()
     found: dict[str, Kernel] = {}
     helpers: dict[str, tuple[int, int]] = {}  # helper name -> its lines
@@ -137,7 +153,7 @@ def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[
             ecosystem=finding.ecosystem,
             vendors=tuple(v for v in VENDORS if v in rule.vendors) if rule else (),
         )
-    context = file_traps(lines) if found else {}
+    context = _context(lines, extra or {}) if found else {}
     defined = frozenset(found) | frozenset(helpers)
     for kernel in found.values():
         kernel.helpers = _calls(lines, (kernel.start_line, kernel.end_line), helpers, kernel.name)
@@ -163,13 +179,17 @@ def _calls(
 
 
 def _file_effort(
-    path: str, lines: list[str], findings: list[Finding], kernels: list[Kernel]
+    path: str,
+    lines: list[str],
+    findings: list[Finding],
+    kernels: list[Kernel],
+    extra: Mapping[str, Sequence[Reason]] | None = None,
 ) -> FileEffort:
     per_line: dict[int, dict[str, Grade]] = {}
     for kernel in kernels:
         for number in range(kernel.start_line, kernel.end_line + 1):
             per_line[number] = {t: e.grade for t, e in kernel.targets.items()}
-    context = file_traps(lines)
+    context = _context(lines, extra or {})
     defined = frozenset(k.name for k in kernels)
     out: dict[str, dict[Grade, int]] = {}
     for finding in findings:

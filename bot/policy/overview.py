@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot.engine.census import Census, FileSummary
-from bot.engine.effort import Effort, Grade, Reason
+from bot.engine.effort import Effort, Grade, Reason, included_traps
 from bot.engine.frameworks import detect, wanted
 from bot.engine.kernels import graded_inventory, kernel_rules
 from bot.engine.model import Layer
@@ -63,10 +63,14 @@ def overview_document(
     with_kernels = [
         s for s in files if any(f.rule in kernel_ids or f.layer == Layer.KERNEL for f in s.findings)
     ]
+    reached = included_traps((s.path, s.includes, s.findings) for s in files)
     kernels, efforts = graded_inventory(
-        (s.path, data.decode("utf-8", "replace"), s.findings)
-        for s in with_kernels
-        if (data := _read(read, s.path)) is not None
+        (
+            (s.path, data.decode("utf-8", "replace"), s.findings)
+            for s in with_kernels
+            if (data := _read(read, s.path)) is not None
+        ),
+        reached,
     )
     census = Census(files)
     shimmed = census.reaching_shim()

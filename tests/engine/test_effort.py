@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from bot.engine.classify import classify
-from bot.engine.effort import Grade, translators
+from bot.engine.effort import Grade, included_traps, translators
 from bot.engine.kernels import Kernel, graded_inventory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,3 +246,24 @@ def test_regeneration_script_turns_a_checkout_into_the_data_files(tmp_path: Path
 def test_every_target_gets_a_grade(target: str) -> None:
     k = graded("a.cu", "__global__ void f(float* x) { x[0] = 1; }\n")["f"]
     assert k.targets[target].grade in (Grade.PORT, Grade.REWRITE)
+
+
+def test_a_kernel_whose_file_includes_cutlass_code_is_a_rewrite() -> None:
+    """flash-attention's pattern: a thin __global__ wrapper in a launch header that calls
+    CuTe device code defined in a header it includes."""
+    files = {
+        "src/fwd_kernel.h": "#pragma once\n#include <cute/tensor.hpp>\n"
+        "template <class T> __device__ void compute(T* o) {\n"
+        "  cute::Tensor t = cute::make_tensor(o, cute::make_shape(8));\n}\n",
+        "src/fwd_launch.h": '#include "fwd_kernel.h"\n'
+        "template <class T> __global__ void fwd_kernel(T* o) {\n  compute(o);\n}\n",
+        "src/plain.cu": "__global__ void plain(float* x) {\n  x[threadIdx.x] = 0;\n}\n",
+    }
+    reports = {p: classify(p, t.encode()) for p, t in files.items()}
+    reached = included_traps((p, r.includes, r.findings) for p, r in reports.items())
+    kernels, _ = graded_inventory(((p, files[p], reports[p].findings) for p in files), reached)
+    by_name = {k.name: k for k in kernels}
+    assert grades(by_name["fwd_kernel"])["amd"] == "rewrite"
+    (reason,) = by_name["fwd_kernel"].targets["amd"].reasons
+    assert "src/fwd_kernel.h" in reason.why
+    assert grades(by_name["plain"])["amd"] == "port"
