@@ -8,15 +8,16 @@ hipify-clang build generates; it is committed there) and run with Debian's perl 
 ``hipify-perl -examine FILE`` on the CUDA files of each repository (``.cu``/``.cuh`` by
 default, or the globs given). Its warnings ``unsupported device function "X"``,
 ``unsupported HIP identifier: X`` and ``unsupported ROCm HIP identifier: X`` are the names
-hipify cannot convert. lockin's side is the AMD reasons of the file's kernels
-(bot/engine/effort.py) that come from an API table: names graded rewrite because HIPIFY's
+hipify cannot convert. lockin's side is the AMD reasons of the file's device code (its
+kernels and other kernel-layer code, as the plan grades them, bot/engine/effort.py) that
+come from an API table: names graded rewrite because HIPIFY's
 table lists them without a HIP name, or corrected by an override. For every file the two
 sets are compared; the note counts the names both report, and sorts each disagreement into
 its kind:
 
 - ``outside-kernels``: hipify warns about a name lockin's table knows, in code that is not
-  device code lockin grades (host code, a helper no kernel calls): the plan prices those
-  lines as vendor-path edits, not as kernel effort.
+  device code lockin grades (host code): the plan prices those lines as vendor-path edits or
+  library mappings, not as kernel effort.
 - ``overridden``: a name HIPIFY's table lists as unsupported that current HIP supports
   (effort.yml overrides); lockin reports it as ``review``, hipify as unsupported.
 - ``not-an-api-use``: the name appears but not as the API (a member, a local variable named
@@ -50,8 +51,10 @@ ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.engine.classify import classify  # noqa: E402
-from bot.engine.effort import table_names, translators  # noqa: E402
+from bot.engine.effort import Text, file_traps, grade, table_names, translators  # noqa: E402
 from bot.engine.kernels import graded_inventory  # noqa: E402
+from bot.engine.model import Layer  # noqa: E402
+from bot.engine.registry import RULES  # noqa: E402
 
 _WARNING = re.compile(
     r"warning: (?:unsupported device function \"(?P<device>[^\"]+)\""
@@ -130,16 +133,28 @@ def run_hipify(script: Path, path: Path, cache: Path) -> tuple[set[str], float]:
 
 
 def lockin_side(path: Path, rel: str) -> tuple[dict[str, str], Counter[str], set[str]]:
-    """(name -> grade of lockin's table reasons in kernels, trap counts, names lockin's table
-    knows anywhere in the file's code)."""
+    """(name -> grade of lockin's table reasons in the file's device code, trap counts, names
+    lockin's table knows anywhere in the file's code). Device code is what the plan grades:
+    the kernels (with the helpers they call) and every other kernel-layer finding (device
+    helpers of a header whose kernels live in other files)."""
     text = path.read_bytes().decode("utf-8", "replace")
     report = classify(rel, text.encode())
     kernels, _ = graded_inventory([(rel, text, report.findings)])
+    lines = text.splitlines()
+    context = file_traps(lines)
+    defined = frozenset(k.name for k in kernels)
+    efforts = [k.targets["amd"] for k in kernels]
+    for finding in report.findings:
+        if finding.layer == Layer.KERNEL:
+            rule = RULES.get(finding.rule)
+            span = Text(lines, [(finding.start_line, finding.end_line)], defined)
+            vendors = rule.vendors if rule else ()
+            efforts.append(grade(finding.ecosystem, vendors, span, context)["amd"])
     amd = translators()["amd"]
     names: dict[str, str] = {}
     traps: Counter[str] = Counter()
-    for kernel in kernels:
-        for reason in kernel.targets["amd"].reasons:
+    for effort in efforts:
+        for reason in effort.reasons:
             if reason.what in amd.unsupported or reason.what in amd.overrides:
                 names[reason.what] = reason.grade.value
             else:
