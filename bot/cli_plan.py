@@ -1,5 +1,5 @@
 """``lockin plan``: the decision register, the kernel inventory and the migration plan of
-a checkout, as text, Markdown or the ``lockin.plan/1`` JSON document."""
+a checkout, as text, Markdown or the ``lockin.plan/2`` JSON document."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from bot.policy.overview import overview_document
-from bot.policy.plan import targets
+from bot.policy.plan import target_choices
 from bot.render import json_out
 from bot.render.plan_out import plan_markdown, plan_text
 from bot.sources.engine_runner import scan_paths
@@ -24,7 +24,15 @@ def add_plan_parser(commands: argparse._SubParsersAction, positive: Callable[[st
         "plan", help="decision register, kernel inventory and migration plan of a checkout"
     )
     plan.add_argument("path", nargs="?", default=".", help="directory (default: .)")
-    plan.add_argument("--target", choices=targets(), action="append", default=[])
+    plan.add_argument(
+        "--target",
+        type=str.lower,
+        choices=target_choices(),
+        action="append",
+        default=[],
+        metavar="TARGET",
+        help="amd, intel, apple or google (also: hip, rocm, sycl, tpu...); repeatable",
+    )
     plan.add_argument("--format", choices=PLAN_FORMATS, default="text")
     plan.add_argument("--config", help="policy file (default: PATH/.github/lockin.yml)")
     plan.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N")

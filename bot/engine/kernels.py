@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
 import yaml
 
-from bot.engine.model import Finding
+from bot.engine.effort import Effort, Grade, Reason, Text, file_traps, grade
+from bot.engine.model import VENDORS, Finding, Layer
 from bot.engine.registry import RULES
 
 # Names are read from the first lines of a finding: a signature rarely spans more.
@@ -68,20 +69,60 @@ class Kernel:
     appearances: int = 1  # definitions of this name in this file (a template + its instantiations)
     helpers: list[str] = field(default_factory=list)  # device helpers it calls
     decision: str | None = None  # the decision covering its file, set by the register
+    # What moving it to each target takes, with the helpers it calls (engine/effort.py).
+    targets: dict[str, Effort] = field(default_factory=dict)
+
+
+@dataclass
+class FileEffort:
+    """The kernel-layer code lines of one file per target and grade: each line graded as
+    the kernel it is in, lines outside every kernel (helpers, shared declarations) as the
+    finding that holds them."""
+
+    path: str
+    lines: dict[str, dict[Grade, int]]
 
 
 def inventory(files: Iterable[tuple[str, str, Iterable[Finding]]]) -> list[Kernel]:
     """Kernels of ``files`` given as (path, text, findings), in path and line order."""
+    return graded_inventory(files)[0]
+
+
+def graded_inventory(
+    files: Iterable[tuple[str, str, Iterable[Finding]]],
+    reached: Mapping[str, Mapping[str, Sequence[Reason]]] | None = None,
+) -> tuple[list[Kernel], list[FileEffort]]:
+    """Kernels of ``files`` given as (path, text, findings), in path and line order, each
+    graded per target, and the kernel-layer lines of each file per target and grade.
+    ``reached``: per path, reasons its kernels take from the headers it includes
+    (effort.included_traps)."""
     kernels: list[Kernel] = []
+    efforts: list[FileEffort] = []
     for path, text, findings in files:
-        kernels.extend(_file_kernels(path, text.splitlines(), list(findings)))
-    return kernels
+        lines, listed = text.splitlines(), list(findings)
+        extra = (reached or {}).get(path, {})
+        found = _file_kernels(path, lines, listed, extra)
+        kernels.extend(found)
+        efforts.append(_file_effort(path, lines, listed, found, extra))
+    return kernels, efforts
 
 
-def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[Kernel]:
+def _context(lines: list[str], extra: Mapping[str, Sequence[Reason]]) -> dict[str, list[Reason]]:
+    context = file_traps(lines)
+    for target, reasons in extra.items():
+        context.setdefault(target, []).extend(reasons)
+    return context
+
+
+def _file_kernels(
+    path: str,
+    lines: list[str],
+    findings: list[Finding],
+    extra: Mapping[str, Sequence[Reason]] | None = None,
+) -> list[Kernel]:
     rules = kernel_rules()
     found: dict[str, Kernel] = {}
-    helpers: dict[str, str] = {}  # helper name -> its text
+    helpers: dict[str, tuple[int, int]] = {}  # helper name -> its lines
     pieces = (
         (finding, spec, start, end)
         for finding in findings
@@ -92,7 +133,7 @@ def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[
         body = lines[start - 1 : end]
         name = _name(spec, body) or spec.label or posixpath.basename(path)
         if spec.role == "helper":
-            helpers.setdefault(name, "\n".join(body))
+            helpers.setdefault(name, (start, end))
             continue
         kernel = found.get(name)
         if kernel is not None:
@@ -110,14 +151,75 @@ def _file_kernels(path: str, lines: list[str], findings: list[Finding]) -> list[
             code_lines=_code_lines(body),
             rule=finding.rule,
             ecosystem=finding.ecosystem,
-            vendors=tuple(sorted(rule.vendors)) if rule else (),
+            vendors=tuple(v for v in VENDORS if v in rule.vendors) if rule else (),
         )
+    context = _context(lines, extra or {}) if found else {}
+    defined = frozenset(found) | frozenset(helpers)
     for kernel in found.values():
-        text = "\n".join(lines[kernel.start_line - 1 : kernel.end_line])
-        kernel.helpers = sorted(
-            h for h in helpers if h != kernel.name and re.search(rf"\b{re.escape(h)}\s*[(<]", text)
-        )
+        kernel.helpers = _calls(lines, (kernel.start_line, kernel.end_line), helpers, kernel.name)
+        # The helpers it calls, and theirs: their traps are the kernel's.
+        spans, queue, seen = [(kernel.start_line, kernel.end_line)], list(kernel.helpers), set()
+        while queue:
+            helper = queue.pop()
+            if helper in seen:
+                continue
+            seen.add(helper)
+            spans.append(helpers[helper])
+            queue.extend(_calls(lines, helpers[helper], helpers, helper))
+        text = Text(lines, spans, defined)
+        kernel.targets = grade(kernel.ecosystem, kernel.vendors, text, context)
     return sorted(found.values(), key=lambda k: k.start_line)
+
+
+def _calls(
+    lines: list[str], span: tuple[int, int], helpers: dict[str, tuple[int, int]], own: str
+) -> list[str]:
+    text = "\n".join(lines[span[0] - 1 : span[1]])
+    return sorted(h for h in helpers if h != own and re.search(rf"\b{re.escape(h)}\s*[(<]", text))
+
+
+def _file_effort(
+    path: str,
+    lines: list[str],
+    findings: list[Finding],
+    kernels: list[Kernel],
+    extra: Mapping[str, Sequence[Reason]] | None = None,
+) -> FileEffort:
+    per_line: dict[int, dict[str, Grade]] = {}
+    for kernel in kernels:
+        for number in range(kernel.start_line, kernel.end_line + 1):
+            per_line[number] = {t: e.grade for t, e in kernel.targets.items()}
+    context = _context(lines, extra or {})
+    defined = frozenset(k.name for k in kernels)
+    out: dict[str, dict[Grade, int]] = {}
+    for finding in findings:
+        if finding.layer != Layer.KERNEL:
+            continue
+        rule = RULES.get(finding.rule)
+        vendors = rule.vendors if rule else frozenset()
+        span = (finding.start_line, min(finding.end_line, len(lines)))
+        own: dict[str, Grade] | None = None
+        for number in range(span[0], span[1] + 1):
+            if _is_blank(lines[number - 1]):
+                continue
+            grades = per_line.get(number)
+            if grades is None:
+                if own is None:
+                    text = Text(lines, [span], defined)
+                    own = {
+                        t: e.grade
+                        for t, e in grade(finding.ecosystem, vendors, text, context).items()
+                    }
+                grades = per_line[number] = own
+            for target, level in grades.items():
+                counts = out.setdefault(target, {})
+                counts[level] = counts.get(level, 0) + 1
+            per_line[number] = {}  # counted once, whichever finding covers it again
+    return FileEffort(path, out)
+
+
+def _is_blank(line: str) -> bool:
+    return not line.strip() or bool(_COMMENT.match(line))
 
 
 def _segments(spec: KernelRule, lines: list[str], first: int, last: int) -> list[tuple[int, int]]:

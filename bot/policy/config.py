@@ -11,8 +11,8 @@ import copy
 import difflib
 import functools
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -132,6 +132,23 @@ class CensusSettings:
         return self.max_archive_mb * 1024 * 1024
 
 
+#: The default effort model: code lines one engineer moves in a week, per kind of work.
+DEFAULT_LINES_PER_WEEK: dict[str, float] = {
+    "port": 2000,
+    "review": 500,
+    "rewrite": 100,
+    "map": 500,
+    "edit": 1000,
+}
+
+
+@dataclass(frozen=True)
+class PlanSettings:
+    lines_per_engineer_week: Mapping[str, float] = field(
+        default_factory=lambda: dict(DEFAULT_LINES_PER_WEEK)
+    )
+
+
 @dataclass(frozen=True)
 class Policy:
     layers: tuple[Layer, ...]  # layers whose added lines need a decision
@@ -145,6 +162,7 @@ class Policy:
     census: CensusSettings
     dashboard: DashboardSettings = DashboardSettings()
     ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
+    plan: PlanSettings = PlanSettings()
 
     @property
     def markers_allowed(self) -> bool:
@@ -324,6 +342,9 @@ def _policy(values: dict[str, Any]) -> Policy:
             labels=tuple(values["dashboard"]["labels"]),
         ),
         ignore_markers=values["ignore_markers"],
+        plan=PlanSettings(
+            {k: float(v) for k, v in values["plan"]["lines_per_engineer_week"].items()}
+        ),
     )
 
 

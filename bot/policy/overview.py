@@ -12,14 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from bot.engine.census import FileSummary
+from bot.engine.census import Census, FileSummary
+from bot.engine.effort import Effort, Grade, Reason, included_traps
 from bot.engine.frameworks import detect, wanted
-from bot.engine.kernels import inventory, kernel_rules
+from bot.engine.kernels import graded_inventory, kernel_rules
+from bot.engine.model import Layer
+from bot.engine.shims import SHIM_VENDORS, SHIMMED_ECOSYSTEMS
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.codeowners import parse as parse_codeowners
 from bot.policy.config import Policy
 from bot.policy.decisions import DecisionRecord, read_records
-from bot.policy.plan import build_plan, targets
+from bot.policy.plan import build_plan, target_name, targets
 from bot.policy.register import build_register
 from bot.render.plan_out import plan_document
 
@@ -39,7 +42,7 @@ def overview_document(
     only: Sequence[str] = (),
     records: tuple[list[DecisionRecord], list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The ``lockin.plan/1`` document; ``only`` restricts the plans to those targets.
+    """The ``lockin.plan/2`` document; ``only`` restricts the plans to those targets.
     ``records`` (records, problems) when the caller has read them already (the bot)."""
     paths = list(paths)
     if records is None:
@@ -55,12 +58,29 @@ def overview_document(
     candidates = [p for p in paths if wanted(p)][:MAX_FRAMEWORK_FILES]
     detected = detect((p, data) for p in candidates if (data := _read(read, p)) is not None)
     kernel_ids = frozenset(kernel_rules())
-    with_kernels = [s for s in files if any(f.rule in kernel_ids for f in s.findings)]
-    kernels = inventory(
-        (s.path, data.decode("utf-8", "replace"), s.findings)
-        for s in with_kernels
-        if (data := _read(read, s.path)) is not None
+    # Files with kernels (for their names and grades) and any other kernel-layer code (for
+    # the grade of its lines in the plan).
+    with_kernels = [
+        s for s in files if any(f.rule in kernel_ids or f.layer == Layer.KERNEL for f in s.findings)
+    ]
+    reached = included_traps((s.path, s.includes, s.findings) for s in files)
+    kernels, efforts = graded_inventory(
+        (
+            (s.path, data.decode("utf-8", "replace"), s.findings)
+            for s in with_kernels
+            if (data := _read(read, s.path)) is not None
+        ),
+        reached,
     )
+    census = Census(files)
+    shimmed = census.reaching_shim()
+    for kernel in kernels:
+        if kernel.path in shimmed and kernel.ecosystem in SHIMMED_ECOSYSTEMS:
+            why = "its file includes a CUDA-to-HIP compatibility header: it builds for AMD as it is"
+            for target in SHIM_VENDORS:
+                kernel.targets[target] = Effort(
+                    Grade.NONE, (Reason("HIP shim", kernel.start_line, why, Grade.NONE),)
+                )
     register = build_register(
         files,
         decisions,
@@ -70,8 +90,15 @@ def overview_document(
         detected=detected,
         kernels=kernels,
     )
-    plans = [build_plan(files, register, target) for target in (only or targets())]
-    return plan_document(register, plans, root=root)
+    chosen = {target_name(t) for t in only} if only else set(targets())
+    by_path = {e.path: e for e in efforts}
+    rates = policy.plan.lines_per_engineer_week
+    plans = [
+        build_plan(files, register, target, by_path, rates, shimmed)
+        for target in targets()
+        if target in chosen
+    ]
+    return plan_document(register, plans, root=root, locked=census.locked_to_nvidia(), rates=rates)
 
 
 def _read(read: Reader, path: str) -> bytes | None:

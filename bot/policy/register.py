@@ -25,7 +25,7 @@ from bot.engine.kernels import Kernel
 from bot.engine.model import NON_PORTABLE, Layer
 from bot.policy.codeowners import CodeOwners
 from bot.policy.config import Policy
-from bot.policy.decisions import COMPUTE_API, STATUSES, DecisionRecord
+from bot.policy.decisions import COMPUTE_API, STATUSES, DecisionRecord, MigrationCost
 from bot.policy.patterns import compile_patterns, repo_path
 
 FRAMEWORK = "framework"
@@ -44,6 +44,7 @@ class DecisionEntry:
     scope: tuple[str, ...] | None
     estimate: int | None  # migration_cost.lines
     estimate_text: str | None  # migration_cost as written
+    cost: MigrationCost | None = None  # the mapping form: engineer_weeks and target too
     lines: int = 0  # gated lines in scope: what the estimate is compared with
     layers: dict[str, int] = field(default_factory=dict)  # non-portable lines per layer
     ecosystems: dict[str, int] = field(default_factory=dict)
@@ -181,6 +182,7 @@ def _entry(record: DecisionRecord) -> DecisionEntry:
         scope=record.scope,
         estimate=record.cost.lines if record.cost else None,
         estimate_text=record.migration_cost,
+        cost=record.cost,
     )
 
 

@@ -89,6 +89,15 @@ def dashboard_body(
     return body[: MAX_BODY - 200] + "\n\n…cut to fit GitHub's issue size limit.\n"
 
 
+def _mechanical(document: Mapping[str, Any]) -> str:
+    """The headline's split: of those lines, what each target's translator converts."""
+    head = document.get("headline") or {}
+    if head.get("locked_to_nvidia") is None or not head.get("mechanical"):
+        return ""
+    split = ", ".join(f"{m['lines']:,} to {m['target']} ({m['tool']})" for m in head["mechanical"])
+    return f" ({head['locked_to_nvidia']:,} lines), of which translate mechanically: {split}"
+
+
 def _body(
     document: Mapping[str, Any],
     figures: Mapping[str, Any],
@@ -104,7 +113,8 @@ def _body(
         "## Figures",
         f"- Code lines: {figures.get('code_lines', 0):,}\n"
         f"- Non-portable lines: {figures.get('non_portable_lines', 0):,}\n"
-        f"- Could not move off NVIDIA tomorrow: {figures.get('nvidia_share', 0.0):.1%}",
+        f"- Could not move off NVIDIA tomorrow: {figures.get('nvidia_share', 0.0):.1%}"
+        + _mechanical(document),
     ]
     chart = trend_chart(points)
     if chart:

@@ -1,4 +1,4 @@
-"""What the organisation pages keep of a repository's register and plan (``lockin.plan/1``):
+"""What the organisation pages keep of a repository's register and plan (``lockin.plan/2``):
 coverage, decisions with their owners, the largest areas nobody decided on, and the cost of
 moving per target. Small enough to store one per repository and read a thousand at once."""
 
@@ -40,9 +40,12 @@ def org_summary(document: dict[str, Any], dashboard_url: str | None) -> dict[str
                 "target": p["target"],
                 "vendor": p["vendor"],
                 "tool": p["tool"],
+                "port": p["port"],
+                "review": p["review"],
                 "rewrite": p["rewrite"],
                 "map": p["map"],
                 "edit": p["edit"],
+                "engineer_weeks": p["engineer_weeks"],
             }
             for p in document["plans"]
         ],

@@ -54,7 +54,7 @@ def test_json_is_valid_against_the_shipped_schema_and_holds_the_register(tree: P
     assert code == 0
     document = json.loads(out)
     Draft202012Validator(load_schema("plan")).validate(document)
-    assert document["schema"] == "lockin.plan/1"
+    assert document["schema"] == "lockin.plan/2"
     reg = document["register"]
     (decision,) = reg["decisions"]
     assert decision["lines"] == 10
@@ -69,7 +69,7 @@ def test_json_is_valid_against_the_shipped_schema_and_holds_the_register(tree: P
         "attn_fwd": "docs/decisions/0001-attn.md",
         "norm": None,
     }
-    assert [p["target"] for p in document["plans"]] == ["amd", "intel", "apple", "tpu"]
+    assert [p["target"] for p in document["plans"]] == ["amd", "intel", "apple", "google"]
     # The broken record and the CODEOWNERS line are said, on stderr and in the document.
     assert any("0002-bad.md" in p for p in reg["problems"])
     assert any(p.startswith(".github/CODEOWNERS:2:") for p in reg["problems"])
@@ -82,7 +82,42 @@ def test_target_option_restricts_the_plans(tree: Path) -> None:
     plans = json.loads(out)["plans"]
     assert [p["target"] for p in plans] == ["intel"]
     assert plans[0]["tool"] == "SYCLomatic"
-    assert plans[0]["rewrite"] == 12
+    # Plain CUDA kernels: SYCLomatic migrates every name in them without a diagnostic.
+    assert (plans[0]["port"], plans[0]["review"], plans[0]["rewrite"]) == (12, 0, 0)
+
+
+def test_target_aliases_name_the_same_target(tree: Path) -> None:
+    _, out, _ = run("plan", str(tree), "--format", "json", "--target", "tpu", "--target", "ROCm")
+    assert [p["target"] for p in json.loads(out)["plans"]] == ["amd", "google"]
+
+
+def test_recorded_engineer_weeks_count_under_the_target_the_record_names(tree: Path) -> None:
+    """The record says `engineer_weeks: 1, target: HIP`: 1 under amd, in every format, and
+    "none" recorded elsewhere, where the model's estimate stands apart."""
+    _, out, _ = run("plan", str(tree), "--format", "json")
+    plans = {p["target"]: p for p in json.loads(out)["plans"]}
+    assert plans["amd"]["engineer_weeks"]["recorded"] == 1
+    for target in ("intel", "apple", "google"):
+        assert plans[target]["engineer_weeks"]["recorded"] is None
+        assert plans[target]["engineer_weeks"]["estimated"] > 0
+    (attn,) = [g for g in plans["amd"]["groups"] if g["name"].endswith("0001-attn.md")]
+    assert attn["engineer_weeks"] == {"recorded": 1, "estimated": None}
+    (norm,) = [g for g in plans["amd"]["groups"] if g["name"] == "ops"]
+    assert norm["engineer_weeks"]["recorded"] is None
+    assert norm["engineer_weeks"]["estimated"] is not None
+    _, text, _ = run("plan", str(tree))
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line[:2] == "  "}
+    assert rows["amd"][-2] == "1"
+    assert rows["amd"][-1].startswith(("~", "<"))  # the model's figure for the ops/ area
+    assert rows["apple"][-2] == "none"
+    _, md, _ = run("plan", str(tree), "--format", "markdown")
+    md_rows = {
+        r.split("|")[1].strip().split()[0]: r.split("|")
+        for r in md.splitlines()
+        if r.startswith("| ") and r.split("|")[1].strip().split()[0] in plans
+    }
+    assert md_rows["amd"][-3].strip() == "1"
+    assert md_rows["intel"][-3].strip() == "none"
 
 
 def test_text_and_markdown_show_the_same_figures(tree: Path) -> None:

@@ -104,7 +104,7 @@ def test_a_tilelang_kernel_is_named_by_its_jit_function() -> None:
         """,
     )
     assert [(k.name, k.start_line, k.end_line, k.ecosystem, k.vendors) for k in found] == [
-        ("add_one", 4, 10, "tilelang", ("amd", "apple", "nvidia"))
+        ("add_one", 4, 10, "tilelang", ("nvidia", "amd", "apple"))
     ]
 
 

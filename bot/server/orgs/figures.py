@@ -8,7 +8,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.model import LAYERS, TARGETS
 from bot.store.records import OrgRow
+
+#: The plan's kinds of work, in report order (bot/policy/plan.py WORK_KINDS).
+PLAN_PARTS = ("port", "review", "rewrite", "map", "edit")
 
 #: Columns of the table, the CSV and the JSON, in order: (key, heading).
 COLUMNS = (
@@ -126,7 +130,7 @@ class Totals:
     gated_lines: int
     covered_lines: int
     coverage: float | None
-    plans: list[dict[str, Any]]  # per target: rewrite, map, edit summed
+    plans: list[dict[str, Any]]  # per target: port, review, rewrite, map, edit, weeks summed
 
 
 def totals(rows: list[OrgRow], permitted: int) -> Totals:
@@ -139,26 +143,38 @@ def totals(rows: list[OrgRow], permitted: int) -> Totals:
         gated += summary.get("gated_lines", 0)
         covered += summary.get("covered_lines", 0)
         for plan in summary.get("plans", []):
+            # Summaries stored before lockin.plan/2 name the TPU target "tpu".
+            target = "google" if plan["target"] == "tpu" else plan["target"]
             into = plans.setdefault(
-                plan["target"],
-                {"target": plan["target"], "vendor": plan["vendor"], "tool": plan["tool"]}
-                | {"rewrite": 0, "map": 0, "edit": 0},
+                target,
+                {"target": target, "vendor": plan["vendor"], "tool": plan["tool"]}
+                | dict.fromkeys(PLAN_PARTS, 0)
+                | {"recorded_weeks": None, "estimated_weeks": 0.0},
             )
-            for part in ("rewrite", "map", "edit"):
-                into[part] += plan[part]
+            for part in PLAN_PARTS:
+                into[part] += plan.get(part, 0)
+            weeks = plan.get("engineer_weeks") or {}
+            if weeks.get("recorded") is not None:
+                into["recorded_weeks"] = (into["recorded_weeks"] or 0) + weeks["recorded"]
+            into["estimated_weeks"] += weeks.get("estimated") or 0
     code = sum(r.code_lines for r in rows)
     locked = sum(r.nvidia_locked_lines for r in rows)
     return Totals(
         repositories=permitted,
         counted=len(rows),
         code_lines=code,
-        layers=dict(layers),
+        layers={
+            layer.value: layers.get(layer.value, 0) for layer in LAYERS if layer.value in layers
+        },
         nvidia_locked_lines=locked,
         nvidia_share=locked / code if code else 0.0,
         gated_lines=gated,
         covered_lines=covered,
         coverage=covered / gated if gated else None,
-        plans=sorted(plans.values(), key=lambda p: p["target"]),
+        plans=sorted(
+            plans.values(),
+            key=lambda p: TARGETS.index(p["target"]) if p["target"] in TARGETS else len(TARGETS),
+        ),
     )
 
 
