@@ -188,6 +188,7 @@ def _count(
     rules: Mapping[str, Rule],
     layers: dict[Layer, int],
     ecosystems: dict[str, int],
+    by_rule: dict[str, int],
 ) -> None:
     line_rules = report.line_rules
     for number in lines:
@@ -202,6 +203,18 @@ def _count(
             continue
         layers[rule.layer] += 1
         ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + 1
+        if rule.layer != Layer.PORTABLE:
+            by_rule[rule.id] = by_rule.get(rule.id, 0) + 1
+
+
+def _rule_lines(report: FileReport, rules: Mapping[str, Rule]) -> dict[str, int]:
+    """Non-portable lines per rule in the whole of one version."""
+    counts = Counter(r for r in report.line_rules if r)
+    return {
+        rule_id: n
+        for rule_id, n in counts.items()
+        if rule_id in rules and rules[rule_id].layer != Layer.PORTABLE
+    }
 
 
 def _added_ranges(
@@ -279,12 +292,14 @@ def file_delta(
         delta.ignored, delta.marker_problems = _markers_on(new, added, markers_allowed)
         if not markers_allowed:
             new = dataclass_replace(new, line_rules=markers.restored(new))
-        _count(new, added, rules, delta.added, delta.added_ecosystems)
+        _count(new, added, rules, delta.added, delta.added_ecosystems, delta.added_rules)
         delta.added_ranges = _added_ranges(new, added, rules)
+        delta.new_rules = _rule_lines(new, rules)
     if old is not None:
         if not markers_allowed:
             old = dataclass_replace(old, line_rules=markers.restored(old))
-        _count(old, removed, rules, delta.removed, delta.removed_ecosystems)
+        _count(old, removed, rules, delta.removed, delta.removed_ecosystems, delta.removed_rules)
+        delta.old_rules = _rule_lines(old, rules)
     return delta
 
 

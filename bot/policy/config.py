@@ -133,10 +133,19 @@ class CensusSettings:
 
 
 @dataclass(frozen=True)
+class RatchetSettings:
+    """The repository-level ratchet (bot/policy/ratchet.py); at least one is set."""
+
+    lines: int | None  # growth allowed, in lines
+    percent: float | None  # growth allowed, in percent of the base's figure
+
+
+@dataclass(frozen=True)
 class Policy:
     layers: tuple[Layer, ...]  # layers whose added lines need a decision
     allowance: int  # gated lines a PR may add without one
-    enforcement: Literal["fail", "neutral"]
+    # fail; report-only (or its older name, neutral): neutral instead of failure.
+    enforcement: Literal["fail", "report-only", "neutral"]
     paths: PathSettings
     comment: Literal["on-change", "always", "never"]
     check_name: str
@@ -145,6 +154,14 @@ class Policy:
     census: CensusSettings
     dashboard: DashboardSettings = DashboardSettings()
     ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
+    #: growth: lines count net of those removed, per file and ecosystem; strict: every one.
+    gate: Literal["growth", "strict"] = "growth"
+    ratchet: RatchetSettings | None = None  # set: the repository's figure gates, not files
+
+    @property
+    def report_only(self) -> bool:
+        """A failing gate concludes neutral: reported, never blocking."""
+        return self.enforcement != "fail"
 
     @property
     def markers_allowed(self) -> bool:
@@ -255,7 +272,8 @@ def _problems(root: yaml.Node | None, error: ValidationError) -> Iterator[Proble
                 yield Problem(line, _join(key, extra), f"unknown key ({hint})")
             return
         case "type":
-            expected = _JSON_TYPES.get(expected_value, expected_value)
+            names = expected_value if isinstance(expected_value, list) else [expected_value]
+            expected = " or ".join(_JSON_TYPES.get(n) or str(n) for n in names if n != "null")
             got = _kind(node) if node is not None else type(instance).__name__
             found = "nothing" if instance is None else f"{got} {instance!r}"
             message = f"expected {expected}, got {found}"
@@ -324,6 +342,18 @@ def _policy(values: dict[str, Any]) -> Policy:
             labels=tuple(values["dashboard"]["labels"]),
         ),
         ignore_markers=values["ignore_markers"],
+        gate=values["gate"],
+        ratchet=_ratchet(values.get("ratchet")),
+    )
+
+
+def _ratchet(values: dict[str, Any] | None) -> RatchetSettings | None:
+    lines, percent = (values or {}).get("lines"), (values or {}).get("percent")
+    if lines is None and percent is None:
+        return None
+    return RatchetSettings(
+        int(lines) if lines is not None else None,
+        float(percent) if percent is not None else None,
     )
 
 

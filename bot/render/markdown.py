@@ -17,6 +17,7 @@ from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
 from bot.render import markers_out
+from bot.render.counting import counting_note
 from bot.render.figures import COST, percent, reasons, signed, skipped_reasons
 
 Link = Callable[[str, int | None, int | None], str]
@@ -278,6 +279,7 @@ def diff_markdown(
         [
             f"## lockin diff {code(base)} → {code(head)}",
             f"**{verdict['conclusion']}**: {verdict['summary']}",
+            f"_{counting_note(verdict)}_" if counting_note(verdict) else "",
             delta_table(added, removed),
             pie_chart(
                 "Added non-portable lines", {layer.value: added[layer] for layer in NON_PORTABLE}
