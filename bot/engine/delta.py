@@ -249,6 +249,64 @@ def _added_ranges(
     return ranges
 
 
+def _runs(lines: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as maximal runs of consecutive lines: (first, count)."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(lines):
+        if runs and number == runs[-1][0] + runs[-1][1]:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((number, 1))
+    return runs
+
+
+def hunks(added: Sequence[int], removed: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+    """The hunks of a ``-U0`` diff rebuilt from its line numbers: (removed, added) lines of
+    each, one side empty for a pure insertion or deletion. A removed run and an added run
+    are one hunk when the added lines start where the removed ones stood."""
+    out: list[tuple[list[int], list[int]]] = []
+    old_runs, new_runs = _runs(removed), _runs(added)
+    i = j = offset = 0  # offset: new line number minus old, for unchanged lines
+    while i < len(old_runs) or j < len(new_runs):
+        old = old_runs[i] if i < len(old_runs) else None
+        new = new_runs[j] if j < len(new_runs) else None
+        if old and new and new[0] == old[0] + offset:
+            out.append((list(range(old[0], sum(old))), list(range(new[0], sum(new)))))
+            offset += new[1] - old[1]
+            i, j = i + 1, j + 1
+        elif old and (new is None or old[0] + offset < new[0]):
+            out.append((list(range(old[0], sum(old))), []))
+            offset -= old[1]
+            i += 1
+        else:
+            assert new is not None
+            out.append(([], list(range(new[0], sum(new)))))
+            offset += new[1]
+            j += 1
+    return out
+
+
+def _kept(
+    old: FileReport, new: FileReport, added: Sequence[int], removed: Sequence[int]
+) -> list[int]:
+    """Added lines that replace a removed line of the same rule in their hunk."""
+    kept: list[int] = []
+    for gone, came in hunks(added, removed):
+        if not gone or not came:
+            continue
+        spare = Counter(_rule_at(old, n) for n in gone)
+        for number in came:
+            rule_id = _rule_at(new, number)
+            if rule_id and spare[rule_id] > 0:
+                spare[rule_id] -= 1
+                kept.append(number)
+    return kept
+
+
+def _rule_at(report: FileReport, number: int) -> str | None:
+    return report.line_rules[number - 1] if 0 < number <= len(report.line_rules) else None
+
+
 def _finding(rule: Rule, start: int, end: int) -> Finding:
     return Finding(rule.id, rule.layer, rule.ecosystem, start, end)
 
@@ -300,6 +358,8 @@ def file_delta(
             old = dataclass_replace(old, line_rules=markers.restored(old))
         _count(old, removed, rules, delta.removed, delta.removed_ecosystems, delta.removed_rules)
         delta.old_rules = _rule_lines(old, rules)
+    if old is not None and new is not None and delta.added_rules and delta.removed_rules:
+        delta.kept_lines = _kept(old, new, added, removed)
     return delta
 
 

@@ -155,6 +155,9 @@ class FileDelta:
     removed_rules: dict[str, int] = field(default_factory=dict)
     old_rules: dict[str, int] = field(default_factory=dict)
     new_rules: dict[str, int] = field(default_factory=dict)
+    # Added non-portable lines that replace, in the same hunk, a removed line of the same
+    # rule (an edit that keeps its rule): what not to point at as new lock-in.
+    kept_lines: list[int] = field(default_factory=list)
     skipped: str | None = None  # "binary", "too-large", ...: not counted
     generated: bool = False  # either version looks machine-generated
     # Added lines inline markers took out (counted as portable in ``added``), one entry per

@@ -16,7 +16,7 @@ lock-in nobody decided on.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine import RULES
 from bot.engine.model import FileDelta, Finding, Layer
@@ -60,7 +60,8 @@ class FileLines:
     changed: int  # added lines that replace a removed line of the same rule
     counted: int  # lines the gate counts
     ecosystems: tuple[EcosystemLines, ...]  # those with gated lines added or removed
-    #: Added ranges (in the gated layers) of the ecosystems whose lines count: where to point.
+    #: Added ranges (in the gated layers) of the ecosystems whose lines count, less the
+    #: lines that replace one of their rule in the same hunk: where to point.
     ranges: tuple[Finding, ...]
 
     @property
@@ -98,6 +99,8 @@ def count_lines(
             counted = max(0, min(counted, past))
         ecosystems.append(EcosystemLines(name, a, r, changed, counted, new, recorded))
     counting = {e.ecosystem for e in ecosystems if e.counted}
+    kept = set(f.kept_lines)
+    pointed = [r for r in f.added_ranges if r.layer in gated and r.ecosystem in counting]
     return FileLines(
         path=f.path,
         added=sum(e.added for e in ecosystems),
@@ -105,8 +108,24 @@ def count_lines(
         changed=sum(e.changed for e in ecosystems),
         counted=sum(e.counted for e in ecosystems),
         ecosystems=tuple(ecosystems),
-        ranges=tuple(r for r in f.added_ranges if r.layer in gated and r.ecosystem in counting),
+        ranges=tuple(part for r in pointed for part in _without(r, kept)),
     )
+
+
+def _without(finding: Finding, kept: set[int]) -> list[Finding]:
+    """The parts of a range that are not edits keeping their rule."""
+    if not kept:
+        return [finding]
+    parts: list[Finding] = []
+    start = None
+    for number in range(finding.start_line, finding.end_line + 2):
+        inside = number <= finding.end_line and number not in kept
+        if inside and start is None:
+            start = number
+        elif not inside and start is not None:
+            parts.append(replace(finding, start_line=start, end_line=number - 1))
+            start = None
+    return parts
 
 
 def ecosystem_lines(rule_lines: Mapping[str, int], layers: Iterable[Layer]) -> dict[str, int]:

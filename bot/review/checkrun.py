@@ -304,7 +304,12 @@ def _counted(gate: FileGate, finding: Finding, gated: Sequence[Layer]) -> bool:
     """Whether the gate counted the lines of this range (growth, not an edit kept)."""
     if gate.lines is None:
         return finding.layer in gated
-    return finding in gate.lines.ranges
+    return any(
+        part.rule == finding.rule
+        and part.start_line <= finding.end_line
+        and finding.start_line <= part.end_line
+        for part in gate.lines.ranges
+    )
 
 
 def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
