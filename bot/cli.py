@@ -323,8 +323,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
-    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``."""
+def diff_change(args: argparse.Namespace) -> tuple[_Inputs, ChangeDelta]:
+    """What ``lockin diff`` reads, and the change it counts, before any verdict."""
     kinds = (os.path.isdir(args.base), os.path.isdir(args.head))
     if args.staged or args.repo is not None or not any(kinds):
         inputs = _git_inputs(args)
@@ -339,7 +339,13 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
         include_generated=policy.paths.include_generated,
         markers_allowed=policy.markers_allowed,
     )
-    delta = change_delta(deltas)
+    return inputs, change_delta(deltas)
+
+
+def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
+    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``."""
+    inputs, delta = diff_change(args)
+    policy = inputs.policy
     folder = policy.decisions.folder
     at = inputs.base if policy.decisions.require_default_branch else inputs.head
     refs = [*args.decision, *find_links(*inputs.messages)]
