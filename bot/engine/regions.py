@@ -715,16 +715,22 @@ _DEVICE_KIND = re.compile(
 )
 
 
+_ATTRIBUTE_PROBE = re.compile(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")
+
+
 def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     """A string literal naming a device, unless it is one element of a list, tuple, set,
     dict or call that names the device kinds of two vendors or more (``["cuda", "xpu",
     "mps"]``, ``device.type in ("cuda", "hip")``): that is the code choosing among vendors,
-    the opposite of lock-in."""
-    text, strings = src.lexed.text, src.lexed.strings
+    the opposite of lock-in. Nor is an attribute name probed with ``getattr``/``hasattr``."""
+    text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
     verdicts: dict[int, bool] = {}  # opener offset -> its collection names several kinds
     for index in src.strings_holding(keywords):
         s, e = strings[index]
         if not pattern.search(string_body(text[s:e])):
+            continue
+        # An attribute probed by name (hasattr(torch, "xpu")) is no device string.
+        if _ATTRIBUTE_PROBE.search(masked, max(0, s - 200), s):
             continue
         enclosing, closing = src.collections()
         opener = enclosing[index]
