@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
                 files[lang] += 1
                 if report.code_lines != counted[rel]:
                     gap = abs(report.code_lines - counted[rel])
-                    differing[lang].append((gap, f"{root.name}/{rel}", report.code_lines, counted[rel]))
+                    differing[lang].append(
+                        (gap, f"{root.name}/{rel}", report.code_lines, counted[rel])
+                    )
     failed = False
     print(f"{'language':14} {'files':>6} {'lockin':>9} {'scc':>9} {'diff %':>7}")
     for lang in sorted(ours, key=lambda k: -theirs[k]):
@@ -95,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         print("counted by scc only (code lines by extension):",
               ", ".join(f"{k} {v}" for k, v in only_scc.most_common(12)))  # fmt: skip
     if only_lockin:
-        print("counted by lockin only:", ", ".join(f"{k} {v}" for k, v in only_lockin.most_common()))
+        print(
+            "counted by lockin only:", ", ".join(f"{k} {v}" for k, v in only_lockin.most_common())
+        )
     return 1 if failed else 0
 
 

@@ -1,5 +1,5 @@
-"""The ``lockin`` command line: ``scan``, ``diff``, ``history``, ``plan``, ``rules``,
-``serve`` and ``worker``.
+"""The ``lockin`` command line: ``scan``, ``diff``, ``history``, ``plan``, ``baseline``,
+``rules``, ``serve`` and ``worker``.
 
 Exit codes: 0 success (for ``diff``: the change passes the policy), 1 ``diff`` adds
 non-portable code without a decision, 2 bad input. Errors are one line on stderr.
@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn, TextIO
 
 from bot.engine import RULES
-from bot.engine.census import Census
+from bot.engine.census import Census, FileSummary
 from bot.engine.delta import change_delta
 from bot.engine.model import ChangeDelta
 from bot.engine.paths import PathFilter
 from bot.github.refs import RepoRef
+from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 from bot.policy.decisions import (
     DecisionError,
@@ -97,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
     from bot.cli_plan import add_plan_parser
 
     add_plan_parser(commands, _positive)
+    from bot.cli_baseline import add_baseline_parser
+
+    add_baseline_parser(commands, _positive)
     commands.add_parser("serve", help="run the GitHub App's webhook server")
     commands.add_parser("worker", help="run a background worker (Redis queue)")
     return parser
@@ -319,8 +323,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
-    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``."""
+def diff_change(args: argparse.Namespace) -> tuple[_Inputs, ChangeDelta]:
+    """What ``lockin diff`` reads, and the change it counts, before any verdict."""
     kinds = (os.path.isdir(args.base), os.path.isdir(args.head))
     if args.staged or args.repo is not None or not any(kinds):
         inputs = _git_inputs(args)
@@ -335,14 +339,61 @@ def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
         include_generated=policy.paths.include_generated,
         markers_allowed=policy.markers_allowed,
     )
-    delta = change_delta(deltas)
+    return inputs, change_delta(deltas)
+
+
+def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
+    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``."""
+    inputs, delta = diff_change(args)
+    policy = inputs.policy
     folder = policy.decisions.folder
     at = inputs.base if policy.decisions.require_default_branch else inputs.head
     refs = [*args.decision, *find_links(*inputs.messages)]
     linked = _linked(refs, at, folder, inputs.origin)
-    verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(inputs.base, folder, err))
+    verdict = evaluate(
+        delta,
+        policy,
+        linked=linked,
+        recorded=_recorded(inputs.base, folder, err),
+        baseline=_baseline_at(inputs.base, policy),
+        base_files=_ratchet_base(inputs.base, policy, args.jobs),
+    )
     summary = json_out.verdict_summary(verdict)
     return DiffReport(delta, summary, args.base, args.head, policy.markers_allowed)
+
+
+def _baseline_at(snapshot: Snapshot, policy: Policy) -> Baseline | None:
+    """The baseline committed at BASE (as the App reads it on the default branch)."""
+    data = snapshot.read(BASELINE_PATH)
+    if data is None:
+        return None
+    return load_baseline(data, policy, f"{snapshot.label}:{BASELINE_PATH}")
+
+
+def _ratchet_base(snapshot: Snapshot, policy: Policy, jobs: int) -> list[FileSummary] | None:
+    """BASE's census, which only the ratchet's percent threshold needs."""
+    if policy.ratchet is None or policy.ratchet.percent is None:
+        return None
+    return snapshot_census(snapshot, policy, jobs).files()
+
+
+def snapshot_census(snapshot: Snapshot, policy: Policy, jobs: int) -> Census:
+    """The census of a whole tree: a git commit's, or a directory's."""
+    path_filter = policy.path_filter(submodules=submodules_of(snapshot))
+    if isinstance(snapshot, GitSnapshot):
+        from bot.sources.history import Counting, revision_census
+
+        commit = snapshot.commit or snapshot.repo.resolve("HEAD")
+        counting = Counting(path_filter, policy.paths.include_generated, jobs)
+        return revision_census(snapshot.repo, commit, counting)
+    assert isinstance(snapshot, DirSnapshot)
+    return scan_paths(
+        snapshot.root,
+        walk(snapshot.root, path_filter),
+        jobs=jobs,
+        include_generated=policy.paths.include_generated,
+        markers_allowed=policy.markers_allowed,
+    )
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -408,6 +459,10 @@ def main(
             from bot.cli_plan import plan
 
             return plan(args, out, err)
+        if args.command == "baseline":
+            from bot.cli_baseline import baseline
+
+            return baseline(args, out, err)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
             from bot import cli_history
 

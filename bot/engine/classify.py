@@ -173,11 +173,27 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
         # Drained at C speed (a kind may yield a span per match), deduplicated in the order
         # found: kinds mostly yield spans in file order, so sorting them below is near-linear.
         found = dict.fromkeys(spans)
+        if found and spec.unless_line is not None:
+            found = _not_on_lines(found, spec.unless_line, lexed, src)
         if found:
             claimed[index] = found
     return [
         (index, first, last) for index in sorted(claimed) for first, last in sorted(claimed[index])
     ]
+
+
+def _not_on_lines(
+    found: dict[tuple[int, int], None], unless: re.Pattern[str], lexed: Lexed, src: Source
+) -> dict[tuple[int, int], None]:
+    """The spans whose first line, as written, does not match ``unless``."""
+    text, starts = lexed.text, src.starts
+    kept = {}
+    for span in found:
+        start = starts[span[0] - 1] if 0 < span[0] <= len(starts) else 0
+        end = text.find("\n", start)
+        if not unless.search(text, start, end if end >= 0 else len(text)):
+            kept[span] = None
+    return kept
 
 
 def classify(path: str, data: bytes) -> FileReport:

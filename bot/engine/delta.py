@@ -188,6 +188,7 @@ def _count(
     rules: Mapping[str, Rule],
     layers: dict[Layer, int],
     ecosystems: dict[str, int],
+    by_rule: dict[str, int],
 ) -> None:
     line_rules = report.line_rules
     for number in lines:
@@ -202,6 +203,18 @@ def _count(
             continue
         layers[rule.layer] += 1
         ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + 1
+        if rule.layer != Layer.PORTABLE:
+            by_rule[rule.id] = by_rule.get(rule.id, 0) + 1
+
+
+def _rule_lines(report: FileReport, rules: Mapping[str, Rule]) -> dict[str, int]:
+    """Non-portable lines per rule in the whole of one version."""
+    counts = Counter(r for r in report.line_rules if r)
+    return {
+        rule_id: n
+        for rule_id, n in counts.items()
+        if rule_id in rules and rules[rule_id].layer != Layer.PORTABLE
+    }
 
 
 def _added_ranges(
@@ -234,6 +247,64 @@ def _added_ranges(
     if current:
         ranges.append(_finding(rules[current], start, end))
     return ranges
+
+
+def _runs(lines: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as maximal runs of consecutive lines: (first, count)."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(lines):
+        if runs and number == runs[-1][0] + runs[-1][1]:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((number, 1))
+    return runs
+
+
+def hunks(added: Sequence[int], removed: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+    """The hunks of a ``-U0`` diff rebuilt from its line numbers: (removed, added) lines of
+    each, one side empty for a pure insertion or deletion. A removed run and an added run
+    are one hunk when the added lines start where the removed ones stood."""
+    out: list[tuple[list[int], list[int]]] = []
+    old_runs, new_runs = _runs(removed), _runs(added)
+    i = j = offset = 0  # offset: new line number minus old, for unchanged lines
+    while i < len(old_runs) or j < len(new_runs):
+        old = old_runs[i] if i < len(old_runs) else None
+        new = new_runs[j] if j < len(new_runs) else None
+        if old and new and new[0] == old[0] + offset:
+            out.append((list(range(old[0], sum(old))), list(range(new[0], sum(new)))))
+            offset += new[1] - old[1]
+            i, j = i + 1, j + 1
+        elif old and (new is None or old[0] + offset < new[0]):
+            out.append((list(range(old[0], sum(old))), []))
+            offset -= old[1]
+            i += 1
+        else:
+            assert new is not None
+            out.append(([], list(range(new[0], sum(new)))))
+            offset += new[1]
+            j += 1
+    return out
+
+
+def _kept(
+    old: FileReport, new: FileReport, added: Sequence[int], removed: Sequence[int]
+) -> list[int]:
+    """Added lines that replace a removed line of the same rule in their hunk."""
+    kept: list[int] = []
+    for gone, came in hunks(added, removed):
+        if not gone or not came:
+            continue
+        spare = Counter(_rule_at(old, n) for n in gone)
+        for number in came:
+            rule_id = _rule_at(new, number)
+            if rule_id and spare[rule_id] > 0:
+                spare[rule_id] -= 1
+                kept.append(number)
+    return kept
+
+
+def _rule_at(report: FileReport, number: int) -> str | None:
+    return report.line_rules[number - 1] if 0 < number <= len(report.line_rules) else None
 
 
 def _finding(rule: Rule, start: int, end: int) -> Finding:
@@ -279,12 +350,16 @@ def file_delta(
         delta.ignored, delta.marker_problems = _markers_on(new, added, markers_allowed)
         if not markers_allowed:
             new = dataclass_replace(new, line_rules=markers.restored(new))
-        _count(new, added, rules, delta.added, delta.added_ecosystems)
+        _count(new, added, rules, delta.added, delta.added_ecosystems, delta.added_rules)
         delta.added_ranges = _added_ranges(new, added, rules)
+        delta.new_rules = _rule_lines(new, rules)
     if old is not None:
         if not markers_allowed:
             old = dataclass_replace(old, line_rules=markers.restored(old))
-        _count(old, removed, rules, delta.removed, delta.removed_ecosystems)
+        _count(old, removed, rules, delta.removed, delta.removed_ecosystems, delta.removed_rules)
+        delta.old_rules = _rule_lines(old, rules)
+    if old is not None and new is not None and delta.added_rules and delta.removed_rules:
+        delta.kept_lines = _kept(old, new, added, removed)
     return delta
 
 

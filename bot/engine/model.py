@@ -148,6 +148,16 @@ class FileDelta:
     removed_ecosystems: dict[str, int] = field(default_factory=dict)
     # Added non-portable ranges in the new version, one per contiguous run of one rule.
     added_ranges: list[Finding] = field(default_factory=list)
+    # Non-portable lines per rule id: those added and removed, and each whole version's. The
+    # gate pairs a changed line with a removed one of its rule, sees an ecosystem new to the
+    # file, and measures the file against a recorded baseline.
+    added_rules: dict[str, int] = field(default_factory=dict)
+    removed_rules: dict[str, int] = field(default_factory=dict)
+    old_rules: dict[str, int] = field(default_factory=dict)
+    new_rules: dict[str, int] = field(default_factory=dict)
+    # Added non-portable lines that replace, in the same hunk, a removed line of the same
+    # rule (an edit that keeps its rule): what not to point at as new lock-in.
+    kept_lines: list[int] = field(default_factory=list)
     skipped: str | None = None  # "binary", "too-large", ...: not counted
     generated: bool = False  # either version looks machine-generated
     # Added lines inline markers took out (counted as portable in ``added``), one entry per

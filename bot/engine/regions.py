@@ -21,6 +21,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
 ``string-literal``        a string literal whose body matches the pattern
+``device-string``         a string-literal naming a device, unless it sits in a collection
+                          naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
                           pattern opens, and string constants assigned to names used there
 ``file``                  every line of the file (when the pattern, if any, matches)
@@ -49,6 +51,8 @@ _BRACES = re.compile(r"[{}]")
 # Lines that end a C statement without a semicolon: directives and access labels.
 _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
 _NON_SPACE = re.compile(r"\S")
+_BRACKET = re.compile(r"[][(){}]")
+_OPENERS = "([{"
 # A directive from its '#' to the end of the lines its trailing backslashes continue it over.
 # It opens with a literal, so re finds candidates at memchr speed; ``directives`` keeps those
 # with only blanks before them on a line that does not continue the one above. Each
@@ -87,9 +91,12 @@ class Source:
     __slots__ = (
         "_blocks",
         "_branches",
+        "_collections",
         "_directive_lines",
         "_directives",
+        "_functions",
         "_in_string",
+        "_innermost_branch",
         "_keyword_lines",
         "_logical",
         "_next",
@@ -98,10 +105,8 @@ class Source:
         "_windows",
         "family",
         "lexed",
-        "masked",
-        "_functions",
-        "_innermost_branch",
         "line_statements",
+        "masked",
         "occurrences",
         "preprocessor",
         "starts",
@@ -134,6 +139,7 @@ class Source:
         self._directives: tuple[list[int], list[int]] | None = None
         self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
         self._string_starts: list[int] | None = None
+        self._collections: tuple[list[int], dict[int, int]] | None = None
         self._keyword_lines: dict[str, set[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
@@ -551,6 +557,30 @@ class Source:
             self._string_starts = [s for s, _ in self.lexed.strings]
         return self._string_starts
 
+    def collections(self) -> tuple[list[int], dict[int, int]]:
+        """Brackets around string literals, in one pass: for each string (by index) the
+        offset of the innermost bracket open at its start (-1: none), and each opener's
+        closing offset (unclosed openers have none). Mismatched closers are ignored."""
+        if self._collections is None:
+            starts = self.string_starts()
+            enclosing = [-1] * len(starts)
+            closing: dict[int, int] = {}
+            stack: list[int] = []
+            k = 0
+            for m in _BRACKET.finditer(self.masked):
+                pos = m.start()
+                while k < len(starts) and starts[k] < pos:
+                    enclosing[k] = stack[-1] if stack else -1
+                    k += 1
+                if m.group() in _OPENERS:
+                    stack.append(pos)
+                elif stack:
+                    closing[stack.pop()] = pos
+            for rest in range(k, len(starts)):
+                enclosing[rest] = stack[-1] if stack else -1
+            self._collections = enclosing, closing
+        return self._collections
+
     def strings_holding(self, keywords: Keywords) -> list[int]:
         """Indexes of the string literals in which one of ``keywords`` occurs, in order."""
         text, strings, starts = self.lexed.text, self.lexed.strings, self.string_starts()
@@ -863,6 +893,54 @@ def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
     return not gap.strip(" \t\r\n\\") and len(gap) < _ADJACENT_GAP
 
 
+#: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
+#: are not accelerators): a collection naming two of them is dispatch code.
+_DEVICE_KIND = re.compile(
+    r"^(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?$"
+)
+
+
+_ATTRIBUTE_PROBE = re.compile(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")
+
+
+def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """A string literal naming a device, unless it is one element of a list, tuple, set,
+    dict or call that names the device kinds of two vendors or more (``["cuda", "xpu",
+    "mps"]``, ``device.type in ("cuda", "hip")``): that is the code choosing among vendors,
+    the opposite of lock-in. Nor is an attribute name probed with ``getattr``/``hasattr``."""
+    text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
+    verdicts: dict[int, bool] = {}  # opener offset -> its collection names several kinds
+    for index in src.strings_holding(keywords):
+        s, e = strings[index]
+        if not pattern.search(string_body(text[s:e])):
+            continue
+        # An attribute probed by name (hasattr(torch, "xpu")) is no device string.
+        if _ATTRIBUTE_PROBE.search(masked, max(0, s - 200), s):
+            continue
+        enclosing, closing = src.collections()
+        opener = enclosing[index]
+        if opener >= 0 and opener in closing:
+            several = verdicts.get(opener)
+            if several is None:
+                several = verdicts[opener] = _names_several_kinds(src, opener, closing[opener])
+            if several:
+                continue
+        yield src.span(s, e)
+
+
+def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:
+    text, strings, starts = src.lexed.text, src.lexed.strings, src.string_starts()
+    kinds = set()
+    for k in range(bisect_left(starts, opener), bisect_left(starts, closer)):
+        s, e = strings[k]
+        found = _DEVICE_KIND.match(string_body(text[s:e]).strip().lower())
+        if found:
+            kinds.add(found.group(1))
+            if len(kinds) >= 2:
+                return True
+    return False
+
+
 def _call_argument_string(
     src: Source, pattern: re.Pattern[str], keywords: Keywords
 ) -> Iterator[Span]:
@@ -899,7 +977,7 @@ def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords
 SPECIFICITY = {"call-argument-string": 1}
 
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
-STRING_KINDS = frozenset({"string-literal"})
+STRING_KINDS = frozenset({"string-literal", "device-string"})
 
 KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] = {
     "line": _line,
@@ -913,6 +991,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-def": _python_def,
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
+    "device-string": _device_string,
     "call-argument-string": _call_argument_string,
     "file": file_region,
 }

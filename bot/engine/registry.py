@@ -69,6 +69,8 @@ class RuleSpec:
     keywords: tuple[str, ...]  # the text must hold one of these before the pattern runs
     requires: re.Pattern[str] | None  # file-level: the masked code must match
     unless: re.Pattern[str] | None  # file-level: the masked code must not match
+    # A region whose first line (as written) matches is not claimed: `unset VAR`.
+    unless_line: re.Pattern[str] | None
     positive: tuple[Example, ...]
     negative: tuple[Example, ...]
 
@@ -245,6 +247,7 @@ def _spec(
         keywords=keywords,
         requires=_regex(row.get("requires")),
         unless=_regex(row.get("unless")),
+        unless_line=_regex(row.get("unless_line")),
         positive=_examples(examples.get("positive", [])),
         negative=_examples(examples.get("negative", [])),
     )

@@ -150,10 +150,19 @@ class PlanSettings:
 
 
 @dataclass(frozen=True)
+class RatchetSettings:
+    """The repository-level ratchet (bot/policy/ratchet.py); at least one is set."""
+
+    lines: int | None  # growth allowed, in lines
+    percent: float | None  # growth allowed, in percent of the base's figure
+
+
+@dataclass(frozen=True)
 class Policy:
     layers: tuple[Layer, ...]  # layers whose added lines need a decision
     allowance: int  # gated lines a PR may add without one
-    enforcement: Literal["fail", "neutral"]
+    # fail; report-only (or its older name, neutral): neutral instead of failure.
+    enforcement: Literal["fail", "report-only", "neutral"]
     paths: PathSettings
     comment: Literal["on-change", "always", "never"]
     check_name: str
@@ -163,6 +172,14 @@ class Policy:
     dashboard: DashboardSettings = DashboardSettings()
     ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
     plan: PlanSettings = PlanSettings()
+    #: growth: lines count net of those removed, per file and ecosystem; strict: every one.
+    gate: Literal["growth", "strict"] = "growth"
+    ratchet: RatchetSettings | None = None  # set: the repository's figure gates, not files
+
+    @property
+    def report_only(self) -> bool:
+        """A failing gate concludes neutral: reported, never blocking."""
+        return self.enforcement != "fail"
 
     @property
     def markers_allowed(self) -> bool:
@@ -273,7 +290,8 @@ def _problems(root: yaml.Node | None, error: ValidationError) -> Iterator[Proble
                 yield Problem(line, _join(key, extra), f"unknown key ({hint})")
             return
         case "type":
-            expected = _JSON_TYPES.get(expected_value, expected_value)
+            names = expected_value if isinstance(expected_value, list) else [expected_value]
+            expected = " or ".join(_JSON_TYPES.get(n) or str(n) for n in names if n != "null")
             got = _kind(node) if node is not None else type(instance).__name__
             found = "nothing" if instance is None else f"{got} {instance!r}"
             message = f"expected {expected}, got {found}"
@@ -345,6 +363,18 @@ def _policy(values: dict[str, Any]) -> Policy:
         plan=PlanSettings(
             {k: float(v) for k, v in values["plan"]["lines_per_engineer_week"].items()}
         ),
+        gate=values["gate"],
+        ratchet=_ratchet(values.get("ratchet")),
+    )
+
+
+def _ratchet(values: dict[str, Any] | None) -> RatchetSettings | None:
+    lines, percent = (values or {}).get("lines"), (values or {}).get("percent")
+    if lines is None and percent is None:
+        return None
+    return RatchetSettings(
+        int(lines) if lines is not None else None,
+        float(percent) if percent is not None else None,
     )
 
 

@@ -14,9 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.engine.census import FileSummary
 from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
+from bot.policy.baseline import Baseline
 from bot.policy.config import Policy
+from bot.policy.counting import FileLines, count_lines
 from bot.policy.decisions import COMPUTE_API, STATUSES, DecisionRecord
+from bot.policy.ratchet import Ratchet, judge_ratchet
 
 #: Files named in a one-line summary or problem before "and N more".
 _NAMED = 3
@@ -37,9 +41,16 @@ class LinkedDecision:
 @dataclass(frozen=True)
 class FileGate:
     path: str
-    gated_lines: int  # added lines in the gated layers
+    gated_lines: int  # added lines in the gated layers that count (bot/policy/counting.py)
     covered_by: str | None  # ref of the record that covers it
     reason: str | None  # why it is not covered (or needs no cover)
+    #: Which of its lines count and why: added net, changed keeping their rule, new ecosystem.
+    lines: FileLines | None = None
+
+    @property
+    def counts(self) -> str:
+        """Which lines count and why, in one clause (empty when not known)."""
+        return self.lines.why if self.lines else ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,11 @@ class Verdict:
     files: tuple[FileGate, ...]  # files that add gated lines, in delta order
     decisions: tuple[DecisionCheck, ...]  # every linked decision, valid or not, in link order
     summary: str  # one line
+    counting: Literal["growth", "strict"] = "growth"
+    #: Files that add gated lines none of which count (edits keeping their rule, lines within
+    #: the baseline), in delta order: reported as changed, never gated.
+    changed: tuple[FileGate, ...] = ()
+    ratchet: Ratchet | None = None  # set when the policy has a ratchet
 
     @property
     def uncovered(self) -> tuple[FileGate, ...]:
@@ -73,19 +89,30 @@ def evaluate(
     *,
     linked: Sequence[LinkedDecision],
     recorded: Sequence[DecisionRecord],
+    baseline: Baseline | None = None,
+    base_files: Iterable[FileSummary] | None = None,
 ) -> Verdict:
     """Judge a change against the policy, the PR's linked decisions and the recorded ones.
 
-    A file is covered by the first valid linked decision whose scope (if any) covers it,
-    else by the first accepted record on the default branch whose scope covers it; a
-    recorded decision without a scope covers only pull requests that link it.
+    Which added lines count is bot/policy/counting.py's (growth by default, every one under
+    ``gate: strict``; past the ``baseline``'s figures only, when there is one). A file is
+    covered by the first valid linked decision whose scope (if any) covers it, else by the
+    first accepted record on the default branch whose scope covers it; a recorded decision
+    without a scope covers only pull requests that link it. With a ratchet in the policy,
+    the repository's figure decides instead of the allowance; ``base_files`` (the base's
+    census) gives its percent threshold a base.
     """
     paths = policy.path_filter()
     counted = [f for f in delta.files if paths.includes(f.path)]
-    gated = [(f.path, _gated(f.added, policy.layers)) for f in counted]
-    gated = [(path, lines) for path, lines in gated if lines]
-    total = sum(lines for _, lines in gated)
-    needs = total > policy.allowance
+    strict = policy.gate == "strict"
+    lines = [
+        count_lines(
+            f, policy.layers, strict=strict, baseline=baseline.of(f.path) if baseline else None
+        )
+        for f in counted
+    ]
+    gated = [file for file in lines if file.counted]
+    total = sum(file.counted for file in gated)
 
     judged = [(link, _link_problems(link, policy)) for link in linked]
     usable = [link.record for link, problems in judged if link.record and not problems]
@@ -93,27 +120,51 @@ def evaluate(
     standing = [r for r in scoped if not _requirements(r, False)]
     lapsed = [r for r in scoped if _requirements(r, False)]  # named when they would cover
 
+    def cover(path: str) -> str | None:
+        return _first_covering(usable, path) or _first_covering(standing, path)
+
+    ratchet = None
+    if policy.ratchet is not None:
+        base = None if base_files is None else (s for s in base_files if paths.includes(s.path))
+        ratchet = judge_ratchet(
+            counted, lambda path: cover(path) is not None, policy.ratchet, policy.layers, base
+        )
+        needs, within = ratchet.failed, f"within the ratchet ({ratchet.message})"
+    else:
+        needs, within = total > policy.allowance, f"within the allowance of {policy.allowance}"
+
     files: list[FileGate] = []
-    for path, lines in gated:
+    for file in gated:
         if not needs:
-            files.append(FileGate(path, lines, None, f"within the allowance of {policy.allowance}"))
+            files.append(FileGate(file.path, file.counted, None, within, file))
             continue
-        cover = _first_covering(usable, path) or _first_covering(standing, path)
-        reason = None if cover else _why_uncovered(path, lapsed)
-        files.append(FileGate(path, lines, cover, reason))
+        covered_by = cover(file.path)
+        reason = None if covered_by else _why_uncovered(file.path, lapsed)
+        files.append(FileGate(file.path, file.counted, covered_by, reason, file))
+    changed = tuple(
+        FileGate(file.path, 0, None, "no growth: " + file.why, file)
+        for file in lines
+        if file.added and not file.counted
+    )
 
     uncovered = [f.path for f in files if needs and f.covered_by is None]
     checks = tuple(_check(link, problems, uncovered) for link, problems in judged)
     conclusion: Literal["success", "failure", "neutral"] = "success"
     if uncovered:
-        conclusion = "neutral" if policy.enforcement == "neutral" else "failure"
+        conclusion = "neutral" if policy.report_only else "failure"
     verdict_files = tuple(files)
-    summary = _summary(counted, policy, verdict_files, needs, checks)
-    return Verdict(conclusion, total, needs, verdict_files, checks, summary)
-
-
-def _gated(counts: dict[Layer, int], layers: Iterable[Layer]) -> int:
-    return sum(counts.get(layer, 0) for layer in layers)
+    summary = _summary(counted, policy, verdict_files, needs, checks, changed, ratchet)
+    return Verdict(
+        conclusion,
+        total,
+        needs,
+        verdict_files,
+        checks,
+        summary,
+        counting=policy.gate,
+        changed=changed,
+        ratchet=ratchet,
+    )
 
 
 def _requirements(record: DecisionRecord, allow_proposed: bool) -> list[str]:
@@ -172,19 +223,39 @@ def _summary(
     files: tuple[FileGate, ...],
     needs: bool,
     checks: tuple[DecisionCheck, ...],
+    changed: tuple[FileGate, ...],
+    ratchet: Ratchet | None,
 ) -> str:
     if not policy.layers:
         return "no layer needs a decision (layers: [] in the policy)"
-    added = {layer: sum(f.added.get(layer, 0) for f in counted) for layer in policy.layers}
     if not files:
+        if changed:
+            lines = sum(f.lines.added for f in changed if f.lines)
+            return (
+                f"changes {_count(lines, 'gated line')} in {_count(len(changed), 'file')} "
+                "without growing them: nothing needs a decision"
+            )
         removed = {layer: sum(f.removed.get(layer, 0) for f in counted) for layer in policy.layers}
         if any(removed.values()):
             return f"removes {_lines(removed)} and adds none"
         return f"adds no {' or '.join(policy.layers)} lines"
-    text = f"adds {_lines(added)} in {_count(len(files), 'file')}"
+    gated = [f for f in counted if any(g.path == f.path for g in files)]
+    added = {layer: sum(f.added.get(layer, 0) for f in gated) for layer in policy.layers}
+    total = sum(f.gated_lines for f in files)
+    if total == sum(added.values()):
+        text = f"adds {_lines(added)} in {_count(len(files), 'file')}"
+    else:  # some added lines replace removed ones: say only what counts
+        text = (
+            f"adds {_count(total, 'gated line')} net of those it removes, "
+            f"in {_count(len(files), 'file')}"
+        )
     missing = [f for f in files if f.covered_by is None]
     if not needs:
-        text += f", within the allowance of {policy.allowance}"
+        text += (
+            f", within the ratchet: {ratchet.message}"
+            if ratchet
+            else (f", within the allowance of {policy.allowance}")
+        )
     elif not missing:
         text += (
             f", covered by {_few(list(dict.fromkeys(f.covered_by for f in files if f.covered_by)))}"
@@ -194,6 +265,8 @@ def _summary(
     else:
         lines = sum(f.gated_lines for f in missing)
         text += f"; {_count(len(missing), 'file')} ({lines} lines) without a compute-API decision"
+    if ratchet is not None and needs:
+        text += f"; {ratchet.message}"
     invalid = [c for c in checks if not c.valid]
     if len(invalid) == 1:
         text += f"; linked decision {invalid[0].ref} is invalid: {invalid[0].problems[0]}"

@@ -26,7 +26,9 @@ from bot.engine.model import (
     MarkerProblem,
 )
 from bot.engine.trend import census_figures
+from bot.policy.counting import FileLines
 from bot.policy.gate import Verdict
+from bot.policy.ratchet import Ratchet
 
 SCAN_SCHEMA = "lockin.scan/1"
 DIFF_SCHEMA = "lockin.diff/1"
@@ -202,13 +204,56 @@ def verdict_summary(verdict: Verdict) -> dict[str, Any]:
                 "gated_lines": f.gated_lines,
                 "covered_by": f.covered_by,
                 "reason": f.reason,
+                "counts": f.counts,
+                **({"lines": file_lines(f.lines)} if f.lines else {}),
             }
             for f in verdict.files
         ],
+        "counting": verdict.counting,
+        "changed": [
+            {"path": f.path, "counts": f.counts, "lines": file_lines(f.lines)}
+            for f in verdict.changed
+            if f.lines
+        ],
+        "ratchet": ratchet_summary(verdict.ratchet) if verdict.ratchet else None,
         "decisions": [
             {"ref": d.ref, "valid": d.valid, "problems": list(d.problems)}
             for d in verdict.decisions
         ],
+    }
+
+
+def file_lines(lines: FileLines) -> dict[str, Any]:
+    """Which of a file's gated lines count, per ecosystem (the verdict's ``lines``)."""
+    return {
+        "added": lines.added,
+        "removed": lines.removed,
+        "changed": lines.changed,
+        "counted": lines.counted,
+        "ecosystems": [
+            {
+                "ecosystem": e.ecosystem,
+                "added": e.added,
+                "removed": e.removed,
+                "changed": e.changed,
+                "counted": e.counted,
+                "new": e.new,
+                "baseline": e.baseline,
+                "why": e.why,
+            }
+            for e in lines.ecosystems
+        ],
+    }
+
+
+def ratchet_summary(ratchet: Ratchet) -> dict[str, Any]:
+    return {
+        "growth": ratchet.growth,
+        "base": ratchet.base,
+        "lines": ratchet.settings.lines,
+        "percent": ratchet.settings.percent,
+        "failed": ratchet.failed,
+        "message": ratchet.message,
     }
 
 

@@ -16,6 +16,7 @@ from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
 from bot.render import markers_out
+from bot.render.counting import counting_note
 from bot.render.md_safe import code, plain
 from bot.render.rule_links import rule_link
 from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
@@ -244,6 +245,7 @@ def diff_markdown(
         [
             f"## lockin diff {code(base)} → {code(head)}",
             f"**{verdict['conclusion']}**: {verdict['summary']}",
+            f"_{counting_note(verdict)}_" if counting_note(verdict) else "",
             delta_table(added, removed),
             pie_chart(
                 "Added non-portable lines", {layer.value: added[layer] for layer in NON_PORTABLE}

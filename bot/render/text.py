@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from bot.engine.census import Census
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
 from bot.render import markers_out
+from bot.render.counting import counting_note
 from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
 
 
@@ -179,7 +180,13 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
         out.append(f"  decision {decision['ref']}: {state}")
     for f in verdict.get("files", []):
         state = f"covered by {f['covered_by']}" if f["covered_by"] else f["reason"]
-        out.append(f"  {f['path']}: {f['gated_lines']:,} gated lines, {state}")
+        counts = f" ({f['counts']})" if f.get("counts") else ""
+        out.append(f"  {f['path']}: {f['gated_lines']:,} gated lines{counts}, {state}")
+    for f in verdict.get("changed", []):
+        out.append(f"  {f['path']}: no gated line counts ({f['counts']})")
+    note = counting_note(verdict)
+    if note:
+        out.append(f"  {note}")
     return "\n".join(out) + "\n"
 
 

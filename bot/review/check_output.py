@@ -7,15 +7,17 @@ field is cut to its limit as a last resort, so a huge PR never makes the PATCH f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.engine import RULES
 from bot.engine.delta import ecosystem_totals
-from bot.engine.model import NON_PORTABLE, ChangeDelta, Layer
+from bot.engine.model import NON_PORTABLE, ChangeDelta, Finding, Layer
 from bot.render import markers_out
 from bot.render.census_md import render_census
+from bot.render.counting import counting_note
 from bot.render.growth import growth_block
+from bot.render.json_out import verdict_summary
 from bot.render.markdown import (
     changed_files_table,
     code,
@@ -111,6 +113,8 @@ def headline(report: PRReport) -> str:
         if uncounted == report.incomplete:
             return f"{count(uncounted, 'file')} not counted (over time budget): {figures(delta)}"
         return f"{count(report.incomplete, 'file')} could not be read: {figures(delta)}"
+    if added and not verdict.files and verdict.changed:
+        return f"{figures(delta)}: no gated growth, edited lines keep their rules"
     if added:
         return f"{figures(delta)}: every gated line is covered"
     if removed:
@@ -144,14 +148,19 @@ def decisions_block(report: PRReport) -> str:
 def gate_table(report: PRReport, limit: int = MAX_ROWS) -> str:
     """Files adding gated lines, with the record that covers each or why none does."""
     verdict = report.verdict
-    if verdict is None or not verdict.files:
+    if verdict is None or not (verdict.files or verdict.changed):
         return ""
+    note = counting_note(verdict_summary(verdict))
+    if not verdict.files:
+        return f"_{note}_"
     rows = [
         [path_ref(g.path, report.blob_url), f"{g.gated_lines:,}", _coverage(g)]
         for g in verdict.files[:limit]
     ]
-    return table(["File", "Gated lines", "Decision"], rows, "lrl") + more(
-        len(rows), len(verdict.files)
+    return (
+        table(["File", "Gated lines", "Decision"], rows, "lrl")
+        + more(len(rows), len(verdict.files))
+        + (f"\n\n_{note}_" if note else "")
     )
 
 
@@ -271,7 +280,7 @@ def annotations_of(report: PRReport) -> list[dict[str, Any]]:
         for r in f.added_ranges:
             if gate is not None and gate.covered_by:
                 level, status = "notice", f"Covered by the decision {gate.covered_by}."
-            elif gate is not None and report.verdict.needs_decision and r.layer in gated:
+            elif gate is not None and report.verdict.needs_decision and _counted(gate, r, gated):
                 level, status = level_uncovered, "Needs a compute-API decision."
             else:
                 level, status = "notice", "Needs no decision under this repository's policy."
@@ -290,6 +299,18 @@ def annotations_of(report: PRReport) -> list[dict[str, Any]]:
             )
         out += marker_annotations(f)
     return out
+
+
+def _counted(gate: FileGate, finding: Finding, gated: Sequence[Layer]) -> bool:
+    """Whether the gate counted the lines of this range (growth, not an edit kept)."""
+    if gate.lines is None:
+        return finding.layer in gated
+    return any(
+        part.rule == finding.rule
+        and part.start_line <= finding.end_line
+        and finding.start_line <= part.end_line
+        for part in gate.lines.ranges
+    )
 
 
 def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.github.contents import file_contents
 from bot.github.refs import RepoRef
+from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 
 if TYPE_CHECKING:
@@ -44,3 +45,15 @@ async def load_repo_config(gh: GitHub, repo: RepoRef, default_branch: str) -> Re
         except PolicyError as error:
             return RepoConfig(DEFAULT_POLICY, source, error)
     return RepoConfig(DEFAULT_POLICY, "defaults (no .github/lockin.yml)")
+
+
+async def load_repo_baseline(
+    gh: GitHub, repo: RepoRef, default_branch: str, policy: Policy
+) -> Baseline | None:
+    """The repository's own baseline on its default branch (never the PR's, never the
+    owner's): None when it has none. Raises PolicyError when it is invalid, which the check
+    reports like an invalid configuration rather than gate without it."""
+    data = await file_contents(gh, repo, BASELINE_PATH, default_branch)
+    if data is None:
+        return None
+    return load_baseline(data, policy, f"{repo.full_name}:{BASELINE_PATH}@{default_branch}")

@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.model import NON_PORTABLE
 from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
 from bot.github.refs import PullRef, RepoRef
-from bot.policy.config import DEFAULT_POLICY
+from bot.policy.config import DEFAULT_POLICY, PolicyError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.policy.growth import scope_growth
@@ -41,7 +41,7 @@ from bot.review.check_writer import (
     our_runs,
 )
 from bot.review.comment import render_clean, render_comment
-from bot.review.config_io import RepoConfig, load_repo_config
+from bot.review.config_io import RepoConfig, load_repo_baseline, load_repo_config
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.report import PRReport
 from bot.review.stale import finish_replaced
@@ -52,7 +52,7 @@ from bot.sources.archive import ArchiveError
 from bot.store import StoreUnavailable
 
 if TYPE_CHECKING:
-    from bot.engine.census import Census
+    from bot.engine.census import Census, FileSummary
     from bot.engine.trend import Trend
     from bot.github.client import GitHub
     from bot.runtime.context import JobContext
@@ -216,7 +216,7 @@ async def _check(
         if run.completed:  # else it stays recorded, for the sweep to finish
             await _shielded(ctx.caches.open_runs.remove(repo.full_name, run.id))
     # After the check run, so the required status never waits for the comment's writes.
-    comment = await _comment(gh, ctx, report) if config.error is None else "skipped"
+    comment = await _comment(gh, ctx, report) if report.config.error is None else "skipped"
     return CheckOutcome(report.conclusion, current, run.id, comment, report=report)
 
 
@@ -277,13 +277,21 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
     report.analysis = analysis
     if report.census is None:
         report.base_census = await ctx.census.default_branch(repo)
-    added = analysis.delta.added()
+    added = sum(analysis.delta.added()[layer] for layer in policy.layers)
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []
-    # Decisions matter only past the allowance: below it no request is spent on them.
-    if sum(added[layer] for layer in policy.layers) > policy.allowance:
+    default_branch = pr["base"]["repo"]["default_branch"]
+    baseline = None
+    if added:
+        try:
+            baseline = await load_repo_baseline(gh, repo, default_branch, policy)
+        except PolicyError as error:
+            report.config = replace(report.config, error=error)
+            return
+    # Decisions matter only past the allowance (or for the ratchet's uncovered areas):
+    # below it no request is spent on them.
+    if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
         reader = BlobReader(gh, repo, ctx.caches.blobs)
-        default_branch = pr["base"]["repo"]["default_branch"]
         texts = await pr_link_texts(gh, repo, pr)
         linked = await linked_decisions(
             gh,
@@ -296,7 +304,15 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
         recorded, report.record_problems = await recorded_decisions(
             gh, reader, repo=repo, default_branch=default_branch, policy=policy
         )
-    report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
+    base_files = await _ratchet_base(gh, ctx, report, pr["base"]["sha"])
+    report.verdict = evaluate(
+        analysis.delta,
+        policy,
+        linked=linked,
+        recorded=recorded,
+        baseline=baseline,
+        base_files=base_files,
+    )
     if recorded and report.base_census is not None:
         base = report.base_census.census.files()
         report.growth = scope_growth(base, analysis.delta, recorded, policy)
@@ -308,6 +324,25 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
             compute_api_hint=None,
             folder=policy.decisions.folder,
         )
+
+
+async def _ratchet_base(
+    gh: GitHub, ctx: JobContext, report: PRReport, base_sha: str
+) -> list[FileSummary] | None:
+    """The base's census, which only the ratchet's percent threshold needs: the default
+    branch's when the store has it, else the base commit's, counted once and cached. None
+    when it cannot be had; the ratchet then fails any growth rather than guess."""
+    policy = report.config.policy
+    if policy.ratchet is None or policy.ratchet.percent is None:
+        return None
+    if report.base_census is not None:
+        return report.base_census.census.files()
+    try:
+        at = await ctx.census.census_at(gh, report.pull.repo, base_sha, policy)
+    except (ArchiveError, GitHubError) as exc:
+        ctx.log.warning("census of the base %s failed: %s", base_sha[:12], exc)
+        return None
+    return at.census.files()
 
 
 def _touches_non_portable(report: PRReport) -> bool:

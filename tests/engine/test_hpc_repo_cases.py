@@ -70,7 +70,9 @@ int hc_mtlCreateCommandQueue (void *ctx, id metal_device, id *queue)
 """
     report = classify("src/ext_metal.m", metal)
     assert report.ecosystems == {"metal": 1}
-    hiprtc = b"typedef hiprtcResult (*HIPRTC_HIPRTCCREATEPROGRAM) (hiprtcProgram *, const char *);\n"
+    hiprtc = (
+        b"typedef hiprtcResult (*HIPRTC_HIPRTCCREATEPROGRAM) (hiprtcProgram *, const char *);\n"
+    )
     assert classify("include/ext_hiprtc.h", hiprtc).ecosystems == {"hip": 1}
 
 
@@ -184,9 +186,11 @@ KERNEL void applyThermostat(int numAtoms, GLOBAL mixed4* RESTRICT velm, real sca
 """
     report = classify("platforms/common/src/kernels/thermostat.cc", kernel)
     assert report.ecosystems == {"portable-gpu": 5}
-    fragment = b"real3 v0 = make_real3(pos2.x-pos1.x, pos2.y-pos1.y, pos2.z-pos1.z);\nenergy += v0.x;\n"
+    fragment = (
+        b"real3 v0 = make_real3(pos2.x-pos1.x, pos2.y-pos1.y, pos2.z-pos1.z);\nenergy += v0.x;\n"
+    )
     report = classify("platforms/common/src/kernels/angleForce.cc", fragment)
     assert report.ecosystems == {"portable-gpu": 2}
     # The CUDA platform's own kernels stay CUDA.
-    cuda = b"extern \"C\" __global__ void clear(float* x) { x[blockIdx.x*blockDim.x+threadIdx.x] = 0; }\n"
+    cuda = b'extern "C" __global__ void clear(float* x) { x[blockIdx.x*blockDim.x+threadIdx.x] = 0; }\n'
     assert classify("platforms/cuda/src/kernels/utilities.cu", cuda).ecosystems == {"cuda": 1}

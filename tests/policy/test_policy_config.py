@@ -153,7 +153,12 @@ def test_default_path_filter_keeps_everything_but_vendored_trees() -> None:
         ("check_name: x\n\nenforcment: fail\n", 3, "enforcment", "did you mean 'enforcement'"),
         ("recount:\n  allow: [write]\n  users: [bob]\n", 3, "recount.users", "unknown key"),
         # bad enum
-        ("enforcement: sometimes\n", 1, "enforcement", "'sometimes' is not one of: fail, neutral"),
+        (
+            "enforcement: sometimes\n",
+            1,
+            "enforcement",
+            "'sometimes' is not one of: fail, report-only, neutral",
+        ),
         ("layers:\n  - kernel\n  - gpu\n", 3, "layers[1]", "'gpu' is not one of"),
         ("recount:\n  allow: [write, everyone]\n", 2, "recount.allow[1]", "'everyone'"),
         ("comment: sometimes\n", 1, "comment", "on-change, always, never"),

@@ -21,12 +21,30 @@ ATTN = "csrc/attention/attn.cu"
 NORM = "csrc/norm/layernorm.cu"
 
 
+#: A rule of each layer and ecosystem, for the per-rule counts the gate reads.
+RULE_OF = {
+    ("cuda", Layer.KERNEL): "cuda.kernel",
+    ("cuda", Layer.VENDOR_PATH): "cuda.runtime",
+    ("cuda", Layer.VENDOR_LIBRARY): "cublas.call",
+    ("hip", Layer.KERNEL): "hip.kernel",
+    ("hip", Layer.VENDOR_PATH): "hip.runtime",
+    ("triton", Layer.KERNEL): "triton.jit",
+}
+
+
 def change(path: str, *, status: str = "modified", ecosystem: str = "cuda", **lines: int):
     """A FileDelta; keywords like kernel=40, vendor_path=2, removed_kernel=10."""
     delta = FileDelta(path=path, status=status)
     for key, n in lines.items():
-        side = delta.removed if key.startswith("removed_") else delta.added
-        side[Layer(key.removeprefix("removed_").replace("_", "-"))] = n
+        removed = key.startswith("removed_")
+        layer = Layer(key.removeprefix("removed_").replace("_", "-"))
+        (delta.removed if removed else delta.added)[layer] = n
+        if layer == Layer.PORTABLE:
+            continue
+        rule = RULE_OF[(ecosystem, layer)]
+        (delta.removed_rules if removed else delta.added_rules)[rule] = n
+        if removed:
+            delta.old_rules[rule] = n
     added = delta.added_non_portable
     if added:
         delta.added_ecosystems[ecosystem] = added

@@ -1,0 +1,158 @@
+"""Which added lines the gate counts: growth, not touch.
+
+By default (``gate: growth``) a file's added lines count only as far as they grow the file's
+non-portable code, per ecosystem and in the gated layers: lines added net of the lines of
+the same ecosystem removed from the same file. An edited line that keeps its rule is one
+removed and one added; it is reported as changed and counts for nothing. An ecosystem the
+file did not hold before (HIP code in a CUDA file, CUDA in a new file) counts in full,
+because nothing was removed there to net against. ``gate: strict`` counts every added line,
+as a touch-based gate does.
+
+A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
+the recorded figure count, so a team can require the check on a codebase that already holds
+lock-in nobody decided on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from bot.engine import RULES
+from bot.engine.model import FileDelta, Finding, Layer
+
+
+@dataclass(frozen=True)
+class EcosystemLines:
+    """One ecosystem's gated lines in one file, and how many of them count."""
+
+    ecosystem: str
+    added: int  # gated lines added
+    removed: int  # gated lines removed
+    changed: int  # added lines paired with a removed line of the same rule
+    counted: int  # lines the gate counts
+    new: bool  # the file held no gated line of this ecosystem before (or did not exist)
+    baseline: int | None = None  # lines the baseline records here; None: not recorded
+
+    @property
+    def why(self) -> str:
+        """Why ``counted`` lines count, or why none do: one clause for people."""
+        name = self.ecosystem
+        if self.new and self.counted:
+            return f"brings {name} into the file: {self.counted} new line{_s(self.counted)}"
+        parts = [f"+{self.added} −{self.removed} {name}"]
+        if self.changed:
+            parts.append(f"{self.changed} changed keeping their rule")
+        if self.baseline is not None:
+            parts.append(f"baseline {self.baseline}")
+        if not self.counted:
+            return f"{', '.join(parts)}: no growth"
+        return f"{', '.join(parts)}: {self.counted} line{_s(self.counted)} of growth"
+
+
+@dataclass(frozen=True)
+class FileLines:
+    """A file's gated lines under the policy's counting."""
+
+    path: str
+    added: int  # gated lines added, every one
+    removed: int
+    changed: int  # added lines that replace a removed line of the same rule
+    counted: int  # lines the gate counts
+    ecosystems: tuple[EcosystemLines, ...]  # those with gated lines added or removed
+    #: Added ranges (in the gated layers) of the ecosystems whose lines count, less the
+    #: lines that replace one of their rule in the same hunk: where to point.
+    ranges: tuple[Finding, ...]
+
+    @property
+    def why(self) -> str:
+        """Which lines count and why, for the renderers."""
+        return "; ".join(e.why for e in self.ecosystems if e.added)
+
+
+def count_lines(
+    f: FileDelta,
+    layers: Iterable[Layer],
+    *,
+    strict: bool,
+    baseline: Mapping[str, int] | None = None,
+) -> FileLines:
+    """Count one file's gated lines; ``baseline`` is the file's recorded lines per
+    ecosystem (None: the baseline does not list the file, or there is none)."""
+    gated = set(layers)
+    added = _by_ecosystem(f.added_rules, gated)
+    removed = _by_ecosystem(f.removed_rules, gated)
+    before = _by_ecosystem(f.old_rules, gated)
+    after = _by_ecosystem(f.new_rules, gated)
+    ecosystems = []
+    for name in sorted({*added, *removed}):
+        a, r = sum(added.get(name, {}).values()), sum(removed.get(name, {}).values())
+        changed = sum(
+            min(n, removed.get(name, {}).get(rule, 0)) for rule, n in added.get(name, {}).items()
+        )
+        new = a > 0 and not sum(before.get(name, {}).values())
+        counted = a if strict else max(0, a - r)
+        recorded = None
+        if baseline is not None:
+            recorded = baseline.get(name, 0)
+            past = sum(after.get(name, {}).values()) - recorded
+            counted = max(0, min(counted, past))
+        ecosystems.append(EcosystemLines(name, a, r, changed, counted, new, recorded))
+    counting = {e.ecosystem for e in ecosystems if e.counted}
+    kept = set(f.kept_lines)
+    pointed = [r for r in f.added_ranges if r.layer in gated and r.ecosystem in counting]
+    return FileLines(
+        path=f.path,
+        added=sum(e.added for e in ecosystems),
+        removed=sum(e.removed for e in ecosystems),
+        changed=sum(e.changed for e in ecosystems),
+        counted=sum(e.counted for e in ecosystems),
+        ecosystems=tuple(ecosystems),
+        ranges=tuple(part for r in pointed for part in _without(r, kept)),
+    )
+
+
+def _without(finding: Finding, kept: set[int]) -> list[Finding]:
+    """The parts of a range that are not edits keeping their rule."""
+    if not kept:
+        return [finding]
+    parts: list[Finding] = []
+    start = None
+    for number in range(finding.start_line, finding.end_line + 2):
+        inside = number <= finding.end_line and number not in kept
+        if inside and start is None:
+            start = number
+        elif not inside and start is not None:
+            parts.append(replace(finding, start_line=start, end_line=number - 1))
+            start = None
+    return parts
+
+
+def ecosystem_lines(rule_lines: Mapping[str, int], layers: Iterable[Layer]) -> dict[str, int]:
+    """Lines per ecosystem of a per-rule count, in the given layers."""
+    return {
+        name: sum(rules.values()) for name, rules in _by_ecosystem(rule_lines, set(layers)).items()
+    }
+
+
+def nvidia_only_lines(rule_lines: Mapping[str, int], layers: Iterable[Layer]) -> int:
+    """Lines of a per-rule count, in the given layers, of rules that run on NVIDIA alone."""
+    gated = set(layers)
+    return sum(
+        n
+        for rule_id, n in rule_lines.items()
+        if (rule := RULES.get(rule_id)) is not None and rule.layer in gated and rule.nvidia_only
+    )
+
+
+def _by_ecosystem(rule_lines: Mapping[str, int], layers: set[Layer]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for rule_id, n in rule_lines.items():
+        rule = RULES.get(rule_id)
+        if rule is not None and rule.layer in layers and n:
+            out.setdefault(rule.ecosystem, {})[rule_id] = n
+    return out
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"

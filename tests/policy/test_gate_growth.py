@@ -1,0 +1,253 @@
+"""Gate on growth, not on touch: which added lines count, on files the real engine reads.
+
+Each case is two versions of a file, diffed as the CLI does (changed_lines) and classified
+by the engine; the gate then says which lines count and why.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import classify
+from bot.engine.census import FileSummary
+from bot.engine.delta import changed_lines, file_delta
+from bot.engine.model import ChangeDelta, FileDelta
+from bot.policy.baseline import Baseline, dump_baseline, load_baseline, record_baseline
+from bot.policy.config import DEFAULT_POLICY, PolicyError, load_policy
+from bot.policy.counting import count_lines
+from bot.policy.gate import evaluate
+
+KERNEL = """#include <cuda_runtime.h>
+
+__global__ void scale(float* x, float a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        x[i] *= a;
+    }
+}
+
+void launch(float* x, float a, int n) {
+    scale<<<(n + 255) / 256, 256>>>(x, a, n);
+}
+"""
+
+HIP_KERNEL = """
+__global__ void scale_hip(float* x, float a, int n) {
+    int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
+    if (i < n) {
+        x[i] *= a;
+    }
+}
+
+void launch_hip(float* x, float a, int n) {
+    hipLaunchKernelGGL(scale_hip, dim3((n + 255) / 256), dim3(256), 0, 0, x, a, n);
+}
+"""
+
+SECOND_KERNEL = """
+__global__ void shift(float* x, float b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        x[i] += b;
+    }
+}
+"""
+
+
+def delta(path: str, old: str | None, new: str | None) -> FileDelta:
+    added, removed = changed_lines(old or "", new or "")
+    status = "added" if old is None else "removed" if new is None else "modified"
+    return file_delta(
+        path,
+        classify(path, old.encode()) if old is not None else None,
+        classify(path, new.encode()) if new is not None else None,
+        added,
+        removed,
+        status=status,
+    )
+
+
+def judge(*files: FileDelta, policy=DEFAULT_POLICY, baseline=None, base_files=None):
+    return evaluate(
+        ChangeDelta(list(files)),
+        policy,
+        linked=[],
+        recorded=[],
+        baseline=baseline,
+        base_files=base_files,
+    )
+
+
+def test_an_edit_that_keeps_its_rule_is_changed_not_added() -> None:
+    edited = KERNEL.replace("x[i] *= a;", "x[i] = x[i] * a + 0.0f;").replace(
+        "int i = blockIdx.x", "const int i = blockIdx.x"
+    )
+    f = delta("csrc/scale.cu", KERNEL, edited)
+    assert f.added_non_portable == 2
+    assert f.removed_non_portable == 2
+
+    lines = count_lines(f, DEFAULT_POLICY.layers, strict=False)
+    assert (lines.added, lines.removed, lines.changed, lines.counted) == (2, 2, 2, 0)
+    assert lines.why == "+2 −2 cuda, 2 changed keeping their rule: no growth"
+
+    verdict = judge(f)
+    assert verdict.conclusion == "success"
+    assert verdict.files == ()
+    [changed] = verdict.changed
+    assert (changed.path, changed.gated_lines) == ("csrc/scale.cu", 0)
+    assert "no growth" in (changed.reason or "")
+    assert verdict.summary == (
+        "changes 2 gated lines in 1 file without growing them: nothing needs a decision"
+    )
+
+
+def test_strict_counts_the_same_edit_as_today() -> None:
+    edited = KERNEL.replace("x[i] *= a;", "x[i] = x[i] * a + 0.0f;")
+    verdict = judge(delta("csrc/scale.cu", KERNEL, edited), policy=load_policy("gate: strict\n"))
+    assert verdict.conclusion == "failure"
+    assert verdict.gated_lines == 1
+    assert verdict.counting == "strict"
+    assert verdict.summary == "adds 1 kernel line in 1 file without a compute-API decision"
+
+
+def test_growth_counts_net_of_removed_lines_of_the_same_ecosystem() -> None:
+    # A kernel replaced by a longer one: only the lines past what was removed count.
+    grown = KERNEL.replace("scale(", "scale2(") + SECOND_KERNEL
+    f = delta("csrc/scale.cu", KERNEL, grown)
+    lines = count_lines(f, DEFAULT_POLICY.layers, strict=False)
+    assert lines.counted == lines.added - lines.removed > 0
+    verdict = judge(f)
+    assert verdict.conclusion == "failure"
+    [gate] = verdict.files
+    assert gate.gated_lines == lines.counted
+    assert gate.lines is not None
+    assert gate.lines.ranges
+    assert "of growth" in gate.counts
+    assert "net of those it removes" in verdict.summary
+
+
+def test_a_new_ecosystem_in_a_file_counts_in_full_even_when_cuda_shrinks() -> None:
+    shrunk = KERNEL.replace("    if (i < n) {\n        x[i] *= a;\n    }\n", "    x[i] *= a;\n")
+    hip_path = (
+        "\nvoid copy(float* p, int n) {\n    hipMalloc(&p, n);\n    hipDeviceSynchronize();\n}\n"
+    )
+    f = delta("csrc/scale.cu", KERNEL, shrunk + hip_path)
+    lines = count_lines(f, DEFAULT_POLICY.layers, strict=False)
+    by_name = {e.ecosystem: e for e in lines.ecosystems}
+    assert by_name["hip"].new
+    assert by_name["hip"].counted == by_name["hip"].added > 0
+    assert by_name["cuda"].counted == 0
+    assert lines.counted == by_name["hip"].added
+    assert "brings hip into the file" in lines.why
+    assert judge(f).conclusion == "failure"
+
+
+def test_a_new_file_counts_every_line_and_a_removed_one_none() -> None:
+    added = count_lines(delta("csrc/new.cu", None, KERNEL), DEFAULT_POLICY.layers, strict=False)
+    assert added.counted == added.added > 0
+    assert all(e.new for e in added.ecosystems)
+    gone = count_lines(delta("csrc/old.cu", KERNEL, None), DEFAULT_POLICY.layers, strict=False)
+    assert (gone.added, gone.counted) == (0, 0)
+    assert gone.removed > 0
+
+
+def test_only_gated_layers_count() -> None:
+    policy = load_policy("layers: [kernel]\n")
+    f = delta("csrc/scale.cu", KERNEL, KERNEL + "void sync() { cudaDeviceSynchronize(); }\n")
+    assert f.added_non_portable == 1
+    assert count_lines(f, policy.layers, strict=False).counted == 0
+    assert judge(f, policy=policy).conclusion == "success"
+
+
+def baseline_of(*files: tuple[str, str]) -> Baseline:
+    summaries = [FileSummary.of(classify(path, text.encode())) for path, text in files]
+    return record_baseline(summaries, DEFAULT_POLICY, [], commit="abc123")
+
+
+def test_baseline_lets_a_file_hold_what_it_held_and_gates_growth_past_it() -> None:
+    baseline = baseline_of(("csrc/scale.cu", KERNEL), ("model.py", "import torch\n"))
+    assert list(baseline.files) == ["csrc/scale.cu"]  # portable files are not recorded
+    reread = load_baseline(dump_baseline(baseline), DEFAULT_POLICY)
+    assert reread == baseline
+
+    # Grown past the baseline: the lines past it count.
+    grown = delta("csrc/scale.cu", KERNEL, KERNEL + SECOND_KERNEL)
+    verdict = judge(grown, baseline=reread)
+    assert verdict.conclusion == "failure"
+    assert verdict.files[0].gated_lines == grown.added_non_portable
+
+    # A file shrunk earlier may grow back up to its baseline: nothing counts.
+    small = KERNEL.replace("    if (i < n) {\n        x[i] *= a;\n    }\n", "")
+    regrown = delta("csrc/scale.cu", small, KERNEL)
+    assert regrown.added_non_portable > 0
+    assert judge(regrown).conclusion == "failure"  # without the baseline it is growth
+    verdict = judge(regrown, baseline=reread)
+    assert verdict.conclusion == "success"
+    assert "baseline" in (verdict.changed[0].reason or "")
+
+    # A file the baseline does not list gates as usual.
+    assert judge(delta("csrc/new.cu", None, KERNEL), baseline=reread).conclusion == "failure"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("version: 2\nlayers: [kernel, vendor-path]\nfiles: {}\n", "version: expected 1"),
+        ("version: 1\nlayers: [kernel]\nfiles: {}\n", "recorded for the layers kernel"),
+        ("version: 1\nlayers: [kernel, vendor-path]\nfiles: {a.cu: {cuda: yes}}\n", "a count"),
+        ("version: 1\nlayers: [kernel, vendor-path]\nfiles: [a.cu]\n", "expected a mapping"),
+        ("- just a list\n", "top level must be a mapping"),
+        ("version: 1\nfiles: {a: {\n", "invalid YAML"),
+    ],
+)
+def test_an_invalid_baseline_is_one_clear_error(text: str, words: str) -> None:
+    with pytest.raises(PolicyError, match=r"lockin-baseline\.yml") as caught:
+        load_baseline(text, DEFAULT_POLICY)
+    assert words in str(caught.value)
+
+
+def test_ratchet_fails_only_past_its_threshold() -> None:
+    new_kernel = delta("csrc/new.cu", None, KERNEL)
+    grown = new_kernel.added_non_portable
+    base = [FileSummary.of(classify("csrc/old.cu", (KERNEL + SECOND_KERNEL).encode()))]
+    base_lines = base[0].non_portable_lines
+
+    within = judge(new_kernel, policy=load_policy(f"ratchet: {{lines: {grown}}}\n"))
+    assert within.conclusion == "success"
+    assert within.ratchet is not None
+    assert within.ratchet.growth == grown
+    assert "within the ratchet" in within.summary
+
+    past = judge(new_kernel, policy=load_policy(f"ratchet: {{lines: {grown - 1}}}\n"))
+    assert past.conclusion == "failure"
+    assert [f.path for f in past.uncovered] == ["csrc/new.cu"]
+    assert f"+{grown}" in past.summary
+    assert "the ratchet allows" in past.summary
+
+    # Percent of the base's figure: needs the base; unknown, any growth fails.
+    percent = load_policy("ratchet: {percent: 100}\n")
+    verdict = judge(new_kernel, policy=percent, base_files=base)
+    assert verdict.ratchet is not None
+    assert verdict.ratchet.base == base_lines
+    assert verdict.conclusion == ("success" if grown <= base_lines else "failure")
+    assert judge(new_kernel, policy=percent).conclusion == "failure"
+
+    # A HIP port is not NVIDIA-only: it never moves the ratchet.
+    port = delta("csrc/scale.hip", None, HIP_KERNEL)
+    assert port.added_non_portable > 0
+    hip = judge(port, policy=load_policy("ratchet: {lines: 0}\n"))
+    assert hip.conclusion == "success"
+    assert hip.ratchet is not None
+    assert hip.ratchet.growth == 0
+
+    # A kernel moved between files nets to nothing.
+    moved = [delta("csrc/a.cu", KERNEL, None), delta("csrc/b.cu", None, KERNEL)]
+    assert judge(*moved, policy=load_policy("ratchet: {lines: 0}\n")).conclusion == "success"
+
+
+def test_report_only_concludes_neutral() -> None:
+    f = delta("csrc/new.cu", None, KERNEL)
+    for name in ("report-only", "neutral"):
+        verdict = judge(f, policy=load_policy(f"enforcement: {name}\n"))
+        assert verdict.conclusion == "neutral"
+        assert verdict.uncovered  # everything else the same
