@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.fakegithub import CheckRun, Comment, FakeGitHub, Issue, PullRequest, Repo
+from tests.fakegithub import CheckRun, Comment, FakeGitHub, Issue, PullRequest, Repo, Review
 from tests.fakegithub.shapes import node_id
 from tests.fakegithub.state import iso
 
@@ -43,6 +43,8 @@ TEMPLATES = {
     ("pull_request", "reopened"): "pull_request.reopened.1",
     ("pull_request", "ready_for_review"): "pull_request.ready_for_review.2",
     ("pull_request", "synchronize"): "pull_request.synchronize.1",
+    ("pull_request_review", "submitted"): "pull_request_review.submitted.2",
+    ("pull_request_review", "dismissed"): "pull_request_review.dismissed.1",
     ("issue_comment", "created"): "issue_comment.created.4",
     ("issue_comment", "edited"): "issue_comment.edited.1",
     ("issues", "edited"): "issues.edited.1",
@@ -143,6 +145,21 @@ def pull_request_event(
         payload["before"] = before or (parents[0] if parents else pr.head_sha)
         payload["after"] = pr.head_sha
     return _common(fake, repo, payload, sender or pr.user)
+
+
+def pull_request_review_event(
+    fake: FakeGitHub, repo: Repo, pr: PullRequest, review: Review, action: str = "submitted"
+) -> dict[str, Any]:
+    """A pull_request_review delivery for a review the fake holds (submitted, or dismissed
+    after `Repo.dismiss_review`); webhooks carry the state in lower case."""
+    payload = _example_for("pull_request_review", action)
+    payload["pull_request"] = overlay(
+        payload["pull_request"], fake.shapes.pull(pr), payload["sender"]
+    )
+    ours = fake.shapes.review(repo, pr, review)
+    ours["state"] = review.state.lower()
+    payload["review"] = overlay(payload["review"], ours, payload["sender"])
+    return _common(fake, repo, payload, review.user)
 
 
 def issue_comment_event(
