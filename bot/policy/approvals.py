@@ -138,7 +138,10 @@ def _awaiting(
             f"one{why}: name an owner who exists, or a code owner of {path} in CODEOWNERS"
         )
     if review.visible:
-        return f"awaiting an approving review from {_either(who)} (this pull request adds or changes it)"
+        return (
+            f"awaiting an approving review from {_either(who)} "
+            "(this pull request adds or changes it)"
+        )
     return (
         f"awaiting an approving review from {_either(who)} on its pull request (not on the "
         "base; reviews are seen by the lockin App and Action, not here)"

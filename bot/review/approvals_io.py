@@ -94,27 +94,25 @@ async def with_reviews(
     if not read_at_head:
         return linked
     lookups = _Lookups(gh, repo)
-    changed: list[int] = []
+    changed: dict[int, tuple[str, str | None]] = {}  # index in linked -> path, owner
     for i, link in enumerate(linked):
-        path = link.record.path if link.record is not None else None
-        if path is None:
+        if link.record is None or link.record.path is None:
             continue  # unreadable, or an issue
+        path = link.record.path
         now = await lookups.text(path, head_sha)
         if now is None or now != await lookups.text(path, default_branch):
-            changed.append(i)
+            changed[i] = (path, link.record.owner)
     if not changed:
         return linked
     author = (pr.get("user") or {}).get("login") or ""
     approvals = await _approvals(gh, repo, pr["number"])
     codeowners = await _codeowners(gh, repo, default_branch)
     out = list(linked)
-    for i in changed:
-        link = linked[i]
-        assert link.record is not None and link.record.path is not None
-        path = link.record.path
-        owners = parse_owners(link.record.owner)
-        names = owners.names[:MAX_OWNERS]
-        unknown = tuple([name for name in names if not await lookups.exists(name)])
+    for i, (path, owner) in changed.items():
+        owners = parse_owners(owner)
+        unknown = tuple(
+            [name for name in owners.names[:MAX_OWNERS] if not await lookups.exists(name)]
+        )
         code_owners = codeowners.owners(path) if codeowners else ()
         teams = {t.lower() for t in (*owners.teams, *parse_owners(code_owners, emails=True).teams)}
         teams -= {name.removeprefix("@").lower() for name in unknown}
@@ -130,7 +128,7 @@ async def with_reviews(
             )
             approvers.append(Approver(login, member_of))
         review = RecordReview(author, tuple(approvers), code_owners, unknown)
-        out[i] = replace(link, review=review)
+        out[i] = replace(out[i], review=review)
     return out
 
 
@@ -143,7 +141,10 @@ async def _approvals(gh: GitHub, repo: RepoRef, number: int) -> list[tuple[str, 
         login, state = user.get("login"), review.get("state")
         if login and state in _STANDING:
             standing[login.lower()] = (login, state, review.get("commit_id") or "")
-    approved = [(login, commit) for login, state, commit in standing.values() if state == "APPROVED"]
+    approved = [
+        (login, commit) for login, state, commit in standing.values() if state == "APPROVED"
+    ]
+    # An approval GitHub shows without a commit cannot say which text it approved.
     return [(login, commit) for login, commit in approved if commit][:MAX_APPROVERS]
 
 
