@@ -93,6 +93,17 @@ def test_pull_request_review_payloads(
     assert payload["installation"]["id"] == 9
 
 
+def test_merge_group_payloads(fake_github: FakeGitHub, repo: Repo, pr: PullRequest) -> None:
+    base = repo.head()
+    head = repo.commit({"kernels/add.cu": "__global__ void add() {}\n"}, message="Add (#1)")
+    payload = webhooks.merge_group_event(fake_github, repo, head, base, [pr])
+    assert schema_errors("merge_group", "checks_requested", payload) == []
+    assert payload["merge_group"]["head_sha"] == head
+    assert payload["merge_group"]["base_sha"] == base
+    assert payload["merge_group"]["head_ref"].endswith(f"/pr-{pr.number}-{pr.head_sha}")
+    assert payload["installation"]["id"] == 9
+
+
 def test_labels_assignees_and_draft_keep_the_webhook_shape(
     fake_github: FakeGitHub, repo: Repo
 ) -> None:

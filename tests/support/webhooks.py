@@ -45,6 +45,7 @@ TEMPLATES = {
     ("pull_request", "synchronize"): "pull_request.synchronize.1",
     ("pull_request_review", "submitted"): "pull_request_review.submitted.2",
     ("pull_request_review", "dismissed"): "pull_request_review.dismissed.1",
+    ("merge_group", "checks_requested"): "merge_group.checks_requested.1",
     ("issue_comment", "created"): "issue_comment.created.4",
     ("issue_comment", "edited"): "issue_comment.edited.1",
     ("issues", "edited"): "issues.edited.1",
@@ -160,6 +161,25 @@ def pull_request_review_event(
     ours["state"] = review.state.lower()
     payload["review"] = overlay(payload["review"], ours, payload["sender"])
     return _common(fake, repo, payload, review.user)
+
+
+def merge_group_event(
+    fake: FakeGitHub, repo: Repo, head_sha: str, base_sha: str, prs: list[PullRequest]
+) -> dict[str, Any]:
+    """A merge_group checks_requested delivery: the queue built ``head_sha`` on ``base_sha``,
+    its ref naming the last of ``prs`` as GitHub's gh-readonly-queue refs do."""
+    payload = _example_for("merge_group", "checks_requested")
+    base = repo.default_branch
+    last = prs[-1]
+    group = {
+        "head_sha": head_sha,
+        "head_ref": f"refs/heads/gh-readonly-queue/{base}/pr-{last.number}-{last.head_sha}",
+        "base_sha": base_sha,
+        "base_ref": f"refs/heads/{base}",
+        "head_commit": _head_commit(repo, head_sha),
+    }
+    payload["merge_group"] = overlay(payload["merge_group"], group)
+    return _common(fake, repo, payload, "github-merge-queue[bot]")
 
 
 def issue_comment_event(
