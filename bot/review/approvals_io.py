@@ -83,14 +83,15 @@ async def with_reviews(
     linked: list[LinkedDecision],
     *,
     repo: RepoRef,
-    pr: dict[str, Any],
+    prs: list[dict[str, Any]],
     head_sha: str,
     default_branch: str,
     read_at_head: bool,
 ) -> list[LinkedDecision]:
-    """``linked`` with a `RecordReview` on each record the pull request adds or changes.
-    ``read_at_head``: linked files were read at the head (the policy does not require them
-    on the default branch); otherwise every one is the default branch's and counts as is."""
+    """``linked`` with a `RecordReview` on each record the change adds or changes, from the
+    reviews of ``prs`` (the pull request; a merge group's pull requests). ``read_at_head``:
+    linked files were read at ``head_sha`` (the policy does not require them on the default
+    branch); otherwise every one is the default branch's and counts as is."""
     if not read_at_head:
         return linked
     lookups = _Lookups(gh, repo)
@@ -104,8 +105,13 @@ async def with_reviews(
             changed[i] = (path, link.record.owner)
     if not changed:
         return linked
-    author = (pr.get("user") or {}).get("login") or ""
-    approvals = await _approvals(gh, repo, pr["number"])
+    authors = [(pr.get("user") or {}).get("login") or "" for pr in prs]
+    approvals = [
+        (login, commit)
+        for pr, author in zip(prs, authors, strict=True)
+        for login, commit in await _approvals(gh, repo, pr["number"])
+        if login.lower() != author.lower()  # never by the pull request's own author
+    ]
     codeowners = await _codeowners(gh, repo, default_branch)
     out = list(linked)
     for i, (path, owner) in changed.items():
@@ -119,14 +125,13 @@ async def with_reviews(
         current = await lookups.text(path, head_sha)
         approvers: list[Approver] = []
         for login, commit in approvals:
-            if login.lower() == author.lower():
-                continue
             if commit != head_sha and await lookups.text(path, commit) != current:
-                continue  # approved another text of the record
+                continue  # approved another text of the record (or a change without it)
             member_of = frozenset(
                 [t for t in sorted(teams)[:MAX_OWNERS] if await lookups.member(login, t)]
             )
             approvers.append(Approver(login, member_of))
+        author = authors[0] if len(authors) == 1 else None
         review = RecordReview(author, tuple(approvers), code_owners, unknown)
         out[i] = replace(out[i], review=review)
     return out

@@ -14,11 +14,10 @@ an error completes the run as failed, never leaves it in progress.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import TYPE_CHECKING, Any
 
 from bot.github.contents import BlobReader
-from bot.github.refs import PullRef, RepoRef
+from bot.github.refs import PullRef, RepoRef, merge_group_pulls
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.review.analysis import analyse_pr
@@ -38,14 +37,8 @@ if TYPE_CHECKING:
 #: The external_id of our runs on merge-group commits: no pull request's, so that a
 #: check_suite event on the group's head never re-runs a PR check there.
 MERGE_GROUP_ID = "merge_group"
-#: Pull requests of one group whose links are read (GitHub queues up to 100 at a time).
-MAX_GROUP_PRS = 20
 #: The compare API lists at most this many files: a longer change is not seen whole.
 MAX_COMPARE_FILES = 300
-# gh-readonly-queue/<base>/pr-<number>-<sha>: the last PR the group adds.
-_QUEUE_REF = re.compile(r"/pr-(\d+)-[0-9a-f]+$")
-# The subjects a merge queue writes: "Title (#12)" (squash) and "Merge pull request #12 ...".
-_SUBJECT = re.compile(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+)\b")
 
 
 async def check_merge_group(
@@ -76,7 +69,8 @@ async def check_merge_group(
     )
     try:
         compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
-        numbers = _group_prs(group.get("head_ref") or "", compare.get("commits") or [])
+        messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
+        numbers = merge_group_pulls(group.get("head_ref") or "", messages)
         report = PRReport(
             PullRef(repo, numbers[-1] if numbers else 0),
             head_sha,
@@ -99,19 +93,6 @@ async def check_merge_group(
         extra={"head_sha": head_sha, "conclusion": report.conclusion, "prs": numbers},
     )
     return report.conclusion
-
-
-def _group_prs(head_ref: str, commits: list[dict[str, Any]]) -> list[int]:
-    """The pull requests a group merges, in queue order (the ref names the last one)."""
-    found: dict[int, None] = {}
-    for commit in commits:
-        subject = ((commit.get("commit") or {}).get("message") or "").partition("\n")[0]
-        if match := _SUBJECT.search(subject):
-            found.setdefault(int(match.group(1) or match.group(2)), None)
-    if match := _QUEUE_REF.search(head_ref):
-        found.pop(int(match.group(1)), None)
-        found[int(match.group(1))] = None
-    return list(found)[-MAX_GROUP_PRS:]
 
 
 async def _analyse(
@@ -146,26 +127,25 @@ async def _analyse(
     added = analysis.delta.added()
     if sum(added[layer] for layer in policy.layers) > policy.allowance:
         default_branch = info["default_branch"]
-        for number in numbers:
-            pr = await gh.getitem(f"/repos/{repo.full_name}/pulls/{number}")
-            texts = await pr_link_texts(gh, repo, pr)
-            of_pr = await linked_decisions(
-                gh,
-                texts,
-                repo=repo,
-                head_sha=report.head_sha,
-                default_branch=default_branch,
-                policy=policy,
-            )
-            linked += await with_reviews(
-                gh,
-                of_pr,
-                repo=repo,
-                pr=pr,
-                head_sha=report.head_sha,
-                default_branch=default_branch,
-                read_at_head=not policy.decisions.require_default_branch,
-            )
+        prs = [await gh.getitem(f"/repos/{repo.full_name}/pulls/{n}") for n in numbers]
+        texts = [text for pr in prs for text in await pr_link_texts(gh, repo, pr)]
+        linked = await linked_decisions(
+            gh,
+            texts,
+            repo=repo,
+            head_sha=report.head_sha,
+            default_branch=default_branch,
+            policy=policy,
+        )
+        linked = await with_reviews(
+            gh,
+            linked,
+            repo=repo,
+            prs=prs,
+            head_sha=report.head_sha,
+            default_branch=default_branch,
+            read_at_head=not policy.decisions.require_default_branch,
+        )
         reader = BlobReader(gh, repo, ctx.caches.blobs)
         recorded, report.record_problems = await recorded_decisions(
             gh, reader, repo=repo, default_branch=default_branch, policy=policy

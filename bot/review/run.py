@@ -245,7 +245,7 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
             gh,
             linked,
             repo=repo,
-            pr=pr,
+            prs=[pr],
             head_sha=report.head_sha,
             default_branch=default_branch,
             read_at_head=not policy.decisions.require_default_branch,
