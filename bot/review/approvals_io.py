@@ -13,12 +13,13 @@ the owners' accounts and teams, and the records' code owners (bot.policy.approva
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from bot.github.contents import file_contents
-from bot.github.errors import NotFound
+from bot.github.errors import GitHubError, NotFound
 from bot.policy.approvals import MAX_OWNERS, Approver, RecordReview, parse_owners
 from bot.policy.codeowners import LOCATIONS, CodeOwners
 from bot.policy.codeowners import parse as parse_codeowners
@@ -33,13 +34,16 @@ _STANDING = frozenset({"APPROVED", "CHANGES_REQUESTED", "DISMISSED"})
 #: Approvers whose membership of owner teams is asked: bounds the requests a PR costs.
 MAX_APPROVERS = 20
 
+#: A file's bytes at a commit or branch (None: no such file there, or no such commit).
+Reader = Callable[[str, str], Awaitable[bytes | None]]
+
 
 @dataclass
 class _Lookups:
     """GitHub's answers within one job, each asked once."""
 
     gh: GitHub
-    repo: RepoRef
+    read: Reader
     accounts: dict[str, bool] = field(default_factory=dict)  # "@name" -> exists
     memberships: dict[tuple[str, str], bool] = field(default_factory=dict)
     texts: dict[tuple[str, str], bytes | None] = field(default_factory=dict)
@@ -58,6 +62,12 @@ class _Lookups:
                 self.accounts[key] = True
             except NotFound:
                 self.accounts[key] = False
+            except GitHubError as exc:
+                if exc.status != 403:
+                    raise
+                # A token that may not read the organisation's teams (an Actions job's
+                # GITHUB_TOKEN) cannot tell; the team approves nobody it cannot see either.
+                self.accounts[key] = True
         return self.accounts[key]
 
     async def member(self, login: str, team: str) -> bool:
@@ -70,11 +80,15 @@ class _Lookups:
                 self.memberships[key] = answer.get("state") == "active"
             except NotFound:
                 self.memberships[key] = False  # not a member (or no such team)
+            except GitHubError as exc:
+                if exc.status != 403:
+                    raise
+                self.memberships[key] = False  # the token may not read the team
         return self.memberships[key]
 
     async def text(self, path: str, ref: str) -> bytes | None:
         if (path, ref) not in self.texts:
-            self.texts[path, ref] = await file_contents(self.gh, self.repo, path, ref)
+            self.texts[path, ref] = await self.read(path, ref)
         return self.texts[path, ref]
 
 
@@ -87,14 +101,20 @@ async def with_reviews(
     head_sha: str,
     default_branch: str,
     read_at_head: bool,
+    read: Reader | None = None,
 ) -> list[LinkedDecision]:
     """``linked`` with a `RecordReview` on each record the change adds or changes, from the
     reviews of ``prs`` (the pull request; a merge group's pull requests). ``read_at_head``:
     linked files were read at ``head_sha`` (the policy does not require them on the default
-    branch); otherwise every one is the default branch's and counts as is."""
+    branch); otherwise every one is the default branch's and counts as is. ``read``: where
+    file texts come from (the contents API; the Action reads its checkout)."""
     if not read_at_head:
         return linked
-    lookups = _Lookups(gh, repo)
+
+    async def contents(path: str, ref: str) -> bytes | None:
+        return await file_contents(gh, repo, path, ref)
+
+    lookups = _Lookups(gh, read or contents)
     changed: dict[int, tuple[str, str | None]] = {}  # index in linked -> path, owner
     for i, link in enumerate(linked):
         if link.record is None or link.record.path is None:
@@ -112,7 +132,7 @@ async def with_reviews(
         for login, commit in await _approvals(gh, repo, pr["number"])
         if login.lower() != author.lower()  # never by the pull request's own author
     ]
-    codeowners = await _codeowners(gh, repo, default_branch)
+    codeowners = await _codeowners(lookups, default_branch)
     out = list(linked)
     for i, (path, owner) in changed.items():
         owners = parse_owners(owner)
@@ -153,10 +173,10 @@ async def _approvals(gh: GitHub, repo: RepoRef, number: int) -> list[tuple[str, 
     return [(login, commit) for login, commit in approved if commit][:MAX_APPROVERS]
 
 
-async def _codeowners(gh: GitHub, repo: RepoRef, default_branch: str) -> CodeOwners | None:
+async def _codeowners(lookups: _Lookups, default_branch: str) -> CodeOwners | None:
     """CODEOWNERS where GitHub looks for it, on the default branch (never the PR's)."""
     for location in LOCATIONS:
-        data = await file_contents(gh, repo, location, default_branch)
+        data = await lookups.text(location, default_branch)
         if data is not None:
             return parse_codeowners(data, location)
     return None
