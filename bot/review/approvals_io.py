@@ -2,7 +2,8 @@
 the owners' accounts and teams, and the records' code owners (bot.policy.approvals judges).
 
 - A linked record whose file reads the same on the default branch was reviewed when it
-  landed there and counts as before; any other linked file needs an approval.
+  landed there and counts as before; any other linked file needs an approval, and so does
+  an issue record, given after the issue's last edit.
 - A reviewer's latest review that approves, requests changes or was dismissed is their
   state, as GitHub's merge box shows it (a later comment-only review changes nothing). An
   approval counts for a record when it was given on the current head, or on a commit where
@@ -23,6 +24,7 @@ from bot.github.errors import GitHubError, NotFound
 from bot.policy.approvals import MAX_OWNERS, Approver, RecordReview, parse_owners
 from bot.policy.codeowners import LOCATIONS, CodeOwners
 from bot.policy.codeowners import parse as parse_codeowners
+from bot.policy.decisions import parse_ref
 from bot.policy.gate import LinkedDecision
 
 if TYPE_CHECKING:
@@ -92,6 +94,22 @@ class _Lookups:
         return self.texts[path, ref]
 
 
+@dataclass(frozen=True)
+class _Approval:
+    login: str
+    commit: str  # the commit it approved
+    at: str  # when it was submitted (ISO 8601, as GitHub writes it)
+
+
+@dataclass(frozen=True)
+class _Unreviewed:
+    """A linked record that is not on the default branch as it reads."""
+
+    owner: str | None
+    path: str | None  # of a file; None for an issue
+    issue_edited: str = ""  # the issue's updated_at: an approval must be later
+
+
 async def with_reviews(
     gh: GitHub,
     linked: list[LinkedDecision],
@@ -104,73 +122,102 @@ async def with_reviews(
     read: Reader | None = None,
 ) -> list[LinkedDecision]:
     """``linked`` with a `RecordReview` on each record the change adds or changes, from the
-    reviews of ``prs`` (the pull request; a merge group's pull requests). ``read_at_head``:
-    linked files were read at ``head_sha`` (the policy does not require them on the default
-    branch); otherwise every one is the default branch's and counts as is. ``read``: where
-    file texts come from (the contents API; the Action reads its checkout)."""
-    if not read_at_head:
-        return linked
+    reviews of ``prs`` (the pull request; a merge group's pull requests), and on each issue
+    record (anyone, the PR's author too, may open and edit one). ``read_at_head``: linked
+    files were read at ``head_sha`` (the policy does not require them on the default
+    branch); otherwise each is the default branch's and counts as is. ``read``: where file
+    texts come from (the contents API; the Action reads its checkout)."""
 
     async def contents(path: str, ref: str) -> bytes | None:
         return await file_contents(gh, repo, path, ref)
 
     lookups = _Lookups(gh, read or contents)
-    changed: dict[int, tuple[str, str | None]] = {}  # index in linked -> path, owner
-    for i, link in enumerate(linked):
-        if link.record is None or link.record.path is None:
-            continue  # unreadable, or an issue
-        path = link.record.path
-        now = await lookups.text(path, head_sha)
-        if now is None or now != await lookups.text(path, default_branch):
-            changed[i] = (path, link.record.owner)
+    changed = await _unreviewed(gh, lookups, linked, repo, head_sha, default_branch, read_at_head)
     if not changed:
         return linked
     authors = [(pr.get("user") or {}).get("login") or "" for pr in prs]
     approvals = [
-        (login, commit)
+        approval
         for pr, author in zip(prs, authors, strict=True)
-        for login, commit in await _approvals(gh, repo, pr["number"])
-        if login.lower() != author.lower()  # never by the pull request's own author
+        for approval in await _approvals(gh, repo, pr["number"])
+        if approval.login.lower() != author.lower()  # never by the pull request's own author
     ]
     codeowners = await _codeowners(lookups, default_branch)
     out = list(linked)
-    for i, (path, owner) in changed.items():
-        owners = parse_owners(owner)
+    for i, record in changed.items():
+        owners = parse_owners(record.owner)
         unknown = tuple(
             [name for name in owners.names[:MAX_OWNERS] if not await lookups.exists(name)]
         )
-        code_owners = codeowners.owners(path) if codeowners else ()
+        code_owners = codeowners.owners(record.path) if codeowners and record.path else ()
         teams = {t.lower() for t in (*owners.teams, *parse_owners(code_owners, emails=True).teams)}
         teams -= {name.removeprefix("@").lower() for name in unknown}
-        current = await lookups.text(path, head_sha)
         approvers: list[Approver] = []
-        for login, commit in approvals:
-            if commit != head_sha and await lookups.text(path, commit) != current:
-                continue  # approved another text of the record (or a change without it)
+        for approval in approvals:
+            if not await _approves(lookups, approval, record, head_sha):
+                continue
             member_of = frozenset(
-                [t for t in sorted(teams)[:MAX_OWNERS] if await lookups.member(login, t)]
+                [t for t in sorted(teams)[:MAX_OWNERS] if await lookups.member(approval.login, t)]
             )
-            approvers.append(Approver(login, member_of))
+            approvers.append(Approver(approval.login, member_of))
         author = authors[0] if len(authors) == 1 else None
         review = RecordReview(author, tuple(approvers), code_owners, unknown)
         out[i] = replace(out[i], review=review)
     return out
 
 
-async def _approvals(gh: GitHub, repo: RepoRef, number: int) -> list[tuple[str, str]]:
-    """(login, commit) of every reviewer whose standing review approves, oldest first."""
-    standing: dict[str, tuple[str, str, str]] = {}  # lower login -> (login, state, commit)
+async def _unreviewed(
+    gh: GitHub,
+    lookups: _Lookups,
+    linked: list[LinkedDecision],
+    repo: RepoRef,
+    head_sha: str,
+    default_branch: str,
+    read_at_head: bool,
+) -> dict[int, _Unreviewed]:
+    """The linked records that need an approval, by their index in ``linked``."""
+    changed: dict[int, _Unreviewed] = {}
+    for i, link in enumerate(linked):
+        record = link.record
+        if record is None:
+            continue  # unreadable: the gate says why
+        if record.path is None:
+            ref = parse_ref(link.ref, owner=repo.owner, repo=repo.name)
+            if ref.kind == "issue":
+                issue = await gh.getitem(f"/repos/{repo.full_name}/issues/{ref.value}")
+                changed[i] = _Unreviewed(record.owner, None, str(issue.get("updated_at") or ""))
+        elif read_at_head:
+            now = await lookups.text(record.path, head_sha)
+            if now is None or now != await lookups.text(record.path, default_branch):
+                changed[i] = _Unreviewed(record.owner, record.path)
+    return changed
+
+
+async def _approves(
+    lookups: _Lookups, approval: _Approval, record: _Unreviewed, head_sha: str
+) -> bool:
+    """Whether the approval saw the record as it reads now: a file as at the head, an issue
+    not edited since (an approval of one text never approves another)."""
+    if record.path is None:
+        return bool(record.issue_edited) and approval.at >= record.issue_edited
+    if approval.commit == head_sha:
+        return True
+    then = await lookups.text(record.path, approval.commit)
+    return then is not None and then == await lookups.text(record.path, head_sha)
+
+
+async def _approvals(gh: GitHub, repo: RepoRef, number: int) -> list[_Approval]:
+    """Every reviewer whose standing review approves, oldest first."""
+    standing: dict[str, tuple[str, _Approval]] = {}  # lower login -> (state, review)
     url = f"/repos/{repo.full_name}/pulls/{number}/reviews"
     async for review in gh.getiter(url):  # chronological, as GitHub lists them
-        user = review.get("user") or {}
-        login, state = user.get("login"), review.get("state")
+        login, state = (review.get("user") or {}).get("login"), review.get("state")
         if login and state in _STANDING:
-            standing[login.lower()] = (login, state, review.get("commit_id") or "")
-    approved = [
-        (login, commit) for login, state, commit in standing.values() if state == "APPROVED"
-    ]
+            commit, at = review.get("commit_id") or "", review.get("submitted_at") or ""
+            standing[login.lower()] = (state, _Approval(login, commit, at))
     # An approval GitHub shows without a commit cannot say which text it approved.
-    return [(login, commit) for login, commit in approved if commit][:MAX_APPROVERS]
+    approved = [a for state, a in standing.values() if state == "APPROVED" and a.commit]
+    return approved[:MAX_APPROVERS]
 
 
 async def _codeowners(lookups: _Lookups, default_branch: str) -> CodeOwners | None:

@@ -293,7 +293,7 @@ class Shapes:
             "comments": sum(c.issue_number == issue.number for c in repo.comments.values()),
             "closed_at": issue.created_at if issue.state == "closed" else None,
             "created_at": issue.created_at,
-            "updated_at": issue.created_at,
+            "updated_at": issue.updated_at or issue.created_at,
             "author_association": "CONTRIBUTOR",
         }
         if issue.is_pr:

@@ -44,6 +44,7 @@ class Issue:
     state: str = "open"
     id: int = 0
     created_at: str = ""
+    updated_at: str = ""  # set by a test that edits the issue; else its creation
 
 
 @dataclass
