@@ -58,7 +58,7 @@ async def test_owner_approval_passes_and_a_dismissal_fails_again(bot: Bot) -> No
     run = await reviewed(bot, repo, pr, approval)
     assert run.id != first.id
     assert run.conclusion == "success"
-    assert RECORD in said(run)
+    assert f"`{RECORD}`: valid, approved by @carol" in said(run)
     [comment] = bot.sticky(repo, pr.number)
     assert "awaiting an approving review" not in comment.body
 
