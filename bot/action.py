@@ -2,7 +2,11 @@
 
 On a ``pull_request`` (or ``pull_request_target``) event it runs ``lockin diff`` between the
 pull request's base and head commits named in the event payload, deepening a shallow
-checkout when they or their merge base are missing; on a ``push`` it runs ``lockin scan``.
+checkout when they or their merge base are missing; on a ``merge_group`` (a merge queue's
+commit) between the group's base and head; on a ``push`` it runs ``lockin scan``. With a
+token (the ``github-token`` input, the job's GITHUB_TOKEN by default) it reads the pull
+requests' reviews, so that a decision record the change adds counts once its owner approves
+(bot/action_reviews.py); without one such a record awaits approval.
 Either way it prints the report to the log, appends the Markdown report to the job summary,
 writes SARIF for code scanning and sets the step's outputs. The step fails only when the
 gate fails and the ``enforcement`` input is ``fail``.
@@ -19,20 +23,23 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
 from bot import cli
+from bot.action_reviews import Reviews, ReviewsError
 from bot.engine import RULES
 from bot.engine.census import LOCKED_LAYERS
 from bot.engine.model import LAYERS, ChangeDelta
+from bot.github.refs import RepoRef, merge_group_pulls
 from bot.policy.config import PolicyError
 from bot.policy.decisions import find_links
 from bot.sources import SourceError
 from bot.sources.git import GitRepo, run_git
 
-PULL_REQUEST_EVENTS = ("pull_request", "pull_request_target")
+PULL_REQUEST_EVENTS = ("pull_request", "pull_request_target", "pull_request_review")
+MERGE_GROUP_EVENT = "merge_group"
 ENFORCEMENTS = ("fail", "neutral")
 LOG_FORMATS = ("text", "markdown", "json")
 # Commits fetched per step when a shallow checkout lacks the pull request's history.
@@ -59,6 +66,9 @@ class Inputs:
     summary: str | None  # GITHUB_STEP_SUMMARY
     outputs: str | None  # GITHUB_OUTPUT
     temp: str
+    token: str = field(default="", repr=False)  # reads reviews; never in a repr or a log
+    api_url: str = "https://api.github.com"
+    repository: str = ""  # GITHUB_REPOSITORY: owner/name
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Inputs:
@@ -88,6 +98,9 @@ class Inputs:
             summary=env.get("GITHUB_STEP_SUMMARY") or None,
             outputs=env.get("GITHUB_OUTPUT") or None,
             temp=temp,
+            token=env.get("INPUT_GITHUB_TOKEN", "").strip(),
+            api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+            repository=env.get("GITHUB_REPOSITORY", ""),
         )
 
 
@@ -197,19 +210,67 @@ class Result:
 
 def pull_request(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
     base, head = pull_request_shas(event)
+    body = (event.get("pull_request") or {}).get("body")
+    number = (event.get("pull_request") or {}).get("number")
+    numbers = [number] if isinstance(number, int) else []
+    links = find_links(body) if isinstance(body, str) else []
+    labels = (_label(event, "base", base), _label(event, "head", head))
+    return _diff(inputs, base, head, links, numbers, labels, err)
+
+
+def merge_group(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
+    """A merge queue's commit against its base: the decisions linked by the group's pull
+    requests (their descriptions, with a token; their commits' trailers always)."""
+    group = event.get("merge_group")
+    shas = []
+    for key in ("base_sha", "head_sha"):
+        sha = group.get(key) if isinstance(group, dict) else None
+        if not isinstance(sha, str) or not _SHA.fullmatch(sha):
+            raise ActionError(f"the event payload has no commit id at merge_group.{key}")
+        shas.append(sha)
+    base, head = shas
+    assert isinstance(group, dict)
+    GitRepo(inputs.repo)
+    ensure_history(inputs.repo, base, head, err)
+    messages = GitRepo(inputs.repo).messages(base, head)
+    numbers = merge_group_pulls(str(group.get("head_ref") or ""), messages)
+    reviews = _reviews(inputs, base, head)
+    links = find_links(*reviews.descriptions(numbers)) if reviews else []
+    return _diff(inputs, base, head, links, numbers, (base[:12], head[:12]), err)
+
+
+def _reviews(inputs: Inputs, base: str, head: str) -> Reviews | None:
+    if not (inputs.token and inputs.repository):
+        return None
+    try:
+        repo = RepoRef.parse(inputs.repository)
+    except ValueError as exc:
+        raise ActionError(f"GITHUB_REPOSITORY: {exc}") from None
+    return Reviews(inputs.token, inputs.api_url, repo, GitRepo(inputs.repo), head, base)
+
+
+def _diff(
+    inputs: Inputs,
+    base: str,
+    head: str,
+    links: list[str],
+    numbers: list[int],
+    labels: tuple[str, str],
+    err: TextIO,
+) -> Result:
     GitRepo(inputs.repo)  # a clear error when the working directory is no repository
     ensure_history(inputs.repo, base, head, err)
     argv = ["diff", base, head, "--repo", inputs.repo]
     if inputs.config:
         argv += ["--config", _config_at(inputs, base)]
-    body = (event.get("pull_request") or {}).get("body")
-    links = find_links(body) if isinstance(body, str) else []
     for ref in dict.fromkeys([*inputs.decisions, *links]):
         argv += ["--decision", ref]
+    reviews = _reviews(inputs, base, head)
+    reviewer = reviews.reviewer(numbers) if reviews else None
     report = replace(
-        cli.diff_report(cli.parse_args(argv), err),
-        base=_label(event, "base", base),
-        head=_label(event, "head", head),
+        cli.diff_report(cli.parse_args(argv), err, reviewer=reviewer),
+        base=labels[0],
+        head=labels[1],
     )
     err.write(f"lockin: {report.summary['conclusion']}: {report.summary['summary']}\n")
     added = report.delta.added()
@@ -283,11 +344,13 @@ def run(env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
     event = load_event(inputs.event_path)
     if inputs.event_name in PULL_REQUEST_EVENTS:
         result = pull_request(inputs, event, err)
+    elif inputs.event_name == MERGE_GROUP_EVENT:
+        result = merge_group(inputs, event, err)
     elif inputs.event_name == "push":
         result = push(inputs, err)
     else:
         raise ActionError(
-            f"lockin runs on pull_request and push events, not on {inputs.event_name}"
+            f"lockin runs on pull_request, merge_group and push events, not on {inputs.event_name}"
         )
     out.write(result.log)
     _append(inputs.summary, result.summary.rstrip("\n") + "\n\n")
@@ -309,7 +372,7 @@ def main(
     out, err = out or sys.stdout, err or sys.stderr
     try:
         return run(os.environ if environ is None else environ, out, err)
-    except (ActionError, cli.UsageError, SourceError, PolicyError) as exc:
+    except (ActionError, ReviewsError, cli.UsageError, SourceError, PolicyError) as exc:
         err.write(f"lockin: error: {exc}\n")
         return 2
 

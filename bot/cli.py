@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, TextIO
 
 from bot.engine import RULES
@@ -20,7 +20,10 @@ from bot.engine.delta import change_delta
 from bot.engine.model import ChangeDelta
 from bot.engine.paths import PathFilter
 from bot.github.refs import RepoRef
+from bot.policy.approvals import RecordReview
 from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline
+from bot.policy.codeowners import LOCATIONS as CODEOWNERS_LOCATIONS
+from bot.policy.codeowners import parse as parse_codeowners
 from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
 from bot.policy.decisions import (
     DecisionError,
@@ -217,6 +220,27 @@ def _linked(
     return linked
 
 
+def _awaiting(linked: list[LinkedDecision], base: Snapshot, head: Snapshot) -> list[LinkedDecision]:
+    """Linked records that BASE does not hold as they read: written in this change, they
+    count only once their owner approves the pull request, which only GitHub can tell."""
+    codeowners = next(
+        (
+            parse_codeowners(data, location)
+            for location in CODEOWNERS_LOCATIONS
+            if (data := base.read(location)) is not None
+        ),
+        None,
+    )
+    out = []
+    for link in linked:
+        path = link.record.path if link.record else None
+        if path is not None and base.read(path) != head.read(path):
+            owners = codeowners.owners(path) if codeowners else ()
+            link = replace(link, review=RecordReview(None, code_owners=owners, visible=False))
+        out.append(link)
+    return out
+
+
 def _origin(repo: GitRepo) -> RepoRef | None:
     """The repository of the ``origin`` remote, so that GitHub URLs of this repo resolve."""
     try:
@@ -342,14 +366,25 @@ def diff_change(args: argparse.Namespace) -> tuple[_Inputs, ChangeDelta]:
     return inputs, change_delta(deltas)
 
 
-def diff_report(args: argparse.Namespace, err: TextIO) -> DiffReport:
-    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``."""
+#: What sees the approvals of linked records the change adds or changes (the Action reads
+#: them from GitHub); given the links as read at HEAD, it returns them with their reviews.
+Reviewer = Callable[[list[LinkedDecision]], list[LinkedDecision]]
+
+
+def diff_report(
+    args: argparse.Namespace, err: TextIO, *, reviewer: Reviewer | None = None
+) -> DiffReport:
+    """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``.
+    Without a ``reviewer``, a linked record the change adds or changes awaits approval:
+    reviews are on GitHub, which ``lockin diff`` does not ask."""
     inputs, delta = diff_change(args)
     policy = inputs.policy
     folder = policy.decisions.folder
     at = inputs.base if policy.decisions.require_default_branch else inputs.head
     refs = [*args.decision, *find_links(*inputs.messages)]
     linked = _linked(refs, at, folder, inputs.origin)
+    if not policy.decisions.require_default_branch:
+        linked = reviewer(linked) if reviewer else _awaiting(linked, inputs.base, inputs.head)
     verdict = evaluate(
         delta,
         policy,

@@ -77,6 +77,33 @@ def test_pull_request_payloads(
     assert payload["sender"]["login"] == "alice"
 
 
+@pytest.mark.parametrize("action", ["submitted", "dismissed"])
+def test_pull_request_review_payloads(
+    fake_github: FakeGitHub, repo: Repo, pr: PullRequest, action: str
+) -> None:
+    review = repo.review_pr(pr.number, "bob")
+    if action == "dismissed":
+        repo.dismiss_review(pr.number, review.id)
+    payload = webhooks.pull_request_review_event(fake_github, repo, pr, review, action)
+    assert schema_errors("pull_request_review", action, payload) == []
+    assert payload["review"]["state"] == ("approved" if action == "submitted" else "dismissed")
+    assert payload["review"]["user"]["login"] == "bob"
+    assert payload["review"]["commit_id"] == pr.head_sha
+    assert payload["pull_request"]["number"] == pr.number
+    assert payload["installation"]["id"] == 9
+
+
+def test_merge_group_payloads(fake_github: FakeGitHub, repo: Repo, pr: PullRequest) -> None:
+    base = repo.head()
+    head = repo.commit({"kernels/add.cu": "__global__ void add() {}\n"}, message="Add (#1)")
+    payload = webhooks.merge_group_event(fake_github, repo, head, base, [pr])
+    assert schema_errors("merge_group", "checks_requested", payload) == []
+    assert payload["merge_group"]["head_sha"] == head
+    assert payload["merge_group"]["base_sha"] == base
+    assert payload["merge_group"]["head_ref"].endswith(f"/pr-{pr.number}-{pr.head_sha}")
+    assert payload["installation"]["id"] == 9
+
+
 def test_labels_assignees_and_draft_keep_the_webhook_shape(
     fake_github: FakeGitHub, repo: Repo
 ) -> None:

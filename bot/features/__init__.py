@@ -1,6 +1,7 @@
 """Every feature's gidgethub Router, combined in one place: the server dispatches to ROUTER.
 
-One module per event family: pr_check (pull_request, check_suite, check_run), commands
+One module per event family: pr_check (pull_request, pull_request_review, check_suite,
+check_run), merge_queue (merge_group), commands
 (slash commands in PR comments), census (pushes to the default branch), installation
 (installation and installation_repositories). A handler is
 `async def handler(event: gidgethub.sansio.Event, gh: GitHub, ctx: JobContext)`; several
@@ -14,6 +15,7 @@ from bot.features import (
     commands,
     dashboard,
     installation,
+    merge_queue,
     pr_check,
     recovery,
     repository,
@@ -22,6 +24,7 @@ from bot.features import (
 ROUTER = Router(
     installation.router,
     pr_check.router,
+    merge_queue.router,
     commands.router,
     census.router,
     recovery.router,

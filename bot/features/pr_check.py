@@ -5,6 +5,9 @@
   branch did (a new merge base, a new diff: GitHub sends no synchronize for it).
 - ``check_suite`` requested/rerequested: the PRs come from the payload; for fork PRs GitHub
   lists none, so they are found through our own runs' ``external_id`` on that head.
+- ``pull_request_review`` submitted (approving or requesting changes) and dismissed: a
+  decision record the PR adds or changes counts only once its owner approves, so the verdict
+  follows the reviews. A comment-only review changes no reviewer's standing and is ignored.
 - ``check_run`` rerequested, and requested_action ``recount`` (our Recount button, which does
   what `/lockin recount` does: the check plus the repository's census): only for runs of
   this app.
@@ -49,6 +52,29 @@ async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
         pull=PullRef(repo_of(event), pr["number"]),
         head_sha=pr["head"]["sha"],
         trigger=f"pull_request.{action}",
+    )
+
+
+#: Submitted review states that change where a reviewer stands (GitHub sends them lower case).
+_STANDING_REVIEWS = frozenset({"approved", "changes_requested"})
+
+
+@router.register("pull_request_review", action="submitted")
+@router.register("pull_request_review", action="dismissed")
+async def on_review(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    action = event.data["action"]
+    state = str((event.data.get("review") or {}).get("state") or "").lower()
+    if action == "submitted" and state not in _STANDING_REVIEWS:
+        return
+    pr = event.data["pull_request"]
+    # At the PR's current head (run_check reads it): a review of an older commit never
+    # writes its result over a newer head's.
+    await run_check(
+        gh,
+        ctx,
+        pull=PullRef(repo_of(event), pr["number"]),
+        head_sha=pr["head"]["sha"],
+        trigger=f"pull_request_review.{action}",
     )
 
 

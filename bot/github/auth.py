@@ -158,6 +158,23 @@ class AppAuth:
         return GitHub(Transport(self._config, credentials, pacer, delivery_id=delivery_id))
 
 
+def token_client(
+    token: str, *, api_url: str, session: aiohttp.ClientSession, request_timeout: float = 10.0
+) -> GitHub:
+    """A client with a token it is handed (an Actions job's GITHUB_TOKEN): no App, no
+    minting; the same retries, rate limits and pacing as the App's clients."""
+    policy = RetryPolicy()
+    config = TransportConfig(
+        session=session,
+        api_url=api_url.rstrip("/"),
+        policy=policy,
+        conditional=ConditionalCache(),
+        request_timeout=request_timeout,
+    )
+    pacer = Pacer(write_interval=0.0, max_wait=policy.max_rate_limit_wait)
+    return GitHub(Transport(config, _UserCredentials(token), pacer))
+
+
 class _AppCredentials:
     scope = "app"
 
@@ -183,6 +200,8 @@ class _NoCredentials:
 
 
 class _UserCredentials:
+    """A ready bearer token: a signed-in user's, or an Actions job's."""
+
     scope = "user"
 
     def __init__(self, token: str) -> None:

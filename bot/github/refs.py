@@ -3,8 +3,16 @@ one place, passed instead of loose owner, name and number arguments."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+#: Pull requests of one merge group whose links and reviews are read.
+MAX_GROUP_PRS = 20
+# gh-readonly-queue/<base>/pr-<number>-<sha>: the last pull request a merge group adds.
+_QUEUE_REF = re.compile(r"/pr-(\d+)-[0-9a-f]+$")
+# The subjects a merge queue writes: "Title (#12)" (squash) and "Merge pull request #12 ...".
+_SUBJECT = re.compile(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +44,16 @@ class PullRef:
 
     def __str__(self) -> str:
         return f"{self.repo.full_name}#{self.number}"
+
+
+def merge_group_pulls(head_ref: str, messages: Iterable[str]) -> list[int]:
+    """The pull requests a merge group merges, in queue order: those its commits' subjects
+    name, and the one its ``gh-readonly-queue/<base>/pr-<n>-<sha>`` ref names, last."""
+    found: dict[int, None] = {}
+    for message in messages:
+        if match := _SUBJECT.search(message.partition("\n")[0]):
+            found.setdefault(int(match.group(1) or match.group(2)), None)
+    if match := _QUEUE_REF.search(head_ref):
+        found.pop(int(match.group(1)), None)
+        found[int(match.group(1))] = None
+    return list(found)[-MAX_GROUP_PRS:]

@@ -16,6 +16,7 @@ from typing import Literal
 
 from bot.engine.census import FileSummary
 from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
+from bot.policy.approvals import RecordReview, approval
 from bot.policy.baseline import Baseline
 from bot.policy.config import Policy
 from bot.policy.counting import FileLines, count_lines
@@ -36,6 +37,9 @@ class LinkedDecision:
     ref: str
     record: DecisionRecord | None
     error: str | None = None
+    #: Set when the record is not on the base as it reads (the PR adds or changes it): it
+    #: counts only with an approval there. None: on the base unchanged, or an issue.
+    review: RecordReview | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class DecisionCheck:
     ref: str
     valid: bool
     problems: tuple[str, ...]  # each names the requirement that failed
+    approved_by: str | None = None  # of a record the PR adds or changes
 
 
 @dataclass(frozen=True)
@@ -114,8 +119,8 @@ def evaluate(
     gated = [file for file in lines if file.counted]
     total = sum(file.counted for file in gated)
 
-    judged = [(link, _link_problems(link, policy)) for link in linked]
-    usable = [link.record for link, problems in judged if link.record and not problems]
+    judged = [(link, *_link_problems(link, policy)) for link in linked]
+    usable = [link.record for link, problems, _ in judged if link.record and not problems]
     scoped = [r for r in recorded if r.scope is not None]
     standing = [r for r in scoped if not _requirements(r, False)]
     lapsed = [r for r in scoped if _requirements(r, False)]  # named when they would cover
@@ -139,7 +144,9 @@ def evaluate(
             files.append(FileGate(file.path, file.counted, None, within, file))
             continue
         covered_by = cover(file.path)
-        reason = None if covered_by else _why_uncovered(file.path, lapsed)
+        reason = (
+            None if covered_by else _awaited(file.path, judged) or _why_uncovered(file.path, lapsed)
+        )
         files.append(FileGate(file.path, file.counted, covered_by, reason, file))
     changed = tuple(
         FileGate(file.path, 0, None, "no growth: " + file.why, file)
@@ -148,7 +155,7 @@ def evaluate(
     )
 
     uncovered = [f.path for f in files if needs and f.covered_by is None]
-    checks = tuple(_check(link, problems, uncovered) for link, problems in judged)
+    checks = tuple(_check(link, problems, by, uncovered) for link, problems, by in judged)
     conclusion: Literal["success", "failure", "neutral"] = "success"
     if uncovered:
         conclusion = "neutral" if policy.report_only else "failure"
@@ -179,7 +186,8 @@ def _requirements(record: DecisionRecord, allow_proposed: bool) -> list[str]:
             problems.append(f"{found} (accepted or proposed required)")
         elif record.status == "proposed":
             problems.append(
-                f"{found} (accepted required; set decisions.allow_proposed to accept proposed)"
+                f"{found}: awaiting acceptance (accepted required; set "
+                "decisions.allow_proposed to accept proposed)"
             )
         else:
             known = "" if record.status in STATUSES or not record.status else "; unknown status"
@@ -189,14 +197,29 @@ def _requirements(record: DecisionRecord, allow_proposed: bool) -> list[str]:
     return problems
 
 
-def _link_problems(link: LinkedDecision, policy: Policy) -> list[str]:
+def _link_problems(link: LinkedDecision, policy: Policy) -> tuple[list[str], str | None]:
+    """What keeps a linked record from counting, and who approved it (when the PR adds or
+    changes it, someone other than its author must)."""
     if link.error or link.record is None:
-        return [link.error or "not found"]
-    return _requirements(link.record, policy.decisions.allow_proposed)
+        return [link.error or "not found"], None
+    problems = _requirements(link.record, policy.decisions.allow_proposed)
+    if link.review is None:
+        return problems, None
+    approved_by, unapproved = approval(link.record, link.review)
+    return problems + unapproved, approved_by
 
 
 def _first_covering(records: Iterable[DecisionRecord], path: str) -> str | None:
     return next((r.ref for r in records if r.covers(path)), None)
+
+
+def _awaited(path: str, judged: Sequence[tuple[LinkedDecision, list[str], str | None]]) -> str:
+    """Name a linked record that would cover the file once someone approves it."""
+    for link, problems, _ in judged:
+        record = link.record
+        if record and problems and problems[-1].startswith("awaiting") and record.covers(path):
+            return f"{link.ref} covers it once approved: {problems[-1]}"
+    return ""
 
 
 def _why_uncovered(path: str, lapsed: Sequence[DecisionRecord]) -> str:
@@ -208,13 +231,15 @@ def _why_uncovered(path: str, lapsed: Sequence[DecisionRecord]) -> str:
     return "no valid linked or recorded compute-API decision covers it"
 
 
-def _check(link: LinkedDecision, problems: list[str], uncovered: list[str]) -> DecisionCheck:
+def _check(
+    link: LinkedDecision, problems: list[str], approved_by: str | None, uncovered: list[str]
+) -> DecisionCheck:
     record = link.record
     if record is not None and record.scope is not None:
         missed = [path for path in uncovered if not record.covers(path)]
         if missed:
             problems = [*problems, f"scope {list(record.scope)!r} does not cover {_few(missed)}"]
-    return DecisionCheck(link.ref, not problems, tuple(problems))
+    return DecisionCheck(link.ref, not problems, tuple(problems), approved_by)
 
 
 def _summary(
@@ -269,7 +294,9 @@ def _summary(
         text += f"; {ratchet.message}"
     invalid = [c for c in checks if not c.valid]
     if len(invalid) == 1:
-        text += f"; linked decision {invalid[0].ref} is invalid: {invalid[0].problems[0]}"
+        first = invalid[0].problems[0]
+        state = first if first.startswith("awaiting") else f"invalid: {first}"
+        text += f"; linked decision {invalid[0].ref} is {state}"
     elif invalid:
         text += f"; {len(invalid)} linked decisions are invalid"
     return text
@@ -300,9 +327,10 @@ def draft_decision(
     folder: str,
 ) -> tuple[str, str]:
     """A ready-to-commit record for the files that still need a decision (all gated files
-    when none does), pre-filled with the PR's figures. Owner and migration cost are left
-    empty with a TODO comment: the record fails the gate ("no owner") until someone fills
-    them in."""
+    when none does), pre-filled with the PR's figures and ``status: proposed``. Owner and
+    migration cost are left empty with a TODO comment: the record fails the gate ("no
+    owner", "awaiting acceptance") until the owner fills them in, accepts it and approves
+    the pull request."""
     title = " ".join(title.split()) or "compute-API decision"
     targets = verdict.uncovered or verdict.files
     wanted = {f.path for f in targets}
@@ -326,7 +354,8 @@ def draft_decision(
     out = [
         "---",
         f"type: {COMPUTE_API}",
-        "status: accepted  # proposed | accepted | superseded | rejected",
+        # Proposed until its owner accepts it: the author drafting it cannot decide it.
+        "status: proposed  # proposed | accepted | superseded | rejected",
         'owner:  # TODO: who owns this choice, quoted: "@octocat" or "@org/kernel-team"',
         compute_api,
         "migration_cost:",

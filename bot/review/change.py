@@ -274,8 +274,12 @@ async def analyse_pr(
     repo_size_kb: int,
     policy: Policy,
     engine: Engine,
+    files: list[PRFile] | None = None,
 ) -> PRAnalysis:
-    files = await list_pr_files(gh, pull)
+    """``files``: the change's files when they are not the PR's (a merge group's, listed by
+    the compare API); the PR's own are listed otherwise."""
+    if files is None:
+        files = await list_pr_files(gh, pull)
     paths = policy.path_filter()
     deltas: list[FileDelta] = []
     plans: list[_Plan] = []

@@ -131,6 +131,8 @@ def decisions_block(report: PRReport) -> str:
     for check in verdict.decisions[:MAX_ROWS]:
         mark = "✅" if check.valid else "❌"
         why = "valid" if check.valid else plain("; ".join(check.problems))
+        if check.approved_by:
+            why += plain(f", approved by {check.approved_by}")
         lines.append(f"- {mark} {code(check.ref)}: {why}")
     lines_more = more(len(lines), len(verdict.decisions))
     covering = sorted({f.covered_by for f in verdict.files if f.covered_by})

@@ -1,9 +1,10 @@
 """Decision records as the gate needs them: the PR's links resolved, and the records on the
 default branch that cover paths by scope.
 
-A linked path is read at the PR head (a PR may add its own record) or on the default branch
-when the policy requires it; an issue link is read through the issues API. Reading never
-judges: the gate (bot.policy) decides which requirement a record misses.
+A linked path is read at the PR head (a PR may add its own record, which counts once its
+owner approves: bot.review.approvals_io) or on the default branch when the policy requires
+it; an issue link is read through the issues API. Reading never judges: the gate
+(bot.policy) decides which requirement a record misses.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from bot.policy.config import DEFAULT_POLICY, PolicyError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.policy.growth import scope_growth
+from bot.review.approvals_io import with_reviews
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
 from bot.review.check_writer import (
@@ -300,6 +301,15 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
             head_sha=report.head_sha,
             default_branch=default_branch,
             policy=policy,
+        )
+        linked = await with_reviews(
+            gh,
+            linked,
+            repo=repo,
+            prs=[pr],
+            head_sha=report.head_sha,
+            default_branch=default_branch,
+            read_at_head=not policy.decisions.require_default_branch,
         )
         recorded, report.record_problems = await recorded_decisions(
             gh, reader, repo=repo, default_branch=default_branch, policy=policy

@@ -95,7 +95,22 @@ def run_action(
     declared = action["inputs"]
     unknown = set(inputs or {}) - set(declared)
     assert not unknown, f"inputs not declared in action.yml: {unknown}"
-    given = {name: spec.get("default", "") for name, spec in declared.items()} | dict(inputs or {})
+    context: dict[str, Any] = {
+        "inputs": {},
+        "github": {
+            "action_path": str(action_path),
+            "action_ref": action_ref,
+            # The job's GITHUB_TOKEN: none unless the test gives one.
+            "token": (environ or {}).get("GITHUB_TOKEN", ""),
+        },
+        "steps": {},
+    }
+    # Input defaults are expressions too (`${{ github.token }}`).
+    defaults = {
+        name: evaluate(str(spec.get("default", "")), context) for name, spec in declared.items()
+    }
+    given = defaults | dict(inputs or {})
+    context["inputs"] = given
     summary = temp / "step_summary.md"
     summary.touch()
     job_env = {name: os.environ[name] for name in PASSED_THROUGH if name in os.environ}
@@ -109,11 +124,6 @@ def run_action(
         "GITHUB_ACTION_PATH": str(action_path),
         "RUNNER_TEMP": str(temp),
         **(environ or {}),
-    }
-    context: dict[str, Any] = {
-        "inputs": given,
-        "github": {"action_path": str(action_path), "action_ref": action_ref},
-        "steps": {},
     }
     stdout, stderr, code = [], [], 0
     assert action["runs"]["using"] == "composite"

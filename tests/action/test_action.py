@@ -170,18 +170,26 @@ def test_neutral_enforcement_reports_the_failure_without_failing_the_step(
     assert "**failure**" in run.summary
 
 
-def test_decision_linked_from_the_description_or_the_input_covers_the_change(
+def test_decision_linked_from_the_description_or_the_input_is_judged(
     upstream: Upstream,
 ) -> None:
+    # Added by the pull request, and no token to read its reviews: it awaits approval
+    # (tests/action/test_action_reviews.py reads them from the fake GitHub).
     record = "docs/decisions/0002-ops.md"
     head = upstream.branch("ops", {"ops/new.cu": KERNEL, record: RECORD.format(scope="ops/**")})
     linked = run_pr(upstream, head, body=f"Adds a kernel.\n\nCompute-API-Decision: {record}\n")
-    assert (linked.code, linked.outputs["verdict"]) == (0, "success"), linked.stderr
+    assert (linked.code, linked.outputs["verdict"]) == (1, "failure"), linked.stderr
+    assert "awaiting an approving review from" in linked.summary
     assert record in linked.summary
     given = run_pr(upstream, head, decisions=record)
-    assert (given.code, given.outputs["verdict"]) == (0, "success"), given.stderr
-    # Without either, the same change fails.
-    assert run_pr(upstream, head).code == 1
+    assert "awaiting an approving review from" in given.summary
+    # A record on the base counts as it is, linked or by scope.
+    on_base = run_pr(
+        upstream,
+        upstream.branch("csrc", {"csrc/new.cu": KERNEL}),
+        decisions="docs/decisions/0001-csrc.md",
+    )
+    assert (on_base.code, on_base.outputs["verdict"]) == (0, "success"), on_base.stderr
 
 
 def test_config_input_is_read_at_the_base_not_from_the_pull_request(upstream: Upstream) -> None:

@@ -64,7 +64,8 @@ def test_workflow_uploads_the_sarif_and_fetches_history() -> None:
     checkout = _step("actions/checkout")
     assert checkout["with"]["fetch-depth"] == 0
     # `on:` is parsed by YAML 1.1 as True; the events are the ones the action handles.
-    assert set(WORKFLOW[True]) == {"pull_request", "push"}
+    assert set(WORKFLOW[True]) == {"pull_request", "pull_request_review", "merge_group", "push"}
+    assert WORKFLOW["permissions"]["pull-requests"] == "read"  # reviews
 
 
 def test_action_metadata_names_the_module_it_runs() -> None:

@@ -219,11 +219,18 @@ def test_example_change_fails_and_says_why() -> None:
     assert err.startswith("lockin: failure: ")
 
 
-def test_linked_decision_covering_the_new_kernel_passes(tmp_path: Path) -> None:
+def test_a_linked_record_the_change_adds_awaits_approval(tmp_path: Path) -> None:
+    # lockin diff cannot see reviews: a record written in the change never approves itself.
     before, after = tmp_path / "before", tmp_path / "after"
     shutil.copytree(EXAMPLES / "change" / "before", before)
     shutil.copytree(EXAMPLES / "change" / "after", after)
     (after / "docs" / "decisions" / "0002-ops.md").write_text(RECORD.format(scope="ops/**"))
+    code, out, _ = run("diff", str(before), str(after), "--decision", "docs/decisions/0002-ops.md")
+    assert code == 1, out
+    assert "awaiting an approving review from @gpu-team on its pull request" in out
+    # Once on the base (merged after its review), the same record covers the change.
+    (before / "docs" / "decisions").mkdir(parents=True, exist_ok=True)
+    (before / "docs" / "decisions" / "0002-ops.md").write_text(RECORD.format(scope="ops/**"))
     code, out, _ = run("diff", str(before), str(after), "--decision", "docs/decisions/0002-ops.md")
     assert code == 0, out
     assert "covered by docs/decisions/0002-ops.md" in out
@@ -269,13 +276,24 @@ def test_git_trailer_links_a_record_added_at_head_and_bare_repo_agrees(
     git(repo, "checkout", "-q", "-b", "linked")
     commit(
         repo,
-        {"ops/new.cu": KERNEL, "docs/decisions/0002-ops.md": RECORD.format(scope="ops/**")},
+        {
+            "ops/new.cu": KERNEL,
+            "docs/decisions/0002-ops.md": RECORD.format(scope="ops/**"),
+            ".github/CODEOWNERS": "/docs/decisions/ @mallory\n",  # not on the base: not read
+        },
         "Add ops kernel\n\nCompute-API-Decision: docs/decisions/0002-ops.md\n",
     )
     code, out, _ = run("diff", "base", "linked", "--repo", str(repo), "--format", "json")
-    assert code == 0, out
+    assert code == 1, out
     assert json.loads(out)["verdict"]["decisions"] == [
-        {"ref": "docs/decisions/0002-ops.md", "valid": True, "problems": []}
+        {
+            "ref": "docs/decisions/0002-ops.md",
+            "valid": False,
+            "problems": [
+                "awaiting an approving review from @gpu-team on its pull request (not on the "
+                "base; reviews are seen by the lockin App and Action, not here)"
+            ],
+        }
     ]
     bare = tmp_path / "bare.git"
     git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))

@@ -56,10 +56,14 @@ OPERATIONS: list[tuple[str, str]] = [
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}"),  # pulls/get
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/commits"),  # pulls/list-commits
     ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/files"),  # pulls/list-files
+    ("get", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"),  # pulls/list-reviews
     ("get", "/repos/{owner}/{repo}/tarball/{ref}"),  # repos/download-tarball-archive
     ("get", "/user"),  # users/get-authenticated
     ("get", "/user/installations"),  # apps/list-installations-for-authenticated-user
     ("get", "/user/installations/{installation_id}/repositories"),
+    ("get", "/users/{username}"),  # users/get-by-username
+    ("get", "/orgs/{org}/teams/{team_slug}/members"),  # teams/list-members-in-org
+    ("get", "/orgs/{org}/teams/{team_slug}/memberships/{username}"),
 ]
 
 # Webhook events (and actions; None for all) whose real examples the tests send.
@@ -72,6 +76,7 @@ EVENTS: dict[str, set[str] | None] = {
     "issues": {"opened", "edited", "closed", "reopened", "deleted"},
     "ping": None,
     "pull_request": {"opened", "closed", "reopened", "synchronize", "ready_for_review"},
+    "pull_request_review": {"submitted", "dismissed"},
     "push": None,
     "repository": None,
 }

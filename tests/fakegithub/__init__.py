@@ -14,7 +14,7 @@ openapi-core); state is real git data (blob, tree and commit SHAs as git compute
 """
 
 from .server import FakeGitHub, Recorded
-from .state import CheckRun, Comment, Issue, PullRequest, Reaction, Repo
+from .state import CheckRun, Comment, Issue, PullRequest, Reaction, Repo, Review, Team
 
 __all__ = [
     "CheckRun",
@@ -25,4 +25,6 @@ __all__ = [
     "Reaction",
     "Recorded",
     "Repo",
+    "Review",
+    "Team",
 ]

@@ -38,7 +38,7 @@ from .auth import (
 from .endpoints import Call, error, not_found, reply
 from .faults import KINDS, Fault, SecondaryLimits, respond
 from .shapes import Shapes
-from .state import Ids, Repo
+from .state import Ids, Repo, Team
 
 JWT_OPERATIONS = {"apps/get-authenticated", "apps/create-installation-access-token"}
 ANONYMOUS_OPERATIONS = {"apps/create-from-manifest", "rate-limit/get"}
@@ -122,6 +122,10 @@ class FakeGitHub:
         # What `GET /meta` lists as the addresses webhooks come from (GitHub's own, by default).
         self.hook_ranges: list[str] = list(GITHUB_HOOK_RANGES)
         self.codeload_tickets: set[str] = set()
+        # Accounts GET /users/{username} knows (besides PR authors and repository owners),
+        # and organisations' teams by "org/slug".
+        self.accounts: set[str] = set()
+        self.teams: dict[str, Team] = {}
         # Every 2xx JSON answer is also checked against the description's response schema, so
         # the fake cannot drift from GitHub; violations land in contract_errors (prefix "response").
         self.validate_responses = validate_responses
@@ -180,6 +184,26 @@ class FakeGitHub:
     def add_user(self, login: str, repos: set[str]) -> None:
         """A person who can read ``repos`` (full names) on GitHub."""
         self.user_repos[login] = set(repos)
+
+    def add_account(self, *logins: str) -> None:
+        """Users who exist on GitHub (GET /users/{username} answers for them)."""
+        self.accounts.update(logins)
+
+    def add_team(self, name: str, members: dict[str, str] | list[str] | tuple[str, ...]) -> Team:
+        """A team "org/slug"; members as logins (active) or login -> "active" | "pending"."""
+        org, slug = name.split("/")
+        states = members if isinstance(members, dict) else dict.fromkeys(members, "active")
+        self.teams[name.lower()] = team = Team(org, slug, dict(states))
+        self.add_account(*states)
+        return team
+
+    def account_exists(self, login: str) -> bool:
+        known = {a.lower() for a in self.accounts}
+        for repo in self.repos.values():
+            known.add(repo.owner.lower())
+            known.update(pr.user.lower() for pr in repo.pulls.values())
+            known.update(r.user.lower() for pr in repo.pulls.values() for r in pr.reviews)
+        return login.lower() in known
 
     def sign_in_as(self, login: str | None) -> None:
         """Who GitHub's authorize page approves (None: the visitor declines)."""

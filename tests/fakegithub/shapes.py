@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from .diffs import FileChange
 from .gitdata import Commit
-from .state import CheckRun, Comment, Issue, PullRequest, Reaction, Repo, iso
+from .state import CheckRun, Comment, Issue, PullRequest, Reaction, Repo, Review, Team, iso
 
 WEB = "https://github.com"
 EPOCH = "2024-01-01T00:00:00Z"
@@ -109,6 +109,24 @@ class Shapes:
             "type": kind or user_type(login),
             "user_view_type": "public",
             "site_admin": False,
+        }
+
+    def public_user(self, login: str) -> dict[str, Any]:
+        """GET /users/{username}: a user as anyone sees them."""
+        return self.user(login) | {
+            "name": login,
+            "company": None,
+            "blog": "",
+            "location": None,
+            "email": None,
+            "hireable": None,
+            "bio": None,
+            "public_repos": 0,
+            "public_gists": 0,
+            "followers": 0,
+            "following": 0,
+            "created_at": "2020-01-01T00:00:00Z",
+            "updated_at": "2020-01-01T00:00:00Z",
         }
 
     def app(self, owner: str = "lockin-dev") -> dict[str, Any]:
@@ -275,7 +293,7 @@ class Shapes:
             "comments": sum(c.issue_number == issue.number for c in repo.comments.values()),
             "closed_at": issue.created_at if issue.state == "closed" else None,
             "created_at": issue.created_at,
-            "updated_at": issue.created_at,
+            "updated_at": issue.updated_at or issue.created_at,
             "author_association": "CONTRIBUTOR",
         }
         if issue.is_pr:
@@ -403,6 +421,29 @@ class Shapes:
             "deletions": sum(f.deletions for f in files),
             "changed_files": len(files),
         }
+
+    def review(self, repo: Repo, pr: PullRequest, review: Review) -> dict[str, Any]:
+        html = f"{WEB}/{repo.full_name}/pull/{pr.number}"
+        pull_url = f"{self.api}/repos/{repo.full_name}/pulls/{pr.number}"
+        shaped: dict[str, Any] = {
+            "id": review.id,
+            "node_id": node_id("PullRequestReview", review.id),
+            "user": self.user(review.user),
+            "body": review.body,
+            "state": review.state,
+            "commit_id": review.commit_id,
+            "html_url": f"{html}#pullrequestreview-{review.id}",
+            "pull_request_url": pull_url,
+            "_links": {"html": {"href": html}, "pull_request": {"href": pull_url}},
+            "author_association": "MEMBER",
+        }
+        if review.state != "PENDING":
+            shaped["submitted_at"] = review.submitted_at
+        return shaped
+
+    def team_membership(self, team: Team, login: str) -> dict[str, Any]:
+        url = f"{self.api}/orgs/{team.org}/teams/{team.slug}/memberships/{quote(login)}"
+        return {"url": url, "role": "member", "state": team.members[login]}
 
     def pull_minimal(self, pr: PullRequest) -> dict[str, Any]:
         def side(repo: Repo, ref: str, sha: str) -> dict[str, Any]:

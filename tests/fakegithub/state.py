@@ -44,6 +44,26 @@ class Issue:
     state: str = "open"
     id: int = 0
     created_at: str = ""
+    updated_at: str = ""  # set by a test that edits the issue; else its creation
+
+
+@dataclass
+class Review:
+    id: int
+    user: str
+    state: str  # APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED | PENDING
+    commit_id: str
+    submitted_at: str
+    body: str = ""
+
+
+@dataclass
+class Team:
+    """An organisation's team: its members' logins and their membership state."""
+
+    org: str
+    slug: str
+    members: dict[str, str] = field(default_factory=dict)  # login -> "active" | "pending"
 
 
 @dataclass
@@ -66,6 +86,7 @@ class PullRequest:
     listed_as: dict[str, dict[str, Any]] = field(default_factory=dict)
     id: int = 0
     created_at: str = ""
+    reviews: list[Review] = field(default_factory=list)  # in the order they were submitted
 
     @property
     def base_sha(self) -> str:
@@ -290,6 +311,23 @@ class Repo:
         )
         self.pulls[pr.number] = pr
         return pr
+
+    def review_pr(
+        self, number: int, user: str, state: str = "APPROVED", *, commit_id: str | None = None
+    ) -> Review:
+        """``user`` submits a review of the PR (at its head unless ``commit_id`` says)."""
+        pr = self.pulls[number]
+        review = Review(
+            self._ids.next("review"), user, state, commit_id or pr.head_sha, iso(time.time())
+        )
+        pr.reviews.append(review)
+        return review
+
+    def dismiss_review(self, number: int, review_id: int) -> Review:
+        """A maintainer dismisses a review: GitHub keeps it, its state becomes DISMISSED."""
+        review = next(r for r in self.pulls[number].reviews if r.id == review_id)
+        review.state = "DISMISSED"
+        return review
 
     def push_to_pr(self, number: int, files: Files, message: str = "update") -> str:
         pr = self.pulls[number]

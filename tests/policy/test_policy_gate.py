@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from bot.engine.model import ChangeDelta, FileDelta, Finding, Layer
+from bot.policy.approvals import Approver, RecordReview
 from bot.policy.config import DEFAULT_POLICY, Policy, load_policy
 from bot.policy.decisions import (
     DecisionRecord,
@@ -68,8 +69,8 @@ def record(ref: str = "docs/decisions/0001-attention.md", **fields) -> DecisionR
     return DecisionRecord(**values)
 
 
-def link(rec: DecisionRecord) -> LinkedDecision:
-    return LinkedDecision(rec.ref, rec, None)
+def link(rec: DecisionRecord, review: RecordReview | None = None) -> LinkedDecision:
+    return LinkedDecision(rec.ref, rec, None, review)
 
 
 def run(*files: FileDelta, policy: Policy = DEFAULT_POLICY, linked=(), recorded=()) -> Verdict:
@@ -114,8 +115,8 @@ def test_valid_linked_decision_without_scope_covers_every_file() -> None:
         ({"owner": None}, "no owner"),
         (
             {"status": "proposed"},
-            "status is 'proposed' (accepted required; set decisions.allow_proposed to accept "
-            "proposed)",
+            "status is 'proposed': awaiting acceptance (accepted required; set "
+            "decisions.allow_proposed to accept proposed)",
         ),
         ({"status": "rejected"}, "status is 'rejected' (accepted required)"),
         ({"status": "superseded"}, "status is 'superseded' (accepted required)"),
@@ -138,7 +139,8 @@ def test_every_failed_requirement_is_listed() -> None:
     problems = run(change(ATTN, kernel=1), linked=[link(decision)]).decisions[0].problems
     assert problems == (
         "type is 'framework', not 'compute-api'",
-        "status is 'proposed' (accepted required; set decisions.allow_proposed to accept proposed)",
+        "status is 'proposed': awaiting acceptance (accepted required; set "
+        "decisions.allow_proposed to accept proposed)",
         "no owner",
         f"scope ['kernels/**'] does not cover {ATTN}",
     )
@@ -347,7 +349,7 @@ def test_draft_round_trip_parses_and_passes_once_the_owner_is_filled_in() -> Non
 
     draft = parse_decision(path, text, path=path)
     assert draft.type == "compute-api"
-    assert draft.status == "accepted"
+    assert draft.status == "proposed"  # its author cannot accept it
     assert draft.owner is None
     # The estimate starts from the PR's own figures (36 kernel + 5 vendor-path lines).
     assert draft.cost == MigrationCost(lines=41)
@@ -358,15 +360,37 @@ def test_draft_round_trip_parses_and_passes_once_the_owner_is_filled_in() -> Non
 
     unfilled = evaluate(delta, DEFAULT_POLICY, linked=[link(draft)], recorded=[recorded])
     assert unfilled.conclusion == "failure"
-    assert unfilled.decisions[0].problems == ("no owner",)
+    assert unfilled.decisions[0].problems == (
+        "status is 'proposed': awaiting acceptance (accepted required; set "
+        "decisions.allow_proposed to accept proposed)",
+        "no owner",
+    )
 
     filled_text = "\n".join(
-        'owner: "@norm-team"' if line.startswith("owner:") else line for line in text.splitlines()
+        'owner: "@norm-lead"'
+        if line.startswith("owner:")
+        else "status: accepted"
+        if line.startswith("status:")
+        else line
+        for line in text.splitlines()
     )
     filled = parse_decision(path, filled_text, path=path)
     description = f"Adds fused norms.\n\n{link_line(path)}\n"
     assert find_links(description) == [path]
-    passed = evaluate(delta, DEFAULT_POLICY, linked=[link(filled)], recorded=[recorded])
+    # Added by the pull request: it counts once its owner approves.
+    unapproved = RecordReview("author")
+    awaiting = evaluate(
+        delta, DEFAULT_POLICY, linked=[link(filled, unapproved)], recorded=[recorded]
+    )
+    assert awaiting.conclusion == "failure"
+    assert (
+        awaiting.decisions[0]
+        .problems[-1]
+        .startswith("awaiting an approving review from @norm-lead")
+    )
+    approved = RecordReview("author", (Approver("norm-lead"),))
+    passed = evaluate(delta, DEFAULT_POLICY, linked=[link(filled, approved)], recorded=[recorded])
+    assert passed.decisions[0].approved_by == "@norm-lead"
     assert passed.conclusion == "success"
     assert [f.covered_by for f in passed.files] == [recorded.ref, path, path, path, path]
 

@@ -120,6 +120,9 @@ async def test_links_as_commit_trailers_and_labelled_issues_count(bot: Bot) -> N
         message=f"second kernel\n\nCompute-API-Decision: #{issue.number}\n",
     )
     pr = repo.open_pr(head_branch="feature", body="Two kernels")
+    # Anyone may open an issue: it counts once its owner (the assignee) approves the PR.
+    bot.fake.add_account("octo-lead")
+    review = repo.review_pr(pr.number, "octo-lead")
 
     await bot.pr_event(repo, pr, "opened")
 
@@ -127,6 +130,14 @@ async def test_links_as_commit_trailers_and_labelled_issues_count(bot: Bot) -> N
     assert run.conclusion == "success"
     assert f"✅ `#{issue.number}`: valid" in run.output["summary"]
     assert bot.fake.requests_to("GET", rf"/issues/{issue.number}$")
+
+    # Edited after the approval: the approval was of another text.
+    issue.updated_at = "2999-01-01T00:00:00Z"
+    await bot.pr_event(repo, pr, "edited")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert "awaiting an approving review from" in run.output["summary"]
+    assert review.state == "APPROVED"
 
 
 async def test_a_push_checked_once_though_two_events_announce_it(bot: Bot) -> None:

@@ -8,7 +8,15 @@ import pytest
 from bot.sources.files import MAX_FILE_BYTES, classify_entry
 from tests.fakegithub.endpoints import repos as repos_endpoint
 from tests.review.conftest import Bot
-from tests.review.test_pr_check import KERNEL, MODEL, RECORD, new_repo, open_pr, record
+from tests.review.test_pr_check import (
+    KERNEL,
+    MODEL,
+    RECORD,
+    approved_by_owner,
+    new_repo,
+    open_pr,
+    record,
+)
 
 
 async def test_a_copied_kernel_counts_every_line_as_added(bot: Bot) -> None:
@@ -58,6 +66,7 @@ async def test_a_folded_trailer_links_a_record_whose_path_has_spaces(bot: Bot) -
         message=f"kernel\n\nCompute-API-Decision:\n    {path}\n",
     )
     pr = repo.open_pr(head_branch="feature", body=None)  # GitHub sends null for no body
+    approved_by_owner(bot, repo, pr)
 
     await bot.pr_event(repo, pr, "opened")
 
@@ -185,6 +194,7 @@ async def test_a_trailer_beyond_the_250th_commit_of_a_pr_counts(bot: Bot) -> Non
         {"notes.txt": "done\n"}, branch="long", message=f"last\n\nCompute-API-Decision: {RECORD}\n"
     )
     pr = repo.open_pr(head_branch="long")
+    approved_by_owner(bot, repo, pr)
 
     await bot.pr_event(repo, pr, "opened")
 

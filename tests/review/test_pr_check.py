@@ -63,6 +63,14 @@ def open_pr(repo: Repo, files: dict[str, str | None], body: str = "A change") ->
     return repo.open_pr(head_branch="feature", body=body)
 
 
+def approved_by_owner(bot: Bot, repo: Repo, pr: PullRequest) -> None:
+    """A member of the records' owner team (@octo/kernels) approves the PR: a record the PR
+    adds counts only then."""
+    if "octo/kernels" not in bot.fake.teams:
+        bot.fake.add_team("octo/kernels", ["kim"])
+    repo.review_pr(pr.number, "kim")
+
+
 def set_body(repo: Repo, pr: PullRequest, body: str) -> str:
     old = pr.body
     pr.body = repo.issues[pr.number].body = body
@@ -109,6 +117,7 @@ async def test_linking_the_decision_turns_the_check_green_and_updates_the_commen
 ) -> None:
     repo = new_repo(bot.fake)
     pr = open_pr(repo, {"csrc/scale.cu": KERNEL, RECORD: record()})
+    approved_by_owner(bot, repo, pr)
     await bot.pr_event(repo, pr, "opened")
     [first] = bot.sticky(repo, pr.number)
     first_body = first.body

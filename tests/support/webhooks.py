@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.fakegithub import CheckRun, Comment, FakeGitHub, Issue, PullRequest, Repo
+from tests.fakegithub import CheckRun, Comment, FakeGitHub, Issue, PullRequest, Repo, Review
 from tests.fakegithub.shapes import node_id
 from tests.fakegithub.state import iso
 
@@ -43,6 +43,9 @@ TEMPLATES = {
     ("pull_request", "reopened"): "pull_request.reopened.1",
     ("pull_request", "ready_for_review"): "pull_request.ready_for_review.2",
     ("pull_request", "synchronize"): "pull_request.synchronize.1",
+    ("pull_request_review", "submitted"): "pull_request_review.submitted.2",
+    ("pull_request_review", "dismissed"): "pull_request_review.dismissed.1",
+    ("merge_group", "checks_requested"): "merge_group.checks_requested.1",
     ("issue_comment", "created"): "issue_comment.created.4",
     ("issue_comment", "edited"): "issue_comment.edited.1",
     ("issues", "edited"): "issues.edited.1",
@@ -143,6 +146,40 @@ def pull_request_event(
         payload["before"] = before or (parents[0] if parents else pr.head_sha)
         payload["after"] = pr.head_sha
     return _common(fake, repo, payload, sender or pr.user)
+
+
+def pull_request_review_event(
+    fake: FakeGitHub, repo: Repo, pr: PullRequest, review: Review, action: str = "submitted"
+) -> dict[str, Any]:
+    """A pull_request_review delivery for a review the fake holds (submitted, or dismissed
+    after `Repo.dismiss_review`); webhooks carry the state in lower case."""
+    payload = _example_for("pull_request_review", action)
+    payload["pull_request"] = overlay(
+        payload["pull_request"], fake.shapes.pull(pr), payload["sender"]
+    )
+    ours = fake.shapes.review(repo, pr, review)
+    ours["state"] = review.state.lower()
+    payload["review"] = overlay(payload["review"], ours, payload["sender"])
+    return _common(fake, repo, payload, review.user)
+
+
+def merge_group_event(
+    fake: FakeGitHub, repo: Repo, head_sha: str, base_sha: str, prs: list[PullRequest]
+) -> dict[str, Any]:
+    """A merge_group checks_requested delivery: the queue built ``head_sha`` on ``base_sha``,
+    its ref naming the last of ``prs`` as GitHub's gh-readonly-queue refs do."""
+    payload = _example_for("merge_group", "checks_requested")
+    base = repo.default_branch
+    last = prs[-1]
+    group = {
+        "head_sha": head_sha,
+        "head_ref": f"refs/heads/gh-readonly-queue/{base}/pr-{last.number}-{last.head_sha}",
+        "base_sha": base_sha,
+        "base_ref": f"refs/heads/{base}",
+        "head_commit": _head_commit(repo, head_sha),
+    }
+    payload["merge_group"] = overlay(payload["merge_group"], group)
+    return _common(fake, repo, payload, "github-merge-queue[bot]")
 
 
 def issue_comment_event(

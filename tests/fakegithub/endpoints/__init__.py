@@ -5,7 +5,7 @@ including its documented limits (3,000 PR files, 300 files for the diff media ty
 characters per comment, 50 annotations per request).
 """
 
-from . import apps, checks, issues, pulls, repos, users
+from . import apps, checks, issues, pulls, repos, teams, users
 from .archives import codeload
 from .common import HANDLERS, Call, error, not_found, reply
 
@@ -21,5 +21,6 @@ __all__ = [
     "pulls",
     "reply",
     "repos",
+    "teams",
     "users",
 ]

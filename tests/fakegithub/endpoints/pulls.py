@@ -112,3 +112,13 @@ async def list_pull_commits(fake: FakeGitHub, call: Call) -> web.Response:
     commits = pr.commits()[:MAX_PR_COMMITS]
     page, links = call.page(commits)
     return reply([fake.shapes.commit(pr.base_repo, c) for c in page], headers=links)
+
+
+@handles("pulls/list-reviews")
+async def list_pull_reviews(fake: FakeGitHub, call: Call) -> web.Response:
+    pr = _pull(call)
+    if pr is None:
+        return not_found()
+    page, links = call.page(pr.reviews)
+    repo = repo_of(call)
+    return reply([fake.shapes.review(repo, pr, r) for r in page], headers=links)

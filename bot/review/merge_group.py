@@ -1,0 +1,153 @@
+"""The check on a merge queue's commit (``merge_group`` checks_requested).
+
+GitHub asks every required check to report on the commit a merge queue builds (the queued
+pull requests on top of the base), or the queue waits for it forever. The check runs the PR
+check's gate on that commit against ``merge_group.base_sha``: the change is listed by the
+compare API, the decisions linked by the pull requests in the group are read at the group's
+head, and a record one of them adds counts with the approval given on that pull request.
+No comment is written: a merge group has no conversation.
+
+A run already completed with a result on the group's head (a redelivery) is left as it is;
+an error completes the run as failed, never leaves it in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from bot.github.contents import BlobReader
+from bot.github.refs import PullRef, RepoRef, merge_group_pulls
+from bot.policy.decisions import DecisionRecord
+from bot.policy.gate import LinkedDecision, evaluate
+from bot.review.approvals_io import with_reviews
+from bot.review.change import analyse_pr
+from bot.review.check_output import check_output
+from bot.review.check_writer import MAX_ANNOTATIONS, CheckRun, has_result, our_runs
+from bot.review.config_io import load_repo_config
+from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
+from bot.review.pr_files import PRFile
+from bot.review.report import PRReport
+from bot.review.run import DEFAULT_NAME, _complete_with_error, _failed_before_start, _shielded
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHub
+    from bot.runtime.context import JobContext
+
+#: The external_id of our runs on merge-group commits: no pull request's, so that a
+#: check_suite event on the group's head never re-runs a PR check there.
+MERGE_GROUP_ID = "merge_group"
+#: The compare API lists at most this many files: a longer change is not seen whole.
+MAX_COMPARE_FILES = 300
+
+
+async def check_merge_group(
+    gh: GitHub, ctx: JobContext, *, repo: RepoRef, group: dict[str, Any]
+) -> str | None:
+    """Check a merge group's head; the conclusion, or None when it was already checked."""
+    head_sha, base_sha = group["head_sha"], group["base_sha"]
+    name = DEFAULT_NAME
+    try:
+        info = await gh.getitem(f"/repos/{repo.full_name}")
+        config = await load_repo_config(gh, repo, info["default_branch"])
+        name = config.policy.check_name
+        existing = await our_runs(gh, repo, head_sha, name=name, app_id=ctx.settings.app_id)
+    except Exception as exc:
+        await _failed_before_start(gh, ctx, repo, head_sha, name, MERGE_GROUP_ID, exc)
+        raise
+    existing = [run for run in existing if run.get("external_id") == MERGE_GROUP_ID]
+    if any(map(has_result, existing)):
+        return None
+    run = await CheckRun.start(
+        gh,
+        repo=repo,
+        name=name,
+        head_sha=head_sha,
+        external_id=MERGE_GROUP_ID,
+        existing=existing,
+        app_id=ctx.settings.app_id,
+    )
+    try:
+        compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
+        messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
+        numbers = merge_group_pulls(group.get("head_ref") or "", messages)
+        report = PRReport(
+            PullRef(repo, numbers[-1] if numbers else 0),
+            head_sha,
+            config,
+            trigger="merge_group.checks_requested",
+            repo_url=info["html_url"],
+        )
+        if config.error is None:
+            await _analyse(gh, ctx, report, info, compare, base_sha, numbers)
+        await run.complete(check_output(report, MAX_ANNOTATIONS))
+    except (Exception, asyncio.CancelledError) as exc:
+        if not run.completed:
+            await _shielded(_complete_with_error(ctx, run, exc))
+        raise
+    ctx.log.info(
+        "merge group check %s@%s: %s",
+        repo.full_name,
+        head_sha[:12],
+        report.conclusion,
+        extra={"head_sha": head_sha, "conclusion": report.conclusion, "prs": numbers},
+    )
+    return report.conclusion
+
+
+async def _analyse(
+    gh: GitHub,
+    ctx: JobContext,
+    report: PRReport,
+    info: dict[str, Any],
+    compare: dict[str, Any],
+    base_sha: str,
+    numbers: list[int],
+) -> None:
+    policy = report.config.policy
+    repo = report.pull.repo
+    files = [PRFile.from_api(item) for item in compare.get("files") or []]
+    # A full page may hide more: one unseen file keeps the check from passing.
+    unseen = int(len(files) >= MAX_COMPARE_FILES)
+    analysis = await analyse_pr(
+        gh,
+        ctx.caches.blobs,
+        pull=report.pull,
+        base_sha=base_sha,
+        head_sha=report.head_sha,
+        changed_files=len(files) + unseen,
+        repo_size_kb=info.get("size", 0),
+        policy=policy,
+        engine=ctx.engine,
+        files=files,
+    )
+    report.analysis = analysis
+    linked: list[LinkedDecision] = []
+    recorded: list[DecisionRecord] = []
+    added = analysis.delta.added()
+    if sum(added[layer] for layer in policy.layers) > policy.allowance:
+        default_branch = info["default_branch"]
+        prs = [await gh.getitem(f"/repos/{repo.full_name}/pulls/{n}") for n in numbers]
+        texts = [text for pr in prs for text in await pr_link_texts(gh, repo, pr)]
+        linked = await linked_decisions(
+            gh,
+            texts,
+            repo=repo,
+            head_sha=report.head_sha,
+            default_branch=default_branch,
+            policy=policy,
+        )
+        linked = await with_reviews(
+            gh,
+            linked,
+            repo=repo,
+            prs=prs,
+            head_sha=report.head_sha,
+            default_branch=default_branch,
+            read_at_head=not policy.decisions.require_default_branch,
+        )
+        reader = BlobReader(gh, repo, ctx.caches.blobs)
+        recorded, report.record_problems = await recorded_decisions(
+            gh, reader, repo=repo, default_branch=default_branch, policy=policy
+        )
+    report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
