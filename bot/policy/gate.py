@@ -227,9 +227,9 @@ def draft_decision(
     folder: str,
 ) -> tuple[str, str]:
     """A ready-to-commit record for the files that still need a decision (all gated files
-    when none does), pre-filled with the PR's figures. Owner and migration cost are left
-    empty with a TODO comment: the record fails the gate ("no owner") until someone fills
-    them in."""
+    when none does), pre-filled with the PR's figures, ``status: proposed``. Owner and
+    migration cost are left empty with a TODO comment: the record fails the gate ("no
+    owner") until someone fills them in."""
     title = " ".join(title.split()) or "compute-API decision"
     targets = verdict.uncovered or verdict.files
     wanted = {f.path for f in targets}
@@ -253,7 +253,7 @@ def draft_decision(
     out = [
         "---",
         f"type: {COMPUTE_API}",
-        "status: accepted  # proposed | accepted | superseded | rejected",
+        "status: proposed  # proposed | accepted | superseded | rejected",
         'owner:  # TODO: who owns this choice, quoted: "@octocat" or "@org/kernel-team"',
         compute_api,
         "migration_cost:",

@@ -270,7 +270,10 @@ def diff_markdown(
     base: str,
     head: str,
     link: Link | None = None,
+    fix: str = "",
 ) -> str:
+    """The verdict, right under it ``fix`` (bot.render.fix) when the gate fails, then the
+    figures."""
     added, removed = change.added(), change.removed()
     ranges = [(f.path, r) for f in change.files for r in f.added_ranges]
     added_ecos, removed_ecos = ecosystem_totals(change)
@@ -278,6 +281,7 @@ def diff_markdown(
         [
             f"## lockin diff {code(base)} → {code(head)}",
             f"**{verdict['conclusion']}**: {verdict['summary']}",
+            fix,
             delta_table(added, removed),
             pie_chart(
                 "Added non-portable lines", {layer.value: added[layer] for layer in NON_PORTABLE}

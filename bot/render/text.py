@@ -136,7 +136,15 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
     return "\n".join(out) + "\n"
 
 
-def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, head: str) -> str:
+def render_diff(
+    change: ChangeDelta,
+    verdict: Mapping[str, Any],
+    *,
+    base: str,
+    head: str,
+    fix: Sequence[str] = (),
+) -> str:
+    """The diff's tables, then the verdict and, when it fails, ``fix`` (bot.render.fix)."""
     added, removed = change.added(), change.removed()
     out = [f"lockin diff {base} {head}: {len(change.files):,} files changed", ""]
     out.append(
@@ -180,6 +188,7 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
     for f in verdict.get("files", []):
         state = f"covered by {f['covered_by']}" if f["covered_by"] else f["reason"]
         out.append(f"  {f['path']}: {f['gated_lines']:,} gated lines, {state}")
+    out += fix
     return "\n".join(out) + "\n"
 
 

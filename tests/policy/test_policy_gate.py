@@ -329,7 +329,7 @@ def test_draft_round_trip_parses_and_passes_once_the_owner_is_filled_in() -> Non
 
     draft = parse_decision(path, text, path=path)
     assert draft.type == "compute-api"
-    assert draft.status == "accepted"
+    assert draft.status == "proposed"
     assert draft.owner is None
     # The estimate starts from the PR's own figures (36 kernel + 5 vendor-path lines).
     assert draft.cost == MigrationCost(lines=41)
@@ -340,10 +340,15 @@ def test_draft_round_trip_parses_and_passes_once_the_owner_is_filled_in() -> Non
 
     unfilled = evaluate(delta, DEFAULT_POLICY, linked=[link(draft)], recorded=[recorded])
     assert unfilled.conclusion == "failure"
-    assert unfilled.decisions[0].problems == ("no owner",)
+    assert unfilled.decisions[0].problems[-1] == "no owner"
 
     filled_text = "\n".join(
-        'owner: "@norm-team"' if line.startswith("owner:") else line for line in text.splitlines()
+        'owner: "@norm-team"'
+        if line.startswith("owner:")
+        else "status: accepted"
+        if line.startswith("status:")
+        else line
+        for line in text.splitlines()
     )
     filled = parse_decision(path, filled_text, path=path)
     description = f"Adds fused norms.\n\n{link_line(path)}\n"
