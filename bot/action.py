@@ -200,14 +200,19 @@ def pull_request(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
     GitRepo(inputs.repo)  # a clear error when the working directory is no repository
     ensure_history(inputs.repo, base, head, err)
     argv = ["diff", base, head, "--repo", inputs.repo]
+    # The command the summary gives to write the drafted record: the same diff, run in the
+    # developer's checkout of the pull request's branch.
+    local = ["diff", _base_ref(event, base), "HEAD"]
     if inputs.config:
         argv += ["--config", _config_at(inputs, base)]
+        local += ["--config", inputs.config]
     body = (event.get("pull_request") or {}).get("body")
     links = find_links(body) if isinstance(body, str) else []
     for ref in dict.fromkeys([*inputs.decisions, *links]):
         argv += ["--decision", ref]
+        local += ["--decision", ref]
     report = replace(
-        cli.diff_report(cli.parse_args(argv), err),
+        cli.diff_report(cli.parse_args(argv), err, fix_argv=local),
         base=_label(event, "base", base),
         head=_label(event, "head", head),
     )
@@ -229,6 +234,12 @@ def pull_request(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
         outputs=outputs,
         failed=report.failed,
     )
+
+
+def _base_ref(event: Mapping, sha: str) -> str:
+    """The base branch as a developer's clone names it (``origin/main``), else its commit."""
+    ref = ((event.get("pull_request") or {}).get("base") or {}).get("ref")
+    return f"origin/{ref}" if isinstance(ref, str) and ref else sha
 
 
 def _label(event: Mapping, side: str, sha: str) -> str:
