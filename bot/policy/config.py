@@ -138,13 +138,14 @@ class Policy:
     allowance: int  # gated lines a PR may add without one
     enforcement: Literal["fail", "neutral"]
     paths: PathSettings
-    comment: Literal["on-change", "always", "never"]
+    comment: Literal["on-gated", "on-change", "always", "never"]
     check_name: str
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
     dashboard: DashboardSettings = DashboardSettings()
     ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
+    annotations: Literal["warning", "failure", "notice", "off"] = "warning"
 
     @property
     def markers_allowed(self) -> bool:
@@ -324,6 +325,7 @@ def _policy(values: dict[str, Any]) -> Policy:
             labels=tuple(values["dashboard"]["labels"]),
         ),
         ignore_markers=values["ignore_markers"],
+        annotations=values["annotations"],
     )
 
 

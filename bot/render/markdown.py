@@ -166,9 +166,10 @@ def top_directories_table(directories: Sequence[tuple[str, int]]) -> str:
 
 
 def pie_chart(title: str, slices: Mapping[str, int]) -> str:
-    """A mermaid pie chart of the non-zero slices (GitHub renders ```mermaid blocks)."""
+    """A mermaid pie chart of the non-zero slices (GitHub renders ```mermaid blocks); none
+    for fewer than two: a one-slice pie says nothing a sentence does not."""
     shown = [(label, n) for label, n in slices.items() if n > 0]
-    if not shown:
+    if len(shown) < 2:
         return ""
     safe_title = mermaid_label(title)
     body = "\n".join(f'    "{mermaid_label(label)}" : {n}' for label, n in shown)
