@@ -279,7 +279,9 @@ def _wants_comment(report: PRReport) -> bool:
     if mode == "always":
         return True
     if mode == "on-gated":
-        return markers or bool(report.verdict.uncovered) or report.conclusion != "success"
+        # Growth past a decision's estimate is a warning the team asked for: shown too.
+        warned = bool(report.growth)
+        return markers or warned or bool(report.verdict.uncovered) or report.conclusion != "success"
     return markers or any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
 
 
