@@ -359,22 +359,20 @@ def diff_report(
     )
     delta = change_delta(deltas)
     folder = policy.decisions.folder
-    # The pre-commit hook judges what the commit will hold: records staged with the change
-    # count, linked or recorded, so a record committed with its kernel is seen.
-    at = inputs.base if policy.decisions.require_default_branch else inputs.head
-    records = inputs.head if args.staged else inputs.base
+    via: Via
+    if policy.decisions.require_default_branch:
+        at, records, via = inputs.base, inputs.base, "default-branch"
+    elif args.staged:
+        # The pre-commit hook judges what the commit will hold: records staged with the
+        # change count, linked or recorded, so a record committed with its kernel is seen.
+        at, records, via = inputs.head, inputs.head, "staged"
+    else:
+        at, records, via = inputs.head, inputs.base, "link"
     refs = [*args.decision, *find_links(*inputs.messages)]
-    linked = _linked(refs, inputs.head if args.staged else at, folder, inputs.origin)
+    linked = _linked(refs, at, folder, inputs.origin)
     verdict = evaluate(delta, policy, linked=linked, recorded=_recorded(records, folder, err))
     summary = json_out.verdict_summary(verdict)
     draft = cli_record.draft_record(delta, verdict, policy)
-    via: Via = (
-        "staged"
-        if args.staged
-        else "default-branch"
-        if policy.decisions.require_default_branch
-        else "link"
-    )
     argv = cli_record.reproduce(args) if fix_argv is None else fix_argv
     fix = cli_record.fix_for(verdict, draft, policy, argv=argv, via=via)
     return DiffReport(

@@ -257,7 +257,8 @@ async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> N
             compute_api_hint=None,
             folder=policy.decisions.folder,
         )
-        # The same record, written by the command line in a checkout of the PR's branch.
+        # The command line writes the same record (titled after its folders, not the PR)
+        # at the same path, in a checkout of the PR's branch.
         local = ["diff", f"origin/{pr['base']['ref']}", "HEAD"]
         report.fix = fix_of(
             report.verdict,

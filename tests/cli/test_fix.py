@@ -164,3 +164,19 @@ def test_write_record_with_nothing_to_record_is_a_one_line_error(repo: Path) -> 
     code, _, err = run("diff", "--staged", "--repo", str(repo), "--write-record")
     assert code == 2
     assert_one_line_error(err, "nothing to record")
+
+
+def test_a_staged_record_does_not_count_where_records_must_be_on_the_default_branch(
+    repo: Path,
+) -> None:
+    policy = "layers: [kernel, vendor-path]\ndecisions: {require_default_branch: true}\n"
+    commit(repo, {".github/lockin.yml": policy}, "records come from the default branch")
+    write(repo, {"ops/new.cu": KERNEL})
+    git(repo, "add", "ops/new.cu")
+    argv = command_in(run("diff", "--staged", "--repo", str(repo))[1])
+    assert run(*argv)[0] == 0
+    filled_in(repo / RECORD)
+    git(repo, "add", "-A")
+    code, out, _ = run("diff", "--staged", "--repo", str(repo))
+    assert code == 1
+    assert "Merge it to the default branch first" in out
