@@ -215,7 +215,7 @@ def pull_request(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
     numbers = [number] if isinstance(number, int) else []
     links = find_links(body) if isinstance(body, str) else []
     labels = (_label(event, "base", base), _label(event, "head", head))
-    return _diff(inputs, base, head, links, numbers, labels, err)
+    return _diff(inputs, base, head, links, numbers, labels, err, base_ref=_base_ref(event, base))
 
 
 def merge_group(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
@@ -236,7 +236,8 @@ def merge_group(inputs: Inputs, event: Mapping, err: TextIO) -> Result:
     numbers = merge_group_pulls(str(group.get("head_ref") or ""), messages)
     reviews = _reviews(inputs, base, head)
     links = find_links(*reviews.descriptions(numbers)) if reviews else []
-    return _diff(inputs, base, head, links, numbers, (base[:12], head[:12]), err)
+    # Nobody runs a merge queue's commit locally: the fix names the base commit itself.
+    return _diff(inputs, base, head, links, numbers, (base[:12], head[:12]), err, base_ref=base)
 
 
 def _reviews(inputs: Inputs, base: str, head: str) -> Reviews | None:
@@ -257,18 +258,25 @@ def _diff(
     numbers: list[int],
     labels: tuple[str, str],
     err: TextIO,
+    *,
+    base_ref: str,
 ) -> Result:
     GitRepo(inputs.repo)  # a clear error when the working directory is no repository
     ensure_history(inputs.repo, base, head, err)
     argv = ["diff", base, head, "--repo", inputs.repo]
+    # The command the summary gives to write the drafted record: the same diff, run in the
+    # developer's checkout of the pull request's branch.
+    local = ["diff", base_ref, "HEAD"]
     if inputs.config:
         argv += ["--config", _config_at(inputs, base)]
+        local += ["--config", inputs.config]
     for ref in dict.fromkeys([*inputs.decisions, *links]):
         argv += ["--decision", ref]
+        local += ["--decision", ref]
     reviews = _reviews(inputs, base, head)
     reviewer = reviews.reviewer(numbers) if reviews else None
     report = replace(
-        cli.diff_report(cli.parse_args(argv), err, reviewer=reviewer),
+        cli.diff_report(cli.parse_args(argv), err, reviewer=reviewer, fix_argv=local),
         base=labels[0],
         head=labels[1],
     )
@@ -290,6 +298,12 @@ def _diff(
         outputs=outputs,
         failed=report.failed,
     )
+
+
+def _base_ref(event: Mapping, sha: str) -> str:
+    """The base branch as a developer's clone names it (``origin/main``), else its commit."""
+    ref = ((event.get("pull_request") or {}).get("base") or {}).get("ref")
+    return f"origin/{ref}" if isinstance(ref, str) and ref else sha
 
 
 def _label(event: Mapping, side: str, sha: str) -> str:

@@ -1,8 +1,9 @@
 """The ``lockin`` command line: ``scan``, ``diff``, ``history``, ``plan``, ``baseline``,
 ``rules``, ``serve`` and ``worker``.
 
-Exit codes: 0 success (for ``diff``: the change passes the policy), 1 ``diff`` adds
-non-portable code without a decision, 2 bad input. Errors are one line on stderr.
+Exit codes: 0 success (for ``diff``: the change passes the policy, or ``--write-record``
+wrote the drafted record), 1 ``diff`` adds non-portable code without a decision, 2 bad
+input. Errors are one line on stderr.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, TextIO
 
+from bot import cli_record
 from bot.engine import RULES
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import change_delta
@@ -35,6 +37,7 @@ from bot.policy.decisions import (
 )
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.render import json_out, markdown, sarif, text
+from bot.render.fix import Fix, Via, fix_markdown, fix_text
 from bot.sources import SourceError
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
@@ -90,6 +93,14 @@ def _parser() -> argparse.ArgumentParser:
         "--decision", action="append", default=[], metavar="REF", help="link a decision record"
     )
     diff.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
+    diff.add_argument(
+        "--write-record",
+        nargs="?",
+        const="",
+        metavar="PATH",
+        help="write the drafted decision record into the work tree, at PATH in the repository "
+        "(default: the drafted path in the decisions folder)",
+    )
 
     rules = commands.add_parser("rules", help="the rule reference: every rule, or one rule's page")
     rules.add_argument("rule_id", nargs="?", metavar="ID", help="a rule id, e.g. cuda.kernel")
@@ -261,6 +272,8 @@ class _Inputs:
     files: list[ChangedFile]
     messages: list[str] = field(default_factory=list)  # commit messages BASE..HEAD
     origin: RepoRef | None = None  # the origin remote's, for GitHub URLs in links
+    root: str = ""  # where --write-record writes: the HEAD directory, or the repository's
+    in_git: bool = False  # work tree (found only when writing: a bare repository has none)
 
 
 def _directory_inputs(args: argparse.Namespace) -> _Inputs:
@@ -276,7 +289,7 @@ def _directory_inputs(args: argparse.Namespace) -> _Inputs:
         )
         for c in changes
     ]
-    return _Inputs(base, head, policy, files)
+    return _Inputs(base, head, policy, files, root=args.head)
 
 
 def _git_inputs(args: argparse.Namespace) -> _Inputs:
@@ -302,7 +315,7 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
     files = [
         ChangedFile(c, blobs.get(c.old_blob or ""), blobs.get(c.new_blob or "")) for c in changes
     ]
-    return _Inputs(base, head, policy, files, messages, _origin(repo))
+    return _Inputs(base, head, policy, files, messages, _origin(repo), repo.path, in_git=True)
 
 
 @dataclass
@@ -314,6 +327,10 @@ class DiffReport:
     base: str
     head: str
     markers_allowed: bool = True
+    draft: tuple[str, str] | None = None  # (path, Markdown) of the drafted record
+    fix: Fix | None = None  # what to do when the gate wants a decision
+    root: str = ""  # where --write-record writes: HEAD's directory, or in a repository
+    in_git: bool = False  # ... the work tree of the repository at ``root``
 
     @property
     def failed(self) -> bool:
@@ -327,10 +344,12 @@ class DiffReport:
             )
             return json_out.dumps(document, pretty=pretty)
         if fmt == "markdown":
-            return markdown.diff_markdown(delta, summary, base=base, head=head)
+            fix = fix_markdown(self.fix) if self.fix else ""
+            return markdown.diff_markdown(delta, summary, base=base, head=head, fix=fix)
         if fmt == "sarif":
             return json_out.dumps(sarif.diff_sarif(delta, RULES), pretty=pretty)
-        return text.render_diff(delta, summary, base=base, head=head)
+        fix_lines = fix_text(self.fix) if self.fix else []
+        return text.render_diff(delta, summary, base=base, head=head, fix=fix_lines)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -372,29 +391,58 @@ Reviewer = Callable[[list[LinkedDecision]], list[LinkedDecision]]
 
 
 def diff_report(
-    args: argparse.Namespace, err: TextIO, *, reviewer: Reviewer | None = None
+    args: argparse.Namespace,
+    err: TextIO,
+    *,
+    reviewer: Reviewer | None = None,
+    fix_argv: list[str] | None = None,
 ) -> DiffReport:
     """Run ``lockin diff`` as parsed in ``args``; warnings about records go to ``err``.
     Without a ``reviewer``, a linked record the change adds or changes awaits approval:
-    reviews are on GitHub, which ``lockin diff`` does not ask."""
+    reviews are on GitHub, which ``lockin diff`` does not ask. ``fix_argv``: the arguments
+    the fix's command gives ``lockin`` (default: these)."""
     inputs, delta = diff_change(args)
     policy = inputs.policy
     folder = policy.decisions.folder
-    at = inputs.base if policy.decisions.require_default_branch else inputs.head
+    via: Via
+    if policy.decisions.require_default_branch:
+        at, records, via = inputs.base, inputs.base, "default-branch"
+    elif args.staged:
+        # The pre-commit hook judges what the commit will hold: records staged with the
+        # change count, linked or recorded, so a record committed with its kernel is seen.
+        at, records, via = inputs.head, inputs.head, "staged"
+    else:
+        at, records, via = inputs.head, inputs.base, "link"
     refs = [*args.decision, *find_links(*inputs.messages)]
     linked = _linked(refs, at, folder, inputs.origin)
-    if not policy.decisions.require_default_branch:
+    if via == "link":
+        # A record the pull request adds counts once its owner approves (the App and the
+        # Action read reviews). The hook judges the developer's own commit: what it stages
+        # counts there, and the pull request asks for the approval.
         linked = reviewer(linked) if reviewer else _awaiting(linked, inputs.base, inputs.head)
     verdict = evaluate(
         delta,
         policy,
         linked=linked,
-        recorded=_recorded(inputs.base, folder, err),
+        recorded=_recorded(records, folder, err),
         baseline=_baseline_at(inputs.base, policy),
         base_files=_ratchet_base(inputs.base, policy, args.jobs),
     )
     summary = json_out.verdict_summary(verdict)
-    return DiffReport(delta, summary, args.base, args.head, policy.markers_allowed)
+    draft = cli_record.draft_record(delta, verdict, policy)
+    argv = cli_record.reproduce(args) if fix_argv is None else fix_argv
+    fix = cli_record.fix_for(verdict, draft, policy, argv=argv, via=via)
+    return DiffReport(
+        delta,
+        summary,
+        args.base,
+        args.head,
+        policy.markers_allowed,
+        draft,
+        fix,
+        inputs.root,
+        inputs.in_git,
+    )
 
 
 def _baseline_at(snapshot: Snapshot, policy: Policy) -> Baseline | None:
@@ -436,7 +484,23 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out.write(report.render(args.format, pretty=out.isatty()))
     if args.format != "text":
         err.write(f"lockin: {report.summary['conclusion']}: {report.summary['summary']}\n")
+        if report.fix and report.fix.command:
+            err.write(f"lockin: write the drafted decision record with: {report.fix.command}\n")
+    if args.write_record is not None:
+        # Asked to write the fix, and written: that succeeded (the pre-commit hook that
+        # writes the record must not read as failed). The verdict above is unchanged.
+        _write_record(report, args.write_record, args.staged, err)
+        return 0
     return 1 if report.failed else 0
+
+
+def _write_record(report: DiffReport, path: str, staged: bool, err: TextIO) -> None:
+    if report.draft is None:
+        raise UsageError("nothing to record: the change adds no line that needs a decision")
+    root = cli_record.work_tree(report.root) if report.in_git else report.root
+    written = cli_record.write_record(root, path or report.draft[0], report.draft[1])
+    then = f"git add {written}" if staged else "commit it and link it"
+    err.write(f"lockin: wrote {written} (status: proposed): fill in its TODOs, then {then}\n")
 
 
 # -- rules ---------------------------------------------------------------------

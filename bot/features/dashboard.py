@@ -39,6 +39,7 @@ from bot.render.dashboard import (
 )
 from bot.render.org_summary import org_summary
 from bot.review.config_io import load_repo_config
+from bot.review.dashboard_issue import find_dashboard
 from bot.review.decisions_io import recorded_decisions
 from bot.review.sticky import bot_login
 from bot.sources.archive import ArchiveError
@@ -170,21 +171,6 @@ async def refresh(
             )
     ctx.log.info("dashboard of %s@%s: %s", repo.full_name, sha, result)
     return result
-
-
-async def find_dashboard(gh: GitHub, repo: RepoRef, me: str) -> dict[str, Any] | None:
-    """Our dashboard issue: written by the bot and carrying the marker (a person's copy of
-    the marker is not ours); the oldest when several exist."""
-    found = [
-        issue
-        async for issue in gh.getiter(
-            f"/repos/{repo.full_name}/issues?state=all&creator={quote(me)}"
-        )
-        if "pull_request" not in issue
-        and MARKER in (issue.get("body") or "")
-        and (issue.get("user") or {}).get("login", "").lower() == me.lower()
-    ]
-    return min(found, key=lambda i: i["number"]) if found else None
 
 
 def _figures(counted: CensusAt) -> dict[str, Any]:

@@ -164,13 +164,14 @@ class Policy:
     # fail; report-only (or its older name, neutral): neutral instead of failure.
     enforcement: Literal["fail", "report-only", "neutral"]
     paths: PathSettings
-    comment: Literal["on-change", "always", "never"]
+    comment: Literal["on-gated", "on-change", "always", "never"]
     check_name: str
     decisions: DecisionSettings
     recount: RecountSettings
     census: CensusSettings
     dashboard: DashboardSettings = DashboardSettings()
     ignore_markers: Literal["allowed", "not-allowed"] = "allowed"
+    annotations: Literal["warning", "failure", "notice", "off"] = "warning"
     plan: PlanSettings = PlanSettings()
     #: growth: lines count net of those removed, per file and ecosystem; strict: every one.
     gate: Literal["growth", "strict"] = "growth"
@@ -360,6 +361,7 @@ def _policy(values: dict[str, Any]) -> Policy:
             labels=tuple(values["dashboard"]["labels"]),
         ),
         ignore_markers=values["ignore_markers"],
+        annotations=values["annotations"],
         plan=PlanSettings(
             {k: float(v) for k, v in values["plan"]["lines_per_engineer_week"].items()}
         ),

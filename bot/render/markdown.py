@@ -133,9 +133,10 @@ def top_directories_table(directories: Sequence[tuple[str, int]]) -> str:
 
 
 def pie_chart(title: str, slices: Mapping[str, int]) -> str:
-    """A mermaid pie chart of the non-zero slices (GitHub renders ```mermaid blocks)."""
+    """A mermaid pie chart of the non-zero slices (GitHub renders ```mermaid blocks); none
+    for fewer than two: a one-slice pie says nothing a sentence does not."""
     shown = [(label, n) for label, n in slices.items() if n > 0]
-    if not shown:
+    if len(shown) < 2:
         return ""
     safe_title = mermaid_label(title)
     body = "\n".join(f'    "{mermaid_label(label)}" : {n}' for label, n in shown)
@@ -237,7 +238,10 @@ def diff_markdown(
     base: str,
     head: str,
     link: Link | None = None,
+    fix: str = "",
 ) -> str:
+    """The verdict, right under it ``fix`` (bot.render.fix) when the gate fails, then the
+    figures."""
     added, removed = change.added(), change.removed()
     ranges = [(f.path, r) for f in change.files for r in f.added_ranges]
     added_ecos, removed_ecos = ecosystem_totals(change)
@@ -246,6 +250,7 @@ def diff_markdown(
             f"## lockin diff {code(base)} → {code(head)}",
             f"**{verdict['conclusion']}**: {verdict['summary']}",
             f"_{counting_note(verdict)}_" if counting_note(verdict) else "",
+            fix,
             delta_table(added, removed),
             pie_chart(
                 "Added non-portable lines", {layer.value: added[layer] for layer in NON_PORTABLE}

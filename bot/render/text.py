@@ -137,7 +137,15 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
     return "\n".join(out) + "\n"
 
 
-def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, head: str) -> str:
+def render_diff(
+    change: ChangeDelta,
+    verdict: Mapping[str, Any],
+    *,
+    base: str,
+    head: str,
+    fix: Sequence[str] = (),
+) -> str:
+    """The diff's tables, then the verdict and, when it fails, ``fix`` (bot.render.fix)."""
     added, removed = change.added(), change.removed()
     out = [f"lockin diff {base} {head}: {len(change.files):,} files changed", ""]
     out.append(
@@ -187,6 +195,7 @@ def render_diff(change: ChangeDelta, verdict: Mapping[str, Any], *, base: str, h
     note = counting_note(verdict)
     if note:
         out.append(f"  {note}")
+    out += fix
     return "\n".join(out) + "\n"
 
 

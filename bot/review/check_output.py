@@ -16,6 +16,7 @@ from bot.engine.model import NON_PORTABLE, ChangeDelta, Finding, Layer
 from bot.render import markers_out
 from bot.render.census_md import render_census
 from bot.render.counting import counting_note
+from bot.render.fix import fix_markdown
 from bot.render.growth import growth_block
 from bot.render.json_out import verdict_summary
 from bot.render.markdown import (
@@ -45,6 +46,12 @@ MAX_TEXT = 65_535
 MAX_TITLE = 255
 #: Rows in per-file tables and lists before "and N more".
 MAX_ROWS = 100
+#: Annotations written, so that the diff stays readable: reviewers act on the first ones, the
+#: tables list the rest.
+ANNOTATIONS_PER_FILE = 10
+ANNOTATIONS_PER_RUN = 50
+#: Ranges at most this many lines apart are one annotation.
+_GAP = 3
 
 
 def fit(text: str, limit: int) -> str:
@@ -183,16 +190,10 @@ def next_steps(report: PRReport) -> str:
     verdict = report.verdict
     assert verdict is not None
     steps = []
-    if verdict.uncovered:
-        folder = report.config.policy.decisions.folder
-        steps.append(
-            f"Record the compute-API decision this PR implies: commit a record under "
-            f"{code(folder + '/')} (`type: compute-api`, `status: accepted`, an `owner`, "
-            f"`compute_api`, `migration_cost`, and a `scope` covering the files above), then "
-            "add `Compute-API-Decision: <path>` to the PR description."
-        )
-        if report.draft:
-            steps.append("The PR comment holds a ready-to-commit draft.")
+    if report.fix is not None:
+        steps.append(fix_markdown(report.fix))
+        if report.draft and report.config.policy.comment != "never":
+            steps.append("The PR comment holds the drafted record.")
     uncounted = len(report.analysis.uncounted) if report.analysis else 0
     if report.incomplete > uncounted:
         steps.append(
@@ -207,7 +208,7 @@ def next_steps(report: PRReport) -> str:
             "longer than their CPU-time budget, so the check cannot pass. Check them with "
             "`lockin diff` on a checkout, or raise `ANALYSIS_FILE_SECONDS` on the server."
         )
-    return " ".join(steps) if steps else "Nothing to do."
+    return "\n\n".join(steps) if steps else "Nothing to do."
 
 
 def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
@@ -269,36 +270,32 @@ def summary_blocks(report: PRReport) -> list[str]:
 
 
 def annotations_of(report: PRReport) -> list[dict[str, Any]]:
-    """One annotation per added non-portable range: rule, layer, ecosystem, why it will not
-    move, and what the gate says of its file."""
-    if report.analysis is None or report.verdict is None:
+    """Annotations on the added non-portable code, file by file: one per group of nearby
+    ranges (a new kernel file is a few groups, not one note per include and call), saying
+    which rules, why the code will not move, and what the gate says of it. Lines that need
+    a decision and have none get the policy's ``annotations`` level, the rest are notices."""
+    level = report.config.policy.annotations
+    if report.analysis is None or report.verdict is None or level == "off":
         return []
     gates = {g.path: g for g in report.verdict.files}
     gated = report.config.policy.layers
-    level_uncovered = "failure" if report.conclusion == "failure" else "warning"
-    out = []
+    out: list[dict[str, Any]] = []
     for f in report.analysis.delta.files:
         gate = gates.get(f.path)
-        for r in f.added_ranges:
-            if gate is not None and gate.covered_by:
-                level, status = "notice", f"Covered by the decision {gate.covered_by}."
-            elif gate is not None and report.verdict.needs_decision and _counted(gate, r, gated):
-                level, status = level_uncovered, "Needs a compute-API decision."
-            else:
-                level, status = "notice", "Needs no decision under this repository's policy."
-            known = RULES.get(r.rule)
-            why = known.summary if known else r.rule
-            out.append(
-                {
-                    "path": f.path,
-                    "start_line": r.start_line,
-                    "end_line": r.end_line,
-                    "annotation_level": level,
-                    "title": f"{r.rule} ({r.layer.value}, {r.ecosystem})"[:255],
-                    "message": f"Will not move off its vendor as is: {why}. {status}\n"
-                    f"About this rule: {rule_url(r.rule)}",
-                }
+        for group in _groups(f.added_ranges):
+            needs = (
+                gate is not None
+                and not gate.covered_by
+                and report.verdict.needs_decision
+                and any(_counted(gate, r, gated) for r in group)
             )
+            if needs:
+                status = "Needs a compute-API decision."
+            elif gate is not None and gate.covered_by:
+                status = f"Covered by the decision {gate.covered_by}."
+            else:
+                status = "Needs no decision under this repository's policy."
+            out.append(_group_annotation(f.path, group, level if needs else "notice", status))
         out += marker_annotations(f)
     return out
 
@@ -315,26 +312,68 @@ def _counted(gate: FileGate, finding: Finding, gated: Sequence[Layer]) -> bool:
     )
 
 
-def check_output(report: PRReport, annotation_cap: int) -> CheckOutput:
-    notes = annotations_of(report)
-    left_out = max(0, len(notes) - annotation_cap)
+def _groups(ranges: Sequence[Finding]) -> list[list[Finding]]:
+    """Ranges in line order, those at most ``_GAP`` lines apart in one group."""
+    groups: list[list[Finding]] = []
+    for r in sorted(ranges, key=lambda r: (r.start_line, r.end_line)):
+        if groups and r.start_line <= max(g.end_line for g in groups[-1]) + _GAP + 1:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    return groups
+
+
+def _group_annotation(path: str, group: list[Finding], level: str, status: str) -> dict[str, Any]:
+    rules = list(dict.fromkeys(r.rule for r in group))
+    start, end = group[0].start_line, max(r.end_line for r in group)
+    labels = list(dict.fromkeys(f"{r.rule} ({r.layer.value}, {r.ecosystem})" for r in group))
+    whys = []
+    for rule in rules:
+        known = RULES.get(rule)
+        whys.append(f"- {rule}: {known.summary if known else rule} ({rule_url(rule)})")
+    return {
+        "path": path,
+        "start_line": start,
+        "end_line": end,
+        "annotation_level": level,
+        "title": ", ".join(labels)[:255],
+        "message": f"Will not move off its vendor as is. {status}\n" + "\n".join(whys),
+    }
+
+
+def capped(notes: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """At most ``ANNOTATIONS_PER_FILE`` per file and ``ANNOTATIONS_PER_RUN`` in all, the ones
+    that need action first; and how many were left out."""
+    rank = {"failure": 0, "warning": 1, "notice": 2}
+    per_file: dict[str, int] = {}
+    kept: list[dict[str, Any]] = []
+    for note in sorted(notes, key=lambda n: rank.get(n["annotation_level"], 3)):
+        if per_file.get(note["path"], 0) < ANNOTATIONS_PER_FILE and len(kept) < ANNOTATIONS_PER_RUN:
+            per_file[note["path"]] = per_file.get(note["path"], 0) + 1
+            kept.append(note)
+    order = {id(n): i for i, n in enumerate(notes)}
+    kept.sort(key=lambda n: order[id(n)])
+    return kept, len(notes) - len(kept)
+
+
+def check_output(report: PRReport) -> CheckOutput:
+    notes, left_out = capped(annotations_of(report))
     blocks = [f"## {headline(report)}", *summary_blocks(report)]
     blocks.append(repository_block(report))
     if left_out:
-        blocks.append(f"{left_out:,} annotations left out (at most {annotation_cap:,} per run).")
+        blocks.append(
+            f"{left_out:,} annotations left out (at most {ANNOTATIONS_PER_FILE} per file and "
+            f"{ANNOTATIONS_PER_RUN} per run); the tables above list every file."
+        )
     blocks.append("**What to do next**: " + next_steps(report))
-    text = [
-        per_file_text(report),
-        f"{count(report.requests, 'GitHub API request')} made for this result; the PR "
-        f"comment's follow (trigger: {report.trigger}). "
-        f"Configuration: {report.config.source}.",
-    ]
+    # What the check read and under which policy; how many requests it made is for the logs.
+    text = [per_file_text(report), f"Configuration: {report.config.source}."]
     return CheckOutput(
         conclusion=report.conclusion,
         title=fit(_title(report), MAX_TITLE),
         summary=fit("\n\n".join(b for b in blocks if b), MAX_SUMMARY),
         text=fit("\n\n".join(t for t in text if t), MAX_TEXT),
-        annotations=notes[:annotation_cap],
+        annotations=notes,
     )
 
 

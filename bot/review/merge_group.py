@@ -23,7 +23,7 @@ from bot.policy.gate import LinkedDecision, evaluate
 from bot.review.approvals_io import with_reviews
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
-from bot.review.check_writer import MAX_ANNOTATIONS, CheckRun, has_result, our_runs
+from bot.review.check_writer import CheckRun, has_result, our_runs
 from bot.review.config_io import load_repo_config
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.pr_files import PRFile
@@ -80,7 +80,7 @@ async def check_merge_group(
         )
         if config.error is None:
             await _analyse(gh, ctx, report, info, compare, base_sha, numbers)
-        await run.complete(check_output(report, MAX_ANNOTATIONS))
+        await run.complete(check_output(report))
     except (Exception, asyncio.CancelledError) as exc:
         if not run.completed:
             await _shielded(_complete_with_error(ctx, run, exc))

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from bot.github.refs import PullRef
     from bot.policy.gate import Verdict
     from bot.policy.growth import ScopeGrowth
+    from bot.render.fix import Fix
     from bot.review.change import PRAnalysis
     from bot.review.config_io import RepoConfig
 
@@ -34,6 +35,8 @@ class PRReport:
     trigger: str = "pull_request"
     repo_url: str = ""  # the repository's html_url (GitHub Enterprise hosts differ)
     growth: list[ScopeGrowth] = field(default_factory=list)  # scopes grown past estimates
+    fix: Fix | None = None  # what to do when files need a decision (bot.render.fix)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (label, URL) under the comment
 
     @property
     def incomplete(self) -> int:

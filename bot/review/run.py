@@ -20,6 +20,7 @@ import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from bot.engine.model import NON_PORTABLE
 from bot.github.contents import BlobReader
@@ -29,12 +30,12 @@ from bot.policy.config import DEFAULT_POLICY, PolicyError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.policy.growth import scope_growth
+from bot.render.fix import fix_of, write_command
 from bot.review.approvals_io import with_reviews
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
 from bot.review.check_writer import (
     ERROR_TITLE,
-    MAX_ANNOTATIONS,
     CheckOutput,
     CheckRun,
     external_id,
@@ -43,6 +44,7 @@ from bot.review.check_writer import (
 )
 from bot.review.comment import render_clean, render_comment
 from bot.review.config_io import RepoConfig, load_repo_baseline, load_repo_config
+from bot.review.dashboard_issue import find_dashboard
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.report import PRReport
 from bot.review.stale import finish_replaced
@@ -205,7 +207,7 @@ async def _check(
         if config.error is None:
             await _analyse(gh, ctx, report, pr)
         report.requests = gh.requests_made - start
-        await run.complete(check_output(report, MAX_ANNOTATIONS))
+        await run.complete(check_output(report))
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
         if not run.completed:
@@ -327,12 +329,22 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
         base = report.base_census.census.files()
         report.growth = scope_growth(base, analysis.delta, recorded, policy)
     if report.verdict.uncovered:
-        report.draft = draft_decision(
+        report.draft = path, _ = draft_decision(
             analysis.delta,
             report.verdict,
             title=pr.get("title") or f"PR #{report.pull.number}",
             compute_api_hint=None,
             folder=policy.decisions.folder,
+        )
+        # The command line writes the same record (titled after its folders, not the PR)
+        # at the same path, in a checkout of the PR's branch.
+        local = ["diff", f"origin/{pr['base']['ref']}", "HEAD"]
+        report.fix = fix_of(
+            report.verdict,
+            path,
+            command=write_command(local, path, environ={}),
+            via="default-branch" if policy.decisions.require_default_branch else "link",
+            accepted_only=not policy.decisions.allow_proposed,
         )
 
 
@@ -363,19 +375,59 @@ def _touches_non_portable(report: PRReport) -> bool:
     return markers or any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
 
 
-async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
-    """Create, update or leave the sticky comment (see bot.review.sticky)."""
+def _wants_comment(report: PRReport) -> bool:
+    """Whether this result is worth a comment under the policy's ``comment`` setting."""
+    assert report.analysis is not None
+    assert report.verdict is not None
+    delta = report.analysis.delta
+    # A marker that takes added lines out, or one that is wrong, is shown to the reviewer too.
+    markers = any(f.ignored or f.marker_problems for f in delta.files)
     mode = report.config.policy.comment
-    if mode == "never":
+    if mode == "always":
+        return True
+    if mode == "on-gated":
+        # Growth past a decision's estimate is a warning the team asked for: shown too.
+        warned = bool(report.growth)
+        return markers or warned or bool(report.verdict.uncovered) or report.conclusion != "success"
+    return markers or any(delta.added()[layer] or delta.removed()[layer] for layer in NON_PORTABLE)
+
+
+async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
+    """Create, update or leave the sticky comment (see bot.review.sticky). A result that
+    warrants none still updates one an earlier head left, so it never stays failing."""
+    if report.config.policy.comment == "never":
         return "skipped"
     pull = report.pull
     now = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
     if now["head"]["sha"] != report.head_sha:
         return "stale"
     login = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
-    touched = _touches_non_portable(report)
-    body = render_comment(report) if touched or mode == "always" else render_clean(report)
-    return await write_sticky(gh, pull, login, body, create=touched or mode == "always")
+    wanted = _wants_comment(report)
+    if wanted:
+        report.links = await _links(gh, ctx, report, login)
+    body = render_comment(report) if wanted else render_clean(report)
+    return await write_sticky(gh, pull, login, body, create=wanted)
+
+
+async def _links(
+    gh: GitHub, ctx: JobContext, report: PRReport, login: str
+) -> list[tuple[str, str]]:
+    """The repository's dashboard issue (when there is one) and the organisation page (when
+    the server names one), for the comment's last line. Optional: never fails the comment."""
+    links = []
+    if report.config.policy.dashboard.enabled:
+        try:
+            issue = await find_dashboard(gh, report.pull.repo, login)
+        except GitHubError as exc:
+            ctx.log.warning("dashboard issue not found for the comment: %s", exc)
+            issue = None
+        if issue is not None and issue.get("state") == "open" and issue.get("html_url"):
+            links.append((report.config.policy.dashboard.title, str(issue["html_url"])))
+    template = ctx.settings.org_page_url
+    if template:
+        owner = quote(report.pull.repo.owner, safe="")
+        links.append(("Organisation page", template.replace("{org}", owner)))
+    return links
 
 
 #: Cleanups running shielded from their job's cancellation, referenced until done.

@@ -108,6 +108,8 @@ class Settings:
     webhook_chunk_timeout: float = 2.0
     trusted_proxies: tuple[IPNetwork, ...] = ()
     github_hooks_only: bool = False
+    # The organisation page the PR comment links to; "{org}" stands for the repository's owner.
+    org_page_url: str | None = None
     sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -339,6 +341,7 @@ _SPECS = (
     _Spec("github_client_secret", ("GITHUB_CLIENT_SECRET",), _text),
     _Spec("session_secret", ("SESSION_SECRET",), _text),
     _Spec("github_web_url", ("GITHUB_WEB_URL",), _url),
+    _Spec("org_page_url", ("ORG_PAGE_URL",), _url),
     _Spec("analysis_processes", ("ANALYSIS_PROCESSES",), _int_in(0, 256)),
     _Spec("analysis_file_seconds", ("ANALYSIS_FILE_SECONDS",), _seconds(positive=True)),
     _Spec("analysis_job_seconds", ("ANALYSIS_JOB_SECONDS",), _seconds(positive=True)),

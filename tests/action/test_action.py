@@ -4,13 +4,16 @@ for passing and failing changes, shallow checkouts, and one-line errors."""
 
 from __future__ import annotations
 
+import io
 import json
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft4Validator
 
+from bot.cli import main
 from tests.action.runner import ACTION, ActionRun, run_action
 from tests.action.test_workflow import readme_steps
 from tests.cli.gitrepo import commit, git, init
@@ -53,9 +56,13 @@ class Upstream:
         return target
 
 
-def pull_request_event(tmp: Path, base: str, head: str, body: str | None = None) -> Path:
+def pull_request_event(
+    tmp: Path, base: str, head: str, body: str | None = None, base_ref: str | None = None
+) -> Path:
     payload = json.loads((EXAMPLES / "pull_request.opened.1.json").read_text(encoding="utf-8"))
     payload["pull_request"]["base"]["sha"] = base
+    if base_ref is not None:
+        payload["pull_request"]["base"]["ref"] = base_ref
     payload["pull_request"]["head"]["sha"] = head
     if body is not None:
         payload["pull_request"]["body"] = body
@@ -69,6 +76,7 @@ def run_pr(
     head: str,
     workspace: Path | None = None,
     body: str | None = None,
+    base_ref: str | None = None,
     **inputs: str,
 ) -> ActionRun:
     temp = upstream.tmp / "runner-temp"
@@ -77,7 +85,7 @@ def run_pr(
         workspace=workspace or upstream.clone(),
         temp=temp,
         event_name="pull_request",
-        event_path=pull_request_event(upstream.tmp, upstream.base, head, body),
+        event_path=pull_request_event(upstream.tmp, upstream.base, head, body, base_ref),
         inputs=inputs,
         environ=OWN_PYTHON,
     )
@@ -137,6 +145,44 @@ def test_kernel_without_a_decision_fails_the_step_with_summary_outputs_and_sarif
     # Every output the step sets is one action.yml declares, and the pull request's are set.
     assert set(run.steps["lockin"]) <= set(ACTION["outputs"])
     assert all(run.outputs[name] for name in ACTION["outputs"] if not name.startswith("lines-"))
+
+
+def test_failing_summary_gives_the_fix_and_its_command_writes_a_record_that_passes(
+    upstream: Upstream, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head = upstream.branch("ops", {"ops/new.cu": KERNEL})
+    run = run_pr(upstream, head, base_ref="main")
+    assert run.code == 1, run.stderr
+    record = "docs/decisions/compute-api-ops.md"
+    command = f"lockin diff origin/main HEAD --write-record {record}"
+    blocks = run.summary.split("\n\n")
+    assert blocks[1].startswith("**failure**")
+    assert blocks[2].startswith("**How to fix**")
+    assert f"```\n   {command}\n   ```" in run.summary
+    assert f"Compute-API-Decision: {record}" in run.summary
+    assert command in run.stdout  # the log's text report says the same
+
+    # A developer runs the command in a clone of the pull request's branch ...
+    clone = upstream.clone()
+    git(clone, "checkout", "-q", "-b", "ops", "origin/ops")
+    monkeypatch.chdir(clone)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(shlex.split(command)[1:], out=out, err=err) == 0, err.getvalue()
+    draft = (clone / record).read_text(encoding="utf-8")
+    assert "status: proposed" in draft
+    # ... fills it in, pushes it and links it: the step passes.
+    filled = draft.replace("status: proposed", "status: accepted").replace(
+        "owner:  #", 'owner: "@ops-team"  #'
+    )
+    (clone / record).write_text(filled, encoding="utf-8")
+    git(clone, "add", record)
+    git(clone, "commit", "-q", "-m", "record the decision")
+    git(clone, "push", "-q", "origin", "ops")
+    fixed_head = git(clone, "rev-parse", "HEAD")
+    fixed = run_pr(upstream, fixed_head, body=f"Compute-API-Decision: {record}\n")
+    assert (fixed.code, fixed.outputs["verdict"]) == (0, "success"), fixed.stderr
+    # The job summary is the runner's one file, appended to: this run's report is the last.
+    assert "How to fix" not in fixed.summary.split("## lockin diff")[-1]
 
 
 def test_kernel_inside_a_recorded_scope_passes(upstream: Upstream) -> None:

@@ -52,7 +52,8 @@ def test_defaults() -> None:
     assert policy.enforcement == "fail"
     assert policy.paths == PathSettings(include=(), exclude=(), generated="exclude")
     assert not policy.paths.include_generated
-    assert policy.comment == "on-change"
+    assert policy.comment == "on-gated"
+    assert policy.annotations == "warning"
     assert policy.check_name == "lockin"
     assert policy.decisions.folder == "docs/decisions"
     assert policy.decisions.require_default_branch is False
@@ -161,7 +162,7 @@ def test_default_path_filter_keeps_everything_but_vendored_trees() -> None:
         ),
         ("layers:\n  - kernel\n  - gpu\n", 3, "layers[1]", "'gpu' is not one of"),
         ("recount:\n  allow: [write, everyone]\n", 2, "recount.allow[1]", "'everyone'"),
-        ("comment: sometimes\n", 1, "comment", "on-change, always, never"),
+        ("comment: sometimes\n", 1, "comment", "on-gated, on-change, always, never"),
         # other constraints
         ("allowance: -1\n", 1, "allowance", "minimum"),
         ("census:\n  max_archive_mb: 0\n", 2, "census.max_archive_mb", "minimum"),

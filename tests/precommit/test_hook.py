@@ -45,7 +45,7 @@ def readme_config(hook_repo: tuple[Path, str]) -> str:
     (block,) = [b for b in blocks("yaml", "pre-commit") if "repos:" in b]
     config = yaml.safe_load(block)
     (repo,) = config["repos"]
-    assert [hook["id"] for hook in repo["hooks"]] == ["lockin"]
+    assert [hook["id"] for hook in repo["hooks"]] == ["lockin", "lockin-record"]
     # The README's repository and tag, replaced by this checkout and its snapshot commit.
     path, sha = hook_repo
     return block.replace(repo["repo"], str(path)).replace(f"rev: {repo['rev']}", f"rev: {sha}")
@@ -86,6 +86,11 @@ def test_commit_adding_a_kernel_without_a_decision_is_refused_with_the_cli_messa
     shown = refused.stdout + refused.stderr
     assert "Failed" in shown
     for line in out.getvalue().splitlines():
+        if "--write-record" in line:
+            # The one line that differs: under pre-commit, whose environment holds lockin,
+            # the command that writes the record goes through pre-commit.
+            assert "pre-commit run lockin-record --hook-stage manual" in shown
+            continue
         assert line.rstrip() in shown
     # Nothing was committed.
     head = subprocess.run(
@@ -105,3 +110,36 @@ def test_commit_inside_a_recorded_scope_or_without_gpu_code_goes_through(
     assert git_commit(project, environ, "portable").returncode == 0
     log = subprocess.run(["git", "log", "--format=%s"], cwd=project, capture_output=True, text=True)
     assert log.stdout.splitlines()[:2] == ["portable", "a kernel where a decision covers it"]
+
+
+def test_refused_commit_says_how_to_fix_and_a_record_staged_with_the_kernel_passes(
+    project: Path, environ: dict[str, str]
+) -> None:
+    stage(project, {"ops/new.cu": KERNEL})
+    refused = git_commit(project, environ, "add a kernel")
+    assert refused.returncode == 1
+    fix = "pre-commit run lockin-record --hook-stage manual"
+    assert fix in refused.stdout + refused.stderr
+    # The command the refusal names writes the drafted record into the work tree.
+    wrote = subprocess.run(
+        shlex.split(fix), cwd=project, env=environ, capture_output=True, text=True
+    )
+    assert wrote.returncode == 0, wrote.stdout + wrote.stderr
+    record = project / "docs/decisions/compute-api-ops.md"
+    draft = record.read_text()
+    assert "status: proposed" in draft
+    assert '  - "ops/**"' in draft
+    # Filled in and staged with the kernel, in the same commit: the hook reads the index.
+    record.write_text(
+        draft.replace("status: proposed", "status: accepted").replace(
+            "owner:  #", 'owner: "@ops-team"  #'
+        )
+    )
+    stage(project, {})
+    done = git_commit(project, environ, "a kernel and its decision")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Passed" in done.stdout + done.stderr
+    files = subprocess.run(
+        ["git", "show", "--name-only", "--format="], cwd=project, capture_output=True, text=True
+    )
+    assert sorted(files.stdout.split()) == ["docs/decisions/compute-api-ops.md", "ops/new.cu"]

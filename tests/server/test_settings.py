@@ -221,3 +221,14 @@ def test_secrets_stay_out_of_repr(pem: str) -> None:
     assert "12345" in shown
     for secret in (SECRET, password, pem.splitlines()[1]):
         assert secret not in shown
+
+
+def test_org_page_url_is_an_http_url_or_refused(pem: str) -> None:
+    assert Settings.from_env(env(pem), env_file=None).org_page_url is None
+    given = Settings.from_env(
+        env(pem, ORG_PAGE_URL="https://lockin.example.com/orgs/{org}"), env_file=None
+    )
+    assert given.org_page_url == "https://lockin.example.com/orgs/{org}"
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env(env(pem, ORG_PAGE_URL="lockin.example.com"), env_file=None)
+    assert str(caught.value).startswith("ORG_PAGE_URL")
