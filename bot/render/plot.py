@@ -75,7 +75,7 @@ def draw(document: Mapping[str, Any], path: str, *, title: str, by: str = "layer
         import matplotlib
     except ImportError:
         raise PlotError(
-            "--plot needs matplotlib: pip install 'lockin[plot]' (or pip install matplotlib)"
+            "--plot needs matplotlib: pip install 'lockin-gpu[plot]' (or pip install matplotlib)"
         ) from None
     matplotlib.use("Agg")
     from matplotlib import dates as mdates

@@ -285,7 +285,7 @@ def test_the_plot_without_matplotlib_is_one_line(project: Path, tmp_path: Path) 
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert_one_line_error(proc.stderr, "--plot needs matplotlib: pip install 'lockin[plot]'")
+    assert_one_line_error(proc.stderr, "--plot needs matplotlib: pip install 'lockin-gpu[plot]'")
     assert not (tmp_path / "p.svg").exists()
 
 
