@@ -252,7 +252,7 @@ def _config_at(inputs: Inputs, base: str) -> str:
 
 def push(inputs: Inputs, err: TextIO) -> Result:
     config = ["--config", os.path.join(inputs.repo, inputs.config)] if inputs.config else []
-    argv = ["scan", inputs.repo, *config]
+    argv = ["scan", inputs.repo, *config, "--top", str(cli.TOP)]
     args = cli.parse_args(argv)
     census = cli.scan_census(args, err)
     totals = census.totals
