@@ -57,7 +57,7 @@ def add_history_parser(
         "--every",
         default="month",
         metavar="day|week|month|N-commits",
-        type=_checked(commits_per_point, SourceError),
+        type=checked(commits_per_point, SourceError),
         help="one point per day, week, month (default) or every N commits",
     )
     history.add_argument("--points", type=positive, metavar="N", help="keep the last N points")
@@ -67,7 +67,7 @@ def add_history_parser(
     history.add_argument(
         "--plot",
         metavar="FILE.svg|FILE.png",
-        type=_checked(plot_format, PlotError),
+        type=checked(plot_format, PlotError),
         help="also draw the chart to this file (the `plot` extra: matplotlib)",
     )
     history.add_argument(
@@ -105,7 +105,7 @@ def _until(value: str) -> dt.datetime:
     return when + dt.timedelta(days=1, seconds=-1) if len(value) == len("YYYY-MM-DD") else when
 
 
-def _checked(check: Callable[[str], object], errors: type[Exception]) -> Callable[[str], str]:
+def checked(check: Callable[[str], object], errors: type[Exception]) -> Callable[[str], str]:
     """An argument type that keeps the value once ``check`` accepts it; its error is the
     one line argparse shows."""
 

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from bot.cli_help import add_command
+from bot.cli_history import checked, history_of
 from bot.render.report_html import report_html
 from bot.render.sarif import tool_version
 from bot.sources import SourceError
 from bot.sources.git import GitRepo
-from bot.sources.history import MAX_TREE_FILES, HistoryWindow
+from bot.sources.history import MAX_TREE_FILES, HistoryWindow, commits_per_point
 
 
 def add_report_parser(commands: argparse._SubParsersAction, positive: Callable[[str], int]) -> None:
@@ -38,6 +39,7 @@ def add_report_parser(commands: argparse._SubParsersAction, positive: Callable[[
         "--every",
         default="month",
         metavar="day|week|month|N-commits",
+        type=checked(commits_per_point, SourceError),
         help="trend: one point per day, week, month (default) or every N commits",
     )
     report.add_argument(
@@ -82,8 +84,6 @@ def report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _history(args: argparse.Namespace, err: TextIO) -> dict[str, Any] | None:
     """The trend of PATH's history, or None when PATH is not in a git work tree."""
-    from bot.cli_history import history_of
-
     try:
         GitRepo(args.path)
     except SourceError:
