@@ -49,9 +49,13 @@ def line_chart(series: Sequence[tuple[dt.datetime, int]], *, label: str) -> str:
             f'y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>'
             f'<text x="{_LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick:,}</text>'
         )
-    for when in _date_ticks(series[0][0], series[-1][0]):
+    dates = _date_ticks(series[0][0], series[-1][0])
+    for i, when in enumerate(dates):
+        # The first and last labels end at the plot's edges, not past them.
+        anchor = "start" if i == 0 else "end" if i == len(dates) - 1 else "middle"
         out.append(
-            f'<text x="{x(when):.1f}" y="{HEIGHT - 12}" text-anchor="middle">{when:%Y-%m-%d}</text>'
+            f'<text x="{x(when):.1f}" y="{HEIGHT - 12}" text-anchor="{anchor}">'
+            f"{when:%Y-%m-%d}</text>"
         )
     points = " ".join(f"{x(when):.1f},{y(value):.1f}" for when, value in series)
     out.append(f'<polyline class="headline" points="{points}"/>')
