@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import sys
@@ -132,7 +133,5 @@ if __name__ == "__main__":
     )
     parser.add_argument("--serve", action="store_true", help="keep the server up to browse it")
     args = parser.parse_args()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # --serve ends with Ctrl-C
         asyncio.run(main(args.output, args.serve))
-    except KeyboardInterrupt:
-        pass
