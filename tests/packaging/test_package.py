@@ -9,6 +9,7 @@ import email.parser
 import json
 import os
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot import DISTRIBUTION
-from tests.action.runner import run_action
+from tests.action.runner import ActionRun, Cache, run_action
 from tests.action.test_action import Upstream, pull_request_event
 from tests.cli.gitrepo import commit, git, init
 from tests.cli.test_cli import KERNEL, POLICY
@@ -275,25 +276,63 @@ def _poll(url: str, process: subprocess.Popen) -> str:
             time.sleep(0.1)
 
 
-def test_action_install_step_installs_lockin_from_the_action_path(tmp_path: Path) -> None:
+def test_action_install_step_installs_lockin_once_then_restores_it_from_the_cache(
+    tmp_path: Path,
+) -> None:
     upstream = Upstream(tmp_path)
     head = upstream.branch("ops", {"ops/new.cu": KERNEL})
-    temp = tmp_path / "runner-temp"
-    temp.mkdir()
-    started = time.monotonic()
-    run = run_action(
-        workspace=upstream.clone(),
-        temp=temp,
-        event_name="pull_request",
-        event_path=pull_request_event(tmp_path, upstream.base, head),
-        environ={"PATH": _clean_env()["PATH"]},  # no LOCKIN_PYTHON: the real install
-        action_ref="v1.2.3",  # `uses: ...@v1.2.3`: the action's source has no .git
-    )
-    print(f"\naction install step and run: {time.monotonic() - started:.0f} s")
-    python = run.steps["install"]["python"]
-    assert python == str(temp / "lockin-venv" / "bin" / "python")
-    assert (run.code, run.outputs["verdict"]) == (1, "failure"), run.stderr[-3000:]
-    where = _run([python, "-c", "import bot; print(bot.__file__)"], cwd=temp, env=_clean_env())
-    assert where.stdout.startswith(str(temp / "lockin-venv")), where.stdout
+    # The action's repository as github.com serves its tags: `v1` moves with each release.
+    server = tmp_path / "server"
+    releases = init(server / "lockin-dev" / "lockin")
+    commit(releases, {"a": "1\n"}, "release")
+    git(releases, "tag", "v1.2.3")
+    git(releases, "tag", "v1")
+    cache = Cache(tmp_path / "actions-cache")
+    tool_cache = tmp_path / "hostedtoolcache"
+
+    def run(temp: Path) -> tuple[float, ActionRun]:
+        temp.mkdir()
+        started = time.monotonic()
+        done = run_action(
+            workspace=upstream.clone(),
+            temp=temp,
+            event_name="pull_request",
+            event_path=pull_request_event(tmp_path, upstream.base, head),
+            # No LOCKIN_PYTHON: the real install.
+            environ={
+                "PATH": _clean_env()["PATH"],
+                "GITHUB_SERVER_URL": server.as_uri(),
+                "RUNNER_TOOL_CACHE": str(tool_cache),
+            },
+            action_ref="v1",  # `uses: ...@v1`: the action's source has no .git
+            cache=cache,
+        )
+        return time.monotonic() - started, done
+
+    first_seconds, first = run(tmp_path / "runner-temp-1")
+    python = first.steps["install"]["python"]
+    assert python.startswith(f"{tool_cache}/lockin/lockin-"), python
+    assert (first.code, first.outputs["verdict"]) == (1, "failure"), first.stderr[-3000:]
+    assert first.steps["cache"] == {"cache-hit": "false"}
+    assert first.steps["install"]["save"]  # saved although the gate failed the job
+    where = _run([python, "-c", "import bot; print(bot.__file__)"], cwd=tmp_path, env=_clean_env())
+    assert where.stdout.startswith(str(tool_cache)), where.stdout
     version = _run([str(Path(python).parent / "lockin"), "--version"], env=_clean_env())
     assert version.stdout.strip() == "lockin 1.2.3"
+    assert first.outputs["version"] == "1.2.3"
+
+    # A fresh runner: nothing kept but the Actions cache.
+    shutil.rmtree(tool_cache)
+    second_seconds, second = run(tmp_path / "runner-temp-2")
+    assert second.steps["cache"] == {"cache-hit": "true"}
+    assert "save" not in second.steps["install"]
+    assert second.steps["install"]["python"] == python
+    assert (second.code, second.outputs["version"]) == (1, "1.2.3"), second.stderr[-3000:]
+    installs = [
+        sum(run.seconds[s] for s in ("prepare", "cache", "install")) for run in (first, second)
+    ]
+    print(
+        f"\naction run with the install: {first_seconds:.1f} s (install steps "
+        f"{installs[0]:.1f} s); on a fresh runner with the cache: {second_seconds:.1f} s "
+        f"(install steps {installs[1]:.1f} s: {second.seconds})"
+    )
