@@ -11,6 +11,7 @@ import argparse
 import datetime as dt
 import os
 from collections.abc import Callable
+from glob import escape as glob_escape
 from typing import Any, TextIO
 
 from bot.cli import UsageError, _policy, finish_scan
@@ -20,7 +21,7 @@ from bot.policy.config import Policy
 from bot.render import history_out, json_out, text
 from bot.render.plot import PlotError, draw, plot_format
 from bot.sources import SourceError
-from bot.sources.git import GitRepo
+from bot.sources.git import GitRepo, worktree_prefix
 from bot.sources.history import (
     MAX_TREE_FILES,
     Counting,
@@ -138,12 +139,27 @@ def scan_revision(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``lockin scan --rev REV PATH`` (and ``lockin scan`` of a bare repository: HEAD)."""
     repo = GitRepo(args.path)
     revision = args.rev or "HEAD"
-    commit, policy, path_filter = _revision(repo, revision, args.config, args.include, args.exclude)
+    scope = only_under(worktree_prefix(args.path))
+    commit, policy, path_filter = _revision(
+        repo, revision, args.config, args.include, [*args.exclude, *scope]
+    )
     progress = text.ProgressLine(err)
     counting = Counting(path_filter, policy.paths.include_generated, args.jobs)
     census = revision_census(repo, commit, counting, progress=progress)
     progress.finish()
     return finish_scan(census, args, f"{args.path}@{revision}", out, err)
+
+
+def only_under(prefix: str) -> list[str]:
+    """Exclusions (gitignore patterns) that keep only the files under ``prefix``
+    (``"a/b/"``): everything at each level but the next folder down."""
+    patterns: list[str] = []
+    base = "/"
+    for part in prefix.strip("/").split("/") if prefix.strip("/") else []:
+        escaped = glob_escape(part)
+        patterns += [f"{base}*", f"!{base}{escaped}/"]
+        base += f"{escaped}/"
+    return patterns
 
 
 def history_of(
@@ -158,7 +174,9 @@ def history_of(
 ) -> dict[str, Any]:
     """The ``lockin.history/1`` document of ``revision``'s first-parent history."""
     repo = GitRepo(path)
-    commit, policy, path_filter = _revision(repo, revision, config, [], [])
+    # PATH inside a repository: only its files count, as `lockin scan PATH` counts them.
+    scope = only_under(worktree_prefix(path))
+    commit, policy, path_filter = _revision(repo, revision, config, [], scope)
     progress = text.ProgressLine(err, "walking", unit="commits")
     counting = Counting(path_filter, policy.paths.include_generated, jobs, max_files)
     walked = walk_history(repo, commit, window, counting, progress=progress)

@@ -336,3 +336,19 @@ def test_progress_counts_commits() -> None:
     progress = text.ProgressLine(stream, "walking", after=0, unit="commits")
     progress(3, 4)
     assert "walking 3/4 commits (75.0%)" in stream.getvalue()
+
+
+def test_history_and_scan_of_a_subdirectory_count_only_it(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    commit(repo, {"ops/a/k.cu": KERNEL, "ops/b.cu": KERNEL, "k[1].cu": KERNEL}, "three kernels")
+    commit(repo, {"ops/a/k2.cu": KERNEL, "other/k.cu": KERNEL}, "two more")
+    whole = history(str(repo), "--every", "1-commits")
+    sub = history(str(repo / "ops" / "a"), "--every", "1-commits")
+    per_file = whole["points"][0]["code_lines"] // 3
+    assert [p["code_lines"] for p in whole["points"]] == [3 * per_file, 5 * per_file]
+    assert [p["code_lines"] for p in sub["points"]] == [per_file, 2 * per_file]
+    # The same figure as scanning the subdirectory's checkout, and as --rev of it.
+    _, out, _ = run("scan", str(repo / "ops" / "a"), "--format", "json")
+    assert json.loads(out)["totals"]["code_lines"] == 2 * per_file
+    _, out, _ = run("scan", str(repo / "ops"), "--rev", "HEAD~1", "--format", "json")
+    assert json.loads(out)["totals"]["code_lines"] == 2 * per_file
