@@ -352,3 +352,35 @@ def test_history_and_scan_of_a_subdirectory_count_only_it(tmp_path: Path) -> Non
     assert json.loads(out)["totals"]["code_lines"] == 2 * per_file
     _, out, _ = run("scan", str(repo / "ops"), "--rev", "HEAD~1", "--format", "json")
     assert json.loads(out)["totals"]["code_lines"] == 2 * per_file
+
+
+def test_a_renamed_kernel_moves_nothing_and_growth_is_in_whole_lines(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    dates = iter(["2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"])
+
+    def dated(files: dict[str, str | None], message: str) -> None:
+        write(repo, files)
+        git(repo, "add", "-A")
+        day = f"{next(dates)}T12:00:00+00:00"
+        subprocess.run(
+            ["git", *IDENTITY, "commit", "-q", "-m", message],
+            cwd=repo,
+            check=True,
+            env={**os.environ, "GIT_AUTHOR_DATE": day, "GIT_COMMITTER_DATE": day},
+        )
+
+    dated({"ops/k.cu": KERNEL * 3, "model.py": "import torch\n"}, "Add kernels (#1)")
+    dated({"ops/k.cu": None, "csrc/kernels/k.cu": KERNEL * 3}, "Move the kernels (#2)")
+    dated({"csrc/kernels/small.cu": KERNEL}, "A small kernel (#3)")
+    dated({"README.md": "docs\n"}, "Docs (#4)")
+    document = history(str(repo), "--every", "1-commits")
+    prs = [m["pr"] for m in document["movers"]]
+    # #1 is the first point (where counting starts); the move of #2 added and removed the
+    # same lines; #4 touched no GPU code.
+    assert prs == [3]
+    assert all(m["pr"] != 2 for p in document["points"] for m in p["moved_by"])
+    growth = document["growth_per_month"]
+    assert all(isinstance(v, int) for v in growth.values()), growth
+    _, out, _ = run("history", str(repo), "--every", "1-commits")
+    (line,) = [x for x in out.splitlines() if x.startswith("Growth per month:")]
+    assert "." not in line.split(":", 1)[1].replace(",", "")
