@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -266,8 +267,14 @@ def test_the_plot_is_written_as_svg_and_png(project: Path, tmp_path: Path) -> No
     assert code == 0, err
     root = ET.parse(svg).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert "NVIDIA-only share" in svg.read_text()
-    assert "#12" in svg.read_text()  # a marked jump names its pull request
+    drawn = svg.read_text()  # matplotlib keeps each text as a comment beside its glyphs
+    # The headline on the one axis of lines, the share on its own panel.
+    assert "NVIDIA-only lines" in drawn
+    assert "<!-- code lines -->" in drawn
+    assert "share (%)" in drawn
+    assert "#12" in drawn  # a marked jump names its pull request, with its title
+    assert "Add a CUDA kernel (#12)" in drawn
+    assert re.search(r"<!-- 20\d\d-\d\d-\d\d -->", drawn)  # full dates on the axis
     code, _, err = run(
         "history", str(project), "--every", "week", "--plot", str(png), "--by", "ecosystem"
     )
