@@ -35,6 +35,7 @@ from bot.engine.model import LAYERS, ChangeDelta
 from bot.github.refs import RepoRef, merge_group_pulls
 from bot.policy.config import PolicyError
 from bot.policy.decisions import find_links
+from bot.render.sarif import tool_version
 from bot.sources import SourceError
 from bot.sources.git import GitRepo, run_git
 
@@ -63,6 +64,7 @@ class Inputs:
     decisions: list[str]
     enforcement: str
     sarif: str
+    sarif_on_push: bool  # a push's SARIF is every finding of the tree: only when asked
     summary: str | None  # GITHUB_STEP_SUMMARY
     outputs: str | None  # GITHUB_OUTPUT
     temp: str
@@ -95,6 +97,7 @@ class Inputs:
             decisions=[r.strip() for r in env.get("INPUT_DECISIONS", "").splitlines() if r.strip()],
             enforcement=choice("enforcement", ENFORCEMENTS),
             sarif=env.get("INPUT_SARIF") or os.path.join(temp, "lockin.sarif"),
+            sarif_on_push=choice("sarif_on_push", ("false", "true")) == "true",
             summary=env.get("GITHUB_STEP_SUMMARY") or None,
             outputs=env.get("GITHUB_OUTPUT") or None,
             temp=temp,
@@ -327,7 +330,7 @@ def _config_at(inputs: Inputs, base: str) -> str:
 
 def push(inputs: Inputs, err: TextIO) -> Result:
     config = ["--config", os.path.join(inputs.repo, inputs.config)] if inputs.config else []
-    argv = ["scan", inputs.repo, *config]
+    argv = ["scan", inputs.repo, *config, "--top", str(cli.TOP)]
     args = cli.parse_args(argv)
     census = cli.scan_census(args, err)
     totals = census.totals
@@ -368,9 +371,14 @@ def run(env: Mapping[str, str], out: TextIO, err: TextIO) -> int:
         )
     out.write(result.log)
     _append(inputs.summary, result.summary.rstrip("\n") + "\n\n")
-    Path(inputs.sarif).parent.mkdir(parents=True, exist_ok=True)
-    Path(inputs.sarif).write_text(result.sarif, encoding="utf-8")
-    outputs = {**result.outputs, "sarif": inputs.sarif}
+    # A pull request's SARIF holds only what it adds; a push's holds every finding of the
+    # tree (thousands of code-scanning alerts on a large repository), so only when asked.
+    sarif = inputs.event_name in PULL_REQUEST_EVENTS or inputs.sarif_on_push
+    if sarif:
+        Path(inputs.sarif).parent.mkdir(parents=True, exist_ok=True)
+        Path(inputs.sarif).write_text(result.sarif, encoding="utf-8")
+    outputs = {**result.outputs, "sarif": inputs.sarif if sarif else ""}
+    outputs["version"] = tool_version()
     _append(inputs.outputs, "".join(f"{name}={value}\n" for name, value in outputs.items()))
     if result.failed and inputs.enforcement == "fail":
         return 1

@@ -1,21 +1,24 @@
 """The ``lockin`` command line: ``scan``, ``diff``, ``history``, ``plan``, ``baseline``,
-``rules``, ``serve`` and ``worker``.
+``report``, ``rules``, ``init``, ``serve`` and ``worker``.
 
 Exit codes: 0 success (for ``diff``: the change passes the policy, or ``--write-record``
-wrote the drafted record), 1 ``diff`` adds non-portable code without a decision, 2 bad
-input. Errors are one line on stderr.
+wrote the drafted record), 1 ``diff`` adds non-portable code without a decision (``scan``:
+above ``--fail-above``), 2 bad input. Errors are one line on stderr (one per problem of an
+invalid configuration).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn, TextIO
 
-from bot import cli_record
+from bot import DISTRIBUTION, cli_record
+from bot.cli_help import add_command, epilog
 from bot.engine import RULES
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import change_delta
@@ -26,7 +29,13 @@ from bot.policy.approvals import RecordReview
 from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline
 from bot.policy.codeowners import LOCATIONS as CODEOWNERS_LOCATIONS
 from bot.policy.codeowners import parse as parse_codeowners
-from bot.policy.config import DEFAULT_POLICY, Policy, PolicyError, load_policy
+from bot.policy.config import (
+    DEFAULT_POLICY,
+    Policy,
+    PolicyError,
+    load_policy,
+    load_pyproject_policy,
+)
 from bot.policy.decisions import (
     DecisionError,
     DecisionRecord,
@@ -36,8 +45,9 @@ from bot.policy.decisions import (
     read_records,
 )
 from bot.policy.gate import LinkedDecision, evaluate
-from bot.render import json_out, markdown, sarif, text
+from bot.render import json_out, markdown, sarif, scan_tables, text
 from bot.render.fix import Fix, Via, fix_markdown, fix_text
+from bot.render.wording import percent
 from bot.sources import SourceError
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
@@ -47,7 +57,11 @@ from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_
 from bot.sources.tree import check_directory, walk
 
 CONFIG_PATH = ".github/lockin.yml"
+PYPROJECT = "pyproject.toml"
 FORMATS = ("text", "json", "markdown", "sarif")
+SCAN_FORMATS = (*FORMATS, "csv")
+#: Ranked entries ``scan`` lists: few enough in text that the summary fits a screen.
+TEXT_TOP, TOP = 5, 10
 
 
 class UsageError(Exception):
@@ -63,23 +77,117 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lockin",
-        description="Count the GPU code that could not move off its vendor tomorrow.",
+        description="Count the GPU code that could not move off its vendor tomorrow, and gate "
+        "the pull requests that add more.",
+        epilog=epilog(["lockin scan .", "lockin diff main HEAD", "lockin report . -o lockin.html"])
+        + "\n\n`lockin COMMAND --help` describes a command.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"lockin {sarif.tool_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.add_argument(
+        "--version", action="version", version=f"lockin {sarif.tool_version()}", help="the version"
+    )
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", title="commands", parser_class=_Parser
+    )
+    # One function per command, in the order `lockin --help` lists them.
+    _add_scan_parser(commands)
+    _add_diff_parser(commands)
+    from bot import cli_baseline, cli_history, cli_init, cli_plan, cli_report
 
-    scan = commands.add_parser("scan", help="census of a directory or checkout")
+    cli_history.add_history_parser(commands, _positive)
+    cli_plan.add_plan_parser(commands, _positive)
+    cli_baseline.add_baseline_parser(commands, _positive)
+    cli_report.add_report_parser(commands, _positive)
+    _add_rules_parser(commands)
+    cli_init.add_init_parser(commands)
+    _add_server_parsers(commands)
+    return parser
+
+
+def _add_scan_parser(commands: argparse._SubParsersAction) -> None:
+    scan = add_command(
+        commands,
+        "scan",
+        help="census of a directory or checkout: lines per layer and language",
+        examples=[
+            "lockin scan path/to/repo",
+            "lockin scan . --by-file --sort code",
+            "lockin scan . --findings                # every finding, file:line and rule",
+            "lockin scan . --format csv > lockin.csv",
+            "lockin scan . --fail-above 2%           # CI: fail past 2% NVIDIA-only lines",
+            "lockin scan repo.git --rev v1.0         # a revision, no checkout",
+        ],
+        exits={1: "--fail-above: the NVIDIA-only lines are above the threshold"},
+    )
     scan.add_argument("path", nargs="?", default=".", help="directory to scan (default: .)")
-    scan.add_argument("--format", choices=FORMATS, default="text")
-    scan.add_argument("--config", help=f"policy file (default: PATH/{CONFIG_PATH} if present)")
-    scan.add_argument("--include", action="append", default=[], metavar="PAT")
-    scan.add_argument("--exclude", action="append", default=[], metavar="PAT")
-    scan.add_argument("--top", type=_positive, default=10, metavar="N")
-    scan.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
-    scan.add_argument("--rev", help="count this git revision of PATH without a checkout")
+    scan.add_argument(
+        "--format", choices=SCAN_FORMATS, default="text", help="output format (default: text)"
+    )
+    scan.add_argument(
+        "--config",
+        help=f"policy file (default: PATH/{CONFIG_PATH}, else pyproject.toml [tool.lockin])",
+    )
+    scan.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="PAT",
+        help="count only paths matching this gitignore-style pattern (repeatable)",
+    )
+    scan.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PAT",
+        help="leave out paths matching this gitignore-style pattern (repeatable)",
+    )
+    scan.add_argument(
+        "--top",
+        type=_positive,
+        metavar="N",
+        help=f"entries in the ranked lists: files, directories, ecosystems (default: "
+        f"{TEXT_TOP} in text, to fit a screen; {TOP} otherwise)",
+    )
+    scan.add_argument(
+        "--findings", action="store_true", help="text: list every finding (file:line, rule)"
+    )
+    scan.add_argument(
+        "--by-file",
+        action="store_true",
+        help="text and csv: one row per file with non-portable lines instead of per language",
+    )
+    scan.add_argument(
+        "--sort",
+        choices=scan_tables.SORTS,
+        default="lines",
+        help="order of the table's rows: non-portable lines (default), code lines, files, "
+        "non-portable share, name",
+    )
+    scan.add_argument(
+        "--fail-above",
+        type=Threshold.parse,
+        metavar="LINES|PCT%",
+        help="exit 1 when the NVIDIA-only lines exceed this many lines, or this share of the "
+        "code lines (e.g. 5000 or 2%%)",
+    )
+    _add_jobs(scan)
+    scan.add_argument(
+        "--rev", help="count this git revision of PATH without a checkout (PATH a repository)"
+    )
 
-    diff = commands.add_parser(
-        "diff", help="change between two revisions (or two directories) and its verdict"
+
+def _add_diff_parser(commands: argparse._SubParsersAction) -> None:
+    diff = add_command(
+        commands,
+        "diff",
+        help="change between two revisions (or two directories) and the gate's verdict",
+        examples=[
+            "lockin diff main HEAD",
+            "lockin diff main feature --repo path/to/repo --format markdown",
+            "lockin diff before/ after/               # two directories",
+            "lockin diff --staged                     # what `git commit` would record",
+        ],
+        exits={1: "the change adds non-portable code that no decision covers"},
     )
     diff.add_argument("base", nargs="?", help="base revision (the default branch) or directory")
     diff.add_argument("head", nargs="?", help="head revision or directory")
@@ -87,12 +195,18 @@ def _parser() -> argparse.ArgumentParser:
         "--staged", action="store_true", help="the staged change: the index against HEAD"
     )
     diff.add_argument("--repo", help="repository of the revisions (default: .)")
-    diff.add_argument("--format", choices=FORMATS, default="text")
+    diff.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
     diff.add_argument("--config", help=f"policy file (default: {CONFIG_PATH} at BASE)")
     diff.add_argument(
-        "--decision", action="append", default=[], metavar="REF", help="link a decision record"
+        "--decision",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="link a decision record: a path, a file URL or #N (repeatable)",
     )
-    diff.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N")
+    _add_jobs(diff)
     diff.add_argument(
         "--write-record",
         nargs="?",
@@ -102,22 +216,57 @@ def _parser() -> argparse.ArgumentParser:
         "(default: the drafted path in the decisions folder)",
     )
 
-    rules = commands.add_parser("rules", help="the rule reference: every rule, or one rule's page")
+
+def _add_rules_parser(commands: argparse._SubParsersAction) -> None:
+    rules = add_command(
+        commands,
+        "rules",
+        help="the rule reference: every rule, or one rule's page",
+        examples=["lockin rules", "lockin rules cuda.kernel", "lockin rules --format json"],
+    )
     rules.add_argument("rule_id", nargs="?", metavar="ID", help="a rule id, e.g. cuda.kernel")
-    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    rules.add_argument(
+        "--format",
+        choices=("text", "json", "markdown"),
+        default="text",
+        help="output format (default: text)",
+    )
 
-    from bot.cli_history import add_history_parser
 
-    add_history_parser(commands, _positive)
-    from bot.cli_plan import add_plan_parser
+def _add_server_parsers(commands: argparse._SubParsersAction) -> None:
+    from bot.runtime.settings import documented
 
-    add_plan_parser(commands, _positive)
-    from bot.cli_baseline import add_baseline_parser
+    width = max(len(name) for name, _ in documented())
+    settings = "\n".join(f"  {name:<{width}}  {default}" for name, default in documented())
+    add_command(
+        commands,
+        "serve",
+        help="run the GitHub App's webhook server (the `app` extra)",
+        description="Run the GitHub App's webhook server. Settings come from the environment, "
+        "then from a .env file in the working directory; without APP_ID, PRIVATE_KEY and "
+        "WEBHOOK_SECRET it serves the page that registers the App.",
+        examples=["BASE_URL=https://lockin.example.com lockin serve"],
+        exits={1: "a setting is invalid or the server failed to start"},
+        extra_epilog=f"settings (environment variables):\n{settings}",
+    )
+    add_command(
+        commands,
+        "worker",
+        help="run a background worker on the Redis queue (the `redis` extra)",
+        examples=["REDIS_URL=redis://localhost:6379 lockin worker"],
+        exits={1: "a setting is invalid or Redis cannot be reached"},
+        extra_epilog="settings: those of `lockin serve --help`; REDIS_URL is required",
+    )
 
-    add_baseline_parser(commands, _positive)
-    commands.add_parser("serve", help="run the GitHub App's webhook server")
-    commands.add_parser("worker", help="run a background worker (Redis queue)")
-    return parser
+
+def _add_jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--jobs",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count files (default: one per core)",
+    )
 
 
 def _positive(value: str) -> int:
@@ -130,21 +279,72 @@ def _positive(value: str) -> int:
     return number
 
 
+@dataclass(frozen=True)
+class Threshold:
+    """``--fail-above``: a number of NVIDIA-only lines, or a share of the code lines."""
+
+    value: float
+    share: bool
+
+    @classmethod
+    def parse(cls, raw: str) -> Threshold:
+        text = raw.strip().replace(",", "").replace("_", "")
+        share = text.endswith("%")
+        try:
+            value = float(text.removesuffix("%")) if share else int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of lines or a percentage such as 2%, got {raw!r}"
+            ) from None
+        if value < 0 or (share and value > 100):
+            raise argparse.ArgumentTypeError(f"out of range: {raw!r}")
+        return cls(value / 100 if share else value, share)
+
+    def exceeded(self, census: Census) -> str | None:
+        """Why the census fails the threshold (one line), or None."""
+        locked, code = census.locked_to_nvidia(), census.totals.code_lines
+        if self.share:
+            if census.nvidia_share() <= self.value:
+                return None
+            return (
+                f"NVIDIA-only lines are {percent(locked, code)} of the code "
+                f"({locked:,} of {code:,}), above --fail-above {100 * self.value:g}%"
+            )
+        if locked <= self.value:
+            return None
+        return f"{locked:,} NVIDIA-only lines, above --fail-above {int(self.value):,}"
+
+
 # -- policy --------------------------------------------------------------------
 
 
 def _policy(config: str | None, snapshot: Snapshot) -> Policy:
-    """The policy: ``--config`` when given, else ``.github/lockin.yml`` of ``snapshot``."""
+    """The policy: ``--config`` when given, else ``.github/lockin.yml`` of ``snapshot``, else
+    its ``pyproject.toml``'s ``[tool.lockin]`` table, else the defaults."""
     if config:
         try:
             with open(config, "rb") as f:
-                return load_policy(f.read(), config)
+                data = f.read()
         except OSError as exc:
             raise UsageError(f"cannot read config {config}: {exc.strerror}") from None
-    data = snapshot.read(CONFIG_PATH)
-    return (
-        load_policy(data, f"{snapshot.label}:{CONFIG_PATH}") if data is not None else DEFAULT_POLICY
-    )
+        if os.path.basename(config) == PYPROJECT:
+            return load_pyproject_policy(data, config) or DEFAULT_POLICY
+        return load_policy(data, config)
+    config_file = snapshot.read(CONFIG_PATH)
+    if config_file is not None:
+        return load_policy(config_file, _where(snapshot, CONFIG_PATH))
+    pyproject = snapshot.read(PYPROJECT)
+    if pyproject is not None:
+        return load_pyproject_policy(pyproject, _where(snapshot, PYPROJECT)) or DEFAULT_POLICY
+    return DEFAULT_POLICY
+
+
+def _where(snapshot: Snapshot, path: str) -> str:
+    """A file of ``snapshot`` as the user would name it: the path under the working
+    directory (``.github/lockin.yml``, ``repo/.github/lockin.yml``) or ``REV:path``."""
+    if isinstance(snapshot, DirSnapshot):
+        return os.path.normpath(os.path.join(snapshot.label, path))
+    return f"{snapshot.label}:{path}"
 
 
 # -- scan ----------------------------------------------------------------------
@@ -175,12 +375,37 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
 
 
 def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    census = scan_census(args, err)
-    out.write(render_scan(census, args.format, args.path, args.top, pretty=out.isatty()))
+    return finish_scan(scan_census(args, err), args, args.path, out, err)
+
+
+def finish_scan(
+    census: Census, args: argparse.Namespace, root: str, out: TextIO, err: TextIO
+) -> int:
+    """Print a scan as ``args`` ask; 1 when it is above ``--fail-above``."""
+    if args.format == "csv":
+        out.write(scan_tables.render_csv(census, by_file=args.by_file, sort=args.sort))
+    elif args.format == "text":
+        out.write(
+            text.render_scan(
+                census,
+                root=root,
+                top=args.top,
+                findings=args.findings,
+                by_file=args.by_file,
+                sort=args.sort,
+            )
+        )
+    else:
+        out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    reason = args.fail_above.exceeded(census) if args.fail_above else None
+    if reason:
+        err.write(f"lockin: failure: {reason}\n")
+        return 1
     return 0
 
 
 def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
+    """A scan as JSON, Markdown, SARIF or the default terminal text (the Action's report)."""
     if fmt == "json":
         return json_out.dumps(json_out.scan_document(census, root=root, top=top), pretty=pretty)
     if fmt == "markdown":
@@ -355,6 +580,8 @@ class DiffReport:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line parsed; ``UsageError`` (one line) when it is wrong."""
     args = _parser().parse_args(argv)
+    if args.command == "scan" and args.top is None:
+        args.top = TEXT_TOP if args.format == "text" else TOP
     if args.command == "diff":
         if args.staged and (args.base or args.head):
             raise UsageError("--staged compares the index with HEAD: give no BASE or HEAD")
@@ -514,7 +741,10 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     spec = rules_page.find(args.rule_id)
     if spec is None:
-        raise UsageError(f"no rule {args.rule_id!r}: `lockin rules` lists them")
+        ids = [s.rule.id for s in rules_page.SPECS]
+        close = difflib.get_close_matches(args.rule_id, ids, n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(close)}?" if close else "`lockin rules` lists them"
+        raise UsageError(f"no rule {args.rule_id!r}: {hint}")
     out.write(rules_page.render_page(spec, args.format))
     return 0
 
@@ -532,14 +762,18 @@ def _revision_scan(args: argparse.Namespace) -> bool:
 
 
 def _server(command: str) -> int:
-    # Imported here: the server's dependencies are not needed to scan or diff.
+    # Imported here: a plain install (no `app` extra) has the CLI but not the server stack.
     try:
         if command == "serve":
             from bot.server.main import serve as run
         else:
             from bot.worker import main as run
-    except ImportError as exc:
-        raise UsageError(f"lockin {command} is not available: {exc}") from None
+    except ModuleNotFoundError as exc:
+        extra = "redis" if command == "worker" else "app"
+        raise UsageError(
+            f"lockin {command} needs the App's dependencies ({exc.name} is missing): "
+            f"pip install '{DISTRIBUTION}[{extra}]'"
+        ) from None
     return run() or 0
 
 
@@ -550,6 +784,9 @@ def main(
     err = err or sys.stderr
     try:
         args = parse_args(argv)
+        if args.command is None:  # a bare `lockin`: what it can do
+            out.write(_parser().format_help())
+            return 0
         if args.command in ("serve", "worker"):
             return _server(args.command)
         if args.command == "rules":
@@ -562,13 +799,25 @@ def main(
             from bot.cli_baseline import baseline
 
             return baseline(args, out, err)
+        if args.command == "report":
+            from bot.cli_report import report
+
+            return report(args, out, err)
+        if args.command == "init":
+            from bot.cli_init import init
+
+            return init(args, out, err)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
             from bot import cli_history
 
             run = cli_history.history if args.command == "history" else cli_history.scan_revision
             return run(args, out, err)
         return _scan(args, out, err) if args.command == "scan" else _diff(args, out, err)
-    except (UsageError, SourceError, PolicyError) as exc:
+    except PolicyError as exc:
+        # Every problem of the file, one line each: fixing them one run at a time is slow.
+        err.writelines(f"lockin: error: {line}\n" for line in exc.lines())
+        return 2
+    except (UsageError, SourceError) as exc:
         err.write(f"lockin: error: {exc}\n")
         return 2
     except KeyboardInterrupt:

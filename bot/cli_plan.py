@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
+from bot.cli_help import add_command
+from bot.engine.census import Census
 from bot.policy.overview import overview_document
 from bot.policy.plan import target_choices
 from bot.render import json_out
@@ -20,8 +22,11 @@ PLAN_FORMATS = ("text", "json", "markdown")
 
 
 def add_plan_parser(commands: argparse._SubParsersAction, positive: Callable[[str], int]) -> None:
-    plan = commands.add_parser(
-        "plan", help="decision register, kernel inventory and migration plan of a checkout"
+    plan = add_command(
+        commands,
+        "plan",
+        help="decision register, kernel inventory and migration plan of a checkout",
+        examples=["lockin plan path/to/repo", "lockin plan . --target amd --format markdown"],
     )
     plan.add_argument("path", nargs="?", default=".", help="directory (default: .)")
     plan.add_argument(
@@ -31,24 +36,36 @@ def add_plan_parser(commands: argparse._SubParsersAction, positive: Callable[[st
         action="append",
         default=[],
         metavar="TARGET",
-        help="amd, intel, apple or google (also: hip, rocm, sycl, tpu...); repeatable",
+        help="only this target's plan: amd, intel, apple or google (also: hip, rocm, sycl, "
+        "tpu...); repeatable; default: every target",
     )
-    plan.add_argument("--format", choices=PLAN_FORMATS, default="text")
-    plan.add_argument("--config", help="policy file (default: PATH/.github/lockin.yml)")
-    plan.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N")
+    plan.add_argument(
+        "--format", choices=PLAN_FORMATS, default="text", help="output format (default: text)"
+    )
+    plan.add_argument(
+        "--config",
+        help="policy file (default: PATH/.github/lockin.yml, else pyproject.toml [tool.lockin])",
+    )
+    plan.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count files (default: one per core)",
+    )
 
 
-def plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def checkout_overview(
+    root: str, config: str | None, jobs: int, only: Sequence[str] = ()
+) -> tuple[Census, dict[str, Any]]:
+    """The census of a checkout and its overview document (register, inventory, plan)."""
     from bot.cli import _policy  # the same policy lookup as scan and diff
 
-    root = args.path
     check_directory(root)
     snapshot = DirSnapshot(root)
-    policy = _policy(args.config, snapshot)
+    policy = _policy(config, snapshot)
     paths = list(walk(root, policy.path_filter(submodules=submodules_of(snapshot))))
-    census = scan_paths(
-        root, paths, jobs=args.jobs, include_generated=policy.paths.include_generated
-    )
+    census = scan_paths(root, paths, jobs=jobs, include_generated=policy.paths.include_generated)
     # The census leaves generated files out of its figures; so does the register.
     counted = [s for s in census.files() if s.path in census]
     document = overview_document(
@@ -57,8 +74,13 @@ def plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         snapshot.read,
         policy,
         root=os.path.basename(os.path.abspath(root)),
-        only=args.target,
+        only=list(only),
     )
+    return census, document
+
+
+def plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    _, document = checkout_overview(args.path, args.config, args.jobs, args.target)
     if args.format == "json":
         out.write(json_out.dumps(document, pretty=out.isatty()))
     elif args.format == "markdown":

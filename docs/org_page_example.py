@@ -1,16 +1,22 @@
-"""Draw the README's screenshot of an organisation page: `python docs/org_page_example.py`.
+"""See an organisation page without registering a GitHub App:
+
+    python docs/org_page_example.py                 # a screenshot in a temporary folder
+    python docs/org_page_example.py --serve         # and the page to browse until Ctrl-C
+    python docs/org_page_example.py --output docs/org-page.png   # the README's image
 
 Runs everything on loopback, as the tests do: the fake GitHub (tests/fakegithub) with an
 organisation of a few repositories and a person who can read them, the real server on a
 temporary SQLite store, one push per repository (the bot counts it, records its point and
 writes its dashboard and report), a year of earlier points recorded in the store for the
-trend, then Chromium signing in through the fake's OAuth pages and taking the screenshot
-(docs/org-page.png).
+trend, then Chromium signing in through the fake's OAuth pages and taking the screenshot.
+Nothing tracked is written unless ``--output`` names it.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import sys
@@ -44,7 +50,7 @@ REPOS = {
 }  # fmt: skip
 
 
-async def main() -> None:
+async def main(output: Path, serve: bool) -> None:
     async with FakeGitHub() as fake:
         for name, files in REPOS.items():
             fake.add_repo(name, files=files)
@@ -68,7 +74,10 @@ async def main() -> None:
             try:
                 await push_everything(fake, app, base)
                 await earlier_points(app)
-                await screenshot(base, ROOT / "docs" / "org-page.png")
+                await screenshot(base, output)
+                if serve:
+                    print(f"serving {base}/orgs/acme (signed in as alice); Ctrl-C stops")
+                    await asyncio.Event().wait()
             finally:
                 await runner.cleanup()
 
@@ -115,4 +124,14 @@ async def screenshot(base: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description="Draw (and serve) an organisation page.")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=Path(tempfile.mkdtemp(prefix="lockin-org-page-")) / "org-page.png",
+        help="where the screenshot goes (default: a new temporary folder)",
+    )
+    parser.add_argument("--serve", action="store_true", help="keep the server up to browse it")
+    args = parser.parse_args()
+    with contextlib.suppress(KeyboardInterrupt):  # --serve ends with Ctrl-C
+        asyncio.run(main(args.output, args.serve))

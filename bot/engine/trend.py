@@ -105,13 +105,15 @@ def file_figures(
 
 
 def top_movers(moves: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]:
-    """The ``n`` commits whose added plus removed non-portable lines are largest."""
-    moving = [m for m in moves if m["added"] or m["removed"]]
-    ranked = sorted(moving, key=lambda m: (-(m["added"] + m["removed"]), m["time"]))
+    """The ``n`` commits that changed the non-portable lines most, net: a rename or a move
+    of a kernel adds its lines in one place and removes them in another, and moves nothing
+    (it is left out); a rewrite that replaces 500 lines with 520 moved 20."""
+    moving = [m for m in moves if m["added"] != m["removed"]]
+    ranked = sorted(moving, key=lambda m: (-abs(m["added"] - m["removed"]), m["time"]))
     return [dict(m) for m in ranked[:n]]
 
 
-def growth_per_month(points: Sequence[Mapping[str, Any]], field: str) -> float | None:
+def growth_per_month(points: Sequence[Mapping[str, Any]], field: str) -> int | None:
     """Change of a top-level figure per month between the first and the last point
     (``None`` over less than a day, where a rate means nothing)."""
     counted = [p for p in points if not p.get("gap")]
@@ -121,4 +123,5 @@ def growth_per_month(points: Sequence[Mapping[str, Any]], field: str) -> float |
     seconds = last["time"] - first["time"]
     if seconds < 86400:
         return None
-    return round((last[field] - first[field]) * MONTH / seconds, 1)
+    # Whole lines: a rate of lines is not measured to a tenth of a line.
+    return round((last[field] - first[field]) * MONTH / seconds)

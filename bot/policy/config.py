@@ -81,6 +81,10 @@ class PolicyError(Exception):
         more = len(self.problems) - 1
         super().__init__(_format(source, first) + (f" (and {more} more)" if more else ""))
 
+    def lines(self) -> list[str]:
+        """Every problem, one line each: the CLI reports them all in one run."""
+        return [_format(self.source, problem) for problem in self.problems]
+
     @classmethod
     def at(cls, source: str, line: int | None, message: str) -> PolicyError:
         return cls(source, [Problem(line, None, message)])
@@ -426,3 +430,35 @@ def _kind(node: yaml.Node) -> str:
 
 
 DEFAULT_POLICY: Policy = load_policy("")
+
+
+#: pyproject.toml holds a whole project's metadata; the `[tool.lockin]` table is a small part.
+MAX_PYPROJECT_BYTES = 1024 * 1024
+
+
+def load_pyproject_policy(text: bytes, source: str = "pyproject.toml") -> Policy | None:
+    """The ``[tool.lockin]`` table of a pyproject.toml, validated as `.github/lockin.yml`
+    is (same keys, same schema); None when the file has no such table."""
+    import tomllib
+
+    if len(text) > MAX_PYPROJECT_BYTES:
+        raise PolicyError.at(source, None, f"larger than {MAX_PYPROJECT_BYTES} bytes")
+    try:
+        document = tomllib.loads(text.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        raise PolicyError.at(source, None, f"not UTF-8 text ({e.reason})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise PolicyError.at(source, None, f"invalid TOML: {e}") from None
+    tool = document.get("tool")
+    table = tool.get("lockin") if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    label = f"{source} [tool.lockin]"
+    if not isinstance(table, dict):
+        raise PolicyError.at(label, None, "expected a table")
+    try:
+        # JSON is YAML: one validation path for both files. Its line numbers are the JSON
+        # text's, not the TOML's, so they are dropped; the key names the place.
+        return load_policy(json.dumps(table, default=str), label)
+    except PolicyError as exc:
+        raise PolicyError(label, [Problem(None, p.key, p.message) for p in exc.problems]) from None

@@ -123,8 +123,7 @@ def _growth(document: Mapping[str, Any]) -> str:
     if rates["non_portable_lines"] is None:
         return "Growth per month: not enough time between the first and the last point."
     return "Growth per month: " + ", ".join(
-        f"{label} {'+' if rates[name] >= 0 else ''}{rates[name]:,.1f}"
-        for name, label in GROWTH.items()
+        f"{label} {signed(round(rates[name]))}" for name, label in GROWTH.items()
     )
 
 

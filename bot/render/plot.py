@@ -1,7 +1,8 @@
 """The lock-in graph of a history document, drawn with matplotlib (optional extra ``plot``).
 
-Stacked areas of the non-portable lines per layer (or per ecosystem), the NVIDIA-only
-share on a second axis, and markers naming the commits behind the biggest jumps.
+The headline (NVIDIA-only lines) over the non-portable lines stacked per layer (or per
+ecosystem), all on one axis in code lines; the NVIDIA-only share on a small panel beneath;
+the pull requests behind the biggest jumps named above the data.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ FORMATS = ("svg", "png")
 MARKED_JUMPS = 3
 #: Ecosystems drawn by name; the rest are summed as "other".
 ECOSYSTEMS_DRAWN = 7
+#: Characters of a pull request's title in a label.
+LABEL_CHARS = 40
+HEADLINE = "#1f2d3d"
 _LAYER_COLOURS = {"kernel": "#c0392b", "vendor-library": "#e67e22", "vendor-path": "#f1c40f"}
 
 
@@ -50,103 +54,141 @@ def _series(points: Sequence[Mapping[str, Any]], by: str) -> dict[str, list[int]
 
 
 def _jumps(points: Sequence[Mapping[str, Any]]) -> list[int]:
-    """Indexes of the points after the largest changes of non-portable lines."""
+    """Indexes of the points after the largest changes of non-portable lines, in time order."""
     steps = [
         (abs(points[i]["non_portable_lines"] - points[i - 1]["non_portable_lines"]), i)
         for i in range(1, len(points))
     ]
-    return [i for change, i in sorted(steps, reverse=True)[:MARKED_JUMPS] if change]
+    return sorted(i for change, i in sorted(steps, reverse=True)[:MARKED_JUMPS] if change)
 
 
 def _label(point: Mapping[str, Any]) -> str:
-    """The commit (or pull request) behind most of a jump, with its net change."""
+    """The pull request (or commit) behind most of a jump: its number, its title cut short
+    and its net change."""
     if not point["moved_by"]:
         return ""
     top = max(point["moved_by"], key=lambda m: abs(m["added"] - m["removed"]))
     name = f"#{top['pr']}" if top["pr"] else top["commit"][:8]
-    return f"{name} {top['added'] - top['removed']:+,}"
+    subject = " ".join(str(top.get("subject") or "").split())
+    if len(subject) > LABEL_CHARS:
+        subject = subject[: LABEL_CHARS - 1].rstrip() + "…"
+    return f"{name} {top['added'] - top['removed']:+,} lines\n{subject}"
 
 
 def draw(document: Mapping[str, Any], path: str, *, title: str, by: str = "layer") -> None:
     """Write the graph of ``document`` (``lockin.history/1``) to ``path`` (.svg or .png),
-    naming the repository ``title``."""
+    naming the repository ``title``.
+
+    One y-axis, in code lines: the headline (NVIDIA-only lines) as a line over the
+    non-portable lines stacked per layer (or ecosystem) beneath it; the NVIDIA-only share on
+    its own small panel; the pull requests behind the largest jumps named above the data.
+    """
     fmt = plot_format(path)
     try:
         import matplotlib
     except ImportError:
         raise PlotError(
-            "--plot needs matplotlib: pip install 'lockin[plot]' (or pip install matplotlib)"
+            "--plot needs matplotlib: pip install 'lockin-gpu[plot]' (or pip install matplotlib)"
         ) from None
     matplotlib.use("Agg")
     from matplotlib import dates as mdates
     from matplotlib import pyplot as plt
+    from matplotlib import ticker
 
     points = [p for p in document["points"] if not p["gap"]]
     if not points:
         raise PlotError("no counted points to plot")
     when = mdates.date2num([dt.datetime.fromtimestamp(p["time"], dt.UTC) for p in points])
     series = _series(points, by)
-    fig, ax = plt.subplots(figsize=(10, 4.8), dpi=110)
+    fig, (ax, low) = plt.subplots(
+        2,
+        1,
+        sharex=True,
+        figsize=(10, 6),
+        dpi=110,
+        gridspec_kw={"height_ratios": [4, 1], "hspace": 0.08},
+    )
     try:
-        # The layers in their report colours; ecosystems in matplotlib's cycle.
+        # The layers in their report colours, light: context beneath the headline.
         colours = [_LAYER_COLOURS[n] for n in series] if by == "layer" else None
         ax.stackplot(
             when,
             *series.values(),
             labels=list(series),
             colors=colours,
-            alpha=0.85,
+            alpha=0.35,
             step="post",
         )
-        ax.set_ylabel("non-portable code lines")
-        ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
-        ax.xaxis.set_major_locator(mdates.AutoDateLocator())
-        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(ax.xaxis.get_major_locator()))
-        ax.margins(x=0)
-        share = ax.twinx()
-        share.plot(
+        ax.plot(
             when,
-            [100 * p["nvidia_share"] for p in points],
-            color="#2c3e50",
-            linewidth=1.6,
+            [p["nvidia_locked_lines"] for p in points],
+            color=HEADLINE,
+            linewidth=2.2,
             drawstyle="steps-post",
-            label="NVIDIA-only share",
+            label="NVIDIA-only lines",
         )
-        share.set_ylabel("NVIDIA-only share of code lines (%)")
-        # Headroom above the areas for the jump labels, and the share line drawn apart
-        # from the top of the areas rather than over it.
-        ax.set_ylim(0, max(p["non_portable_lines"] for p in points) * 1.2 or 1)
-        share.set_ylim(0, max(100 * p["nvidia_share"] for p in points) * 1.6 or 1)
-        for i in _jumps(points):
-            total = points[i]["non_portable_lines"]
-            ax.plot(when[i], total, marker="v", color="black", markersize=6)
-            ax.annotate(
-                _label(points[i]),
-                (when[i], total),
-                textcoords="offset points",
-                xytext=(0, 8),
-                ha="center",
-                fontsize=8,
+        top = max(p["non_portable_lines"] for p in points) or 1
+        marked = [i for i in _jumps(points) if _label(points[i])]
+        # Each jump gets a numbered dotted mark rising from its point (above it there is no
+        # data); the labels sit in one band above everything, spread evenly in time order.
+        ax.set_ylim(0, top * (1.55 if marked else 1.1))
+        ax.set_ylabel("code lines")
+        ax.yaxis.set_major_formatter(ticker.StrMethodFormatter("{x:,.0f}"))
+        span = (when[-1] - when[0]) or 1.0
+        for k, i in enumerate(marked):
+            ax.vlines(
+                when[i],
+                points[i]["non_portable_lines"],
+                top * 1.12,
+                colors="#7f8c8d",
+                linestyles=":",
+                linewidth=1,
             )
-        handles, labels = ax.get_legend_handles_labels()
-        more, more_labels = share.get_legend_handles_labels()
-        ax.legend(
-            handles + more,
-            labels + more_labels,
-            loc="upper center",
-            bbox_to_anchor=(0.5, -0.1),
-            ncol=len(labels) + 1,
+            ax.text(when[i], top * 1.12, str(k + 1), ha="center", va="bottom", fontsize=8)
+            ax.text(
+                when[0] + span * (k + 0.5) / len(marked),
+                top * 1.25,
+                f"{k + 1}: {_label(points[i])}",
+                ha="center",
+                va="bottom",
+                fontsize=7.5,
+            )
+        fig.legend(
+            *ax.get_legend_handles_labels(),
+            loc="lower center",
+            ncol=len(series) + 1,
             fontsize=8,
             frameon=False,
         )
+        ax.margins(x=0)
+        low.plot(
+            when,
+            [100 * p["nvidia_share"] for p in points],
+            color=HEADLINE,
+            linewidth=1.4,
+            drawstyle="steps-post",
+        )
+        low.set_ylabel("NVIDIA-only\nshare (%)", fontsize=8)
+        low.set_ylim(0, max(100 * p["nvidia_share"] for p in points) * 1.3 or 1)
+        low.yaxis.set_major_locator(ticker.MaxNLocator(3))
+        low.xaxis.set_major_locator(mdates.AutoDateLocator(minticks=3, maxticks=7))
+        low.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m-%d"))
+        last = points[-1]
         ax.set_title(
-            f"Lock-in over time: {title} ({document['revision']}), every {document['every']}",
+            f"{title}: {last['nvidia_locked_lines']:,} NVIDIA-only lines "
+            f"({100 * last['nvidia_share']:.1f}% of the code) on {_day(last)}\n"
+            f"{_day(points[0])} to {_day(last)}, a point every {document['every']} of "
+            f"{document['revision']}",
             fontsize=10,
         )
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.09, right=0.98, top=0.9, bottom=0.13)
         metadata = {"Date": None} if fmt == "svg" else {}
         fig.savefig(path, format=fmt, metadata=metadata)
     except OSError as exc:
         raise PlotError(f"cannot write {path}: {exc.strerror}") from None
     finally:
         plt.close(fig)
+
+
+def _day(point: Mapping[str, Any]) -> str:
+    return dt.datetime.fromtimestamp(point["time"], dt.UTC).strftime("%Y-%m-%d")

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
+from bot import DISTRIBUTION
 from bot.engine.languages import by_path
 from bot.engine.registry import ECOSYSTEMS, SPECS, Example, RuleSpec, current_id
 from bot.render.text import table
@@ -31,7 +32,7 @@ DOC_PATH = "docs/rules.md"
 def _source_url() -> str:
     """The repository named in pyproject's [project.urls] (Source), as installed."""
     try:
-        urls = metadata.metadata("lockin").get_all("Project-URL") or []
+        urls = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         urls = []
     for entry in urls:

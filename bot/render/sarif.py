@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import Any
 from urllib.parse import quote
 
+from bot import DISTRIBUTION
 from bot.engine.census import Census
 from bot.engine.model import ChangeDelta, Finding, Ignored, Layer, MarkerProblem, Rule
 from bot.render import markers_out
@@ -37,7 +38,7 @@ def level(layer: Layer) -> str:
 def tool_version() -> str:
     """The installed lockin version (the CLI's --version and SARIF's driver version)."""
     try:
-        return metadata.version("lockin")
+        return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return "0.0.0"
 

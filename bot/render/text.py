@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from bot.engine.census import Census
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
-from bot.render import markers_out
+from bot.render import markers_out, scan_tables
 from bot.render.counting import counting_note
 from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
 
@@ -41,27 +41,22 @@ def _finding_line(path: str, f: Finding) -> str:
     return f"  {where}  {f.rule}  ({f.layer.value}, {f.ecosystem})"
 
 
-def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = True) -> str:
+def render_scan(
+    census: Census,
+    *,
+    root: str,
+    top: int = 10,
+    findings: bool = False,
+    by_file: bool = False,
+    sort: str = "lines",
+) -> str:
+    """The census as scc and tokei print theirs: the headline and one table first, then the
+    few ranked lists that fit a screen; every finding only with ``findings``."""
     totals = census.totals
     code = totals.code_lines
-    out = [f"lockin scan {root}: {totals.files:,} files, {code:,} code lines", ""]
-    out.append(
-        table(
-            ["layer", "lines", "share"],
-            [
-                [
-                    layer.value,
-                    f"{totals.layers.get(layer, 0):,}",
-                    percent(totals.layers.get(layer, 0), code),
-                ]
-                for layer in LAYERS
-            ]
-            + [["total", f"{code:,}", ""]],
-        )
-    )
     locked = census.locked_to_nvidia()
-    out += [
-        "",
+    out = [
+        f"lockin scan {root}: {totals.files:,} files, {code:,} code lines",
         f"Could not move off NVIDIA tomorrow: {locked:,} of {code:,} code lines "
         f"({percent(locked, code)})",
     ]
@@ -71,25 +66,23 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
             f"CUDA lines also built for AMD through a HIP shim header "
             f"({', '.join(census.shim_headers())}): {carried:,}, not counted as NVIDIA-only"
         )
+    rows = (
+        scan_tables.file_rows(census, sort) if by_file else scan_tables.language_rows(census, sort)
+    )
+    out += ["", _layer_table("path" if by_file else "language", rows, census, by_file=by_file)]
     if totals.ecosystems:
-        out += [
-            "",
-            table(
-                ["ecosystem", "non-portable lines"],
-                [
-                    [eco, f"{n:,}"]
-                    for eco, n in sorted(totals.ecosystems.items(), key=lambda i: (-i[1], i[0]))
-                ],
-            ),
-        ]
+        ranked = sorted(totals.ecosystems.items(), key=lambda i: (-i[1], i[0]))
+        listed = ", ".join(f"{eco} {n:,}" for eco, n in ranked[:top])
+        more = f" and {len(ranked) - top} more" if len(ranked) > top else ""
+        out += ["", f"Non-portable lines per ecosystem: {listed}{more}"]
     if totals.non_portable_lines:
-        rows = [
+        matrix = [
             [target, *(f"{row[layer]:,}" for layer in NON_PORTABLE)]
             for target, row in census.matrix().items()
         ]
         out += ["", "Lines to touch to move to another vendor:"]
         out.append(
-            table(["target", *(f"{layer.value} ({COST[layer]})" for layer in NON_PORTABLE)], rows)
+            table(["target", *(f"{layer.value} ({COST[layer]})" for layer in NON_PORTABLE)], matrix)
         )
     alternatives = census.alternatives()
     if alternatives:
@@ -97,24 +90,13 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
             f"{a.ecosystem} {a.lines:,} ({', '.join(sorted(a.vendors))})" for a in alternatives
         )
         out += ["", f"Alternatives already present: {listed}"]
-    top_files = census.top_files(top)
+    top_files = [] if by_file else census.top_files(top)
     if top_files:
-        out += ["", f"Top {len(top_files)} files by non-portable lines:"]
-        out.append(
-            table(
-                ["lines", "path", *[layer.value for layer in NON_PORTABLE]],
-                [
-                    [
-                        f"{s.non_portable_lines:,}",
-                        s.path,
-                        *(s.layers.get(layer, 0) for layer in NON_PORTABLE),
-                    ]
-                    for s in top_files
-                ],
-            )
-        )
         dirs = census.top_directories(top)
         out += [
+            "",
+            f"Top {len(top_files)} files by non-portable lines:",
+            table(["lines", "path"], [[f"{s.non_portable_lines:,}", s.path] for s in top_files]),
             "",
             f"Top {len(dirs)} directories:",
             table(["lines", "directory"], [[f"{n:,}", path] for path, n in dirs]),
@@ -129,12 +111,44 @@ def render_scan(census: Census, *, root: str, top: int = 10, findings: bool = Tr
         ]
     if census.skipped:
         out += ["", f"Skipped: {reasons(census.skipped)}"]
-    if findings:
-        lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
-        if lines:
-            out += ["", f"Findings ({len(lines):,}):", *lines]
     out += markers_out.text_block(*markers_out.of_census(census))
+    lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
+    if findings and lines:
+        out += ["", f"Findings ({len(lines):,}):", *lines]
+    elif lines:
+        out += ["", f"{len(lines):,} findings: --findings lists them, --by-file per file"]
     return "\n".join(out) + "\n"
+
+
+def _layer_table(
+    first: str, rows: Sequence[scan_tables.Row], census: Census, *, by_file: bool
+) -> str:
+    """Files, code and the lines of each layer per row, and their non-portable share, with
+    a total row: the census's own totals, which also count what the rows leave out
+    (--by-file lists only files with non-portable lines)."""
+    totals = census.totals
+    files = [] if by_file else ["files"]
+    headers = [first, *files, "code", *(layer.value for layer in LAYERS), "share"]
+    body: list[list[Any]] = [
+        [
+            row.name,
+            *([] if by_file else [f"{row.files:,}"]),
+            f"{row.code:,}",
+            *(f"{row.layers[layer]:,}" for layer in LAYERS),
+            percent(row.non_portable, row.code),
+        ]
+        for row in rows
+    ]
+    body.append(
+        [
+            "total",
+            *([] if by_file else [f"{totals.files:,}"]),
+            f"{totals.code_lines:,}",
+            *(f"{totals.layers.get(layer, 0):,}" for layer in LAYERS),
+            percent(totals.non_portable_lines, totals.code_lines),
+        ]
+    )
+    return table(headers, body)
 
 
 def render_diff(

@@ -11,14 +11,10 @@ import base64
 import binascii
 import ipaddress
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
-
-from cryptography.hazmat.primitives.asymmetric import rsa
-from cryptography.hazmat.primitives.serialization import load_pem_private_key
-from dotenv import dotenv_values
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
@@ -183,6 +179,10 @@ class _Layered:
 def _read_env_file(path: Path | None) -> dict[str, str]:
     if path is None or not path.is_file():
         return {}
+    # Imported here, as cryptography below: `lockin serve --help` lists the settings in an
+    # install without the `app` extra.
+    from dotenv import dotenv_values
+
     return {k: v for k, v in dotenv_values(path, interpolate=False).items() if v is not None}
 
 
@@ -392,6 +392,9 @@ def parse_private_key(raw: str, name: str) -> str:
             f"{name}: not a PEM private key (give the PEM text, the PEM with \\n escapes, "
             "or its base64)"
         )
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
     try:
         key = load_pem_private_key(text.encode("ascii"), password=None)
     except (ValueError, TypeError, UnicodeEncodeError):
@@ -417,3 +420,28 @@ def _check_complete(kwargs: Mapping[str, Any]) -> None:
         raise SettingsError(
             f"{missing[0]}: missing{hint}; it is required when {' and '.join(given)} is set"
         )
+
+
+def documented() -> list[tuple[str, str]]:
+    """Every setting's environment name (aliases after a slash) and its default, in the
+    order read: what ``lockin serve --help`` lists, generated so it cannot fall behind."""
+    defaults = {f.name: f for f in fields(Settings)}
+    rows = []
+    for spec in _SPECS:
+        f = defaults[spec.field]
+        rows.append((" / ".join(spec.names), _shown_default(f.default, secret=not f.repr)))
+    rows.insert(1, ("PRIVATE_KEY", "unset, secret: the App's key (PEM, \\n-escaped or base64)"))
+    rows.insert(2, ("PRIVATE_KEY_PATH", "unset: a file holding that key"))
+    return rows
+
+
+def _shown_default(value: Any, *, secret: bool) -> str:
+    if value is None or value is MISSING:
+        shown = "unset"
+    elif isinstance(value, bool):
+        shown = f"default {str(value).lower()}"
+    elif isinstance(value, tuple):
+        shown = "default " + ",".join(f"{v:g}" for v in value)
+    else:
+        shown = f"default {value}"
+    return f"{shown}, secret" if secret else shown

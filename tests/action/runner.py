@@ -2,7 +2,8 @@
 
 The runner evaluates the `${{ ... }}` expressions of each step's `env:` (only the few forms
 lockin's action.yml uses: `inputs.NAME`, `github.NAME`, `steps.ID.outputs.NAME`; anything else
-fails the test, so the action cannot start relying on one silently), runs the step's script
+fails the test, so the action cannot start relying on one silently), runs actions/cache
+against a folder standing for the cache service, runs each other step's script
 with `bash --noprofile --norc -eo pipefail FILE` in GITHUB_WORKSPACE, gives each step its own
 GITHUB_OUTPUT file and reads it back, stops at the first failing step, and evaluates the
 action's outputs from the steps' outputs.
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +54,36 @@ def evaluate(text: str, context: Mapping[str, Any]) -> str:
     return EXPRESSION.sub(one, text)
 
 
+CONDITION = re.compile(r"^(?P<left>[\w.-]+)\s*(?P<op>==|!=)\s*'(?P<right>[^']*)'$")
+
+
+def condition(text: str, context: Mapping[str, Any]) -> bool:
+    """A step's `if:`, in the one form action.yml uses: `steps.ID.outputs.NAME != ''`."""
+    match = CONDITION.match(text.strip())
+    assert match, f"unsupported condition {text!r}"
+    left = evaluate("${{ " + match["left"] + " }}", context)
+    return (left == match["right"]) == (match["op"] == "==")
+
+
+class Cache:
+    """The Actions cache service on a folder: a saved copy per key."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def restore(self, path: Path, key: str) -> bool:
+        saved = self.root / key
+        if not saved.is_dir():
+            return False
+        shutil.rmtree(path, ignore_errors=True)
+        shutil.copytree(saved, path, symlinks=True)
+        return True
+
+    def save(self, path: Path, key: str) -> None:
+        if path.is_dir() and not (self.root / key).exists():
+            shutil.copytree(path, self.root / key, symlinks=True)
+
+
 def read_outputs(path: Path) -> dict[str, str]:
     """A GITHUB_OUTPUT file: `name=value` lines and `name<<DELIMITER` blocks."""
     outputs: dict[str, str] = {}
@@ -78,6 +111,7 @@ class ActionRun:
     stdout: str
     stderr: str
     steps: dict[str, dict[str, str]]
+    seconds: dict[str, float]  # wall-clock time per step, for the record (never asserted)
 
 
 def run_action(
@@ -91,6 +125,8 @@ def run_action(
     action: Mapping[str, Any] = ACTION,
     action_path: Path = ROOT,
     action_ref: str = "main",
+    action_repository: str = "lockin-dev/lockin",
+    cache: Cache | None = None,
 ) -> ActionRun:
     declared = action["inputs"]
     unknown = set(inputs or {}) - set(declared)
@@ -125,9 +161,38 @@ def run_action(
         "RUNNER_TEMP": str(temp),
         **(environ or {}),
     }
+    context: dict[str, Any] = {
+        "inputs": given,
+        "github": {
+            "action_path": str(action_path),
+            "action_ref": action_ref,
+            "action_repository": action_repository,
+        },
+        "steps": {},
+    }
     stdout, stderr, code = [], [], 0
     assert action["runs"]["using"] == "composite"
+    seconds: dict[str, float] = {}
     for number, step in enumerate(action["runs"]["steps"]):
+        started = time.monotonic()
+        name = step.get("id", f"step{number}")
+        if "if" in step and not condition(step["if"], context):
+            continue
+        if "uses" in step:
+            # actions/cache/restore and actions/cache/save, on the test's cache folder.
+            uses = step["uses"].split("@")[0]
+            assert uses in ("actions/cache/restore", "actions/cache/save"), step["uses"]
+            path = Path(evaluate(step["with"]["path"], context))
+            key = evaluate(step["with"]["key"], context)
+            outputs = {}
+            if uses.endswith("restore"):
+                hit = cache.restore(path, key) if cache else False
+                outputs = {"cache-hit": str(hit).lower()}
+            elif cache:
+                cache.save(path, key)
+            context["steps"][name] = {"outputs": outputs}
+            seconds[name] = time.monotonic() - started
+            continue
         assert step["shell"] == "bash"
         # Scripts read only environment variables: an input pasted into a script could
         # inject shell code.
@@ -147,7 +212,8 @@ def run_action(
         )
         stdout.append(proc.stdout)
         stderr.append(proc.stderr)
-        context["steps"][step.get("id", f"step{number}")] = {"outputs": read_outputs(output)}
+        context["steps"][name] = {"outputs": read_outputs(output)}
+        seconds[name] = time.monotonic() - started
         if proc.returncode:
             code = proc.returncode
             break
@@ -161,4 +227,5 @@ def run_action(
         "".join(stdout),
         "".join(stderr),
         {name: step["outputs"] for name, step in context["steps"].items()},
+        seconds,
     )

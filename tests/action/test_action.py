@@ -337,8 +337,21 @@ def test_push_scans_the_checkout_and_summarises(upstream: Upstream) -> None:
     )
     assert run.outputs["verdict"] == ""
     assert run.steps["lockin"]["lines-kernel"] == str(document["totals"]["layers"]["kernel"])
-    assert sarif_uris(run) == {"csrc/old.cu", "csrc/k.cu"}
+    # Every finding of the tree would open thousands of alerts on a large repository: a
+    # push writes SARIF only when asked.
+    assert run.outputs["sarif"] == ""
+    assert not (upstream.tmp / "lockin.sarif").exists()
     assert set(run.steps["lockin"]) <= set(ACTION["outputs"])
+    asked = run_action(
+        workspace=workspace,
+        temp=upstream.tmp,
+        event_name="push",
+        event_path=event,
+        inputs={"sarif-on-push": "true"},
+        environ=OWN_PYTHON,
+    )
+    assert asked.code == 0, asked.stderr
+    assert sarif_uris(asked) == {"csrc/old.cu", "csrc/k.cu"}
 
 
 def test_working_directory_input_names_the_checkout_inside_the_workspace(

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -266,8 +267,14 @@ def test_the_plot_is_written_as_svg_and_png(project: Path, tmp_path: Path) -> No
     assert code == 0, err
     root = ET.parse(svg).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert "NVIDIA-only share" in svg.read_text()
-    assert "#12" in svg.read_text()  # a marked jump names its pull request
+    drawn = svg.read_text()  # matplotlib keeps each text as a comment beside its glyphs
+    # The headline on the one axis of lines, the share on its own panel.
+    assert "NVIDIA-only lines" in drawn
+    assert "<!-- code lines -->" in drawn
+    assert "share (%)" in drawn
+    assert "#12" in drawn  # a marked jump names its pull request, with its title
+    assert "Add a CUDA kernel (#12)" in drawn
+    assert re.search(r"<!-- 20\d\d-\d\d-\d\d -->", drawn)  # full dates on the axis
     code, _, err = run(
         "history", str(project), "--every", "week", "--plot", str(png), "--by", "ecosystem"
     )
@@ -285,7 +292,7 @@ def test_the_plot_without_matplotlib_is_one_line(project: Path, tmp_path: Path) 
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert_one_line_error(proc.stderr, "--plot needs matplotlib: pip install 'lockin[plot]'")
+    assert_one_line_error(proc.stderr, "--plot needs matplotlib: pip install 'lockin-gpu[plot]'")
     assert not (tmp_path / "p.svg").exists()
 
 
@@ -336,3 +343,51 @@ def test_progress_counts_commits() -> None:
     progress = text.ProgressLine(stream, "walking", after=0, unit="commits")
     progress(3, 4)
     assert "walking 3/4 commits (75.0%)" in stream.getvalue()
+
+
+def test_history_and_scan_of_a_subdirectory_count_only_it(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    commit(repo, {"ops/a/k.cu": KERNEL, "ops/b.cu": KERNEL, "k[1].cu": KERNEL}, "three kernels")
+    commit(repo, {"ops/a/k2.cu": KERNEL, "other/k.cu": KERNEL}, "two more")
+    whole = history(str(repo), "--every", "1-commits")
+    sub = history(str(repo / "ops" / "a"), "--every", "1-commits")
+    per_file = whole["points"][0]["code_lines"] // 3
+    assert [p["code_lines"] for p in whole["points"]] == [3 * per_file, 5 * per_file]
+    assert [p["code_lines"] for p in sub["points"]] == [per_file, 2 * per_file]
+    # The same figure as scanning the subdirectory's checkout, and as --rev of it.
+    _, out, _ = run("scan", str(repo / "ops" / "a"), "--format", "json")
+    assert json.loads(out)["totals"]["code_lines"] == 2 * per_file
+    _, out, _ = run("scan", str(repo / "ops"), "--rev", "HEAD~1", "--format", "json")
+    assert json.loads(out)["totals"]["code_lines"] == 2 * per_file
+
+
+def test_a_renamed_kernel_moves_nothing_and_growth_is_in_whole_lines(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    dates = iter(["2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"])
+
+    def dated(files: dict[str, str | None], message: str) -> None:
+        write(repo, files)
+        git(repo, "add", "-A")
+        day = f"{next(dates)}T12:00:00+00:00"
+        subprocess.run(
+            ["git", *IDENTITY, "commit", "-q", "-m", message],
+            cwd=repo,
+            check=True,
+            env={**os.environ, "GIT_AUTHOR_DATE": day, "GIT_COMMITTER_DATE": day},
+        )
+
+    dated({"ops/k.cu": KERNEL * 3, "model.py": "import torch\n"}, "Add kernels (#1)")
+    dated({"ops/k.cu": None, "csrc/kernels/k.cu": KERNEL * 3}, "Move the kernels (#2)")
+    dated({"csrc/kernels/small.cu": KERNEL}, "A small kernel (#3)")
+    dated({"README.md": "docs\n"}, "Docs (#4)")
+    document = history(str(repo), "--every", "1-commits")
+    prs = [m["pr"] for m in document["movers"]]
+    # #1 is the first point (where counting starts); the move of #2 added and removed the
+    # same lines; #4 touched no GPU code.
+    assert prs == [3]
+    assert all(m["pr"] != 2 for p in document["points"] for m in p["moved_by"])
+    growth = document["growth_per_month"]
+    assert all(isinstance(v, int) for v in growth.values()), growth
+    _, out, _ = run("history", str(repo), "--every", "1-commits")
+    (line,) = [x for x in out.splitlines() if x.startswith("Growth per month:")]
+    assert "." not in line.split(":", 1)[1].replace(",", "")

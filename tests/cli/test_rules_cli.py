@@ -71,11 +71,15 @@ def test_one_rule_page_as_json_and_markdown() -> None:
     assert "```" in out
 
 
-def test_an_unknown_rule_id_is_one_line_and_exit_2() -> None:
+def test_an_unknown_rule_id_is_one_line_and_exit_2_with_the_closest_ids() -> None:
     code, out, err = _run("rules", "cuda.kernal")
     assert code == 2
     assert out == ""
-    assert err == "lockin: error: no rule 'cuda.kernal': `lockin rules` lists them\n"
+    assert err.startswith("lockin: error: no rule 'cuda.kernal': did you mean cuda.kernel ")
+    assert err.count("\n") == 1
+    code, _, err = _run("rules", "nothing-like-a-rule")
+    assert code == 2
+    assert err == "lockin: error: no rule 'nothing-like-a-rule': `lockin rules` lists them\n"
 
 
 def test_the_rule_url_base_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ import email.parser
 import json
 import os
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.action.runner import run_action
+from bot import DISTRIBUTION
+from tests.action.runner import ActionRun, Cache, run_action
 from tests.action.test_action import Upstream, pull_request_event
 from tests.cli.gitrepo import commit, git, init
 from tests.cli.test_cli import KERNEL, POLICY
@@ -30,7 +32,11 @@ from tests.support.readme import commands
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
 DATA_SUFFIXES = {".yml", ".yaml", ".json", ".html", ".svg"}
+#: The App's dependencies (the `app` extra), and the modules they install.
+SERVER_STACK = {"aiohttp", "gidgethub", "sqlalchemy", "alembic", "aiosqlite", "jinja2", "pyjwt"}
+SERVER_MODULES = {"aiohttp", "gidgethub", "sqlalchemy", "alembic", "aiosqlite", "jinja2", "jwt"}
 
 
 def _run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -67,8 +73,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Dist:
     # The sdist first, then the wheel built from the unpacked sdist: the sdist is complete.
     built = _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)])
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    (sdist,) = out.glob("lockin-*.tar.gz")
-    (wheel,) = out.glob("lockin-*.whl")
+    (sdist,) = out.glob("lockin_gpu-*.tar.gz")
+    (wheel,) = out.glob("lockin_gpu-*.whl")
     print(f"\nwheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB")
     return Dist(sdist, wheel)
 
@@ -80,15 +86,22 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Installed
     environment = Installed(venv / "bin", dist.wheel, 0.0)
     # The README's install line, the package name replaced by the wheel just built.
     (install,) = [line for line in commands("Command line") if line.startswith("pip install")]
-    assert shlex.split(install) == ["pip", "install", "lockin"]
+    assert shlex.split(install) == ["pip", "install", DISTRIBUTION]
     started = time.monotonic()
     done = environment.run(f"pip install --quiet {dist.wheel}", cwd=venv)
     environment.seconds = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-3000:]
     print(
-        f"\nfresh venv: pip install of the wheel and its dependencies {environment.seconds:.0f} s"
+        f"\nfresh venv: pip install of the wheel and its dependencies {environment.seconds:.0f} s,"
+        f" {_megabytes(venv):.0f} MB"
     )
     return environment
+
+
+def _megabytes(path: Path) -> float:
+    return (
+        sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink()) / 1e6
+    )
 
 
 def _package_data() -> set[str]:
@@ -121,7 +134,7 @@ def test_wheel_metadata_fits_a_package_index(dist: Dist) -> None:
         meta = email.parser.Parser().parsestr(wheel.read(meta_name).decode())
         (entry_name,) = [n for n in wheel.namelist() if n.endswith("entry_points.txt")]
         entry_points = wheel.read(entry_name).decode()
-    assert meta["Name"] == "lockin"
+    assert meta["Name"] == DISTRIBUTION
     assert meta["Version"] not in ("", "0.0.0")
     assert 20 < len(meta["Summary"]) <= 200
     assert meta["License-Expression"] == "MIT"
@@ -135,7 +148,16 @@ def test_wheel_metadata_fits_a_package_index(dist: Dist) -> None:
         meta.get_content_type() == "text/markdown" or "markdown" in meta["Description-Content-Type"]
     )
     assert "lockin = bot.cli:main" in entry_points
-    assert dist.wheel.name.startswith(f"lockin-{meta['Version']}-")
+    assert dist.wheel.name.startswith(f"lockin_gpu-{meta['Version']}-")
+    # The command line alone by default; the App's server stack is an extra.
+    requires = meta.get_all("Requires-Dist") or []
+    plain = {
+        r.split(";")[0].split(">")[0].split("[")[0].strip() for r in requires if "extra ==" not in r
+    }
+    assert not plain & SERVER_STACK, plain
+    assert {"aiohttp", "gidgethub", "sqlalchemy"} <= {
+        r.split(">")[0].split("[")[0].strip() for r in requires if 'extra == "app"' in r
+    }
 
 
 def test_sdist_holds_what_the_wheel_is_built_from_and_the_glue(dist: Dist) -> None:
@@ -170,6 +192,32 @@ def test_installed_package_runs_from_outside_the_checkout(
     serve = installed.run("lockin serve --help", cwd=tmp_path)
     assert serve.returncode == 0, serve.stderr
     assert "usage: lockin serve" in serve.stdout
+    assert "WEBHOOK_SECRET" in serve.stdout
+
+
+def test_a_plain_install_is_the_cli_without_the_server_stack(
+    installed: Installed, tmp_path: Path
+) -> None:
+    stack = installed.run(
+        "python -c 'import importlib.util as u, sys; "
+        f"print(*[m for m in {sorted(SERVER_MODULES)!r} if u.find_spec(m)])'",
+        cwd=tmp_path,
+    )
+    assert stack.returncode == 0, stack.stderr
+    assert stack.stdout.split() == []
+    for line in (
+        f"lockin scan {EXAMPLES / 'repo'}",
+        f"lockin diff {EXAMPLES / 'change' / 'before'} {EXAMPLES / 'change' / 'after'}",
+        f"lockin report {EXAMPLES / 'repo'} -o {tmp_path / 'report.html'}",
+        "lockin rules cuda.kernel",
+    ):
+        result = installed.run(line, cwd=tmp_path)
+        assert result.returncode in (0, 1), (line, result.stderr)
+        assert "Traceback" not in result.stderr
+    serve = installed.run("lockin serve", cwd=tmp_path)
+    assert serve.returncode == 2
+    assert serve.stderr.count("\n") == 1, serve.stderr
+    assert f"pip install '{DISTRIBUTION}[app]'" in serve.stderr
 
 
 def test_readme_command_line_section_runs_as_written(installed: Installed, tmp_path: Path) -> None:
@@ -196,8 +244,8 @@ def test_readme_app_section_serves_the_setup_page_from_the_packaged_manifest(
     installed: Installed, tmp_path: Path
 ) -> None:
     install, serve = commands("GitHub App")
-    assert shlex.split(install) == ["pip", "install", "lockin[redis]"]
-    done = installed.run(f"pip install --quiet '{installed.wheel}[redis]'", cwd=tmp_path)
+    assert shlex.split(install) == ["pip", "install", f"{DISTRIBUTION}[app]"]
+    done = installed.run(f"pip install --quiet '{installed.wheel}[app]'", cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     *assignments, program, command = shlex.split(serve)
     assert (program, command) == ("lockin", "serve")
@@ -231,25 +279,63 @@ def _poll(url: str, process: subprocess.Popen) -> str:
             time.sleep(0.1)
 
 
-def test_action_install_step_installs_lockin_from_the_action_path(tmp_path: Path) -> None:
+def test_action_install_step_installs_lockin_once_then_restores_it_from_the_cache(
+    tmp_path: Path,
+) -> None:
     upstream = Upstream(tmp_path)
     head = upstream.branch("ops", {"ops/new.cu": KERNEL})
-    temp = tmp_path / "runner-temp"
-    temp.mkdir()
-    started = time.monotonic()
-    run = run_action(
-        workspace=upstream.clone(),
-        temp=temp,
-        event_name="pull_request",
-        event_path=pull_request_event(tmp_path, upstream.base, head),
-        environ={"PATH": _clean_env()["PATH"]},  # no LOCKIN_PYTHON: the real install
-        action_ref="v1.2.3",  # `uses: ...@v1.2.3`: the action's source has no .git
-    )
-    print(f"\naction install step and run: {time.monotonic() - started:.0f} s")
-    python = run.steps["install"]["python"]
-    assert python == str(temp / "lockin-venv" / "bin" / "python")
-    assert (run.code, run.outputs["verdict"]) == (1, "failure"), run.stderr[-3000:]
-    where = _run([python, "-c", "import bot; print(bot.__file__)"], cwd=temp, env=_clean_env())
-    assert where.stdout.startswith(str(temp / "lockin-venv")), where.stdout
+    # The action's repository as github.com serves its tags: `v1` moves with each release.
+    server = tmp_path / "server"
+    releases = init(server / "lockin-dev" / "lockin")
+    commit(releases, {"a": "1\n"}, "release")
+    git(releases, "tag", "v1.2.3")
+    git(releases, "tag", "v1")
+    cache = Cache(tmp_path / "actions-cache")
+    tool_cache = tmp_path / "hostedtoolcache"
+
+    def run(temp: Path) -> tuple[float, ActionRun]:
+        temp.mkdir()
+        started = time.monotonic()
+        done = run_action(
+            workspace=upstream.clone(),
+            temp=temp,
+            event_name="pull_request",
+            event_path=pull_request_event(tmp_path, upstream.base, head),
+            # No LOCKIN_PYTHON: the real install.
+            environ={
+                "PATH": _clean_env()["PATH"],
+                "GITHUB_SERVER_URL": server.as_uri(),
+                "RUNNER_TOOL_CACHE": str(tool_cache),
+            },
+            action_ref="v1",  # `uses: ...@v1`: the action's source has no .git
+            cache=cache,
+        )
+        return time.monotonic() - started, done
+
+    first_seconds, first = run(tmp_path / "runner-temp-1")
+    python = first.steps["install"]["python"]
+    assert python.startswith(f"{tool_cache}/lockin/lockin-"), python
+    assert (first.code, first.outputs["verdict"]) == (1, "failure"), first.stderr[-3000:]
+    assert first.steps["cache"] == {"cache-hit": "false"}
+    assert first.steps["install"]["save"]  # saved although the gate failed the job
+    where = _run([python, "-c", "import bot; print(bot.__file__)"], cwd=tmp_path, env=_clean_env())
+    assert where.stdout.startswith(str(tool_cache)), where.stdout
     version = _run([str(Path(python).parent / "lockin"), "--version"], env=_clean_env())
     assert version.stdout.strip() == "lockin 1.2.3"
+    assert first.outputs["version"] == "1.2.3"
+
+    # A fresh runner: nothing kept but the Actions cache.
+    shutil.rmtree(tool_cache)
+    second_seconds, second = run(tmp_path / "runner-temp-2")
+    assert second.steps["cache"] == {"cache-hit": "true"}
+    assert "save" not in second.steps["install"]
+    assert second.steps["install"]["python"] == python
+    assert (second.code, second.outputs["version"]) == (1, "1.2.3"), second.stderr[-3000:]
+    installs = [
+        sum(run.seconds[s] for s in ("prepare", "cache", "install")) for run in (first, second)
+    ]
+    print(
+        f"\naction run with the install: {first_seconds:.1f} s (install steps "
+        f"{installs[0]:.1f} s); on a fresh runner with the cache: {second_seconds:.1f} s "
+        f"(install steps {installs[1]:.1f} s: {second.seconds})"
+    )

@@ -61,6 +61,7 @@ _TEMPLATES.filters["day"] = lambda d: "–" if d is None else d.strftime("%Y-%m-
 def add_org_routes(app: web.Application) -> None:
     static = resources.files("bot.server.orgs").joinpath("static")
     app.router.add_static("/static/orgs", str(static), name=STATIC, append_version=True)
+    app.router.add_get("/", home)
     app.router.add_get("/orgs", org_list)
     app.router.add_get(f"/orgs/{ORG}.csv", org_csv)
     app.router.add_get(f"/orgs/{ORG}.json", org_json)
@@ -96,6 +97,12 @@ def _store(request: web.Request) -> Store:
 def _permitted(access: Access, org: str) -> set[str]:
     prefix = org.lower() + "/"
     return {name for name in access.repositories if name.startswith(prefix)}
+
+
+async def home(request: web.Request) -> web.Response:
+    """A configured server's front door: the organisations the visitor may see (through
+    sign-in when signed out), never a bare 404."""
+    raise web.HTTPFound("/orgs")
 
 
 async def org_list(request: web.Request) -> web.Response:
