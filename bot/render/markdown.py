@@ -249,8 +249,8 @@ def diff_markdown(
         [
             f"## lockin diff {code(base)} → {code(head)}",
             f"**{verdict['conclusion']}**: {verdict['summary']}",
-            f"_{counting_note(verdict)}_" if counting_note(verdict) else "",
             fix,
+            f"_{counting_note(verdict)}_" if counting_note(verdict) else "",
             delta_table(added, removed),
             pie_chart(
                 "Added non-portable lines", {layer.value: added[layer] for layer in NON_PORTABLE}

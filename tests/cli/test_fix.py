@@ -1,6 +1,7 @@
 """A failing `lockin diff` says how to fix it: the command that writes the drafted record, and
-the line that links it. Running that command writes the record, pre-filled; filled in and
-linked (a commit range) or staged (the pre-commit hook's `--staged`), it makes the gate pass."""
+the line that links it. Running that command writes the record, pre-filled; filled in, it
+awaits its owner's approval in a commit range and makes the gate pass once on the base, or
+when staged (the pre-commit hook's `--staged`)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,16 @@ def test_failing_text_diff_prints_the_command_that_writes_the_record_and_the_lin
     assert "no owner" in out
     filled_in(written)
     commit(repo, {}, "fill in the decision")
+    # Filled in, it is what its owner must approve: a record the change adds never counts
+    # on its author's word (the App and the Action read the approving review).
+    code, out, _ = run("diff", "main", "ops", "--repo", str(repo))
+    assert code == 1
+    assert "awaiting an approving review from @ops-team" in out
+    # Once it is on the base (approved and merged), the same change passes.
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "ops", "--", RECORD)
+    commit(repo, {}, "land the decision")
+    git(repo, "checkout", "-q", "ops")
     code, out, _ = run("diff", "main", "ops", "--repo", str(repo))
     assert code == 0, out
     assert f"covered by {RECORD}" in out
