@@ -307,7 +307,10 @@ def _api_reason(translator: _Translator, name: str, line: int) -> Reason | None:
     tool = translator.tool
     if name in translator.overrides:
         grade, why = translator.overrides[name]
-        return Reason(name, line, why, grade) if grade is not None else None
+        # A correction to `port` leaves nothing to say; to `table`, another table decides.
+        if grade is None or grade == Grade.PORT:
+            return None
+        return Reason(name, line, why, grade)
     family = translator.unsupported.get(name)
     if family is not None:
         why = f"{tool} has no counterpart ({family} table)"
