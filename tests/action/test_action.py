@@ -179,7 +179,25 @@ def test_failing_summary_gives_the_fix_and_its_command_writes_a_record_that_pass
     git(clone, "commit", "-q", "-m", "record the decision")
     git(clone, "push", "-q", "origin", "ops")
     fixed_head = git(clone, "rev-parse", "HEAD")
-    fixed = run_pr(upstream, fixed_head, body=f"Compute-API-Decision: {record}\n")
+    linked = run_pr(upstream, fixed_head, body=f"Compute-API-Decision: {record}\n")
+    # A record the pull request adds counts once its owner approves; this run has no token
+    # to read reviews with, so it says whose approval it awaits.
+    assert (linked.code, linked.outputs["verdict"]) == (1, "failure"), linked.stderr
+    assert "awaiting an approving review from @ops-team" in linked.stderr
+    # Approved and merged, the record is on the base: the same head passes.
+    git(clone, "checkout", "-q", "-b", "land", "origin/main")
+    git(clone, "checkout", "ops", "--", record)
+    git(clone, "commit", "-q", "-m", "land the decision")
+    git(clone, "push", "-q", "origin", "land")  # as if merged to main
+    landed = git(clone, "rev-parse", "HEAD")
+    fixed = run_action(
+        workspace=upstream.clone(),
+        temp=upstream.tmp / "runner-temp",
+        event_name="pull_request",
+        event_path=pull_request_event(upstream.tmp, landed, fixed_head, None, "main"),
+        inputs={},
+        environ=OWN_PYTHON,
+    )
     assert (fixed.code, fixed.outputs["verdict"]) == (0, "success"), fixed.stderr
     # The job summary is the runner's one file, appended to: this run's report is the last.
     assert "How to fix" not in fixed.summary.split("## lockin diff")[-1]

@@ -94,16 +94,19 @@ async def test_the_comment_setting_asks_for_one_always_or_never(
 
 
 async def test_a_failing_comment_from_an_earlier_head_is_turned_green(bot: Bot) -> None:
+    bot.fake.add_team("octo/kernels", {"dave": "active"})  # the record's owner team
     repo = new_repo(bot.fake)
     pr = open_pr(repo, {"csrc/scale.cu": KERNEL, RECORD: record()})
     await bot.pr_event(repo, pr, "opened")
     [failing] = bot.sticky(repo, pr.number)
     assert lines(failing.body)[0].startswith("### ❌")
 
-    # The later head links the record: the PR passes, and no comment would be written for it
-    # from scratch; the one the earlier head left is updated rather than left failing.
+    # The later head links the record and its owner approves: the PR passes, and no comment
+    # would be written for it from scratch; the one the earlier head left is updated rather
+    # than left failing.
     repo.push_to_pr(pr.number, {"model.py": MODEL + "# linked\n"})
     set_body(repo, pr, f"A change\n\nCompute-API-Decision: {RECORD}\n")
+    repo.review_pr(pr.number, "dave")
     await bot.pr_event(repo, pr, "synchronize")
 
     assert bot.runs(repo, pr.head_sha)[-1].conclusion == "success"
