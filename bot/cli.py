@@ -711,7 +711,7 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out.write(report.render(args.format, pretty=out.isatty()))
     if args.format != "text":
         err.write(f"lockin: {report.summary['conclusion']}: {report.summary['summary']}\n")
-        if report.fix and report.fix.command:
+        if report.fix:
             err.write(f"lockin: write the drafted decision record with: {report.fix.command}\n")
     if args.write_record is not None:
         # Asked to write the fix, and written: that succeeded (the pre-commit hook that

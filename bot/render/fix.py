@@ -16,7 +16,6 @@ from typing import Literal
 
 from bot.policy.decisions import link_line
 from bot.policy.gate import Verdict
-from bot.render.markdown import code
 
 #: How the change gets to see a record: staged with it (the pre-commit hook reads the index),
 #: linked by a ``Compute-API-Decision:`` line (a pull request, a commit range), or only once
@@ -33,7 +32,7 @@ RECORD_HOOK = "pre-commit run lockin-record --hook-stage manual"
 class Fix:
     record: str  # repository path the drafted record is written to
     files: int  # files no decision covers
-    command: str | None  # a shell command that writes the drafted record there
+    command: str  # a shell command that writes the drafted record there
     via: Via
     accepted_only: bool  # the policy counts accepted records only, not proposed ones
 
@@ -42,7 +41,7 @@ def fix_of(
     verdict: Verdict,
     record: str,
     *,
-    command: str | None,
+    command: str,
     via: Via,
     accepted_only: bool,
 ) -> Fix | None:
@@ -63,27 +62,26 @@ def write_command(argv: list[str], record: str, *, environ: dict[str, str] | Non
 
 def _steps(fix: Fix) -> list[tuple[str, str]]:
     """Numbered steps: (sentence, the command or line it ends with, or "")."""
-    files = "the file" if fix.files == 1 else f"the {fix.files:,} files"
-    what = f"the drafted record (status: proposed; its scope covers {files} above)"
-    if fix.command:
-        steps = [(f"Write {what}:", fix.command)]
-    else:
-        steps = [(f"Commit {what} as {fix.record}.", "")]
+    files = (
+        "the file that needs one" if fix.files == 1 else f"the {fix.files:,} files that need one"
+    )
+    write = f"Write the drafted record (status: proposed; its scope covers {files}):"
     fill = "Fill in its TODOs (owner, compute_api, migration_cost)"
     if fix.accepted_only:
         fill += "; set status: accepted once its owner agrees"
-    steps.append((fill + ".", ""))
     if fix.via == "staged":
-        steps.append(("Stage it with this change (the hook reads records from the index):",
-                      f"git add {shlex.quote(fix.record)}"))  # fmt: skip
+        see = "Stage it with this change (the hook reads records from the index):"
+        line = f"git add {shlex.quote(fix.record)}"
     elif fix.via == "link":
-        steps.append(("Commit it and add this line to the pull request's description "
-                      "or a commit message:", link_line(fix.record)))  # fmt: skip
+        see = "Commit it and add this line to the pull request's description or a commit message:"
+        line = link_line(fix.record)
     else:
-        steps.append(("Merge it to the default branch first (decisions.require_default_branch), "
-                      "then add this line to the pull request's description:",
-                      link_line(fix.record)))  # fmt: skip
-    return steps
+        see = (
+            "Merge it to the default branch first (decisions.require_default_branch), then "
+            "add this line to the pull request's description:"
+        )
+        line = link_line(fix.record)
+    return [(write, fix.command), (fill + ".", ""), (see, line)]
 
 
 def _existing(fix: Fix) -> str:
@@ -114,8 +112,6 @@ def fix_markdown(fix: Fix, draft: str = "") -> str:
     the first step."""
     parts = ["**How to fix**: record the compute-API decision this change implies."]
     for n, (sentence, literal) in enumerate(_steps(fix), 1):
-        if n == 1 and not literal:
-            sentence = sentence.replace(f" as {fix.record}.", f" as {code(fix.record)}.")
         block = f"\n\n   {_fence(literal)}\n   {literal}\n   {_fence(literal)}" if literal else ""
         parts.append(f"{n}. {sentence}{block}")
         if n == 1 and draft:

@@ -180,6 +180,8 @@ def _coverage(gate: FileGate) -> str:
 
 
 def next_steps(report: PRReport) -> str:
+    """What else to do: fix the policy, or check what the check could not read (the fix for
+    lines that need a decision sits under the headline)."""
     if report.config.error is not None:
         error = report.config.error
         return (
@@ -190,10 +192,6 @@ def next_steps(report: PRReport) -> str:
     verdict = report.verdict
     assert verdict is not None
     steps = []
-    if report.fix is not None:
-        steps.append(fix_markdown(report.fix))
-        if report.draft and report.config.policy.comment != "never":
-            steps.append("The PR comment holds the drafted record.")
     uncounted = len(report.analysis.uncounted) if report.analysis else 0
     if report.incomplete > uncounted:
         steps.append(
@@ -208,7 +206,9 @@ def next_steps(report: PRReport) -> str:
             "longer than their CPU-time budget, so the check cannot pass. Check them with "
             "`lockin diff` on a checkout, or raise `ANALYSIS_FILE_SECONDS` on the server."
         )
-    return "\n\n".join(steps) if steps else "Nothing to do."
+    if steps or report.fix is not None:
+        return "\n\n".join(steps)
+    return "Nothing to do."
 
 
 def per_file_text(report: PRReport, limit: int = MAX_ROWS) -> str:
@@ -358,14 +358,18 @@ def capped(notes: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
 
 def check_output(report: PRReport) -> CheckOutput:
     notes, left_out = capped(annotations_of(report))
-    blocks = [f"## {headline(report)}", *summary_blocks(report)]
+    # The fix right under the headline, as in the comment; the drafted record is the comment's.
+    fix = fix_markdown(report.fix) if report.fix is not None else ""
+    blocks = [f"## {headline(report)}", fix, *summary_blocks(report)]
     blocks.append(repository_block(report))
     if left_out:
         blocks.append(
             f"{left_out:,} annotations left out (at most {ANNOTATIONS_PER_FILE} per file and "
             f"{ANNOTATIONS_PER_RUN} per run); the tables above list every file."
         )
-    blocks.append("**What to do next**: " + next_steps(report))
+    steps = next_steps(report)
+    if steps:
+        blocks.append("**What to do next**: " + steps)
     # What the check read and under which policy; how many requests it made is for the logs.
     text = [per_file_text(report), f"Configuration: {report.config.source}."]
     return CheckOutput(

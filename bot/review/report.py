@@ -31,8 +31,6 @@ class PRReport:
     census: Census | None = None  # the whole repository at the head (recount)
     base_census: CensusAt | None = None  # the default branch's, when the store has it
     trend: Trend | None = None  # the default branch's over 90 days, when points are kept
-    requests: int = 0  # GitHub API requests this check made
-    trigger: str = "pull_request"
     repo_url: str = ""  # the repository's html_url (GitHub Enterprise hosts differ)
     growth: list[ScopeGrowth] = field(default_factory=list)  # scopes grown past estimates
     fix: Fix | None = None  # what to do when files need a decision (bot.render.fix)

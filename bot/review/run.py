@@ -93,7 +93,7 @@ async def run_check(
     """Check ``pull``; ``census`` (a recount's whole-repository count) is shown too."""
     async with ctx.pr_locks.hold(pr_key(pull)):
         start = gh.requests_made
-        outcome = await _check(gh, ctx, pull, head_sha, census, trigger, start)
+        outcome = await _check(gh, ctx, pull, head_sha, census, trigger)
         outcome.requests = gh.requests_made - start
         ctx.log.info(
             "pr check %s: %s",
@@ -143,7 +143,6 @@ async def _check(
     head_sha: str | None,
     census: Census | None,
     trigger: str,
-    start: int,
 ) -> CheckOutcome:
     repo = pull.repo
     ours = external_id(pull)
@@ -200,13 +199,11 @@ async def _check(
         current,
         config,
         census=census,
-        trigger=trigger,
         repo_url=pr["base"]["repo"]["html_url"],
     )
     try:
         if config.error is None:
             await _analyse(gh, ctx, report, pr)
-        report.requests = gh.requests_made - start
         await run.complete(check_output(report))
     except (Exception, asyncio.CancelledError) as exc:
         # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.

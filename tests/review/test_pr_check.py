@@ -90,7 +90,9 @@ async def test_kernel_without_decision_fails_with_annotations_and_comment(bot: B
     assert run.external_id == f"octo/ml#{pr.number}"
     assert "without a compute-API decision" in run.output["title"]
     assert "| `kernel` |" in run.output["summary"]
-    assert "What to do next" in run.output["summary"]
+    summary = run.output["summary"]
+    assert summary.index("**How to fix**") < summary.index("| `kernel` |")
+    assert "lockin diff origin/main HEAD --write-record docs/decisions/" in summary
     assert run.actions == [
         {
             "label": "Recount",
