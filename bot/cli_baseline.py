@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from typing import TextIO
 
+from bot.cli_help import add_command
 from bot.policy.baseline import BASELINE_PATH, dump_baseline, record_baseline
 from bot.sources.git import GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot
@@ -21,8 +22,19 @@ from bot.sources.tree import check_directory
 def add_baseline_parser(
     commands: argparse._SubParsersAction, positive: Callable[[str], int]
 ) -> None:
-    baseline = commands.add_parser(
-        "baseline", help=f"record today's uncovered lock-in in {BASELINE_PATH}"
+    baseline = add_command(
+        commands,
+        "baseline",
+        help=f"record today's uncovered lock-in in {BASELINE_PATH}",
+        description="Record every file's non-portable lines outside an accepted decision, per "
+        f"ecosystem, in {BASELINE_PATH}: committed on the default branch, it makes only growth "
+        "past those figures count, so the check can be required on a codebase that already "
+        "holds lock-in nobody decided on.",
+        examples=[
+            "lockin baseline                      # HEAD of the repository here",
+            "lockin baseline path/to/repo --rev main",
+            "lockin baseline . --output -         # print it instead",
+        ],
     )
     baseline.add_argument("path", nargs="?", default=".", help="repository or directory (.)")
     baseline.add_argument("--rev", help="git revision to count (default: HEAD of a repository)")
@@ -32,7 +44,13 @@ def add_baseline_parser(
         metavar="FILE",
         help=f"where to write it (default: PATH/{BASELINE_PATH}; - for stdout)",
     )
-    baseline.add_argument("--jobs", type=positive, default=os.cpu_count() or 1, metavar="N")
+    baseline.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count files (default: one per core)",
+    )
 
 
 def baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
