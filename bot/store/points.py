@@ -69,19 +69,20 @@ def _reads(
 
 
 def _writes(
-    default: Any,
+    default: Any, *, named: bool = True
 ) -> Callable[
     [Callable[Concatenate[Store, P], Awaitable[R]]], Callable[Concatenate[Store, P], Awaitable[R]]
 ]:
     """A write: done now while the store answers, else kept and retried (``default`` is
-    returned meanwhile). Writes are idempotent, so a retry after an unclear failure is safe."""
+    returned meanwhile). Writes are idempotent, so a retry after an unclear failure is safe.
+    ``named``: the log of a dropped write names its first argument (a repository)."""
 
     def decorate(
         method: Callable[Concatenate[Store, P], Awaitable[R]],
     ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
         @functools.wraps(method)
         async def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> R:
-            what = f"{method.__name__} {args[0] if args else ''}".strip()
+            what = f"{method.__name__} {args[0]}" if named and args else method.__name__
             run = functools.partial(method, self, *args, **kwargs)
             result: R = await self.keeper.write(what, run, default)
             return result
@@ -370,7 +371,7 @@ class Store:
             for row in rows
         ]
 
-    @_writes(None)
+    @_writes(None, named=False)  # a session id is not for the logs
     async def end_session(self, session_id: str, now: dt.datetime, kept: dt.timedelta) -> None:
         """A browser session was signed out; sign-outs older than ``kept`` (when no cookie
         of theirs is accepted anyway) are forgotten."""

@@ -30,12 +30,13 @@ from bot.review.check_writer import ERROR_TITLE
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.recount.conftest import FILES, KERNEL, Bot
 from tests.scale.cluster import free_port, until
-from tests.store.conftest import store_of
+from tests.store.conftest import postgres_cluster, store_of
 from tests.support.postgres import PostgresCluster
 from tests.support.server import settings_for
 from tests.support.webhooks import pull_request_event, push_event, webhook_headers
 
 SECRET = "optional-store-secret"
+__all__ = ["postgres_cluster"]
 
 
 @dataclass
@@ -319,6 +320,36 @@ async def test_a_locked_sqlite_file_delays_only_the_trend(
     ready = await (await bot.client.get("/readyz")).json()
     assert ready == {"status": "ready", "trend": "ok"}
     assert await store_of(bot).repository("someone/else") is not None  # their write kept
+
+
+async def test_the_pr_check_never_waits_for_a_store_that_does_not_answer(
+    fake_github: FakeGitHub, aiohttp_client: Any, postgres_cluster: Any, caplog: Any
+) -> None:
+    from bot.features import ROUTER
+    from bot.server.app import create_app
+
+    url = postgres_cluster.new_database()
+    # A statement would wait ten minutes for a lock: the check must not.
+    settings = settings_for(fake_github, database_url=url, store_busy_seconds=600)
+    bot = Bot(fake_github, await aiohttp_client(create_app(settings, router=ROUTER)))
+    repo, pr = kernels_pr(fake_github)
+    await bot.push(repo, {"csrc/more.cu": KERNEL})
+    assert await store_of(bot).points("octo-org/kernels")
+
+    # Another session (a migration, a careless script) locks the points against readers.
+    with psycopg.connect(url) as other:
+        other.execute("LOCK TABLE points IN ACCESS EXCLUSIVE MODE")
+        # Completed while the lock is still held: the check did not wait for the trend.
+        await check_verdict(fake_github, repo, pr, bot.deliver)
+        await bot.settle()
+        [comment] = [c for c in repo.comments.values() if c.issue_number == pr.number]
+        assert "30 days ago" not in comment.body  # no trend this time
+        assert any(
+            r.getMessage().startswith("trend left out: the trend store did not answer")
+            for r in caplog.records
+        )
+        other.rollback()
+    assert await store_of(bot).points("octo-org/kernels")  # answers again once released
 
 
 @pytest.mark.parametrize("spelling", ["sqlite:///{path}", "sqlite+aiosqlite:///{path}"])

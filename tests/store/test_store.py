@@ -47,8 +47,8 @@ async def test_migrations_run_from_empty_and_again_change_nothing(url: str) -> N
     finally:
         await store.close()
     names, versions = first
-    assert {"repositories", "points", "reports", "alembic_version"} <= names
-    assert versions == ["0003"]
+    assert {"repositories", "points", "reports", "ended_sessions", "alembic_version"} <= names
+    assert versions == ["0004"]
 
 
 async def test_two_processes_starting_together_migrate_once(
@@ -58,8 +58,8 @@ async def test_two_processes_starting_together_migrate_once(
     stores = await asyncio.gather(open_store(url), open_store(url))
     try:
         upgrades = [r for r in caplog.records if r.getMessage().startswith("Running upgrade")]
-        assert len(upgrades) == 3  # each migration once: 0001, 0002, then 0003
-        assert (await tables(stores[1]))[1] == ["0003"]
+        assert len(upgrades) == 4  # each migration once: 0001 to 0004
+        assert (await tables(stores[1]))[1] == ["0004"]
     finally:
         for store in stores:
             await store.close()
