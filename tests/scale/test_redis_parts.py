@@ -4,6 +4,7 @@ to every process that shares it."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,9 +18,10 @@ from bot.census.by_commit import CensusAt
 from bot.engine.census import Census
 from bot.engine.registry import RULES
 from bot.runtime.jobs import Job
+from bot.runtime.open_runs import OpenRun
 from bot.runtime.settings import Settings
 from bot.scale.backend import RedisBackend
-from bot.scale.caches import RedisCache
+from bot.scale.caches import RedisCache, RedisOpenRuns
 from bot.scale.codec import SignedPickle, derive_key
 from bot.scale.connection import QUEUE_NAME, connect
 from bot.scale.heads import NewestHeads, PullHead, pull_head
@@ -322,3 +324,28 @@ def test_worker_refuses_to_start_without_what_it_needs(
     assert worker.main(environ) == 2
 
     assert capsys.readouterr().err.strip() == message
+
+
+# -- the runs in progress and the sweep's lease -----------------------------------------------
+
+
+async def test_open_runs_are_shared_and_one_process_sweeps_per_interval(
+    redis_server: RedisServer,
+) -> None:
+    one, other = connect(redis_server.url, patience=1.0), connect(redis_server.url, patience=1.0)
+    try:
+        mine, theirs = RedisOpenRuns(one, "t:open-runs:"), RedisOpenRuns(other, "t:open-runs:")
+        old = OpenRun(7, "octo/ml", 1, "a" * 40, 11, time.time() - 600)
+        new = OpenRun(7, "octo/ml", 2, "b" * 40, 12, time.time())
+        await mine.add(old)
+        await mine.add(new)
+        # Another process (a worker after this one died) sees them, the old one as stale.
+        assert await theirs.older_than(300) == [old]
+        assert sorted(r.run_id for r in await theirs.older_than(0)) == [11, 12]
+        await theirs.remove("octo/ml", 11)
+        assert await mine.older_than(300) == []
+        # One sweep an interval, whichever process asks first.
+        assert [await mine.claim_sweep(60), await theirs.claim_sweep(60)] == [True, False]
+    finally:
+        await one.aclose()
+        await other.aclose()

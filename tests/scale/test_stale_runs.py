@@ -82,6 +82,9 @@ async def test_runs_a_killed_worker_left_on_superseded_heads_are_all_completed(
         )
         assert status == 202
     await doomed.kill()
+    # The killed worker's PR locks lapse with their lease; a job taken before then waits
+    # for them (here beyond the test's short JOB_TIMEOUT, never in production's 30 min).
+    await until(lambda: _no_pr_locks(cluster), "the killed worker's PR locks lapsed")
     await cluster.start_worker()
 
     def all_completed() -> bool:
@@ -98,3 +101,12 @@ async def test_runs_a_killed_worker_left_on_superseded_heads_are_all_completed(
         [newest] = [r for r in repo.check_runs.values() if r.head_sha == pr.head_sha]
         assert (newest.conclusion, newest.output["title"] != ERROR_TITLE) == ("failure", True)
     assert fake.contract_errors == []
+
+
+async def _no_pr_locks(cluster: Cluster) -> bool:
+    client = cluster.redis.client()
+    try:
+        held = [k for k in await client.keys("lockin:lock:pr:*") if not k.endswith(b":fence")]
+    finally:
+        await client.aclose()
+    return held == []

@@ -11,6 +11,7 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -25,6 +26,36 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def start_serve(
+    fake_github: FakeGitHub, port: int, cwd: Path, **options: Any
+) -> asyncio.subprocess.Process:
+    """`serve` in a process of its own, configured for the fake GitHub, on 127.0.0.1:`port`
+    (its output in pipes)."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        SERVE,
+        env=_serve_environ(fake_github, port),
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        **options,
+    )
+
+
+def _serve_environ(fake_github: FakeGitHub, port: int) -> dict[str, str]:
+    return {
+        **os.environ,
+        "APP_ID": str(fake_github.app_id),
+        "PRIVATE_KEY": fake_github.private_key_pem.replace("\n", "\\n"),
+        "WEBHOOK_SECRET": SECRET,
+        "GITHUB_API_URL": fake_github.url,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "LOG_FORMAT": "json",
+    }
 
 
 async def wait_healthy(url: str, process: asyncio.subprocess.Process) -> None:
@@ -46,25 +77,7 @@ async def test_serve_runs_answers_and_stops_cleanly_on_sigterm(
     fake_github: FakeGitHub, tmp_path: Path
 ) -> None:
     port = free_port()
-    environ = {
-        **os.environ,
-        "APP_ID": str(fake_github.app_id),
-        "PRIVATE_KEY": fake_github.private_key_pem.replace("\n", "\\n"),
-        "WEBHOOK_SECRET": SECRET,
-        "GITHUB_API_URL": fake_github.url,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "LOG_FORMAT": "json",
-    }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        SERVE,
-        env=environ,
-        cwd=tmp_path,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await start_serve(fake_github, port, tmp_path)
     url = f"http://127.0.0.1:{port}"
     try:
         await wait_healthy(url, process)
@@ -101,23 +114,10 @@ async def test_serve_raises_its_open_file_limit_to_the_hard_limit(
     connections lock out deliveries."""
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     port = free_port()
-    environ = {
-        **os.environ,
-        "APP_ID": str(fake_github.app_id),
-        "PRIVATE_KEY": fake_github.private_key_pem,
-        "WEBHOOK_SECRET": SECRET,
-        "GITHUB_API_URL": fake_github.url,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-    }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-c",
-        SERVE,
-        env=environ,
-        cwd=tmp_path,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
+    process = await start_serve(
+        fake_github,
+        port,
+        tmp_path,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
     )
     try:
