@@ -17,7 +17,7 @@ from jsonschema import Draft4Validator, Draft202012Validator
 from bot.cli import main
 from bot.render import text
 from bot.render.json_out import load_schema
-from tests.cli.gitrepo import commit, git, init
+from tests.cli.gitrepo import commit, git, init, write
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -299,6 +299,20 @@ def test_git_trailer_links_a_record_added_at_head_and_bare_repo_agrees(
     git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
     code_bare, out_bare, _ = run("diff", "base", "linked", "--repo", str(bare), "--format", "json")
     assert (code_bare, out_bare) == (code, out)
+
+
+def test_a_staged_record_awaits_approval_and_names_its_code_owners(repo: Path) -> None:
+    # What the pre-commit hook runs, with the record linked: reviews are on GitHub.
+    commit(repo, {".github/CODEOWNERS": "/docs/decisions/ @acme/gpu-platform\n"}, "owners")
+    write(repo, {"ops/new.cu": KERNEL, "docs/decisions/0002-ops.md": RECORD.format(scope="ops/**")})
+    git(repo, "add", "-A")
+    argv = ["diff", "--staged", "--repo", str(repo), "--decision", "docs/decisions/0002-ops.md"]
+    code, out, _ = run(*argv)
+    assert code == 1, out
+    assert (
+        "awaiting an approving review from @gpu-team or a code owner of "
+        "docs/decisions/0002-ops.md (@acme/gpu-platform) on its pull request"
+    ) in out
 
 
 def test_git_rename_deletion_and_binary(repo: Path) -> None:
