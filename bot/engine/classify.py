@@ -187,7 +187,7 @@ def _not_on_lines(
 ) -> dict[tuple[int, int], None]:
     """The spans whose first line, as written, does not match ``unless``."""
     text, starts = lexed.text, src.starts
-    kept = {}
+    kept: dict[tuple[int, int], None] = {}
     for span in found:
         start = starts[span[0] - 1] if 0 < span[0] <= len(starts) else 0
         end = text.find("\n", start)

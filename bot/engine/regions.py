@@ -907,9 +907,12 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     """A string literal naming a device, unless it is one element of a list, tuple, set,
     dict or call that names the device kinds of two vendors or more (``["cuda", "xpu",
     "mps"]``, ``device.type in ("cuda", "hip")``): that is the code choosing among vendors,
-    the opposite of lock-in. Nor is an attribute name probed with ``getattr``/``hasattr``."""
+    the opposite of lock-in; nor when its branch of an ``if``/``elif`` or ``match`` chain is
+    one of several naming such kinds. Nor is an attribute name probed with
+    ``getattr``/``hasattr``."""
     text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
     verdicts: dict[int, bool] = {}  # opener offset -> its collection names several kinds
+    chains: dict[int, bool] = {}  # branch line -> its chain names several kinds
     for index in src.strings_holding(keywords):
         s, e = strings[index]
         if not pattern.search(string_body(text[s:e])):
@@ -925,7 +928,64 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
                 several = verdicts[opener] = _names_several_kinds(src, opener, closing[opener])
             if several:
                 continue
+        elif _in_dispatch_chain(src, src.line_of(s), chains):
+            continue
         yield src.span(s, e)
+
+
+_BRANCH = re.compile(r"[ \t]*(?:(if|elif|case)\b|else\b)")
+#: Lines of a branch body looked through for the chain's next branch: bounded, linear.
+_CHAIN_REACH = 60
+
+
+def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
+    """Whether ``line`` is a branch (``if``/``elif``/``case``) of a chain at one indentation
+    whose conditions name the device kinds of two vendors or more (``if t == "cuda": ...
+    elif t == "xpu": ...``, or ``match`` cases): a switch choosing among vendors. ``known``
+    holds the verdicts of branches already seen, so each chain is read once."""
+    if src.family != "indent":
+        return False
+    if line in known:
+        return known[line]
+    lines = src.lexed.lines
+    head = lines[line - 1]
+    if not (m := _BRANCH.match(head)) or not m.group(1):
+        return False
+    indent = len(head) - len(head.lstrip())
+    kinds: set[str] = set()
+    branches = [line]
+    for step in (-1, 1):
+        number = line + step
+        while 0 < number <= len(lines) and abs(number - line) <= _CHAIN_REACH:
+            code = lines[number - 1]
+            depth = len(code) - len(code.lstrip())
+            if code.strip() and depth <= indent:
+                branch = _BRANCH.match(code) if depth == indent else None
+                if branch is None or (step > 0 and branch.group(1) == "if"):
+                    break  # the chain ended, or another one starts
+                branches.append(number)
+                if step < 0 and branch.group(1) == "if":
+                    break  # the chain's own head
+            number += step
+    for number in branches:
+        kinds |= _kinds_on_line(src, number)
+    verdict = len(kinds) >= 2
+    for number in branches:
+        known[number] = verdict
+    return verdict
+
+
+def _kinds_on_line(src: Source, line: int) -> set[str]:
+    text, strings, starts = src.lexed.text, src.lexed.strings, src.string_starts()
+    first = src.starts[line - 1]
+    last = src.starts[line] if line < len(src.starts) else len(text)
+    kinds = set()
+    for k in range(bisect_left(starts, first), bisect_left(starts, last)):
+        s, e = strings[k]
+        found = _DEVICE_KIND.match(string_body(text[s:e]).strip().lower())
+        if found:
+            kinds.add(found.group(1))
+    return kinds
 
 
 def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:

@@ -32,9 +32,9 @@ void run(float* x) {
 WRONG = """\
 # lockin: ignore[torch.cuda-call]
 import torch  # lockin: ignore[torch.cuda-cal] typo in the id
-x = torch.cuda.is_available()
+x = torch.cuda.current_device()
 s = "lockin: ignore[torch.cuda-call] a string is not a marker"
-y = torch.cuda.device_count()  # lockin: ignore[cuda.kernel] wrong rule for this line
+y = torch.cuda.memory_allocated()  # lockin: ignore[cuda.kernel] wrong rule for this line
 """
 NOT_ALLOWED = "ignore_markers: not-allowed\n"
 

@@ -7,10 +7,12 @@ by the engine; the gate then says which lines count and why.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.engine import classify
 from bot.engine.census import FileSummary
-from bot.engine.delta import changed_lines, file_delta
+from bot.engine.delta import changed_lines, file_delta, hunks
 from bot.engine.model import ChangeDelta, FileDelta
 from bot.policy.baseline import Baseline, dump_baseline, load_baseline, record_baseline
 from bot.policy.config import DEFAULT_POLICY, PolicyError, load_policy
@@ -251,3 +253,27 @@ def test_report_only_concludes_neutral() -> None:
         verdict = judge(f, policy=load_policy(f"enforcement: {name}\n"))
         assert verdict.conclusion == "neutral"
         assert verdict.uncovered  # everything else the same
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abc"), max_size=14), st.lists(st.sampled_from("abc"), max_size=14))
+def test_hunks_pair_removed_and_added_runs_where_they_stand(old: list[str], new: list[str]) -> None:
+    added, removed = changed_lines("".join(f"{x}\n" for x in old), "".join(f"{x}\n" for x in new))
+    rebuilt = hunks(added, removed)
+    assert sorted(n for gone, _ in rebuilt for n in gone) == sorted(removed)
+    assert sorted(n for _, came in rebuilt for n in came) == sorted(added)
+    for gone, came in rebuilt:
+        if gone and came:  # a replacement: as many unchanged lines precede it on each side
+            kept_before_old = sum(1 for n in range(1, gone[0]) if n not in removed)
+            kept_before_new = sum(1 for n in range(1, came[0]) if n not in added)
+            assert kept_before_old == kept_before_new
+
+
+def test_an_edit_is_kept_and_not_pointed_at_but_new_lines_are() -> None:
+    edited = KERNEL.replace("x[i] *= a;", "x[i] = a * x[i];") + SECOND_KERNEL
+    f = delta("csrc/scale.cu", KERNEL, edited)
+    edited_line = edited.splitlines().index("        x[i] = a * x[i];") + 1
+    assert f.kept_lines == [edited_line]
+    lines = count_lines(f, DEFAULT_POLICY.layers, strict=False)
+    assert lines.ranges
+    assert all(not r.start_line <= edited_line <= r.end_line for r in lines.ranges)
