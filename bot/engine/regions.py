@@ -70,12 +70,9 @@ _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before 
 _STATEMENT_LINES = 1000  # lines one statement may span
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
-_PARENS = re.compile(r"[()]")
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
-# The name (or a lambda's "]") just before a "(".
-_NAME_BEFORE = re.compile(r"(?:(\w+)|\])[ \t\n]*\Z")
 _CONTROL_WORDS = frozenset(
     {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "defined", "elif"}
 )
@@ -316,18 +313,30 @@ class Source:
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
             return False
-        # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``).
-        depth = 0
-        parens = [m.start() for m in _PARENS.finditer(masked, lo, close + 1)]
-        for at in reversed(parens):
-            depth += 1 if masked[at] == ")" else -1
-            if depth == 0:
-                before = _NAME_BEFORE.search(masked, max(lo, at - 256), at)
-                if before is None:
-                    return False
-                word = before.group(1)
-                return word is None or word not in _CONTROL_WORDS
-        return False
+        # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``): one
+        # ``rfind`` pair per bracket passed, most headers need one or two.
+        depth, at = 1, close
+        while depth:
+            opening = masked.rfind("(", lo, at)
+            closing = masked.rfind(")", lo, at)
+            if opening < 0:
+                return False
+            if closing > opening:
+                depth += 1
+                at = closing
+            else:
+                depth -= 1
+                at = opening
+        # The name (or a lambda's "]") just before it.
+        end = at
+        while end > lo and masked[end - 1] in " \t\n":
+            end -= 1
+        if end > lo and masked[end - 1] == "]":
+            return True
+        begin = end
+        while begin > lo and (masked[begin - 1].isalnum() or masked[begin - 1] == "_"):
+            begin -= 1
+        return begin < end and masked[begin:end] not in _CONTROL_WORDS
 
     def nearest_functions(self, offsets: Iterable[int]) -> Iterator[tuple[int, int]]:
         """For each offset (in increasing order), the open brace of the innermost function or
