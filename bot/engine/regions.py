@@ -69,7 +69,8 @@ _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 _STATEMENT_LINES = 1000  # lines one statement may span
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
-_HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
+_HEADER_WINDOW = 2000
+_BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function  # how far back a function header's parameter list is searched
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
@@ -83,6 +84,7 @@ class Source:
 
     __slots__ = (
         "_blocks",
+        "_braces",
         "_branches",
         "_directive_lines",
         "_directives",
@@ -97,7 +99,6 @@ class Source:
         "lexed",
         "masked",
         "_functions",
-        "_innermost_branch",
         "line_statements",
         "occurrences",
         "preprocessor",
@@ -123,6 +124,7 @@ class Source:
         # offset past the last line still falls in it, with no clamping per lookup.
         self.starts = lexed.line_starts[: len(lexed.lines)] or [0]
         self._pairs: dict[int, int] | None = None
+        self._braces: list[int] = []  # offsets of every brace, in order (with the pairs)
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._blocks: tuple[dict[int, int], list[int]] | None = None
         self._logical: list[bool] | None = None
@@ -134,7 +136,6 @@ class Source:
         self._keyword_lines: dict[str, set[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
-        self._innermost_branch: tuple[list[int], list[Span]] | None = None
 
     @property
     def nlines(self) -> int:
@@ -208,11 +209,13 @@ class Source:
         if self._pairs is None:
             pairs: dict[int, int] = {}
             stack: list[int] = []
-            for m in _BRACES.finditer(self.masked):
-                if m.group() == "{":
-                    stack.append(m.start())
+            masked = self.masked
+            self._braces = braces = [m.start() for m in _BRACES.finditer(masked)]
+            for at in braces:
+                if masked[at] == "{":
+                    stack.append(at)
                 elif stack:
-                    pairs[stack.pop()] = m.start()
+                    pairs[stack.pop()] = at
             self._pairs = pairs
         return self._pairs
 
@@ -343,16 +346,15 @@ class Source:
         lambda body holding it, or -1, and the brace closing it (one sweep over the braces)."""
         masked, functions = self.masked, self._functions
         pairs = self.brace_pairs()
-        braces = _BRACES.finditer(masked)
+        braces, count, k = self._braces, len(self._braces), 0
         stack: list[int] = []
-        pending = next(braces, None)
         for pos in offsets:
-            while pending is not None and pending.start() < pos:
-                if pending.group() == "{":
-                    stack.append(pending.start())
+            while k < count and braces[k] < pos:
+                if masked[braces[k]] == "{":
+                    stack.append(braces[k])
                 elif stack:
                     stack.pop()
-                pending = next(braces, None)
+                k += 1
             # Down the stack to the first brace whose answer is known or that is a body;
             # every brace walked past shares that answer (each is decided once per file).
             walked: list[int] = []
@@ -370,38 +372,42 @@ class Source:
                 functions[brace] = found
             yield found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
 
-    def branch_at(self, line: int) -> Span | None:
-        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``line``
-        (its directive included, up to the line before the next one), if any."""
-        if self._innermost_branch is None:
-            self._innermost_branch = self._scan_branches()
-        owner, spans = self._innermost_branch
-        index = owner[line - 1] if 0 < line <= len(owner) else -1
-        return spans[index] if index >= 0 else None
-
-    def _scan_branches(self) -> tuple[list[int], list[Span]]:
-        """Per line, the index of the innermost branch holding it (-1: none), and the spans."""
-        owner = [-1] * self.nlines
-        spans: list[Span] = []
-        stack: list[int] = []  # open branches, innermost last
-        previous = 1  # lines from here to the next directive belong to the stack's top
-        starts = self.starts
-        for m in _PP.finditer(self.masked):
-            line = bisect_right(starts, m.start())
-            top = stack[-1] if stack else -1
-            owner[previous - 1 : line - 1] = [top] * (line - previous)
+    def branch_in(self, lo: int, pos: int, hi: int) -> Span | None:
+        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``pos`` that
+        opens and closes between offsets ``lo`` and ``hi`` (a function's body), if any.
+        Only the directives in that range are read, at most ``_BRANCH_DIRECTIVES`` of them."""
+        masked = self.masked
+        if masked.find("#", lo, hi) < 0:
+            return None
+        stack: list[int] = []  # first line of each open branch, innermost last
+        seen = 0
+        for m in _PP.finditer(masked, lo, pos):
+            seen += 1
             directive = m.group(1)
-            if directive[0] != "i" and stack:  # elif, else, endif: the branch ends
-                closed = stack.pop()
-                spans[closed] = (spans[closed][0], line - 1 if directive != "endif" else line)
-            if directive[0] == "i" or (directive in ("elif", "else") and top >= 0):
-                stack.append(len(spans))
-                spans.append((line, self.nlines))
-            owner[line - 1] = stack[-1] if stack else -1
-            previous = line + 1
-        top = stack[-1] if stack else -1
-        owner[previous - 1 :] = [top] * (self.nlines - previous + 1)
-        return owner, spans
+            if directive[0] == "i":
+                stack.append(self.line_of(m.start()))
+            elif not stack:
+                continue
+            elif directive == "endif":
+                stack.pop()
+            else:
+                stack[-1] = self.line_of(m.start())
+        if not stack:
+            return None
+        depth = 0
+        for m in _PP.finditer(masked, pos, hi):
+            seen += 1
+            if seen > _BRANCH_DIRECTIVES:
+                return None
+            directive = m.group(1)
+            if directive[0] == "i":
+                depth += 1
+            elif depth:
+                depth -= directive == "endif"
+            else:
+                line = self.line_of(m.start())
+                return stack[-1], line if directive == "endif" else line - 1
+        return None
 
     def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
         """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
@@ -748,8 +754,8 @@ def _c_enclosing_function(
             function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
         # Inside a preprocessor branch of the body (the CUDA branch beside a SYCL one), the
         # branch is the device code, not the whole function.
-        branch = src.branch_at(bisect_right(starts, m.start())) if src.preprocessor else None
-        if branch is not None and function[0] < branch[0] and branch[1] < function[1]:
+        branch = src.branch_in(brace, m.start(), close) if src.preprocessor else None
+        if branch is not None:
             yield branch
         else:
             yield function
