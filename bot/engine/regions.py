@@ -69,8 +69,10 @@ _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 _STATEMENT_LINES = 1000  # lines one statement may span
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
-_HEADER_WINDOW = 2000
-_BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function  # how far back a function header's parameter list is searched
+_HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
+_BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
+# The name (or a lambda's "]": no group) that a parameter list's "(" follows.
+_NAME_BEFORE = re.compile(r"(?:(\w+)|\])[ \t\n]*\Z")
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
@@ -84,6 +86,9 @@ class Source:
 
     __slots__ = (
         "_blocks",
+        "_branch_ends",
+        "_sweep_at",
+        "_sweep_stack",
         "_braces",
         "_branches",
         "_directive_lines",
@@ -125,6 +130,9 @@ class Source:
         self.starts = lexed.line_starts[: len(lexed.lines)] or [0]
         self._pairs: dict[int, int] | None = None
         self._braces: list[int] = []  # offsets of every brace, in order (with the pairs)
+        self._branch_ends: dict[int, int | None] = {}  # branch directive -> its last line
+        self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
+        self._sweep_stack: list[int] = []
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._blocks: tuple[dict[int, int], list[int]] | None = None
         self._logical: list[bool] | None = None
@@ -330,74 +338,78 @@ class Source:
             else:
                 depth -= 1
                 at = opening
-        # The name (or a lambda's "]") just before it.
-        end = at
-        while end > lo and masked[end - 1] in " \t\n":
-            end -= 1
-        if end > lo and masked[end - 1] == "]":
-            return True
-        begin = end
-        while begin > lo and (masked[begin - 1].isalnum() or masked[begin - 1] == "_"):
-            begin -= 1
-        return begin < end and masked[begin:end] not in _CONTROL_WORDS
+        # The name (or a lambda's "]") just before it, read from a short slice.
+        before = _NAME_BEFORE.search(masked[max(lo, at - 64) : at])
+        return before is not None and (before.group(1) or "") not in _CONTROL_WORDS
 
-    def nearest_functions(self, offsets: Iterable[int]) -> Iterator[tuple[int, int]]:
-        """For each offset (in increasing order), the open brace of the innermost function or
-        lambda body holding it, or -1, and the brace closing it (one sweep over the braces)."""
+    def nearest_function(self, pos: int) -> tuple[int, int]:
+        """The open brace of the innermost function or lambda body holding ``pos``, or -1,
+        and the brace closing it. Offsets must come in increasing order: one sweep over the
+        file's braces serves every call."""
         masked, functions = self.masked, self._functions
         pairs = self.brace_pairs()
-        braces, count, k = self._braces, len(self._braces), 0
-        stack: list[int] = []
-        for pos in offsets:
-            while k < count and braces[k] < pos:
-                if masked[braces[k]] == "{":
-                    stack.append(braces[k])
-                elif stack:
-                    stack.pop()
-                k += 1
-            # Down the stack to the first brace whose answer is known or that is a body;
-            # every brace walked past shares that answer (each is decided once per file).
-            walked: list[int] = []
-            found = -1
-            for brace in reversed(stack):
-                known = functions.get(brace)
-                if known is not None:
-                    found = known
-                    break
-                walked.append(brace)
-                if self.is_function_body(brace):
-                    found = brace
-                    break
-            for brace in walked:
-                functions[brace] = found
-            yield found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+        braces, stack = self._braces, self._sweep_stack
+        k, count = self._sweep_at, len(braces)
+        while k < count and braces[k] < pos:
+            if masked[braces[k]] == "{":
+                stack.append(braces[k])
+            elif stack:
+                stack.pop()
+            k += 1
+        self._sweep_at = k
+        # Down the stack to the first brace whose answer is known or that is a body; every
+        # brace walked past shares that answer (each is decided once per file).
+        walked: list[int] = []
+        found = -1
+        for brace in reversed(stack):
+            known = functions.get(brace)
+            if known is not None:
+                found = known
+                break
+            walked.append(brace)
+            if self.is_function_body(brace):
+                found = brace
+                break
+        for brace in walked:
+            functions[brace] = found
+        return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
 
     def branch_in(self, lo: int, pos: int, hi: int) -> Span | None:
         """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``pos`` that
         opens and closes between offsets ``lo`` and ``hi`` (a function's body), if any.
-        Only the directives in that range are read, at most ``_BRANCH_DIRECTIVES`` of them."""
+
+        Only the directives between ``lo`` and ``pos`` are read to open it (none in most
+        bodies), and where it ends is searched once per branch, at most
+        ``_BRANCH_DIRECTIVES`` directives on.
+        """
         masked = self.masked
-        if masked.find("#", lo, hi) < 0:
+        if masked.find("#", lo, pos) < 0:
             return None
-        stack: list[int] = []  # first line of each open branch, innermost last
-        seen = 0
+        stack: list[int] = []  # offset of each open branch's directive, innermost last
         for m in _PP.finditer(masked, lo, pos):
-            seen += 1
             directive = m.group(1)
             if directive[0] == "i":
-                stack.append(self.line_of(m.start()))
+                stack.append(m.start())
             elif not stack:
                 continue
             elif directive == "endif":
                 stack.pop()
             else:
-                stack[-1] = self.line_of(m.start())
+                stack[-1] = m.start()
         if not stack:
             return None
+        opened = stack[-1]
+        if opened not in self._branch_ends:
+            self._branch_ends[opened] = self._branch_end(pos, hi)
+        end = self._branch_ends[opened]
+        return None if end is None else (self.line_of(opened), end)
+
+    def _branch_end(self, pos: int, hi: int) -> int | None:
+        """Last line of the branch open at ``pos``: the line before the next directive of its
+        group (``#endif`` itself included), if one comes before ``hi``."""
         depth = 0
-        for m in _PP.finditer(masked, pos, hi):
-            seen += 1
-            if seen > _BRANCH_DIRECTIVES:
+        for seen, m in enumerate(_PP.finditer(self.masked, pos, hi)):
+            if seen >= _BRANCH_DIRECTIVES:
                 return None
             directive = m.group(1)
             if directive[0] == "i":
@@ -406,7 +418,7 @@ class Source:
                 depth -= directive == "endif"
             else:
                 line = self.line_of(m.start())
-                return stack[-1], line if directive == "endif" else line - 1
+                return line if directive == "endif" else line - 1
         return None
 
     def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
@@ -734,19 +746,28 @@ def _c_enclosing_function(
     its closing brace; a match in a ``#define`` claims the macro, one outside any function
     body its statement."""
     matches: list[re.Match[str]] = []
+    last: Span | None = None
     for m in src.finditer(pattern, keywords):
         directive = src.directive_span(m.start())
-        if directive:
-            yield directive
-        else:
+        if directive is None:
             matches.append(m)
+        elif directive != last:  # many matches share one macro
+            last = directive
+            yield directive
     starts = src.starts
     done: dict[int, Span] = {}
-    for m, (brace, close) in zip(
-        matches, src.nearest_functions(m.start() for m in matches), strict=True
-    ):
+    covered = 0  # last line of the previous statement outside any function
+    claimed = -1  # offset closing the last whole function claimed: matches before it add nothing
+    for m in matches:
+        start = m.start()
+        if start < claimed:
+            continue
+        brace, close = src.nearest_function(start)
         if brace < 0:
-            yield _statement_span(src, m)
+            if bisect_right(starts, start) > covered:
+                span = _statement_span(src, m)
+                covered = span[1]
+                yield span
             continue
         function = done.get(brace)
         if function is None:
@@ -754,10 +775,11 @@ def _c_enclosing_function(
             function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
         # Inside a preprocessor branch of the body (the CUDA branch beside a SYCL one), the
         # branch is the device code, not the whole function.
-        branch = src.branch_in(brace, m.start(), close) if src.preprocessor else None
+        branch = src.branch_in(brace, start, close) if src.preprocessor else None
         if branch is not None:
             yield branch
         else:
+            claimed = close
             yield function
 
 
