@@ -820,6 +820,7 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
     starts = src.logical_starts()
     lines = src.lexed.lines
     def_of: dict[int, int | None] = {}  # decorator line -> the def it decorates (walked once)
+    last_def = 0
     for m in src.finditer(pattern, keywords):
         first = src.line_of(m.start())
         if first not in def_of:
@@ -838,7 +839,10 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
                     break
             def_of.update(dict.fromkeys(walked, found))
         def_line = def_of[first]
-        if def_line is not None:
+        # Stacked decorators of one def: the topmost (the first match) already spans the
+        # others, so each def yields once.
+        if def_line is not None and def_line != last_def:
+            last_def = def_line
             yield first, ends.get(def_line, def_line)
 
 
