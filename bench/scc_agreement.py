@@ -79,14 +79,16 @@ def main(argv: list[str] | None = None) -> int:
                 files[lang] += 1
                 if report.code_lines != counted[rel]:
                     gap = abs(report.code_lines - counted[rel])
-                    differing[lang].append((gap, f"{root.name}/{rel}", report.code_lines, counted[rel]))
+                    differing[lang].append(
+                        (gap, f"{root.name}/{rel}", report.code_lines, counted[rel])
+                    )
     failed = False
     print(f"{'language':14} {'files':>6} {'lockin':>9} {'scc':>9} {'diff %':>7}")
     for lang in sorted(ours, key=lambda k: -theirs[k]):
         diff = (ours[lang] - theirs[lang]) / max(theirs[lang], 1)
         failed |= abs(diff) > args.tolerance
         print(f"{lang:14} {files[lang]:6} {ours[lang]:9} {theirs[lang]:9} {100 * diff:7.2f}")
-        for gap, path, mine, scc in sorted(differing[lang], reverse=True)[: args.worst]:
+        for _, path, mine, scc in sorted(differing[lang], reverse=True)[: args.worst]:
             print(f"    {path}: lockin {mine}, scc {scc}")
     total_ours, total_scc = sum(ours.values()), sum(theirs.values())
     print(f"{'all':14} {sum(files.values()):6} {total_ours:9} {total_scc:9} "
@@ -95,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         print("counted by scc only (code lines by extension):",
               ", ".join(f"{k} {v}" for k, v in only_scc.most_common(12)))  # fmt: skip
     if only_lockin:
-        print("counted by lockin only:", ", ".join(f"{k} {v}" for k, v in only_lockin.most_common()))
+        print(
+            "counted by lockin only:", ", ".join(f"{k} {v}" for k, v in only_lockin.most_common())
+        )
     return 1 if failed else 0
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right, insort
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from heapq import heappop, heappush
-from collections import Counter
 from itertools import compress, groupby
 from operator import itemgetter, not_
 
@@ -371,16 +371,16 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
     # (an unclosed function per line) cost linear time.
     by_start = sorted(nested, key=lambda pos: ranked[pos][1])
     active: list[int] = []
-    ends: list[tuple[int, int]] = []
+    closing: list[tuple[int, int]] = []
     k = 0
     for first, last in _union((ranked[pos][1], ranked[pos][2]) for pos in by_start):
         for line in range(max(first, 1), min(last, n) + 1):
             while k < len(by_start) and ranked[by_start[k]][1] <= line:
                 insort(active, by_start[k])
-                heappush(ends, (ranked[by_start[k]][2], by_start[k]))
+                heappush(closing, (ranked[by_start[k]][2], by_start[k]))
                 k += 1
-            while ends and ends[0][0] < line:
-                del active[bisect_left(active, heappop(ends)[1])]
+            while closing and closing[0][0] < line:
+                del active[bisect_left(active, heappop(closing)[1])]
             cover = active[-_NESTED_CHOICES:]
             winner = holder[line - 1]
             while inner := [p for p in cover if _inside_narrower(ranked[p], ranked[winner])]:
