@@ -142,6 +142,16 @@ def python_defs(size: int) -> tuple[str, str]:
     return "k.py", "import triton\nimport triton.language as tl\n" + _repeat(unit, size)
 
 
+def stacked_decorators(size: int) -> tuple[str, str]:
+    unit = "@triton.jit\n" * 50 + "def k(x):\n    tl.program_id(0)\n"
+    return "k.py", "import triton\nimport triton.language as tl\n" + _repeat(unit, size)
+
+
+def unclosed_functions_in_branches(size: int) -> tuple[str, str]:
+    unit = "KERNEL void f(int* p) {\n#ifdef USE_CUDA\n  p[threadIdx.x] = 0;\n#else\n"
+    return "k.cc", _repeat(unit, size)
+
+
 def cmake_args(size: int) -> tuple[str, str]:
     unit = 'set(CMAKE_CUDA_ARCHITECTURES "70;80;90" -gencode arch=compute_80,code=sm_80)\n'
     return "CMakeLists.txt", _repeat(unit, size)
@@ -176,6 +186,8 @@ INPUTS: dict[str, Maker] = {
     "dockerfile": dockerfile,
     "python-nesting": python_nesting,
     "python-defs": python_defs,
+    "stacked-decorators": stacked_decorators,
+    "unclosed-functions-in-branches": unclosed_functions_in_branches,
     "cmake-args": cmake_args,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.

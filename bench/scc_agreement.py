@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         diff = (ours[lang] - theirs[lang]) / max(theirs[lang], 1)
         failed |= abs(diff) > args.tolerance
         print(f"{lang:14} {files[lang]:6} {ours[lang]:9} {theirs[lang]:9} {100 * diff:7.2f}")
-        for gap, path, mine, scc in sorted(differing[lang], reverse=True)[: args.worst]:
+        for _, path, mine, scc in sorted(differing[lang], reverse=True)[: args.worst]:
             print(f"    {path}: lockin {mine}, scc {scc}")
     total_ours, total_scc = sum(ours.values()), sum(theirs.values())
     print(f"{'all':14} {sum(files.values()):6} {total_ours:9} {total_scc:9} "

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import gc
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
+from collections.abc import Iterable, Iterator
+from heapq import heappop, heappush
 from itertools import compress, groupby
 from operator import itemgetter, not_
 
@@ -36,6 +38,7 @@ _GENERATED_HEAD = 2048
 _OVERPAINT = 8
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
 _NOT_CODE = -2  # owner of a line that is not code (blank, comment)
+_NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 #: Owner index -> line_rules entry: a rule id, "" for portable (-1), None for non-code (-2).
 _RULE_IDS: dict[int, str | None] = {
     **{i: spec.rule.id for i, spec in enumerate(SPECS)},
@@ -378,15 +381,41 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
     n = len(owner)
     # The claim (position in ranked) that won each line.
     holder = _paint([(pos, first, last) for pos, (_, first, last) in enumerate(ranked)], n)
-    lines = sorted({i for pos in nested for i in range(ranked[pos][1], ranked[pos][2] + 1)})
-    for line in lines:
-        if not 1 <= line <= n:
+    # One sweep down the lines the nested claims cover: the claims covering the current line
+    # are kept sorted (weakest first), those ended dropped through a heap of their ends, and
+    # only the strongest _NESTED_CHOICES are tried per line, so thousands of nested claims
+    # (an unclosed function per line) cost linear time.
+    by_start = sorted(nested, key=lambda pos: ranked[pos][1])
+    active: list[int] = []
+    closing: list[tuple[int, int]] = []
+    k = 0
+    for first, last in _union((ranked[pos][1], ranked[pos][2]) for pos in by_start):
+        for line in range(max(first, 1), min(last, n) + 1):
+            while k < len(by_start) and ranked[by_start[k]][1] <= line:
+                insort(active, by_start[k])
+                heappush(closing, (ranked[by_start[k]][2], by_start[k]))
+                k += 1
+            while closing and closing[0][0] < line:
+                del active[bisect_left(active, heappop(closing)[1])]
+            cover = active[-_NESTED_CHOICES:]
+            winner = holder[line - 1]
+            while inner := [p for p in cover if _inside_narrower(ranked[p], ranked[winner])]:
+                winner = inner[-1]  # ranked weakest first: the last is the strongest
+            owner[line - 1] = ranked[winner][0]
+
+
+def _union(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The disjoint runs of lines that ``spans`` (sorted by first line) cover together."""
+    current: tuple[int, int] | None = None
+    for first, last in spans:
+        if current is not None and first <= current[1] + 1:
+            current = (current[0], max(current[1], last))
             continue
-        cover = [pos for pos in nested if ranked[pos][1] <= line <= ranked[pos][2]]
-        winner = holder[line - 1]
-        while inner := [pos for pos in cover if _inside_narrower(ranked[pos], ranked[winner])]:
-            winner = inner[-1]  # ranked weakest first: the last is the strongest
-        owner[line - 1] = ranked[winner][0]
+        if current is not None:
+            yield current
+        current = (first, last)
+    if current is not None:
+        yield current
 
 
 def _ranked(claims: list[tuple[int, int, int]], n: int) -> list[tuple[int, int, int]]:

@@ -74,12 +74,12 @@ _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before 
 _STATEMENT_LINES = 1000  # lines one statement may span
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
-_PARENS = re.compile(r"[()]")
+_BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
+# The name (or a lambda's "]": no group) that a parameter list's "(" follows.
+_NAME_BEFORE = re.compile(r"(?:(\w+)|\])[ \t\n]*\Z")
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
-# The name (or a lambda's "]") just before a "(".
-_NAME_BEFORE = re.compile(r"(?:(\w+)|\])[ \t\n]*\Z")
 _CONTROL_WORDS = frozenset(
     {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "defined", "elif"}
 )
@@ -90,6 +90,8 @@ class Source:
 
     __slots__ = (
         "_blocks",
+        "_braces",
+        "_branch_ends",
         "_branches",
         "_collections",
         "_directive_lines",
@@ -102,6 +104,8 @@ class Source:
         "_next",
         "_pairs",
         "_string_starts",
+        "_sweep_at",
+        "_sweep_stack",
         "_windows",
         "family",
         "lexed",
@@ -131,6 +135,10 @@ class Source:
         # offset past the last line still falls in it, with no clamping per lookup.
         self.starts = lexed.line_starts[: len(lexed.lines)] or [0]
         self._pairs: dict[int, int] | None = None
+        self._braces: list[int] = []  # offsets of every brace, in order (with the pairs)
+        self._branch_ends: dict[int, int | None] = {}  # branch directive -> its last line
+        self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
+        self._sweep_stack: list[int] = []
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._blocks: tuple[dict[int, int], list[int]] | None = None
         self._logical: list[bool] | None = None
@@ -143,7 +151,6 @@ class Source:
         self._keyword_lines: dict[str, set[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
-        self._innermost_branch: tuple[list[int], list[Span]] | None = None
 
     @property
     def nlines(self) -> int:
@@ -217,11 +224,13 @@ class Source:
         if self._pairs is None:
             pairs: dict[int, int] = {}
             stack: list[int] = []
-            for m in _BRACES.finditer(self.masked):
-                if m.group() == "{":
-                    stack.append(m.start())
+            masked = self.masked
+            self._braces = braces = [m.start() for m in _BRACES.finditer(masked)]
+            for at in braces:
+                if masked[at] == "{":
+                    stack.append(at)
                 elif stack:
-                    pairs[stack.pop()] = m.start()
+                    pairs[stack.pop()] = at
             self._pairs = pairs
         return self._pairs
 
@@ -322,83 +331,102 @@ class Source:
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
             return False
-        # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``).
-        depth = 0
-        parens = [m.start() for m in _PARENS.finditer(masked, lo, close + 1)]
-        for at in reversed(parens):
-            depth += 1 if masked[at] == ")" else -1
-            if depth == 0:
-                before = _NAME_BEFORE.search(masked, max(lo, at - 256), at)
-                if before is None:
-                    return False
-                word = before.group(1)
-                return word is None or word not in _CONTROL_WORDS
-        return False
+        # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``): one
+        # ``rfind`` pair per bracket passed, most headers need one or two.
+        depth, at = 1, close
+        while depth:
+            opening = masked.rfind("(", lo, at)
+            closing = masked.rfind(")", lo, at)
+            if opening < 0:
+                return False
+            if closing > opening:
+                depth += 1
+                at = closing
+            else:
+                depth -= 1
+                at = opening
+        # The name (or a lambda's "]") just before it, read from a short slice.
+        before = _NAME_BEFORE.search(masked[max(lo, at - 64) : at])
+        return before is not None and (before.group(1) or "") not in _CONTROL_WORDS
 
-    def nearest_functions(self, offsets: Iterable[int]) -> Iterator[tuple[int, int]]:
-        """For each offset (in increasing order), the open brace of the innermost function or
-        lambda body holding it, or -1, and the brace closing it (one sweep over the braces)."""
+    def nearest_function(self, pos: int) -> tuple[int, int]:
+        """The open brace of the innermost function or lambda body holding ``pos``, or -1,
+        and the brace closing it. Offsets must come in increasing order: one sweep over the
+        file's braces serves every call."""
         masked, functions = self.masked, self._functions
         pairs = self.brace_pairs()
-        braces = _BRACES.finditer(masked)
-        stack: list[int] = []
-        pending = next(braces, None)
-        for pos in offsets:
-            while pending is not None and pending.start() < pos:
-                if pending.group() == "{":
-                    stack.append(pending.start())
-                elif stack:
-                    stack.pop()
-                pending = next(braces, None)
-            # Down the stack to the first brace whose answer is known or that is a body;
-            # every brace walked past shares that answer (each is decided once per file).
-            walked: list[int] = []
-            found = -1
-            for brace in reversed(stack):
-                known = functions.get(brace)
-                if known is not None:
-                    found = known
-                    break
-                walked.append(brace)
-                if self.is_function_body(brace):
-                    found = brace
-                    break
-            for brace in walked:
-                functions[brace] = found
-            yield found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+        braces, stack = self._braces, self._sweep_stack
+        k, count = self._sweep_at, len(braces)
+        while k < count and braces[k] < pos:
+            if masked[braces[k]] == "{":
+                stack.append(braces[k])
+            elif stack:
+                stack.pop()
+            k += 1
+        self._sweep_at = k
+        # Down the stack to the first brace whose answer is known or that is a body; every
+        # brace walked past shares that answer (each is decided once per file).
+        walked: list[int] = []
+        found = -1
+        for brace in reversed(stack):
+            known = functions.get(brace)
+            if known is not None:
+                found = known
+                break
+            walked.append(brace)
+            if self.is_function_body(brace):
+                found = brace
+                break
+        for brace in walked:
+            functions[brace] = found
+        return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
 
-    def branch_at(self, line: int) -> Span | None:
-        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``line``
-        (its directive included, up to the line before the next one), if any."""
-        if self._innermost_branch is None:
-            self._innermost_branch = self._scan_branches()
-        owner, spans = self._innermost_branch
-        index = owner[line - 1] if 0 < line <= len(owner) else -1
-        return spans[index] if index >= 0 else None
+    def branch_in(self, lo: int, pos: int, hi: int) -> Span | None:
+        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``pos`` that
+        opens and closes between offsets ``lo`` and ``hi`` (a function's body), if any.
 
-    def _scan_branches(self) -> tuple[list[int], list[Span]]:
-        """Per line, the index of the innermost branch holding it (-1: none), and the spans."""
-        owner = [-1] * self.nlines
-        spans: list[Span] = []
-        stack: list[int] = []  # open branches, innermost last
-        previous = 1  # lines from here to the next directive belong to the stack's top
-        starts = self.starts
-        for m in _PP.finditer(self.masked):
-            line = bisect_right(starts, m.start())
-            top = stack[-1] if stack else -1
-            owner[previous - 1 : line - 1] = [top] * (line - previous)
+        Only the directives between ``lo`` and ``pos`` are read to open it (none in most
+        bodies), and where it ends is searched once per branch, at most
+        ``_BRANCH_DIRECTIVES`` directives on.
+        """
+        masked = self.masked
+        if masked.find("#", lo, pos) < 0:
+            return None
+        stack: list[int] = []  # offset of each open branch's directive, innermost last
+        for m in _PP.finditer(masked, lo, pos):
             directive = m.group(1)
-            if directive[0] != "i" and stack:  # elif, else, endif: the branch ends
-                closed = stack.pop()
-                spans[closed] = (spans[closed][0], line - 1 if directive != "endif" else line)
-            if directive[0] == "i" or (directive in ("elif", "else") and top >= 0):
-                stack.append(len(spans))
-                spans.append((line, self.nlines))
-            owner[line - 1] = stack[-1] if stack else -1
-            previous = line + 1
-        top = stack[-1] if stack else -1
-        owner[previous - 1 :] = [top] * (self.nlines - previous + 1)
-        return owner, spans
+            if directive[0] == "i":
+                stack.append(m.start())
+            elif not stack:
+                continue
+            elif directive == "endif":
+                stack.pop()
+            else:
+                stack[-1] = m.start()
+        if not stack:
+            return None
+        opened = stack[-1]
+        if opened not in self._branch_ends:
+            self._branch_ends[opened] = self._branch_end(pos, hi)
+        end = self._branch_ends[opened]
+        return None if end is None else (self.line_of(opened), end)
+
+    def _branch_end(self, pos: int, hi: int) -> int | None:
+        """Last line of the branch open at ``pos``: the line before the next directive of its
+        group (``#endif`` itself included), if one comes before ``hi``."""
+        depth = 0
+        for seen, m in enumerate(_PP.finditer(self.masked, pos, hi)):
+            if seen >= _BRANCH_DIRECTIVES:
+                return None
+            directive = m.group(1)
+            if directive[0] == "i":
+                depth += 1
+            elif depth:
+                depth -= directive == "endif"
+            else:
+                line = self.line_of(m.start())
+                return line if directive == "endif" else line - 1
+        return None
 
     def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
         """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
@@ -749,19 +777,28 @@ def _c_enclosing_function(
     its closing brace; a match in a ``#define`` claims the macro, one outside any function
     body its statement."""
     matches: list[re.Match[str]] = []
+    last: Span | None = None
     for m in src.finditer(pattern, keywords):
         directive = src.directive_span(m.start())
-        if directive:
-            yield directive
-        else:
+        if directive is None:
             matches.append(m)
+        elif directive != last:  # many matches share one macro
+            last = directive
+            yield directive
     starts = src.starts
     done: dict[int, Span] = {}
-    for m, (brace, close) in zip(
-        matches, src.nearest_functions(m.start() for m in matches), strict=True
-    ):
+    covered = 0  # last line of the previous statement outside any function
+    claimed = -1  # offset closing the last whole function claimed: matches before it add nothing
+    for m in matches:
+        start = m.start()
+        if start < claimed:
+            continue
+        brace, close = src.nearest_function(start)
         if brace < 0:
-            yield _statement_span(src, m)
+            if bisect_right(starts, start) > covered:
+                span = _statement_span(src, m)
+                covered = span[1]
+                yield span
             continue
         function = done.get(brace)
         if function is None:
@@ -769,10 +806,11 @@ def _c_enclosing_function(
             function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
         # Inside a preprocessor branch of the body (the CUDA branch beside a SYCL one), the
         # branch is the device code, not the whole function.
-        branch = src.branch_at(bisect_right(starts, m.start())) if src.preprocessor else None
-        if branch is not None and function[0] < branch[0] and branch[1] < function[1]:
+        branch = src.branch_in(brace, start, close) if src.preprocessor else None
+        if branch is not None:
             yield branch
         else:
+            claimed = close
             yield function
 
 
@@ -813,6 +851,7 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
     starts = src.logical_starts()
     lines = src.lexed.lines
     def_of: dict[int, int | None] = {}  # decorator line -> the def it decorates (walked once)
+    last_def = 0
     for m in src.finditer(pattern, keywords):
         first = src.line_of(m.start())
         if first not in def_of:
@@ -831,7 +870,10 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
                     break
             def_of.update(dict.fromkeys(walked, found))
         def_line = def_of[first]
-        if def_line is not None:
+        # Stacked decorators of one def: the topmost (the first match) already spans the
+        # others, so each def yields once.
+        if def_line is not None and def_line != last_def:
+            last_def = def_line
             yield first, ends.get(def_line, def_line)
 
 

@@ -99,13 +99,19 @@ class KeywordIndex:
         """Keyword -> its start offsets in ``text``, in increasing order."""
         if not self.keywords:
             return {}
-        starts: list[list[int]] = [[] for _ in self._ordered]
+        # Only the keywords found get a list: a language may have hundreds of keywords and a
+        # file few of them, so nothing here costs per keyword of the language.
+        starts: dict[int, list[int]] = {}
+        get = starts.get
         # Overlapping matches come by increasing end; one keyword's also by increasing start.
         for index, start, _ in self._automaton.find_matches_as_indexes(text, overlapping=True):
-            starts[index].append(start)
-        return {
-            keyword: found for keyword, found in zip(self._ordered, starts, strict=True) if found
-        }
+            found = get(index)
+            if found is None:
+                starts[index] = [start]
+            else:
+                found.append(start)
+        ordered = self._ordered
+        return {ordered[index]: found for index, found in starts.items()}
 
 
 def _read(name: str) -> Any:

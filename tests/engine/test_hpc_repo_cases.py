@@ -97,7 +97,8 @@ def test_amrex_device_lambdas_are_kernel_code_for_every_backend() -> None:
     report = classify("Src/Base/AMReX_Scale.cpp", AMREX_LAMBDA)
     assert report.line_rules[3:7] == ["portable-gpu.device-code"] * 4
     assert report.ecosystems == {"portable-gpu": 4}
-    assert report.line_rules[0] == "" and report.line_rules[8] == ""
+    assert report.line_rules[0] == ""
+    assert report.line_rules[8] == ""
 
 
 def test_amrex_raw_builtins_in_a_backend_branch_are_cuda() -> None:
@@ -192,5 +193,81 @@ KERNEL void applyThermostat(int numAtoms, GLOBAL mixed4* RESTRICT velm, real sca
     report = classify("platforms/common/src/kernels/angleForce.cc", fragment)
     assert report.ecosystems == {"portable-gpu": 2}
     # The CUDA platform's own kernels stay CUDA.
-    cuda = b'extern "C" __global__ void clear(float* x) { x[blockIdx.x*blockDim.x+threadIdx.x] = 0; }\n'
+    cuda = b'extern "C" __global__ void clear(float* x) { x[threadIdx.x] = 0; }\n'
     assert classify("platforms/cuda/src/kernels/utilities.cu", cuda).ecosystems == {"cuda": 1}
+
+
+# -- LLNL/RAJA and kokkos/kokkos: back-end folders of portability layers ----------------------
+
+
+def test_backend_folders_of_portability_layers_are_hip() -> None:
+    # RAJA include/RAJA/policy/hip/*.hpp guard themselves with RAJA_ENABLE_HIP; Kokkos keeps
+    # its HIP back end in core/src/HIP/. Both are AMD code, not CUDA.
+    source = b"""\
+#if defined(RAJA_ENABLE_HIP)
+#include <hip/hip_runtime.h>
+__device__ inline int lane_sum(int v) { return __shfl_xor(v, 1) + v; }
+#endif
+"""
+    for path in ("include/RAJA/policy/hip/intrinsics.hpp", "core/src/HIP/Kokkos_HIP_Team.hpp"):
+        report = classify(path, source)
+        assert report.language == "HIP", path
+        assert set(report.ecosystems) == {"hip"}, path
+
+
+# -- taichi-dev/taichi, tracel-ai/cubecl, Rust-GPU/Rust-CUDA: GPU DSLs ------------------------
+
+
+def test_taichi_kernels_are_multi_vendor_kernels() -> None:
+    source = b"""\
+import taichi as ti
+ti.init(arch=ti.gpu)
+x = ti.field(dtype=ti.f32, shape=64)
+
+@ti.func
+def square(v):
+    return v * v
+
+@ti.kernel
+def fill():
+    for i in x:
+        x[i] = square(i)
+"""
+    report = classify("python/taichi/examples/simple.py", source)
+    assert report.ecosystems == {"taichi": 7}
+    assert report.layers[Layer.KERNEL] == 7
+
+
+def test_rust_gpu_kernels_and_bindings() -> None:
+    cubecl = b"""\
+use cubecl::prelude::*;
+
+#[cube(launch)]
+fn double<F: Float>(x: &mut Array<F>) {
+    x[ABSOLUTE_POS] = x[ABSOLUTE_POS] * F::new(2.0);
+}
+"""
+    assert classify("crates/kernels/src/double.rs", cubecl).ecosystems == {"cubecl": 4}
+    rust_cuda = b"""\
+use cuda_std::prelude::*;
+
+#[kernel]
+pub unsafe fn add(a: &[f32], out: *mut f32) {
+    let i = thread::index_1d() as usize;
+    *out.add(i) = a[i];
+}
+"""
+    assert classify("kernels/src/lib.rs", rust_cuda).ecosystems == {"cuda": 6}
+    driver = b"""\
+use crate::sys::*;
+pub fn count() -> i32 {
+    let mut n = 0;
+    unsafe { cuDeviceGetCount(&mut n) };
+    n
+}
+"""
+    report = classify("crates/cust/src/device.rs", driver)
+    assert report.ecosystems == {"cuda": 1}
+    assert report.layers[Layer.VENDOR_PATH] == 1
+    wgpu = b"let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { source });\n"
+    assert classify("examples/compute.rs", wgpu).layers[Layer.PORTABLE] == 1
