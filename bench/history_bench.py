@@ -1,6 +1,7 @@
 """Benchmark: `lockin history` of a repository against the naive way, a full count per point.
 
-    python bench/history_bench.py --git-dir DIR [--every week] [--sample 12] [--jobs 2]
+    python bench/history_bench.py --git-dir DIR [--every week] [--points N] [--sample 12]
+        [--jobs 2]
 
 Runs `lockin history DIR --every week --format json` once (one full census at the first
 point, then only the blobs each first-parent commit changes), then `lockin scan --rev C DIR`
@@ -47,6 +48,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--git-dir", required=True, type=Path)
     parser.add_argument("--every", default="week")
+    parser.add_argument("--points", type=int, help="only the last N points (e.g. 24)")
     parser.add_argument("--sample", type=int, default=12, help="naive scans to time")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
@@ -63,6 +65,7 @@ def main() -> int:
             "json",
             "--jobs",
             str(args.jobs),
+            *(["--points", str(args.points)] if args.points else []),
         )
     )
     if history.returncode:

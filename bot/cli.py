@@ -15,10 +15,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from textwrap import fill
 from typing import Any, NoReturn, TextIO
 
 from bot import DISTRIBUTION, cli_record
-from bot.cli_help import add_command, epilog
+from bot.cli_help import HELP_WIDTH, add_command, epilog
 from bot.engine import RULES
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import change_delta
@@ -77,8 +78,11 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lockin",
-        description="Count the GPU code that could not move off its vendor tomorrow, and gate "
-        "the pull requests that add more.",
+        description=fill(
+            "Count the GPU code that could not move off its vendor tomorrow, and gate the "
+            "pull requests that add more.",
+            HELP_WIDTH,
+        ),
         epilog=epilog(["lockin scan .", "lockin diff main HEAD", "lockin report . -o lockin.html"])
         + "\n\n`lockin COMMAND --help` describes a command.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -246,7 +250,10 @@ def _add_server_parsers(commands: argparse._SubParsersAction) -> None:
         "then from a .env file in the working directory; without APP_ID, PRIVATE_KEY and "
         "WEBHOOK_SECRET it serves the page that registers the App.",
         examples=["BASE_URL=https://lockin.example.com lockin serve"],
-        exits={1: "a setting is invalid or the server failed to start"},
+        exits={
+            1: "it cannot listen on HOST:PORT",
+            2: "a setting below is invalid, or the App's credentials are incomplete",
+        },
         extra_epilog=f"settings (environment variables):\n{settings}",
     )
     add_command(
@@ -254,7 +261,7 @@ def _add_server_parsers(commands: argparse._SubParsersAction) -> None:
         "worker",
         help="run a background worker on the Redis queue (the `redis` extra)",
         examples=["REDIS_URL=redis://localhost:6379 lockin worker"],
-        exits={1: "a setting is invalid or Redis cannot be reached"},
+        exits={2: "a setting is invalid, or REDIS_URL or the App's credentials are missing"},
         extra_epilog="settings: those of `lockin serve --help`; REDIS_URL is required",
     )
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
+from textwrap import fill
 
+HELP_WIDTH = 88
 #: The exit codes every command shares; commands add their own (``diff``'s 1, ``scan``'s 1).
 COMMON_EXITS: Mapping[int, str] = {
     0: "success",
@@ -39,7 +41,8 @@ def add_command(
     parser: argparse.ArgumentParser = commands.add_parser(
         name,
         help=help,
-        description=description or help[0].upper() + help[1:] + ".",
+        # Raw text keeps the epilog's layout, so the description is wrapped here.
+        description=fill(description or help[0].upper() + help[1:] + ".", HELP_WIDTH),
         epilog=text,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

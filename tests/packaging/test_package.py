@@ -198,11 +198,9 @@ def test_installed_package_runs_from_outside_the_checkout(
 def test_a_plain_install_is_the_cli_without_the_server_stack(
     installed: Installed, tmp_path: Path
 ) -> None:
-    stack = installed.run(
-        "python -c 'import importlib.util as u, sys; "
-        f"print(*[m for m in {sorted(SERVER_MODULES)!r} if u.find_spec(m)])'",
-        cwd=tmp_path,
-    )
+    modules = sorted(SERVER_MODULES)
+    probe = f"import importlib.util as u; print(*[m for m in {modules!r} if u.find_spec(m)])"
+    stack = _run([str(installed.bin / "python"), "-c", probe], cwd=tmp_path, env=_clean_env())
     assert stack.returncode == 0, stack.stderr
     assert stack.stdout.split() == []
     for line in (
