@@ -75,7 +75,6 @@ async def check_merge_group(
             PullRef(repo, numbers[-1] if numbers else 0),
             head_sha,
             config,
-            trigger="merge_group.checks_requested",
             repo_url=info["html_url"],
         )
         if config.error is None:
