@@ -26,7 +26,7 @@ from bot.engine.delta import change_delta
 from bot.engine.model import ChangeDelta
 from bot.engine.paths import PathFilter
 from bot.github.refs import RepoRef
-from bot.policy.approvals import RecordReview
+from bot.policy.approvals import RecordReview, approval
 from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline
 from bot.policy.codeowners import LOCATIONS as CODEOWNERS_LOCATIONS
 from bot.policy.codeowners import parse as parse_codeowners
@@ -651,9 +651,18 @@ def diff_report(
     linked = _linked(refs, at, folder, inputs.origin)
     if via == "link":
         # A record the pull request adds counts once its owner approves (the App and the
-        # Action read reviews). The hook judges the developer's own commit: what it stages
-        # counts there, and the pull request asks for the approval.
+        # Action read reviews).
         linked = reviewer(linked) if reviewer else _awaiting(linked, inputs.base, inputs.head)
+    elif via == "staged":
+        # The hook judges the developer's own commit: what it stages counts there. The pull
+        # request will ask for the approval, and the hook says whose.
+        for link in _awaiting(linked, inputs.base, inputs.head):
+            if link.record is not None and link.review is not None:
+                _, problems = approval(link.record, link.review)
+                err.write(
+                    f"lockin: {link.ref} counts for this commit; on its pull request it is "
+                    f"{problems[-1]}\n"
+                )
     verdict = evaluate(
         delta,
         policy,
