@@ -96,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     # One function per command, in the order `lockin --help` lists them.
     _add_scan_parser(commands)
     _add_diff_parser(commands)
+    # late: each command module imports this one's shared helpers back
     from bot import cli_baseline, cli_history, cli_init, cli_plan, cli_report
 
     cli_history.add_history_parser(commands, _positive)
@@ -238,6 +239,7 @@ def _add_rules_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_server_parsers(commands: argparse._SubParsersAction) -> None:
+    # late: only `serve --help` lists the settings
     from bot.runtime.settings import documented
 
     width = max(len(name) for name, _ in documented())
@@ -707,6 +709,7 @@ def snapshot_census(snapshot: Snapshot, policy: Policy, jobs: int) -> Census:
     """The census of a whole tree: a git commit's, or a directory's."""
     path_filter = policy.path_filter(submodules=submodules_of(snapshot))
     if isinstance(snapshot, GitSnapshot):
+        # late: the history walk is loaded only for a revision
         from bot.sources.history import Counting, revision_census
 
         commit = snapshot.commit or snapshot.repo.resolve("HEAD")
@@ -750,6 +753,7 @@ def _write_record(report: DiffReport, path: str, staged: bool, err: TextIO) -> N
 
 
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    # late: the rule pages load every rule's examples
     from bot.render import rules_page
 
     if args.rule_id is None:
@@ -781,8 +785,10 @@ def _server(command: str) -> int:
     # Imported here: a plain install (no `app` extra) has the CLI but not the server stack.
     try:
         if command == "serve":
+            # late: the server stack is the `app` extra
             from bot.server.main import serve as run
         else:
+            # late: the worker needs the `redis` extra
             from bot.worker import main as run
     except ModuleNotFoundError as exc:
         extra = "redis" if command == "worker" else "app"
@@ -808,22 +814,27 @@ def main(
         if args.command == "rules":
             return _rules(args, out)
         if args.command == "plan":
+            # late: the command modules import this one back
             from bot.cli_plan import plan
 
             return plan(args, out, err)
         if args.command == "baseline":
+            # late: the command modules import this one back
             from bot.cli_baseline import baseline
 
             return baseline(args, out, err)
         if args.command == "report":
+            # late: the command modules import this one back
             from bot.cli_report import report
 
             return report(args, out, err)
         if args.command == "init":
+            # late: the command modules import this one back
             from bot.cli_init import init
 
             return init(args, out, err)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
+            # late: the command modules import this one back
             from bot import cli_history
 
             run = cli_history.history if args.command == "history" else cli_history.scan_revision

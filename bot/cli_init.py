@@ -47,6 +47,7 @@ def add_init_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # late: bot.cli imports this module to register its parser
     from bot.cli import UsageError
 
     root = args.path

@@ -10,10 +10,10 @@ from typing import Any, TextIO
 
 from bot.cli_help import add_command
 from bot.engine.census import Census
-from bot.policy.overview import overview_document
+from bot.policy.overview import overview
 from bot.policy.plan import target_choices
 from bot.render import json_out
-from bot.render.plan_out import plan_markdown, plan_text
+from bot.render.plan_out import overview_document, plan_markdown, plan_text
 from bot.sources.engine_runner import scan_paths
 from bot.sources.snapshot import DirSnapshot, submodules_of
 from bot.sources.tree import check_directory, walk
@@ -69,12 +69,8 @@ def checkout_overview(
     # The census leaves generated files out of its figures; so does the register.
     counted = [s for s in census.files() if s.path in census]
     document = overview_document(
-        counted,
-        paths,
-        snapshot.read,
-        policy,
+        overview(counted, paths, snapshot.read, policy, only=list(only)),
         root=os.path.basename(os.path.abspath(root)),
-        only=list(only),
     )
     return census, document
 

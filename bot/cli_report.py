@@ -59,8 +59,9 @@ def add_report_parser(commands: argparse._SubParsersAction, positive: Callable[[
 
 
 def report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # late: bot.cli imports this module to register its parser; cli_plan imports bot.cli
     from bot.cli import UsageError
-    from bot.cli_plan import checkout_overview
+    from bot.cli_plan import checkout_overview  # late: it imports bot.cli too
 
     if args.points < 0:
         raise UsageError("--points must be 0 or more")

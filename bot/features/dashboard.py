@@ -28,7 +28,7 @@ from bot.github.contents import BlobReader, file_contents
 from bot.github.errors import GitHubError, NotFound
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.config import Policy
-from bot.policy.overview import overview_document
+from bot.policy.overview import overview
 from bot.render.dashboard import (
     MARKER,
     bot_part,
@@ -38,6 +38,7 @@ from bot.render.dashboard import (
     untick,
 )
 from bot.render.org_summary import org_summary
+from bot.render.plan_out import overview_document
 from bot.review.config_io import load_repo_config
 from bot.review.dashboard_issue import find_dashboard
 from bot.review.decisions_io import recorded_decisions
@@ -222,14 +223,14 @@ async def _document(
     ]
     for report in await ctx.engine.reports(kernels):
         by_path[report.path] = FileSummary.of(report)
-    return overview_document(
+    found = overview(
         list(by_path.values()),
         [p for p in wanted_paths if contents.get(p) is not None],
         contents.get,
         policy,
-        root=repo.full_name,
         records=records,
     )
+    return overview_document(found, root=repo.full_name)
 
 
 #: Points the dashboard's trend chart shows at most (the newest): a readable chart.

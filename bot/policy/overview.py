@@ -1,6 +1,7 @@
-"""The register, kernel inventory and migration plans of one tree, as one document.
+"""The register, kernel inventory and migration plans of one tree, as data.
 
-What ``lockin plan`` prints and what the dashboard issue shows. The tree is given as the
+What ``lockin plan`` prints and what the dashboard issue shows (bot/render/plan_out.py turns
+an ``Overview`` into the ``lockin.plan`` document). The tree is given as the
 census's file summaries, the list of its paths, and a ``read`` function for file contents
 (a directory, a git revision or a downloaded archive), so the same code serves the CLI and
 the bot. Only the files that need it are read: the decision records, CODEOWNERS, files
@@ -9,8 +10,8 @@ with kernels (for names) and Python and dependency files (for frameworks).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.engine.census import Census, FileSummary
 from bot.engine.effort import Effort, Grade, Reason, included_traps
@@ -22,9 +23,8 @@ from bot.policy.codeowners import LOCATIONS
 from bot.policy.codeowners import parse as parse_codeowners
 from bot.policy.config import Policy
 from bot.policy.decisions import DecisionRecord, read_records
-from bot.policy.plan import build_plan, target_name, targets
-from bot.policy.register import build_register
-from bot.render.plan_out import plan_document
+from bot.policy.plan import TargetPlan, build_plan, target_name, targets
+from bot.policy.register import Register, build_register
 
 Reader = Callable[[str], bytes | None]
 # Bounds on what a hostile tree can make the overview read.
@@ -32,17 +32,25 @@ MAX_FRAMEWORK_FILES = 5_000
 MAX_READ_BYTES = 2 * 1024 * 1024
 
 
-def overview_document(
+@dataclass(frozen=True)
+class Overview:
+    register: Register
+    plans: list[TargetPlan]
+    #: The census's lines that could not move off NVIDIA tomorrow: the headline.
+    locked: int
+    rates: Mapping[str, float]  # the effort model in use (lines per engineer-week)
+
+
+def overview(
     files: Sequence[FileSummary],
     paths: Iterable[str],
     read: Reader,
     policy: Policy,
     *,
-    root: str,
     only: Sequence[str] = (),
     records: tuple[list[DecisionRecord], list[str]] | None = None,
-) -> dict[str, Any]:
-    """The ``lockin.plan/2`` document; ``only`` restricts the plans to those targets.
+) -> Overview:
+    """The register and plans of a tree; ``only`` restricts the plans to those targets.
     ``records`` (records, problems) when the caller has read them already (the bot)."""
     paths = list(paths)
     if records is None:
@@ -98,7 +106,7 @@ def overview_document(
         for target in targets()
         if target in chosen
     ]
-    return plan_document(register, plans, root=root, locked=census.locked_to_nvidia(), rates=rates)
+    return Overview(register, plans, census.locked_to_nvidia(), rates)
 
 
 def _read(read: Reader, path: str) -> bytes | None:

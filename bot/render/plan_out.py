@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.engine.effort import GRADES, sources
 from bot.policy.config import DEFAULT_LINES_PER_WEEK
+from bot.policy.overview import Overview
 from bot.policy.plan import WORK_KINDS, TargetPlan
 from bot.policy.register import Register
 from bot.render import markdown
@@ -27,6 +28,13 @@ from bot.render.markdown import code, table
 PLAN_SCHEMA = "lockin.plan/2"
 #: Rows per table in Markdown: the dashboard must stay under GitHub's issue body limit.
 MARKDOWN_ROWS = 25
+
+
+def overview_document(overview: Overview, *, root: str) -> dict[str, Any]:
+    """The ``lockin.plan`` document of a tree's overview (bot/policy/overview.py)."""
+    return plan_document(
+        overview.register, overview.plans, root=root, locked=overview.locked, rates=overview.rates
+    )
 
 
 def plan_document(

@@ -1,0 +1,85 @@
+"""The map is the house: docs/architecture.md's table says what each package imports, and
+no module of the app imports another inside a function unless a comment says why.
+
+The import graph comes from grimp (import-linter's own graph), type-checking imports
+included, as the contracts in pyproject.toml count them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import grimp
+import pytest
+
+import bot
+
+ROOT = Path(bot.__file__).parent
+ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
+ROW = re.compile(r"^\| \d+ \| `bot/(\w+?)(?:\.py)?` \| .* \| (?P<imports>[^|]*) \|$")
+
+
+def _room(module: str) -> str:
+    """The room of a module: its package under bot (bot.review.run -> review)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "bot"
+
+
+def _documented() -> dict[str, set[str]]:
+    rooms: dict[str, set[str]] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        m = ROW.match(line)
+        if m:
+            named = {name.strip() for name in m.group("imports").split(",")}
+            rooms[m.group(1)] = named - {"nothing"}
+    return rooms
+
+
+def _actual() -> dict[str, set[str]]:
+    graph = grimp.build_graph("bot", exclude_type_checking_imports=False)
+    rooms: dict[str, set[str]] = {}
+    for module in graph.modules:
+        room = _room(module)
+        imported = {_room(m) for m in graph.find_modules_directly_imported_by(module)}
+        rooms.setdefault(room, set()).update(imported - {room, "bot"})
+    return rooms
+
+
+def test_every_room_of_the_house_has_a_row_in_the_architecture_table() -> None:
+    rooms = set(_actual()) - {"bot"}
+    assert rooms == set(_documented())
+
+
+@pytest.mark.parametrize("room", sorted(_documented()))
+def test_the_table_names_exactly_what_each_room_imports(room: str) -> None:
+    assert _actual().get(room, set()) == _documented()[room]
+
+
+def _late_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every `import bot...` inside a function of this file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot"):
+                found.append((node.lineno, node.module or ""))
+            elif isinstance(node, ast.Import):
+                found += [(node.lineno, a.name) for a in node.names if a.name.startswith("bot")]
+    return found
+
+
+def test_function_level_imports_of_the_app_each_say_why() -> None:
+    """A late import hides a cycle or a heavy optional part; a comment on its line or the
+    line above must say which, so a reader can tell a choice from an accident."""
+    unexplained = []
+    for path in sorted(ROOT.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for lineno, module in _late_imports(path):
+            here, above = lines[lineno - 1], lines[lineno - 2] if lineno > 1 else ""
+            if "#" not in here and not above.strip().startswith("#"):
+                unexplained.append(f"{path.relative_to(ROOT.parent)}:{lineno} {module}")
+    assert unexplained == []
