@@ -274,17 +274,23 @@ class WriteLock:
         assert await asyncio.wait_for(self.process.wait(), 30) == 0
 
 
-async def test_a_locked_sqlite_file_delays_only_the_trend(
-    fake_github: FakeGitHub, aiohttp_client: Any, tmp_path: Path
-) -> None:
+async def app_on_file(fake: FakeGitHub, aiohttp_client: Any, database: Path) -> Bot:
+    """The real app (every router) on a SQLite file, quick to give up on a lock and to
+    retry."""
     from bot.features import ROUTER
     from bot.server.app import create_app
 
-    database = tmp_path / "lockin.db"
     settings = settings_for(
-        fake_github, db_path=str(database), store_busy_seconds=0.3, store_retry_seconds=0.2
+        fake, db_path=str(database), store_busy_seconds=0.3, store_retry_seconds=0.2
     )
-    bot = Bot(fake_github, await aiohttp_client(create_app(settings, router=ROUTER)))
+    return Bot(fake, await aiohttp_client(create_app(settings, router=ROUTER)))
+
+
+async def test_a_locked_sqlite_file_delays_only_the_trend(
+    fake_github: FakeGitHub, aiohttp_client: Any, tmp_path: Path
+) -> None:
+    database = tmp_path / "lockin.db"
+    bot = await app_on_file(fake_github, aiohttp_client, database)
     repo, pr = kernels_pr(fake_github)
     first = await bot.push(repo, {"csrc/more.cu": KERNEL})
     [point] = await store_of(bot).points("octo-org/kernels")

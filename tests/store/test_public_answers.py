@@ -11,16 +11,18 @@ from typing import Any
 
 import pytest
 
-from bot.features import ROUTER
-from bot.server.app import create_app
 from tests.fakegithub import FakeGitHub, Repo
 from tests.recount.conftest import FILES, KERNEL, Bot
 from tests.recount.test_repository_events import repository_event
 from tests.scale.cluster import until
 from tests.store.conftest import store_of
-from tests.store.test_optional_store import WriteLock
-from tests.support.server import settings_for
-from tests.support.webhooks import installation_event, load_example, overlay
+from tests.store.test_optional_store import WriteLock, app_on_file
+from tests.support.webhooks import (
+    installation_event,
+    listed_repository,
+    load_example,
+    overlay,
+)
 
 UNKNOWN = "octo-org/never-seen"
 
@@ -60,15 +62,7 @@ def removed_event(fake: FakeGitHub, repo: Repo) -> dict[str, Any]:
     payload["installation"] = overlay(
         payload["installation"], {"id": repo.installation_id, "account": account}
     )
-    payload["repositories_removed"] = [
-        {
-            "id": repo.id,
-            "node_id": fake.shapes.repo(repo)["node_id"],
-            "name": repo.name,
-            "full_name": repo.full_name,
-            "private": repo.private,
-        }
-    ]
+    payload["repositories_removed"] = [listed_repository(fake, repo)]
     payload["sender"] = overlay(payload["sender"], fake.shapes.user("octocat"))
     return payload
 
@@ -143,11 +137,8 @@ async def test_a_repository_made_private_while_the_store_is_locked_is_hidden_at_
     fake_github: FakeGitHub, aiohttp_client: Any, tmp_path: Path
 ) -> None:
     database = tmp_path / "lockin.db"
-    settings = settings_for(
-        fake_github, db_path=str(database), store_busy_seconds=0.3, store_retry_seconds=0.2
-    )
     repo = fake_github.add_repo("octo-org/kernels", files=dict(FILES))
-    bot = Bot(fake_github, await aiohttp_client(create_app(settings, router=ROUTER)))
+    bot = await app_on_file(fake_github, aiohttp_client, database)
     await bot.push(repo, {"csrc/more.cu": KERNEL})
     await assert_served(bot, "octo-org/kernels")
 

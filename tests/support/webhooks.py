@@ -344,6 +344,17 @@ def push_event(
     return payload
 
 
+def listed_repository(fake: FakeGitHub, repo: Repo) -> dict[str, Any]:
+    """A repository as installation events list it (a few fields, not the full object)."""
+    return {
+        "id": repo.id,
+        "node_id": fake.shapes.repo(repo)["node_id"],
+        "name": repo.name,
+        "full_name": repo.full_name,
+        "private": repo.private,
+    }
+
+
 def installation_event(fake: FakeGitHub, installation_id: int, action: str) -> dict[str, Any]:
     """An installation delivery (created, deleted, suspend, unsuspend) for the fake's app."""
     payload = _example_for("installation", action)
@@ -364,16 +375,7 @@ def installation_event(fake: FakeGitHub, installation_id: int, action: str) -> d
     )
     repos = [r for r in fake.repos.values() if r.installation_id == installation_id]
     if "repositories" in payload:
-        payload["repositories"] = [
-            {
-                "id": r.id,
-                "node_id": fake.shapes.repo(r)["node_id"],
-                "name": r.name,
-                "full_name": r.full_name,
-                "private": r.private,
-            }
-            for r in repos
-        ]
+        payload["repositories"] = [listed_repository(fake, r) for r in repos]
     payload["sender"] = overlay(payload["sender"], fake.shapes.user("octocat"))
     return payload
 
