@@ -303,6 +303,29 @@ def _kept(
     return kept
 
 
+def _reflowed(
+    reports: tuple[FileReport, FileReport],
+    texts: tuple[str, str],
+    lines: tuple[Sequence[int], Sequence[int]],
+    rules: Mapping[str, Rule],
+) -> list[str]:
+    """Ecosystems whose added non-portable lines hold no character (blanks aside) beyond
+    those of the removed ones: clang-format or ruff spreading the same code over more
+    lines, or reordering it, adds no lock-in."""
+    code: list[dict[str, Counter[str]]] = [{}, {}]  # removed, added: ecosystem -> characters
+    for side in (0, 1):
+        report, text_lines = reports[side], _lines(texts[side])
+        for number in lines[side]:
+            rule_id = _rule_at(report, number)
+            rule = rules.get(rule_id) if rule_id else None
+            if rule is None or rule.layer == Layer.PORTABLE or number > len(text_lines):
+                continue
+            chars = code[side].setdefault(rule.ecosystem, Counter())
+            chars.update("".join(text_lines[number - 1].split()))
+    lost, gained = code
+    return sorted(name for name, chars in gained.items() if not chars - lost.get(name, Counter()))
+
+
 def _rule_at(report: FileReport, number: int) -> str | None:
     return report.line_rules[number - 1] if 0 < number <= len(report.line_rules) else None
 
@@ -323,6 +346,7 @@ def file_delta(
     include_generated: bool = True,
     rules: Mapping[str, Rule] | None = None,
     markers_allowed: bool = True,
+    texts: tuple[str, str] | None = None,
 ) -> FileDelta:
     """The change to one file.
 
@@ -333,6 +357,7 @@ def file_delta(
     generated file (template instantiations...) when ``include_generated`` is false.
     Lines inline markers took out count as portable and are listed in ``ignored``; with
     ``markers_allowed=False`` they count in their layer and the markers are problems.
+    ``texts`` (old, new), when given, tell a reformat from new code (``reflowed``).
     """
     if rules is None:
         from bot.engine import RULES  # late, as in Census: the registry loads its rule files
@@ -360,6 +385,8 @@ def file_delta(
         delta.old_rules = _rule_lines(old, rules)
     if old is not None and new is not None and delta.added_rules and delta.removed_rules:
         delta.kept_lines = _kept(old, new, added, removed)
+        if texts is not None:
+            delta.reflowed = _reflowed((old, new), texts, (removed, added), rules)
     return delta
 
 

@@ -158,6 +158,9 @@ class FileDelta:
     # Added non-portable lines that replace, in the same hunk, a removed line of the same
     # rule (an edit that keeps its rule): what not to point at as new lock-in.
     kept_lines: list[int] = field(default_factory=list)
+    # Ecosystems whose added lines hold no code the removed ones did not (a reformat that
+    # spreads the same code over more lines): known only when both texts were at hand.
+    reflowed: list[str] = field(default_factory=list)
     skipped: str | None = None  # "binary", "too-large", ...: not counted
     generated: bool = False  # either version looks machine-generated
     # Added lines inline markers took out (counted as portable in ``added``), one entry per

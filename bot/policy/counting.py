@@ -33,6 +33,7 @@ class EcosystemLines:
     counted: int  # lines the gate counts
     new: bool  # the file held no gated line of this ecosystem before (or did not exist)
     baseline: int | None = None  # lines the baseline records here; None: not recorded
+    reflowed: bool = False  # the added lines hold no code the removed ones did not
 
     @property
     def why(self) -> str:
@@ -43,6 +44,8 @@ class EcosystemLines:
         parts = [f"+{self.added} −{self.removed} {name}"]
         if self.changed:
             parts.append(f"{self.changed} changed keeping their rule")
+        if self.reflowed:
+            parts.append("the same code reformatted")
         if self.baseline is not None:
             parts.append(f"baseline {self.baseline}")
         if not self.counted:
@@ -92,12 +95,15 @@ def count_lines(
         )
         new = a > 0 and not sum(before.get(name, {}).values())
         counted = a if strict else max(0, a - r)
+        if not strict and name in f.reflowed:
+            counted = 0  # the same code over more lines
         recorded = None
         if baseline is not None:
             recorded = baseline.get(name, 0)
             past = sum(after.get(name, {}).values()) - recorded
             counted = max(0, min(counted, past))
-        ecosystems.append(EcosystemLines(name, a, r, changed, counted, new, recorded))
+        reflowed = not strict and name in f.reflowed
+        ecosystems.append(EcosystemLines(name, a, r, changed, counted, new, recorded, reflowed))
     counting = {e.ecosystem for e in ecosystems if e.counted}
     kept = set(f.kept_lines)
     pointed = [r for r in f.added_ranges if r.layer in gated and r.ecosystem in counting]

@@ -83,7 +83,7 @@ class _Plan:
     removed: list[int] | None
     old: FileReport | None = None
     new: FileReport | None = None
-    old_text: str = ""  # kept only when there is no patch
+    old_text: str = ""  # kept when there is no patch, or the file has non-portable lines
     new_text: str = ""
 
     @property
@@ -104,7 +104,8 @@ class _Plan:
 
     def take(self, side: str, report: FileReport, data: bytes) -> None:
         """One version's report (keeping its text only for a diff here)."""
-        text = _text(data) if self.added is None else ""
+        # Kept for a diff here, or to tell a reformat from new code (non-portable files only).
+        text = _text(data) if self.added is None or report.non_portable_lines else ""
         if side == "new":
             self.new, self.new_text = report, text
         else:
@@ -366,4 +367,5 @@ def _file_delta(plan: _Plan, policy: Policy) -> FileDelta | None:
         status=plan.status,
         old_path=plan.file.previous_filename,
         markers_allowed=policy.markers_allowed,
+        texts=(plan.old_text, plan.new_text) if plan.old_text and plan.new_text else None,
     )

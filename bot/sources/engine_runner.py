@@ -101,7 +101,19 @@ def delta_of(
         old_path=change.old_path,
         include_generated=include_generated,
         markers_allowed=markers_allowed,
+        texts=_texts(item, old, new),
     )
+
+
+def _texts(
+    item: ChangedFile, old: FileReport | None, new: FileReport | None
+) -> tuple[str, str] | None:
+    """Both versions' texts, for a file with non-portable lines on both sides only."""
+    if old is None or new is None or item.old is None or item.new is None:
+        return None
+    if not (old.non_portable_lines and new.non_portable_lines):
+        return None
+    return item.old.decode("utf-8", "replace"), item.new.decode("utf-8", "replace")
 
 
 def _deltas(

@@ -277,3 +277,50 @@ def test_an_edit_is_kept_and_not_pointed_at_but_new_lines_are() -> None:
     lines = count_lines(f, DEFAULT_POLICY.layers, strict=False)
     assert lines.ranges
     assert all(not r.start_line <= edited_line <= r.end_line for r in lines.ranges)
+
+
+def test_a_reformat_that_spreads_the_same_code_over_more_lines_adds_none() -> None:
+    launch = (
+        "void launch(float* x, float a, int n) {\n"
+        "    scale<<<(n + 255) / 256, 256>>>(x, a, n);\n"
+        "}\n"
+    )
+    wrapped = (
+        "void launch(float* x, float a, int n) {\n"
+        "    scale<<<(n + 255) / 256,\n"
+        "            256>>>(x,\n"
+        "                   a, n);\n"
+        "}\n"
+    )
+    old, new = KERNEL, KERNEL.replace(launch, wrapped)
+    added, removed = changed_lines(old, new)
+    f = file_delta(
+        "csrc/scale.cu",
+        classify("csrc/scale.cu", old.encode()),
+        classify("csrc/scale.cu", new.encode()),
+        added,
+        removed,
+        status="modified",
+        texts=(old, new),
+    )
+    assert f.added_non_portable > f.removed_non_portable
+    assert f.reflowed == ["cuda"]
+    lines = count_lines(f, DEFAULT_POLICY.layers, strict=False)
+    assert lines.counted == 0
+    assert "the same code reformatted" in lines.why
+    assert count_lines(f, DEFAULT_POLICY.layers, strict=True).counted == f.added_non_portable
+
+    # New code in the same change is growth again.
+    grown = new.replace("a, n);", "a, n);\n    scale<<<1, 1>>>(x, a, 1);")
+    added, removed = changed_lines(old, grown)
+    g = file_delta(
+        "csrc/scale.cu",
+        classify("csrc/scale.cu", old.encode()),
+        classify("csrc/scale.cu", grown.encode()),
+        added,
+        removed,
+        status="modified",
+        texts=(old, grown),
+    )
+    assert g.reflowed == []
+    assert count_lines(g, DEFAULT_POLICY.layers, strict=False).counted > 0
