@@ -203,4 +203,15 @@ def lex(text: str, family: Family) -> Lexed:
     lines = masked.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return Lexed(text, masked, strings, lines, list(map(bool, map(str.strip, lines))))
+    code = list(map(bool, map(str.strip, lines)))
+    # A blank line inside a multi-line string literal is part of the value, so code, as scc
+    # counts it (a raw-string kernel's blank lines).
+    line = previous = 0
+    for start, end in strings:
+        if text.find("\n", start, end) < 0:  # most literals sit on one line
+            continue
+        line += text.count("\n", previous, start)
+        previous = start
+        span = code[line : line + text.count("\n", start, end) + 1]
+        code[line : line + len(span)] = [True] * len(span)
+    return Lexed(text, masked, strings, lines, code)

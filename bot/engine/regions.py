@@ -789,10 +789,13 @@ def _c_enclosing_function(
     done: dict[int, Span] = {}
     covered = 0  # last line of the previous statement outside any function
     claimed = -1  # offset closing the last whole function claimed: matches before it add nothing
+    one_line = 0  # the line of the last function claimed when it sat on one line
     for m in matches:
         start = m.start()
         if start < claimed:
             continue
+        if one_line and bisect_right(starts, start) == one_line:
+            continue  # many one-line functions on a line (minified code) claim it once
         brace, close = src.nearest_function(start)
         if brace < 0:
             if bisect_right(starts, start) > covered:
@@ -811,6 +814,7 @@ def _c_enclosing_function(
             yield branch
         else:
             claimed = close
+            one_line = function[0] if function[0] == function[1] else 0
             yield function
 
 
