@@ -131,6 +131,8 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+_WORD_CHARS = re.compile(r"\w")
+
 #: Lines x lines of the changed middle that difflib may match: its matching is cubic in the
 #: worst case (2,000 repetitive lines: 25 s of CPU), and both texts come from a pull request.
 MAX_DIFF_CELLS = 160_000
@@ -309,9 +311,10 @@ def _reflowed(
     lines: tuple[Sequence[int], Sequence[int]],
     rules: Mapping[str, Rule],
 ) -> list[str]:
-    """Ecosystems whose added non-portable lines hold no character (blanks aside) beyond
+    """Ecosystems whose added non-portable lines hold no letter, digit or underscore beyond
     those of the removed ones: clang-format or ruff spreading the same code over more
-    lines, or reordering it, adds no lock-in."""
+    lines, adding trailing commas and parentheses, or reordering it, adds no lock-in; new
+    code always brings names or numbers of its own."""
     code: list[dict[str, Counter[str]]] = [{}, {}]  # removed, added: ecosystem -> characters
     for side in (0, 1):
         report, text_lines = reports[side], _lines(texts[side])
@@ -321,7 +324,7 @@ def _reflowed(
             if rule is None or rule.layer == Layer.PORTABLE or number > len(text_lines):
                 continue
             chars = code[side].setdefault(rule.ecosystem, Counter())
-            chars.update("".join(text_lines[number - 1].split()))
+            chars.update(_WORD_CHARS.findall(text_lines[number - 1]))
     lost, gained = code
     return sorted(name for name, chars in gained.items() if not chars - lost.get(name, Counter()))
 
