@@ -29,6 +29,7 @@ from typing import TextIO
 
 from bot import cli
 from bot.action_reviews import Reviews, ReviewsError
+from bot.cli_common import UsageError, render_scan
 from bot.engine import RULES
 from bot.engine.census import LOCKED_LAYERS
 from bot.engine.model import LAYERS, ChangeDelta
@@ -336,7 +337,7 @@ def push(inputs: Inputs, err: TextIO) -> Result:
     totals = census.totals
 
     def render(fmt: str) -> str:
-        return cli.render_scan(census, fmt, inputs.repo, args.top, pretty=fmt != "sarif")
+        return render_scan(census, fmt, inputs.repo, args.top, pretty=fmt != "sarif")
 
     outputs: dict[str, str | int] = {
         "verdict": "",
@@ -394,7 +395,7 @@ def main(
     out, err = out or sys.stdout, err or sys.stderr
     try:
         return run(os.environ if environ is None else environ, out, err)
-    except (ActionError, ReviewsError, cli.UsageError, SourceError, PolicyError) as exc:
+    except (ActionError, ReviewsError, UsageError, SourceError, PolicyError) as exc:
         err.write(f"lockin: error: {exc}\n")
         return 2
 

@@ -18,7 +18,15 @@ from dataclasses import dataclass, field, replace
 from textwrap import fill
 from typing import Any, NoReturn, TextIO
 
-from bot import DISTRIBUTION, cli_record
+from bot import DISTRIBUTION, cli_baseline, cli_history, cli_init, cli_plan, cli_record, cli_report
+from bot.cli_common import (
+    CONFIG_PATH,
+    UsageError,
+    finish_scan,
+    read_policy,
+    recorded_decisions,
+    snapshot_census,
+)
 from bot.cli_help import HELP_WIDTH, add_command, epilog
 from bot.engine import RULES
 from bot.engine.census import Census, FileSummary
@@ -31,19 +39,14 @@ from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline
 from bot.policy.codeowners import LOCATIONS as CODEOWNERS_LOCATIONS
 from bot.policy.codeowners import parse as parse_codeowners
 from bot.policy.config import (
-    DEFAULT_POLICY,
     Policy,
     PolicyError,
-    load_policy,
-    load_pyproject_policy,
 )
 from bot.policy.decisions import (
     DecisionError,
-    DecisionRecord,
     find_links,
     parse_decision,
     parse_ref,
-    read_records,
 )
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.render import json_out, markdown, sarif, scan_tables, text
@@ -53,20 +56,14 @@ from bot.sources import SourceError
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
 from bot.sources.engine_runner import ChangedFile, change_deltas, scan_paths
-from bot.sources.git import GitRepo, worktree_prefix
+from bot.sources.git import GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import check_directory, walk
 
-CONFIG_PATH = ".github/lockin.yml"
-PYPROJECT = "pyproject.toml"
 FORMATS = ("text", "json", "markdown", "sarif")
 SCAN_FORMATS = (*FORMATS, "csv")
 #: Ranked entries ``scan`` lists: few enough in text that the summary fits a screen.
 TEXT_TOP, TOP = 5, 10
-
-
-class UsageError(Exception):
-    """Bad input the user can fix; the message is one line."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -96,8 +93,6 @@ def _parser() -> argparse.ArgumentParser:
     # One function per command, in the order `lockin --help` lists them.
     _add_scan_parser(commands)
     _add_diff_parser(commands)
-    # late: each command module imports this one's shared helpers back
-    from bot import cli_baseline, cli_history, cli_init, cli_plan, cli_report
 
     cli_history.add_history_parser(commands, _positive)
     cli_plan.add_plan_parser(commands, _positive)
@@ -327,35 +322,6 @@ class Threshold:
 # -- policy --------------------------------------------------------------------
 
 
-def _policy(config: str | None, snapshot: Snapshot) -> Policy:
-    """The policy: ``--config`` when given, else ``.github/lockin.yml`` of ``snapshot``, else
-    its ``pyproject.toml``'s ``[tool.lockin]`` table, else the defaults."""
-    if config:
-        try:
-            with open(config, "rb") as f:
-                data = f.read()
-        except OSError as exc:
-            raise UsageError(f"cannot read config {config}: {exc.strerror}") from None
-        if os.path.basename(config) == PYPROJECT:
-            return load_pyproject_policy(data, config) or DEFAULT_POLICY
-        return load_policy(data, config)
-    config_file = snapshot.read(CONFIG_PATH)
-    if config_file is not None:
-        return load_policy(config_file, _where(snapshot, CONFIG_PATH))
-    pyproject = snapshot.read(PYPROJECT)
-    if pyproject is not None:
-        return load_pyproject_policy(pyproject, _where(snapshot, PYPROJECT)) or DEFAULT_POLICY
-    return DEFAULT_POLICY
-
-
-def _where(snapshot: Snapshot, path: str) -> str:
-    """A file of ``snapshot`` as the user would name it: the path under the working
-    directory (``.github/lockin.yml``, ``repo/.github/lockin.yml``) or ``REV:path``."""
-    if isinstance(snapshot, DirSnapshot):
-        return os.path.normpath(os.path.join(snapshot.label, path))
-    return f"{snapshot.label}:{path}"
-
-
 # -- scan ----------------------------------------------------------------------
 
 
@@ -364,7 +330,7 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
     root = args.path
     check_directory(root)
     snapshot = DirSnapshot(root)
-    policy = _policy(args.config, snapshot)
+    policy = read_policy(args.config, snapshot)
     path_filter = PathFilter.build(
         [*policy.paths.include, *args.include],
         [*policy.paths.exclude, *args.exclude],
@@ -387,53 +353,7 @@ def _scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return finish_scan(scan_census(args, err), args, args.path, out, err)
 
 
-def finish_scan(
-    census: Census, args: argparse.Namespace, root: str, out: TextIO, err: TextIO
-) -> int:
-    """Print a scan as ``args`` ask; 1 when it is above ``--fail-above``."""
-    if args.format == "csv":
-        out.write(scan_tables.render_csv(census, by_file=args.by_file, sort=args.sort))
-    elif args.format == "text":
-        out.write(
-            text.render_scan(
-                census,
-                root=root,
-                top=args.top,
-                findings=args.findings,
-                by_file=args.by_file,
-                sort=args.sort,
-            )
-        )
-    else:
-        out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
-    reason = args.fail_above.exceeded(census) if args.fail_above else None
-    if reason:
-        err.write(f"lockin: failure: {reason}\n")
-        return 1
-    return 0
-
-
-def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
-    """A scan as JSON, Markdown, SARIF or the default terminal text (the Action's report)."""
-    if fmt == "json":
-        return json_out.dumps(json_out.scan_document(census, root=root, top=top), pretty=pretty)
-    if fmt == "markdown":
-        return markdown.scan_markdown(census, root=root, top=top)
-    if fmt == "sarif":
-        log = sarif.scan_sarif(census, prefix=worktree_prefix(root))
-        return json_out.dumps(log, pretty=pretty)
-    return text.render_scan(census, root=root, top=top)
-
-
 # -- diff ----------------------------------------------------------------------
-
-
-def _recorded(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionRecord]:
-    """Decision records in the decisions folder; broken ones are reported, not used."""
-    records, problems = read_records(snapshot.files_under(folder))
-    for problem in problems:
-        err.write(f"lockin: warning: {problem}\n")
-    return records
 
 
 def _linked(
@@ -512,7 +432,7 @@ class _Inputs:
 
 def _directory_inputs(args: argparse.Namespace) -> _Inputs:
     base, head = DirSnapshot(args.base), DirSnapshot(args.head)
-    policy = _policy(args.config, base)
+    policy = read_policy(args.config, base)
     path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
     changes = directory_changes(args.base, args.head, path_filter)
     files = [
@@ -540,7 +460,7 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
         messages = repo.messages(base_commit, head_commit)
     base = GitSnapshot(repo, base_commit, args.base)
     head = GitSnapshot(repo, head_commit, args.head)
-    policy = _policy(args.config, base)
+    policy = read_policy(args.config, base)
     path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
     changes = within(repo.changes(start, head_commit), path_filter.includes)
     blobs = dict(
@@ -669,7 +589,7 @@ def diff_report(
         delta,
         policy,
         linked=linked,
-        recorded=_recorded(records, folder, err),
+        recorded=recorded_decisions(records, folder, err),
         baseline=_baseline_at(inputs.base, policy),
         base_files=_ratchet_base(inputs.base, policy, args.jobs),
     )
@@ -703,26 +623,6 @@ def _ratchet_base(snapshot: Snapshot, policy: Policy, jobs: int) -> list[FileSum
     if policy.ratchet is None or policy.ratchet.percent is None:
         return None
     return snapshot_census(snapshot, policy, jobs).files()
-
-
-def snapshot_census(snapshot: Snapshot, policy: Policy, jobs: int) -> Census:
-    """The census of a whole tree: a git commit's, or a directory's."""
-    path_filter = policy.path_filter(submodules=submodules_of(snapshot))
-    if isinstance(snapshot, GitSnapshot):
-        # late: the history walk is loaded only for a revision
-        from bot.sources.history import Counting, revision_census
-
-        commit = snapshot.commit or snapshot.repo.resolve("HEAD")
-        counting = Counting(path_filter, policy.paths.include_generated, jobs)
-        return revision_census(snapshot.repo, commit, counting)
-    assert isinstance(snapshot, DirSnapshot)
-    return scan_paths(
-        snapshot.root,
-        walk(snapshot.root, path_filter),
-        jobs=jobs,
-        include_generated=policy.paths.include_generated,
-        markers_allowed=policy.markers_allowed,
-    )
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -814,29 +714,14 @@ def main(
         if args.command == "rules":
             return _rules(args, out)
         if args.command == "plan":
-            # late: the command modules import this one back
-            from bot.cli_plan import plan
-
-            return plan(args, out, err)
+            return cli_plan.plan(args, out, err)
         if args.command == "baseline":
-            # late: the command modules import this one back
-            from bot.cli_baseline import baseline
-
-            return baseline(args, out, err)
+            return cli_baseline.baseline(args, out, err)
         if args.command == "report":
-            # late: the command modules import this one back
-            from bot.cli_report import report
-
-            return report(args, out, err)
+            return cli_report.report(args, out, err)
         if args.command == "init":
-            # late: the command modules import this one back
-            from bot.cli_init import init
-
-            return init(args, out, err)
+            return cli_init.init(args, out, err)
         if args.command == "history" or (args.command == "scan" and _revision_scan(args)):
-            # late: the command modules import this one back
-            from bot import cli_history
-
             run = cli_history.history if args.command == "history" else cli_history.scan_revision
             return run(args, out, err)
         return _scan(args, out, err) if args.command == "scan" else _diff(args, out, err)

@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from typing import TextIO
 
+from bot.cli_common import read_policy, recorded_decisions, snapshot_census
 from bot.cli_help import add_command
 from bot.policy.baseline import BASELINE_PATH, dump_baseline, record_baseline
 from bot.sources.git import GitRepo
@@ -54,8 +55,6 @@ def add_baseline_parser(
 
 
 def baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from bot.cli import _policy, _recorded, snapshot_census  # as scan and diff read them
-
     root = args.path
     check_directory(root)
     snapshot: Snapshot
@@ -67,9 +66,9 @@ def baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         snapshot = GitSnapshot(repo, commit, args.rev or "HEAD")
     else:
         snapshot = DirSnapshot(root)
-    policy = _policy(args.config, snapshot)
+    policy = read_policy(args.config, snapshot)
     census = snapshot_census(snapshot, policy, args.jobs)
-    recorded = _recorded(snapshot, policy.decisions.folder, err)
+    recorded = recorded_decisions(snapshot, policy.decisions.folder, err)
     recorded_baseline = record_baseline(census.files(), policy, recorded, commit=commit)
     text = dump_baseline(recorded_baseline)
     target = args.output or os.path.join(root, BASELINE_PATH)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from glob import escape as glob_escape
 from typing import Any, TextIO
 
-from bot.cli import UsageError, _policy, finish_scan
+from bot.cli_common import UsageError, finish_scan, read_policy
 from bot.cli_help import add_command
 from bot.engine.paths import PathFilter
 from bot.policy.config import Policy
@@ -126,7 +126,7 @@ def _revision(
     """The commit of ``revision``, its policy and the path filter that policy gives."""
     commit = repo.resolve(revision)
     snapshot = GitSnapshot(repo, commit, revision)
-    policy = _policy(config, snapshot)
+    policy = read_policy(config, snapshot)
     path_filter = PathFilter.build(
         [*policy.paths.include, *include],
         [*policy.paths.exclude, *exclude],

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 import yaml
 
+from bot.cli_common import UsageError
 from bot.cli_help import add_command
 from bot.engine.census import Census
 from bot.policy.config import DEFAULT_POLICY, SCHEMA
@@ -47,8 +48,6 @@ def add_init_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # late: bot.cli imports this module to register its parser
-    from bot.cli import UsageError
 
     root = args.path
     check_directory(root)

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from bot.cli_common import read_policy
 from bot.cli_help import add_command
 from bot.engine.census import Census
 from bot.policy.overview import overview
@@ -59,11 +60,9 @@ def checkout_overview(
     root: str, config: str | None, jobs: int, only: Sequence[str] = ()
 ) -> tuple[Census, dict[str, Any]]:
     """The census of a checkout and its overview document (register, inventory, plan)."""
-    from bot.cli import _policy  # the same policy lookup as scan and diff
-
     check_directory(root)
     snapshot = DirSnapshot(root)
-    policy = _policy(config, snapshot)
+    policy = read_policy(config, snapshot)
     paths = list(walk(root, policy.path_filter(submodules=submodules_of(snapshot))))
     census = scan_paths(root, paths, jobs=jobs, include_generated=policy.paths.include_generated)
     # The census leaves generated files out of its figures; so does the register.

@@ -8,8 +8,10 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from bot.cli_common import UsageError
 from bot.cli_help import add_command
 from bot.cli_history import checked, history_of
+from bot.cli_plan import checkout_overview
 from bot.render.report_html import report_html
 from bot.render.sarif import tool_version
 from bot.sources import SourceError
@@ -59,9 +61,6 @@ def add_report_parser(commands: argparse._SubParsersAction, positive: Callable[[
 
 
 def report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # late: bot.cli imports this module to register its parser; cli_plan imports bot.cli
-    from bot.cli import UsageError
-    from bot.cli_plan import checkout_overview  # late: it imports bot.cli too
 
     if args.points < 0:
         raise UsageError("--points must be 0 or more")

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import urllib.error
 import urllib.request
 import zipfile
 from dataclasses import dataclass
@@ -250,15 +251,17 @@ def test_readme_app_section_serves_the_setup_page_from_the_packaged_manifest(
     env = dict(a.split("=", 1) for a in assignments)
     port = _free_port()
     # An empty working directory: no app.yml, no .env. The manifest is the package's own.
+    # The setup page asks every visitor for the setup token (a reverse tunnel looks local).
+    token = "packaged-setup-token"
     process = subprocess.Popen(
         [str(installed.bin / "lockin"), "serve"],
         cwd=tmp_path,
-        env=_clean_env(**env, HOST="127.0.0.1", PORT=str(port)),
+        env=_clean_env(**env, HOST="127.0.0.1", PORT=str(port), SETUP_TOKEN=token),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     try:
-        page = _poll(f"http://127.0.0.1:{port}/", process)
+        page = _poll(f"http://127.0.0.1:{port}/setup?token={token}", process)
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
@@ -267,12 +270,16 @@ def test_readme_app_section_serves_the_setup_page_from_the_packaged_manifest(
 
 
 def _poll(url: str, process: subprocess.Popen) -> str:
-    """The page once the server answers; fails if the server exits first."""
+    """The page once the server answers; fails if the server exits first or refuses. Cookies
+    are kept, as a browser keeps the setup page's token cookie across its redirect."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
     while True:
         assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
         try:
-            with urllib.request.urlopen(url, timeout=5) as response:
+            with opener.open(url, timeout=5) as response:
                 return response.read().decode()
+        except urllib.error.HTTPError as refused:  # an answer, not a server still starting
+            raise AssertionError(f"{url}: {refused.code} {refused.read().decode()[:500]}")
         except OSError:
             time.sleep(0.1)
 

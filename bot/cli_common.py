@@ -1,0 +1,124 @@
+"""What every ``lockin`` command shares: the one-line usage error, the policy lookup, reading
+decision records, the census of a whole tree, and printing a scan.
+
+bot/cli.py builds the parser and runs ``scan``, ``diff`` and ``rules``; each other command
+has a module of its own (``cli_history``, ``cli_plan``, ...). They all import this module,
+never each other's entry point, so the command line has no import cycle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TextIO
+
+from bot.engine.census import Census
+from bot.policy.config import DEFAULT_POLICY, Policy, load_policy, load_pyproject_policy
+from bot.policy.decisions import DecisionRecord, read_records
+from bot.render import json_out, markdown, sarif, scan_tables, text
+from bot.sources.engine_runner import scan_paths
+from bot.sources.git import worktree_prefix
+from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
+from bot.sources.tree import walk
+
+CONFIG_PATH = ".github/lockin.yml"
+PYPROJECT = "pyproject.toml"
+
+
+class UsageError(Exception):
+    """Bad input the user can fix; the message is one line."""
+
+
+def read_policy(config: str | None, snapshot: Snapshot) -> Policy:
+    """The policy: ``--config`` when given, else ``.github/lockin.yml`` of ``snapshot``, else
+    its ``pyproject.toml``'s ``[tool.lockin]`` table, else the defaults."""
+    if config:
+        try:
+            with open(config, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise UsageError(f"cannot read config {config}: {exc.strerror}") from None
+        if os.path.basename(config) == PYPROJECT:
+            return load_pyproject_policy(data, config) or DEFAULT_POLICY
+        return load_policy(data, config)
+    config_file = snapshot.read(CONFIG_PATH)
+    if config_file is not None:
+        return load_policy(config_file, named_in(snapshot, CONFIG_PATH))
+    pyproject = snapshot.read(PYPROJECT)
+    if pyproject is not None:
+        return load_pyproject_policy(pyproject, named_in(snapshot, PYPROJECT)) or DEFAULT_POLICY
+    return DEFAULT_POLICY
+
+
+def named_in(snapshot: Snapshot, path: str) -> str:
+    """A file of ``snapshot`` as the user would name it: the path under the working
+    directory (``.github/lockin.yml``, ``repo/.github/lockin.yml``) or ``REV:path``."""
+    if isinstance(snapshot, DirSnapshot):
+        return os.path.normpath(os.path.join(snapshot.label, path))
+    return f"{snapshot.label}:{path}"
+
+
+def finish_scan(
+    census: Census, args: argparse.Namespace, root: str, out: TextIO, err: TextIO
+) -> int:
+    """Print a scan as ``args`` ask; 1 when it is above ``--fail-above``."""
+    if args.format == "csv":
+        out.write(scan_tables.render_csv(census, by_file=args.by_file, sort=args.sort))
+    elif args.format == "text":
+        out.write(
+            text.render_scan(
+                census,
+                root=root,
+                top=args.top,
+                findings=args.findings,
+                by_file=args.by_file,
+                sort=args.sort,
+            )
+        )
+    else:
+        out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    reason = args.fail_above.exceeded(census) if args.fail_above else None
+    if reason:
+        err.write(f"lockin: failure: {reason}\n")
+        return 1
+    return 0
+
+
+def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
+    """A scan as JSON, Markdown, SARIF or the default terminal text (the Action's report)."""
+    if fmt == "json":
+        return json_out.dumps(json_out.scan_document(census, root=root, top=top), pretty=pretty)
+    if fmt == "markdown":
+        return markdown.scan_markdown(census, root=root, top=top)
+    if fmt == "sarif":
+        log = sarif.scan_sarif(census, prefix=worktree_prefix(root))
+        return json_out.dumps(log, pretty=pretty)
+    return text.render_scan(census, root=root, top=top)
+
+
+def recorded_decisions(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionRecord]:
+    """Decision records in the decisions folder; broken ones are reported, not used."""
+    records, problems = read_records(snapshot.files_under(folder))
+    for problem in problems:
+        err.write(f"lockin: warning: {problem}\n")
+    return records
+
+
+def snapshot_census(snapshot: Snapshot, policy: Policy, jobs: int) -> Census:
+    """The census of a whole tree: a git commit's, or a directory's."""
+    path_filter = policy.path_filter(submodules=submodules_of(snapshot))
+    if isinstance(snapshot, GitSnapshot):
+        # late: the history walk is loaded only for a revision
+        from bot.sources.history import Counting, revision_census
+
+        commit = snapshot.commit or snapshot.repo.resolve("HEAD")
+        counting = Counting(path_filter, policy.paths.include_generated, jobs)
+        return revision_census(snapshot.repo, commit, counting)
+    assert isinstance(snapshot, DirSnapshot)
+    return scan_paths(
+        snapshot.root,
+        walk(snapshot.root, path_filter),
+        jobs=jobs,
+        include_generated=policy.paths.include_generated,
+        markers_allowed=policy.markers_allowed,
+    )
