@@ -279,7 +279,7 @@ def _poll(url: str, process: subprocess.Popen) -> str:
             with opener.open(url, timeout=5) as response:
                 return response.read().decode()
         except urllib.error.HTTPError as refused:  # an answer, not a server still starting
-            raise AssertionError(f"{url}: {refused.code} {refused.read().decode()[:500]}")
+            raise AssertionError(f"{url}: {refused.code} {refused.read().decode()[:500]}") from None
         except OSError:
             time.sleep(0.1)
 
