@@ -148,8 +148,10 @@ DEFAULT_LINES_PER_WEEK: dict[str, float] = {
 
 @dataclass(frozen=True)
 class PlanSettings:
+    # Left out of the hash (a dict is not hashable; a Policy is, and keys the recounts): the
+    # effort model changes estimates, never what is counted.
     lines_per_engineer_week: Mapping[str, float] = field(
-        default_factory=lambda: dict(DEFAULT_LINES_PER_WEEK)
+        default_factory=lambda: dict(DEFAULT_LINES_PER_WEEK), hash=False
     )
 
 

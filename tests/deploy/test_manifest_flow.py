@@ -279,9 +279,14 @@ async def test_configured_server_has_no_setup_routes(
     )
     assert server.settings.configured
     async with _session(server) as session:
-        for path in ("/", "/setup", f"{CALLBACK_PATH}?code=x&state=y"):
+        for path in ("/setup", f"{CALLBACK_PATH}?code=x&state=y"):
             async with session.get(server.url + path) as response:
                 assert response.status == 404, path
+        # `/` is the front door now: the organisation pages through sign-in, never the setup
+        # page (sign-in is not set up here, and the page that says so answers).
+        async with session.get(server.url + "/") as response:
+            assert response.url.path == "/signin"
+            assert "Register GitHub App" not in await response.text()
     assert fake_github.requests_to("*", "app-manifests") == []
     assert not (server.workdir / ".env").exists()
 

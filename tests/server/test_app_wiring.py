@@ -42,6 +42,7 @@ def routes(settings: Settings) -> set[str]:
 
 async def test_configured_app_routes(fake_github: FakeGitHub) -> None:
     assert routes(settings_for(fake_github)) == {
+        "/",  # the front door: the organisation pages, through sign-in
         "/healthz",
         "/readyz",
         "/metrics",
