@@ -73,7 +73,10 @@ def _steps(fix: Fix) -> list[tuple[str, str]]:
         see = "Stage it with this change (the hook reads records from the index):"
         line = f"git add {shlex.quote(fix.record)}"
     elif fix.via == "link":
-        see = "Commit it and add this line to the pull request's description or a commit message:"
+        see = (
+            "Commit it and add this line to the pull request's description or a commit "
+            "message; it counts once its owner (or a code owner) approves the pull request:"
+        )
         line = link_line(fix.record)
     else:
         see = (

@@ -159,6 +159,10 @@ def test_wheel_metadata_fits_a_package_index(dist: Dist) -> None:
     assert {"aiohttp", "gidgethub", "sqlalchemy"} <= {
         r.split(">")[0].split("[")[0].strip() for r in requires if 'extra == "app"' in r
     }
+    # The Action's reads of reviews: the GitHub client without the rest of the server.
+    assert {"aiohttp", "gidgethub", "pyjwt"} == {
+        r.split(">")[0].split("[")[0].strip() for r in requires if 'extra == "github"' in r
+    }
 
 
 def test_sdist_holds_what_the_wheel_is_built_from_and_the_glue(dist: Dist) -> None:
