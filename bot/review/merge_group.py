@@ -14,21 +14,28 @@ an error completes the run as failed, never leaves it in progress.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bot.github.contents import BlobReader
 from bot.github.refs import PullRef, RepoRef, merge_group_pulls
+from bot.policy.config import PolicyError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, evaluate
-from bot.review.approvals_io import with_reviews
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
 from bot.review.check_writer import CheckRun, has_result, our_runs
-from bot.review.config_io import load_repo_config
-from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
+from bot.review.config_io import load_repo_baseline, load_repo_config
 from bot.review.pr_files import PRFile
 from bot.review.report import PRReport
-from bot.review.run import DEFAULT_NAME, _complete_with_error, _failed_before_start, _shielded
+from bot.review.run import (
+    DEFAULT_NAME,
+    _complete_with_error,
+    _failed_before_start,
+    _ratchet_base,
+    _shielded,
+    _touches_non_portable,
+    decisions_of,
+)
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -123,30 +130,25 @@ async def _analyse(
     report.analysis = analysis
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []
-    added = analysis.delta.added()
-    if sum(added[layer] for layer in policy.layers) > policy.allowance:
-        default_branch = info["default_branch"]
+    added = sum(analysis.delta.added()[layer] for layer in policy.layers)
+    default_branch = info["default_branch"]
+    # The same gate as each pull request's: its baseline and ratchet too, or a queue would
+    # refuse what every pull request in it passed.
+    baseline = None
+    if added:
+        try:
+            baseline = await load_repo_baseline(gh, repo, default_branch, policy)
+        except PolicyError as error:
+            report.config = replace(report.config, error=error)
+            return
+    if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
         prs = [await gh.getitem(f"/repos/{repo.full_name}/pulls/{n}") for n in numbers]
-        texts = [text for pr in prs for text in await pr_link_texts(gh, repo, pr)]
-        linked = await linked_decisions(
-            gh,
-            texts,
-            repo=repo,
-            head_sha=report.head_sha,
-            default_branch=default_branch,
-            policy=policy,
-        )
-        linked = await with_reviews(
-            gh,
-            linked,
-            repo=repo,
-            prs=prs,
-            head_sha=report.head_sha,
-            default_branch=default_branch,
-            read_at_head=not policy.decisions.require_default_branch,
-        )
-        reader = BlobReader(gh, repo, ctx.caches.blobs)
-        recorded, report.record_problems = await recorded_decisions(
-            gh, reader, repo=repo, default_branch=default_branch, policy=policy
-        )
-    report.verdict = evaluate(analysis.delta, policy, linked=linked, recorded=recorded)
+        linked, recorded = await decisions_of(gh, ctx, report, prs, default_branch)
+    report.verdict = evaluate(
+        analysis.delta,
+        policy,
+        linked=linked,
+        recorded=recorded,
+        baseline=baseline,
+        base_files=await _ratchet_base(gh, ctx, report, base_sha),
+    )

@@ -291,28 +291,7 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
     # Decisions matter only past the allowance (or for the ratchet's uncovered areas):
     # below it no request is spent on them.
     if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
-        reader = BlobReader(gh, repo, ctx.caches.blobs)
-        texts = await pr_link_texts(gh, repo, pr)
-        linked = await linked_decisions(
-            gh,
-            texts,
-            repo=repo,
-            head_sha=report.head_sha,
-            default_branch=default_branch,
-            policy=policy,
-        )
-        linked = await with_reviews(
-            gh,
-            linked,
-            repo=repo,
-            prs=[pr],
-            head_sha=report.head_sha,
-            default_branch=default_branch,
-            read_at_head=not policy.decisions.require_default_branch,
-        )
-        recorded, report.record_problems = await recorded_decisions(
-            gh, reader, repo=repo, default_branch=default_branch, policy=policy
-        )
+        linked, recorded = await decisions_of(gh, ctx, report, [pr], default_branch)
     base_files = await _ratchet_base(gh, ctx, report, pr["base"]["sha"])
     report.verdict = evaluate(
         analysis.delta,
@@ -362,6 +341,32 @@ async def _ratchet_base(
         ctx.log.warning("census of the base %s failed: %s", base_sha[:12], exc)
         return None
     return at.census.files()
+
+
+async def decisions_of(
+    gh: GitHub, ctx: JobContext, report: PRReport, prs: list[dict], default_branch: str
+) -> tuple[list[LinkedDecision], list[DecisionRecord]]:
+    """The decisions the pull requests link, with their reviews, and those recorded on the
+    default branch (their problems go to ``report``): for a PR and for a merge group."""
+    policy, repo = report.config.policy, report.pull.repo
+    texts = [text for pr in prs for text in await pr_link_texts(gh, repo, pr)]
+    linked = await linked_decisions(
+        gh, texts, repo=repo, head_sha=report.head_sha, default_branch=default_branch, policy=policy
+    )
+    linked = await with_reviews(
+        gh,
+        linked,
+        repo=repo,
+        prs=prs,
+        head_sha=report.head_sha,
+        default_branch=default_branch,
+        read_at_head=not policy.decisions.require_default_branch,
+    )
+    reader = BlobReader(gh, repo, ctx.caches.blobs)
+    recorded, report.record_problems = await recorded_decisions(
+        gh, reader, repo=repo, default_branch=default_branch, policy=policy
+    )
+    return linked, recorded
 
 
 def _touches_non_portable(report: PRReport) -> bool:

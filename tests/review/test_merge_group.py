@@ -8,6 +8,7 @@ import uuid
 
 from tests.fakegithub import PullRequest, Repo
 from tests.review.conftest import Bot
+from tests.review.test_gate_adoption import BASELINE, SECOND_KERNEL, _baseline_of
 from tests.review.test_pr_check import KERNEL, RECORD, new_repo, record
 from tests.support.webhooks import merge_group_event
 
@@ -89,3 +90,19 @@ async def test_a_redelivered_merge_group_is_checked_once(bot: Bot) -> None:
 
     [run] = bot.runs(repo, head)
     assert run.conclusion == "success"
+
+
+async def test_a_merge_group_is_judged_with_the_repositorys_baseline(bot: Bot) -> None:
+    # The queue's check is the same gate as each pull request's: a file growing back to
+    # what the baseline recorded passes in the queue as it passed in its pull request.
+    baseline = _baseline_of({"csrc/scale.cu": KERNEL + SECOND_KERNEL})
+    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL, BASELINE: baseline})
+    files = {"csrc/scale.cu": KERNEL + SECOND_KERNEL}
+    pr = queued(repo, files)
+    head, base = group_head(repo, pr, files)
+
+    await deliver(bot, merge_group_event(bot.fake, repo, head, base, [pr]))
+
+    [run] = bot.runs(repo, head)
+    assert (run.status, run.conclusion) == ("completed", "success")
+    assert "Lines within `.github/lockin-baseline.yml` do not count" in run.output["summary"]
