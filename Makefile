@@ -40,7 +40,7 @@ format: $(BIN)/lockin
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# docs/rules.md is generated from the rule files; tests/render/test_rules_doc.py fails when stale.
+# docs/rules.md is generated from the rule files; tests/cli/test_rules_cli.py fails when stale.
 rules-doc: $(BIN)/lockin
 	$(BIN)/python -m bot.render.rules_page docs/rules.md
 
