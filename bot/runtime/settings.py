@@ -94,14 +94,16 @@ class Settings:
     setup_token: str | None = field(default=None, repr=False)
     # Admission of webhook bodies not yet authenticated (bot.server.signed_body): bodies
     # read at once in all and from one peer, seconds a body waits for a slot, seconds one
-    # body may stall between chunks; proxies (addresses or CIDRs) whose X-Forwarded-For is
-    # believed; and whether only GitHub's published hook ranges (GET /meta) may deliver.
+    # body may stall between chunks and seconds to receive it whole; proxies (addresses or
+    # CIDRs) whose X-Forwarded-For is believed; and whether only GitHub's published hook
+    # ranges (GET /meta) may deliver.
     # Seconds between sweeps for check runs left in progress (bot.runtime.sweep).
     stale_run_sweep_interval: float = 60.0
     webhook_body_slots: int = 32
     webhook_peer_slots: int = 4
     webhook_slot_wait: float = 3.0
     webhook_chunk_timeout: float = 2.0
+    webhook_body_deadline: float = 5.0
     trusted_proxies: tuple[IPNetwork, ...] = ()
     github_hooks_only: bool = False
     # The organisation page the PR comment links to; "{org}" stands for the repository's owner.
@@ -351,6 +353,7 @@ _SPECS = (
     _Spec("webhook_peer_slots", ("WEBHOOK_PEER_SLOTS",), _int_in(1, 1024)),
     _Spec("webhook_slot_wait", ("WEBHOOK_SLOT_WAIT",), _seconds(positive=False)),
     _Spec("webhook_chunk_timeout", ("WEBHOOK_CHUNK_TIMEOUT",), _seconds(positive=True)),
+    _Spec("webhook_body_deadline", ("WEBHOOK_BODY_DEADLINE",), _seconds(positive=True)),
     _Spec("trusted_proxies", ("TRUSTED_PROXIES",), _networks),
     _Spec("github_hooks_only", ("GITHUB_HOOKS_ONLY",), _flag),
 )

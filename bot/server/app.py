@@ -85,6 +85,7 @@ def admission(settings: Settings, metrics: Metrics) -> BodyAdmission:
             per_peer=settings.webhook_peer_slots,
             wait=settings.webhook_slot_wait,
             chunk_idle=settings.webhook_chunk_timeout,
+            deadline=settings.webhook_body_deadline,
         ),
         on_saturated=metrics.admission_saturations.inc,
     )

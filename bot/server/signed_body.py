@@ -4,7 +4,9 @@ Until the HMAC is checked, the sender may be anyone on the internet, and nothing
 sender does may delay or refuse GitHub's real deliveries. So:
 
 - Every body needs one of `total` slots (bounded memory), a body past `SMALL_BODY` bytes
-  one of the few `LARGE_SLOTS` too (GitHub's own payloads are almost all far below it).
+  one of the few `LARGE_SLOTS` too (GitHub's own payloads are almost all far below it). A
+  peer holds at most one large slot, and a large body waits for one as any body waits for
+  its slot: two stalled large uploads must not turn GitHub's next large push away at once.
 - One peer (a client address; an IPv6 /64, which one subscriber typically holds whole)
   holds at most `per_peer` of them: a sender stalling many uploads from one address
   locks out only itself. The peer is the socket's address, or the client a trusted proxy
@@ -24,7 +26,7 @@ import asyncio
 import hashlib
 import hmac
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -64,6 +66,7 @@ class _Peer:
     def __init__(self, slots: int) -> None:
         self.slots = asyncio.Semaphore(slots)
         self.users = 0
+        self.large = False
 
 
 class BodyAdmission:
@@ -124,6 +127,30 @@ class BodyAdmission:
             if state.users == 0:
                 del self._peers[peer]
 
+    @asynccontextmanager
+    async def large_slot(self, peer: str) -> AsyncIterator[None]:
+        """Hold a large-body slot for `peer` (which holds a `slot`), waiting up to
+        `limits.wait`; BodyRefused 503 if none, or if the peer already holds one."""
+        state = self._peers[peer]
+        if state.large:
+            raise _busy(peer_full=True)
+        state.large = True
+        self.waiting += 1
+        try:
+            try:
+                async with asyncio.timeout(self.limits.wait):
+                    await self.large.acquire()
+            except TimeoutError:
+                raise _busy(peer_full=False) from None
+            finally:
+                self.waiting -= 1
+            try:
+                yield
+            finally:
+                self.large.release()
+        finally:
+            state.large = False
+
 
 def _busy(*, peer_full: bool) -> BodyRefused:
     if peer_full:
@@ -144,11 +171,10 @@ async def read_signed(
     if (request.content_length or 0) > MAX_PAYLOAD:
         raise _too_large()
     limits = admission.limits
-    async with admission.slot(peer):
+    async with admission.slot(peer), AsyncExitStack() as large:
         mac = hmac.new(secret.encode(), digestmod=hashlib.sha256)
         chunks: list[bytes] = []
         size = 0
-        large = False
         try:
             async with asyncio.timeout(limits.deadline):
                 while True:
@@ -166,20 +192,14 @@ async def read_signed(
                     size += len(chunk)
                     if size > MAX_PAYLOAD:
                         raise _too_large()
-                    if size > SMALL_BODY and not large:
-                        if admission.large.locked():
-                            raise _busy(peer_full=False)
-                        await admission.large.acquire()
-                        large = True
+                    if size > SMALL_BODY and size - len(chunk) <= SMALL_BODY:
+                        await large.enter_async_context(admission.large_slot(peer))
                     mac.update(chunk)
                     chunks.append(chunk)
         except TimeoutError:
             raise BodyRefused(
                 408, "slow_body", f"the body did not arrive within {limits.deadline:g} s"
             ) from None
-        finally:
-            if large:
-                admission.large.release()
     expected = "sha256=" + mac.hexdigest()
     if not hmac.compare_digest(expected.encode(), signature.encode()):
         raise BodyRefused(401, "bad_signature", "X-Hub-Signature-256 does not match the payload")

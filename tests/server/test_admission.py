@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 
 from bot.server.keys import SERVICES
+from bot.server.signed_body import SMALL_BODY
 from tests.fakegithub import FakeGitHub
 from tests.server.conftest import Bot, StartBot, until
 from tests.support.server import SECRET
@@ -31,7 +32,10 @@ class Upload:
         self.writer = writer
 
     @classmethod
-    async def stall(cls, bot: Bot, source: str = "127.0.0.2", **headers: str) -> Upload:
+    async def stall(
+        cls, bot: Bot, source: str = "127.0.0.2", sent: int = 1, **headers: str
+    ) -> Upload:
+        """An upload from `source` announcing `sent` + 999 bytes that stalls after `sent`."""
         reader, writer = await asyncio.open_connection(
             bot.server.host, bot.server.port, local_addr=(source, 0)
         )
@@ -40,7 +44,8 @@ class Upload:
             b"POST /api/github/webhooks HTTP/1.1\r\nHost: localhost\r\n"
             b"Content-Type: application/json\r\nX-GitHub-Event: pull_request\r\n"
             b"X-GitHub-Delivery: stalled\r\nX-Hub-Signature-256: sha256=" + b"0" * 64 + b"\r\n"
-            b"Content-Length: 1000\r\n" + extra.encode() + b"\r\n{"
+            b"Content-Length: " + str(sent + 999).encode() + b"\r\n" + extra.encode() + b"\r\n"
+            b"{" + b" " * (sent - 1)
         )
         await writer.drain()
         return cls(reader, writer)
@@ -59,9 +64,13 @@ class Upload:
         self.writer.close()
 
 
-async def deliver_from(bot: Bot, source: str, **headers: str) -> tuple[int, dict[str, Any]]:
-    """A genuine signed delivery sent from the loopback address `source`."""
-    body = json.dumps(pull_request_event(bot.fake, bot.repo, bot.pr, "opened")).encode()
+async def deliver_from(
+    bot: Bot, source: str, padding: int = 0, **headers: str
+) -> tuple[int, dict[str, Any]]:
+    """A genuine signed delivery sent from the loopback address `source`, its JSON padded
+    with `padding` spaces (GitHub's large pushes run to megabytes)."""
+    event = json.dumps(pull_request_event(bot.fake, bot.repo, bot.pr, "opened"))
+    body = (event + " " * padding).encode()
     signed = {**webhook_headers("pull_request", body, SECRET), **headers}
     connector = aiohttp.TCPConnector(local_addr=(source, 0))
     async with (
@@ -84,7 +93,10 @@ def _metric(text: str, name: str) -> float:
 
 async def test_a_peer_stalling_many_uploads_locks_out_only_itself(start_bot: StartBot) -> None:
     bot = await start_bot(
-        webhook_peer_slots=4, webhook_chunk_timeout=FOREVER, webhook_slot_wait=0.2
+        webhook_peer_slots=4,
+        webhook_chunk_timeout=FOREVER,
+        webhook_body_deadline=FOREVER,
+        webhook_slot_wait=0.2,
     )
     uploads = [await Upload.stall(bot) for _ in range(40)]
     await until(_holding(bot, 4), "the attacker's peer holds its four slots")
@@ -137,7 +149,10 @@ async def test_without_a_free_slot_in_time_a_delivery_is_answered_503(
     start_bot: StartBot,
 ) -> None:
     bot = await start_bot(
-        webhook_peer_slots=1, webhook_chunk_timeout=FOREVER, webhook_slot_wait=0.2
+        webhook_peer_slots=1,
+        webhook_chunk_timeout=FOREVER,
+        webhook_body_deadline=FOREVER,
+        webhook_slot_wait=0.2,
     )
     upload = await Upload.stall(bot, "127.0.0.1")
     await until(_holding(bot, 1), "the stalled upload holds the slot")
@@ -153,6 +168,7 @@ async def test_saturation_shows_in_the_metrics_and_readiness(start_bot: StartBot
         webhook_body_slots=2,
         webhook_peer_slots=1,
         webhook_chunk_timeout=FOREVER,
+        webhook_body_deadline=FOREVER,
         webhook_slot_wait=FOREVER,
     )
     assert (await bot.get("/readyz"))[0] == 200
@@ -183,6 +199,7 @@ async def test_behind_a_trusted_proxy_each_forwarded_client_is_its_own_peer(
         trusted_proxies=(ipaddress.ip_network("127.0.0.1/32"),),
         webhook_peer_slots=1,
         webhook_chunk_timeout=FOREVER,
+        webhook_body_deadline=FOREVER,
         webhook_slot_wait=0.2,
     )
     # Everything arrives from the proxy (127.0.0.1), which names the client it forwards.
@@ -202,7 +219,10 @@ async def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(
     start_bot: StartBot,
 ) -> None:
     bot = await start_bot(
-        webhook_peer_slots=1, webhook_chunk_timeout=FOREVER, webhook_slot_wait=0.2
+        webhook_peer_slots=1,
+        webhook_chunk_timeout=FOREVER,
+        webhook_body_deadline=FOREVER,
+        webhook_slot_wait=0.2,
     )
     upload = await Upload.stall(bot, "127.0.0.1", X_Forwarded_For="203.0.113.9")
     await until(_holding(bot, 1), "the upload holds its slot")
@@ -276,3 +296,31 @@ async def test_senders_stalling_their_headers_hold_no_slot(start_bot: StartBot) 
     assert int((await reader.readline()).split()[1]) in (400, 431)
     for writer in [*stalled, long_header]:
         writer.close()
+
+
+async def test_stalled_large_uploads_do_not_turn_a_large_delivery_away(
+    start_bot: StartBot,
+) -> None:
+    # Two peers each stall a body past SMALL_BODY, holding both large-body slots: a genuine
+    # large delivery waits for one instead of being refused at once, and gets it when a
+    # holder goes; one peer cannot take a second large slot by itself.
+    bot = await start_bot(
+        webhook_chunk_timeout=FOREVER, webhook_body_deadline=FOREVER, webhook_slot_wait=FOREVER
+    )
+    bodies = bot.server.app[SERVICES].bodies
+    large = SMALL_BODY + 1
+    holders = [await Upload.stall(bot, source, sent=large) for source in ("127.0.0.2", "127.0.0.3")]
+    await until(bodies.large.locked, "both large slots are held")
+    second = await Upload.stall(bot, "127.0.0.2", sent=large)
+    status, answer = await second.answer()
+    assert status == 503
+    assert "from this address" in answer["error"]
+
+    delivery = asyncio.create_task(deliver_from(bot, "127.0.0.1", padding=large))
+    await until(lambda: bodies.waiting == 1, "the large delivery waits for a large slot")
+    assert not delivery.done()
+    holders[0].close()
+    status, answer = await delivery
+    assert (status, answer["status"]) == (202, "queued")
+    for upload in [*holders, second]:
+        upload.close()

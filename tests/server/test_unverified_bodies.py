@@ -16,10 +16,11 @@ STALLED = 20
 
 
 async def _stalled_upload(
-    host: str, port: int, sent: int
+    host: str, port: int, sent: int, source: str = "127.0.0.1"
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """An unsigned-in-effect upload announcing 24 MiB that sends `sent` bytes and stalls."""
-    reader, writer = await asyncio.open_connection(host, port)
+    """An unsigned-in-effect upload from `source` announcing 24 MiB that sends `sent` bytes
+    and stalls."""
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
     writer.write(
         b"POST /api/github/webhooks HTTP/1.1\r\n"
         b"Host: localhost\r\nContent-Type: application/json\r\n"
@@ -43,10 +44,17 @@ async def _status(reader: asyncio.StreamReader) -> int | str:
 
 
 async def test_stalled_uploads_hold_few_large_slots_and_are_cut_off(start_bot: StartBot) -> None:
-    # One peer may hold every slot here: this is about the large slots' bound on memory.
-    bot = await start_bot(webhook_peer_slots=STALLED + 1, webhook_chunk_timeout=1.0)
+    # Each upload from a peer of its own, refused at once when no large slot is free: this is
+    # about the large slots' bound on memory. The chunk timeout only has to outlast making
+    # the uploads, on a loaded machine too.
+    bot = await start_bot(
+        webhook_chunk_timeout=10.0, webhook_body_deadline=120.0, webhook_slot_wait=0
+    )
     host, port = bot.server.host, bot.server.port
-    uploads = [await _stalled_upload(host, port, 2 * SMALL_BODY) for _ in range(STALLED)]
+    uploads = [
+        await _stalled_upload(host, port, 2 * SMALL_BODY, f"127.0.0.{2 + n}")
+        for n in range(STALLED)
+    ]
 
     # A real delivery still gets through while they stall.
     status, answer = await bot.open_pr("real")
