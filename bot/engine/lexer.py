@@ -148,20 +148,22 @@ def _blank(token: str, fill: str) -> str:
     return "\n".join(fill * len(part) for part in token.split("\n"))
 
 
-def _is_docstring(text: str, start: int, end: int) -> bool:
-    """A triple-quoted string that is a statement of its own (docstring or bare comment)."""
+def _docstring_prefix(text: str, start: int, end: int) -> int:
+    """The length of the prefix (``r``, ``u``, ...) of a triple-quoted string that is a
+    statement of its own (docstring or bare comment); -1 when it is a value."""
     line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip(" \t").lower() not in _PREFIX_OK:
-        return False
+    prefix = text[line_start:start].strip(" \t")
+    if prefix.lower() not in _PREFIX_OK:
+        return -1
     line_end = text.find("\n", end)
     tail = text[end : line_end if line_end >= 0 else len(text)].strip()
     if tail and not tail.startswith("#"):
-        return False
+        return -1
     i = line_start - 1
     while i >= 0 and text[i] in " \t\r\n":
         i -= 1
     # After an opening bracket, a comma or an operator the string is a value, not a statement.
-    return i < 0 or text[i] not in "([{,=+%\\"
+    return len(prefix) if i < 0 or text[i] not in "([{,=+%\\" else -1
 
 
 def lex(text: str, family: Family) -> Lexed:
@@ -181,13 +183,15 @@ def lex(text: str, family: Family) -> Lexed:
         start, end = m.span()
         if start == end:
             continue
-        add_piece(text[last:start])
+        prefix = (
+            _docstring_prefix(text, start, end)
+            if kind == "string" and docstrings and text.startswith(('"""', "'''"), start, end)
+            else -1
+        )
+        # A docstring's prefix (r'''...) is blanked with it, so its line is not code.
+        add_piece(text[last : start - max(prefix, 0)] + " " * max(prefix, 0))
         fill = " "
-        if kind == "string" and not (
-            docstrings
-            and text.startswith(('"""', "'''"), start, end)
-            and _is_docstring(text, start, end)
-        ):
+        if kind == "string" and prefix < 0:
             fill = FILL
             add_string((start, end))
         if text.find("\n", start, end) < 0:  # most tokens: no copy of the token needed

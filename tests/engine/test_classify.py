@@ -92,6 +92,24 @@ def step(model, x):
     assert report.findings == []
 
 
+def test_a_prefixed_docstring_is_no_code_line_but_a_prefixed_value_is() -> None:
+    # ml-explore/mlx: r"""...""" docstrings (LaTeX in them). scc counts a docstring as
+    # comment whatever its prefix; the prefix alone must not make its first line code.
+    source = b'''\
+def sigmoid(x):
+    r"""Applies the sigmoid function.
+
+    .. math:: \\sigma(x) = 1 / (1 + e^{-x})
+    """
+    return x
+KERNEL = r"""
+__global__ void k() {}
+"""
+'''
+    report = classify("mlx/nn/activations.py", source)
+    assert report.code_lines == 5  # def, return, and the three lines of KERNEL's value
+
+
 def test_higher_layer_wins_and_enclosing_region_breaks_ties() -> None:
     source = b"""\
 __global__ void k(float* x, cublasHandle_t h) {
