@@ -95,6 +95,16 @@ _CMAKE = re.compile(
     r"|(?P<comment>\#\[(?P<eq>=*)\[[\s\S]*?(?:\](?P=eq)\]|\Z)|\#[^\n]*))"
 )
 
+# MATLAB: % line comments and %{ ... %} blocks (each brace alone on its line); a quote opens a
+# string only where it cannot be the transpose operator (after a name, a number, a closing
+# bracket, a dot or another quote).
+_MATLAB = re.compile(
+    r"(?P<comment>^[ \t]*%\{[ \t]*\n[\s\S]*?(?:^[ \t]*%\}[ \t]*$|\Z)|%[^\n]*)"
+    r'|"(?P<dq_string>[^"\n]*(?:""[^"\n]*)*"?)'
+    r"|(?<![\w)\]}'.])'(?P<sq_string>[^'\n]*(?:''[^'\n]*)*'?)",
+    re.M,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Family:
@@ -119,6 +129,7 @@ FAMILIES: dict[str, Family] = {
     "make": Family("make", _MAKE, "lines"),
     "docker": Family("docker", _DOCKER, "lines"),
     "cmake": Family("cmake", _CMAKE, "lines"),
+    "matlab": Family("matlab", _MATLAB, "lines"),
 }
 
 _PREFIX_OK = frozenset({"", "r", "u", "b", "f", "rb", "br", "fr", "rf"})

@@ -371,3 +371,27 @@ def test_crlf_and_bom_do_not_change_the_result() -> None:
     )
     continued = b"#define LAUNCH(k) \\\r\n  k<<<1, 32>>>()\r\nint x;\r\n"
     assert classify("a.cu", continued).line_rules == ["cuda.launch", "cuda.launch", ""]
+
+
+def test_a_dot_m_file_is_matlab_or_objective_c_by_its_content() -> None:
+    # AMReX's Tools/Postprocessing keeps MATLAB scripts; hashcat's src/ext_metal.m is
+    # Objective-C. scc tells them apart the same way (its per-language counts agree).
+    matlab = b"""\
+% read a plotfile written by binwrite
+function [x, y] = binread(name)
+  fid = fopen(name, 'r');   % 'r': read
+  x = fread(fid, 1, 'int')';
+  %{
+  y = fread(fid, 2, 'double');
+  %}
+  y = x';
+end
+"""
+    report = classify("Tools/Postprocessing/binread.m", matlab)
+    assert (report.language, report.code_lines) == ("MATLAB", 5)
+    objc = b"""\
+#import <Metal/Metal.h>
+% not MATLAB: a stray percent in a preprocessor-bearing file
+int count(id<MTLDevice> d) { return 1; }
+"""
+    assert classify("src/ext_metal.m", objc).language == "Objective-C"
