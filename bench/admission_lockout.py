@@ -1,6 +1,6 @@
 """The webhook lock-out attack of issue 28 against a real `lockin serve` process:
 
-    python bench/admission_lockout.py [--source DIR] [--attacker-address 127.0.0.2]
+    python bench/admission_lockout.py [--source DIR] [--attacker-address 127.0.0.2] [--large]
 
 1. starts `python -m bot serve` (from `--source`, default this checkout) on loopback, App
    credentials generated here, GitHub pointed at a closed loopback port (the jobs fail
@@ -13,8 +13,12 @@
    127.0.0.1, each given GitHub's 10 s, and counts the 2xx answers; `/readyz` is read
    after each.
 
-The attacker sends from `--attacker-address` (another loopback address by default: an
-attacker is not at GitHub's address). Everything stays on loopback and is bounded in
+With `--large` each stalled upload sends just past 1 MiB first, from two addresses
+(127.0.0.2 and 127.0.0.3) so as to hold both large-body slots, and every genuine delivery is
+padded past 1 MiB too (a large push).
+
+The attacker sends from `--attacker-address` (comma-separated; another loopback address by
+default: an attacker is not at GitHub's address). Everything stays on loopback and is bounded in
 count and time (`--deadline`). Prints one JSON line; exits 1 if fewer than `--need`
 deliveries were answered 2xx.
 """
@@ -41,12 +45,14 @@ PAYLOAD = ROOT / "tests" / "contract" / "webhook-examples" / "pull_request.opene
 SECRET = "bench-secret"
 GITHUB_PATIENCE = 10.0
 DECLARED_BODY = 1000
+#: Bytes past bot.server.signed_body.SMALL_BODY (1 MiB): a body that needs a large slot.
+LARGE_BODY = 2**20 + 1
 
 
 # -- the attacker (its own process) -----------------------------------------------------------
 
 
-async def _stall_once(host: str, port: int, source: str) -> None:
+async def _stall_once(host: str, port: int, source: str, sent: int) -> None:
     reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0))
     try:
         writer.write(
@@ -54,7 +60,8 @@ async def _stall_once(host: str, port: int, source: str) -> None:
             b"Content-Type: application/json\r\nX-GitHub-Event: pull_request\r\n"
             b"X-GitHub-Delivery: " + str(uuid.uuid4()).encode() + b"\r\n"
             b"X-Hub-Signature-256: sha256=" + b"0" * 64 + b"\r\n"
-            b"Content-Length: " + str(DECLARED_BODY).encode() + b"\r\n\r\n{"
+            b"Content-Length: " + str(sent + DECLARED_BODY).encode() + b"\r\n\r\n"
+            b"{" + b" " * (sent - 1)
         )
         await writer.drain()
         await reader.read()  # until the server answers and closes, or drops us
@@ -62,17 +69,20 @@ async def _stall_once(host: str, port: int, source: str) -> None:
         writer.close()
 
 
-async def attack(port: int, source: str, connections: int, deadline: float) -> None:
-    """Keep `connections` stalled uploads open until killed (or `deadline`)."""
+async def attack(
+    port: int, sources: list[str], connections: int, deadline: float, sent: int
+) -> None:
+    """Keep `connections` stalled uploads open, from `sources` in turn, until killed (or
+    `deadline`); each sends `sent` bytes of its body before it stalls."""
     opened = 0
     reconnects = 0
 
-    async def one() -> None:
+    async def one(source: str) -> None:
         nonlocal opened, reconnects
         first = True
         while True:
             try:
-                task = asyncio.ensure_future(_stall_once("127.0.0.1", port, source))
+                task = asyncio.ensure_future(_stall_once("127.0.0.1", port, source, sent))
                 if first:
                     await asyncio.sleep(0.05)  # its headers are on the wire
                     opened += 1
@@ -84,7 +94,7 @@ async def attack(port: int, source: str, connections: int, deadline: float) -> N
                 await asyncio.sleep(0.01)
             reconnects += 1
 
-    tasks = [asyncio.create_task(one()) for _ in range(connections)]
+    tasks = [asyncio.create_task(one(sources[n % len(sources)])) for n in range(connections)]
     await asyncio.sleep(deadline)
     for task in tasks:
         task.cancel()
@@ -212,6 +222,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             str(args.connections),
             "--deadline",
             str(args.deadline),
+            *(["--large"] if args.large else []),
             stdout=asyncio.subprocess.PIPE,
         )
         assert attacker.stdout is not None
@@ -220,6 +231,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             if ready.strip() != b"ready":
                 raise SystemExit("the attacker did not open its connections")
             body = PAYLOAD.read_bytes()
+            if args.large:
+                body += b" " * LARGE_BODY  # JSON allows trailing white space
             statuses: dict[str, int] = {}
             ready_statuses: dict[str, int] = {}
             seconds: list[float] = []
@@ -241,6 +254,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     return {
         "source": str(args.source),
         "attacker_address": args.attacker_address,
+        "large_bodies": args.large,
         "attacking_connections": args.connections,
         "deliveries": args.deliveries,
         "answered_2xx": answered,
@@ -254,7 +268,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", default=str(ROOT), help="checkout whose `bot` is served")
-    parser.add_argument("--attacker-address", default="127.0.0.2")
+    parser.add_argument("--attacker-address", help="default 127.0.0.2 (--large: and .3)")
+    parser.add_argument("--large", action="store_true", help="stall and deliver past 1 MiB")
     parser.add_argument("--connections", type=int, default=40)
     parser.add_argument("--deliveries", type=int, default=20)
     parser.add_argument("--need", type=int, default=19)
@@ -263,8 +278,12 @@ def main() -> int:
     parser.add_argument("--attack", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.source = Path(args.source).resolve()
+    if args.attacker_address is None:
+        args.attacker_address = "127.0.0.2,127.0.0.3" if args.large else "127.0.0.2"
     if args.attack is not None:
-        asyncio.run(attack(args.attack, args.attacker_address, args.connections, args.deadline))
+        sources = args.attacker_address.split(",")
+        sent = LARGE_BODY if args.large else 1
+        asyncio.run(attack(args.attack, sources, args.connections, args.deadline, sent))
         return 0
     result = asyncio.run(asyncio.wait_for(run(args), args.deadline))
     print(json.dumps(result))
