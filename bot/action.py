@@ -27,9 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from bot import cli
 from bot.action_reviews import Reviews, ReviewsError
-from bot.cli_common import UsageError, render_scan
+from bot.cli.common import UsageError, render_scan
+from bot.cli.diff import diff_report
+from bot.cli.entry import parse_args
+from bot.cli.scan import TOP, scan_census
 from bot.engine import RULES
 from bot.engine.census import LOCKED_LAYERS
 from bot.engine.model import LAYERS, ChangeDelta
@@ -280,7 +282,7 @@ def _diff(
     reviews = _reviews(inputs, base, head)
     reviewer = reviews.reviewer(numbers) if reviews else None
     report = replace(
-        cli.diff_report(cli.parse_args(argv), err, reviewer=reviewer, fix_argv=local),
+        diff_report(parse_args(argv), err, reviewer=reviewer, fix_argv=local),
         base=labels[0],
         head=labels[1],
     )
@@ -331,9 +333,9 @@ def _config_at(inputs: Inputs, base: str) -> str:
 
 def push(inputs: Inputs, err: TextIO) -> Result:
     config = ["--config", os.path.join(inputs.repo, inputs.config)] if inputs.config else []
-    argv = ["scan", inputs.repo, *config, "--top", str(cli.TOP)]
-    args = cli.parse_args(argv)
-    census = cli.scan_census(args, err)
+    argv = ["scan", inputs.repo, *config, "--top", str(TOP)]
+    args = parse_args(argv)
+    census = scan_census(args, err)
     totals = census.totals
 
     def render(fmt: str) -> str:

@@ -1,9 +1,10 @@
-"""What every ``lockin`` command shares: the one-line usage error, the policy lookup, reading
-decision records, the census of a whole tree, and printing a scan.
+"""What every ``lockin`` command shares: the one-line usage error, ``--jobs``, the policy
+lookup, reading decision records, the census of a whole tree, and printing a scan.
 
-bot/cli.py builds the parser and runs ``scan``, ``diff`` and ``rules``; each other command
-has a module of its own (``cli_history``, ``cli_plan``, ...). They all import this module,
-never each other's entry point, so the command line has no import cycle.
+Each command is a module of bot/cli (``scan``, ``diff``, ``history``, ...); bot/cli/entry.py
+builds the parser from them and runs one. They all import this module and bot/cli/help.py,
+which import no command, so the command line has no import cycle (pyproject.toml's
+contract on the floors of bot.cli keeps it so).
 """
 
 from __future__ import annotations
@@ -22,11 +23,33 @@ from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_
 from bot.sources.tree import walk
 
 CONFIG_PATH = ".github/lockin.yml"
+#: Output formats of ``scan`` and ``diff`` (``scan`` adds csv).
+FORMATS = ("text", "json", "markdown", "sarif")
 PYPROJECT = "pyproject.toml"
 
 
 class UsageError(Exception):
     """Bad input the user can fix; the message is one line."""
+
+
+def add_jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count files (default: one per core)",
+    )
+
+
+def positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return number
 
 
 def read_policy(config: str | None, snapshot: Snapshot) -> Policy:
