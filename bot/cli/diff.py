@@ -14,7 +14,9 @@ from bot.cli.common import (
     CONFIG_PATH,
     FORMATS,
     UsageError,
+    add_file_budget,
     add_jobs,
+    not_counted_line,
     read_policy,
     recorded_decisions,
     snapshot_census,
@@ -53,7 +55,10 @@ def add_diff_parser(commands: argparse._SubParsersAction) -> None:
             "lockin diff before/ after/               # two directories",
             "lockin diff --staged                     # what `git commit` would record",
         ],
-        exits={1: "the change adds non-portable code that no decision covers"},
+        exits={
+            1: "the change adds non-portable code that no decision covers, or a file of it "
+            "took longer than --file-budget and was not counted (enforcement: neutral: 0)"
+        },
     )
     diff.add_argument("base", nargs="?", help="base revision (the default branch) or directory")
     diff.add_argument("head", nargs="?", help="head revision or directory")
@@ -73,6 +78,7 @@ def add_diff_parser(commands: argparse._SubParsersAction) -> None:
         help="link a decision record: a path, a file URL or #N (repeatable)",
     )
     add_jobs(diff)
+    add_file_budget(diff)
     diff.add_argument(
         "--write-record",
         nargs="?",
@@ -259,6 +265,7 @@ def diff_change(args: argparse.Namespace) -> tuple[_Inputs, ChangeDelta]:
         jobs=args.jobs,
         include_generated=policy.paths.include_generated,
         markers_allowed=policy.markers_allowed,
+        file_seconds=args.file_budget,
     )
     return inputs, change_delta(deltas)
 
@@ -313,9 +320,15 @@ def diff_report(
         linked=linked,
         recorded=recorded_decisions(records, folder, err),
         baseline=_baseline_at(inputs.base, policy),
-        base_files=_ratchet_base(inputs.base, policy, args.jobs),
+        base_files=_ratchet_base(inputs.base, policy, args.jobs, args.file_budget),
     )
     summary = json_out.verdict_summary(verdict)
+    uncounted = delta.not_counted()
+    if uncounted and verdict.conclusion == "success":
+        # As the App's check (bot/review/report.py): a change with files the engine gave
+        # up on cannot pass, since they may add what the gate is for.
+        summary["conclusion"] = "neutral" if policy.report_only else "failure"
+        summary["summary"] = f"cannot pass: {not_counted_line(uncounted)}"
     draft = record.draft_record(delta, verdict, policy)
     argv = record.reproduce(args) if fix_argv is None else fix_argv
     fix = record.fix_for(verdict, draft, policy, argv=argv, via=via)
@@ -340,11 +353,13 @@ def _baseline_at(snapshot: Snapshot, policy: Policy) -> Baseline | None:
     return load_baseline(data, policy, f"{snapshot.label}:{BASELINE_PATH}")
 
 
-def _ratchet_base(snapshot: Snapshot, policy: Policy, jobs: int) -> list[FileSummary] | None:
+def _ratchet_base(
+    snapshot: Snapshot, policy: Policy, jobs: int, file_seconds: float
+) -> list[FileSummary] | None:
     """BASE's census, which only the ratchet's percent threshold needs."""
     if policy.ratchet is None or policy.ratchet.percent is None:
         return None
-    return snapshot_census(snapshot, policy, jobs).files()
+    return snapshot_census(snapshot, policy, jobs, file_seconds).files()
 
 
 def diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

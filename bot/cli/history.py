@@ -142,7 +142,9 @@ def scan_revision(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         repo, revision, args.config, args.include, [*args.exclude, *scope]
     )
     progress = text.ProgressLine(err)
-    counting = Counting(path_filter, policy.paths.include_generated, args.jobs)
+    counting = Counting(
+        path_filter, policy.paths.include_generated, args.jobs, file_seconds=args.file_budget
+    )
     census = revision_census(repo, commit, counting, progress=progress)
     progress.finish()
     return finish_scan(census, args, f"{args.path}@{revision}", out, err)

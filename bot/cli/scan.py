@@ -7,7 +7,15 @@ import argparse
 from dataclasses import dataclass
 from typing import TextIO
 
-from bot.cli.common import CONFIG_PATH, FORMATS, add_jobs, finish_scan, positive, read_policy
+from bot.cli.common import (
+    CONFIG_PATH,
+    FORMATS,
+    add_file_budget,
+    add_jobs,
+    finish_scan,
+    positive,
+    read_policy,
+)
 from bot.cli.help import add_command
 from bot.cli.history import scan_revision
 from bot.engine.census import Census
@@ -37,7 +45,10 @@ def add_scan_parser(commands: argparse._SubParsersAction) -> None:
             "lockin scan . --fail-above 2%           # CI: fail past 2% NVIDIA-only lines",
             "lockin scan repo.git --rev v1.0         # a revision, no checkout",
         ],
-        exits={1: "--fail-above: the NVIDIA-only lines are above the threshold"},
+        exits={
+            1: "--fail-above: the NVIDIA-only lines are above the threshold, or a file "
+            "took longer than --file-budget and was not counted"
+        },
     )
     scan.add_argument("path", nargs="?", default=".", help="directory to scan (default: .)")
     scan.add_argument(
@@ -91,6 +102,7 @@ def add_scan_parser(commands: argparse._SubParsersAction) -> None:
         "code lines (e.g. 5000 or 2%%)",
     )
     add_jobs(scan)
+    add_file_budget(scan)
     scan.add_argument(
         "--rev", help="count this git revision of PATH without a checkout (PATH a repository)"
     )
@@ -151,6 +163,7 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
         progress=progress,
         include_generated=policy.paths.include_generated,
         markers_allowed=policy.markers_allowed,
+        file_seconds=args.file_budget,
     )
     progress.finish()
     return census
