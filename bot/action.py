@@ -74,6 +74,7 @@ class Inputs:
     token: str = field(default="", repr=False)  # reads reviews; never in a repr or a log
     api_url: str = "https://api.github.com"
     repository: str = ""  # GITHUB_REPOSITORY: owner/name
+    file_budget: str = ""  # --file-budget, checked by the command line; empty: its default
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Inputs:
@@ -107,6 +108,7 @@ class Inputs:
             token=env.get("INPUT_GITHUB_TOKEN", "").strip(),
             api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
             repository=env.get("GITHUB_REPOSITORY", ""),
+            file_budget=env.get("INPUT_FILE_BUDGET", "").strip(),
         )
 
 
@@ -269,7 +271,7 @@ def _diff(
 ) -> Result:
     GitRepo(inputs.repo)  # a clear error when the working directory is no repository
     ensure_history(inputs.repo, base, head, err)
-    argv = ["diff", base, head, "--repo", inputs.repo]
+    argv = ["diff", base, head, "--repo", inputs.repo, *_budget(inputs)]
     # The command the summary gives to write the drafted record: the same diff, run in the
     # developer's checkout of the pull request's branch.
     local = ["diff", base_ref, "HEAD"]
@@ -306,6 +308,10 @@ def _diff(
     )
 
 
+def _budget(inputs: Inputs) -> list[str]:
+    return ["--file-budget", inputs.file_budget] if inputs.file_budget else []
+
+
 def _base_ref(event: Mapping, sha: str) -> str:
     """The base branch as a developer's clone names it (``origin/main``), else its commit."""
     ref = ((event.get("pull_request") or {}).get("base") or {}).get("ref")
@@ -333,7 +339,7 @@ def _config_at(inputs: Inputs, base: str) -> str:
 
 def push(inputs: Inputs, err: TextIO) -> Result:
     config = ["--config", os.path.join(inputs.repo, inputs.config)] if inputs.config else []
-    argv = ["scan", inputs.repo, *config, "--top", str(TOP)]
+    argv = ["scan", inputs.repo, *config, "--top", str(TOP), *_budget(inputs)]
     args = parse_args(argv)
     census = scan_census(args, err)
     totals = census.totals
