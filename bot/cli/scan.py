@@ -25,7 +25,7 @@ from bot.render.wording import percent
 from bot.sources.engine_runner import scan_paths
 from bot.sources.git import GitRepo
 from bot.sources.snapshot import DirSnapshot, submodules_of
-from bot.sources.tree import check_directory, walk
+from bot.sources.tree import Hidden, check_directory, walk
 
 SCAN_FORMATS = (*FORMATS, "csv")
 #: Ranked entries ``scan`` lists: few enough in text that the summary fits a screen.
@@ -104,6 +104,12 @@ def add_scan_parser(commands: argparse._SubParsersAction) -> None:
     add_jobs(scan)
     add_file_budget(scan)
     scan.add_argument(
+        "--no-ignore",
+        action="store_true",
+        help="count the files .gitignore patterns leave out too (in a checkout: untracked "
+        "ignored files too); without it lockin says when patterns hid files",
+    )
+    scan.add_argument(
         "--rev", help="count this git revision of PATH without a checkout (PATH a repository)"
     )
 
@@ -156,9 +162,10 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
         submodules=submodules_of(snapshot),
     )
     progress = text.ProgressLine(err)
+    hidden = Hidden()
     census = scan_paths(
         root,
-        walk(root, path_filter),
+        walk(root, path_filter, gitignore=not args.no_ignore, hidden=hidden),
         jobs=args.jobs,
         progress=progress,
         include_generated=policy.paths.include_generated,
@@ -166,6 +173,8 @@ def scan_census(args: argparse.Namespace, err: TextIO) -> Census:
         file_seconds=args.file_budget,
     )
     progress.finish()
+    if hidden:
+        err.write(f"lockin: note: {hidden.line()}\n")
     return census
 
 
