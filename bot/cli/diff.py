@@ -42,6 +42,7 @@ from bot.sources.dirs import directory_changes
 from bot.sources.engine_runner import ChangedFile, change_deltas
 from bot.sources.git import GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
+from bot.sources.tree import Hidden
 
 
 def add_diff_parser(commands: argparse._SubParsersAction) -> None:
@@ -79,6 +80,12 @@ def add_diff_parser(commands: argparse._SubParsersAction) -> None:
     )
     add_jobs(diff)
     add_file_budget(diff)
+    diff.add_argument(
+        "--no-ignore",
+        action="store_true",
+        help="two directories: count the files .gitignore patterns leave out too; without it "
+        "lockin says when patterns hid files of HEAD",
+    )
     diff.add_argument(
         "--write-record",
         nargs="?",
@@ -172,13 +179,17 @@ class _Inputs:
     origin: RepoRef | None = None  # the origin remote's, for GitHub URLs in links
     root: str = ""  # where --write-record writes: the HEAD directory, or the repository's
     in_git: bool = False  # work tree (found only when writing: a bare repository has none)
+    notes: list[str] = field(default_factory=list)  # what .gitignore hid (directories)
 
 
 def _directory_inputs(args: argparse.Namespace) -> _Inputs:
     base, head = DirSnapshot(args.base), DirSnapshot(args.head)
     policy = read_policy(args.config, base)
     path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
-    changes = directory_changes(args.base, args.head, path_filter)
+    hidden = Hidden()
+    changes = directory_changes(
+        args.base, args.head, path_filter, gitignore=not args.no_ignore, hidden=hidden
+    )
     files = [
         ChangedFile(
             c,
@@ -187,7 +198,8 @@ def _directory_inputs(args: argparse.Namespace) -> _Inputs:
         )
         for c in changes
     ]
-    return _Inputs(base, head, policy, files, root=args.head)
+    notes = [f"in HEAD, {hidden.line()}"] if hidden else []
+    return _Inputs(base, head, policy, files, root=args.head, notes=notes)
 
 
 def _git_inputs(args: argparse.Namespace) -> _Inputs:
@@ -254,6 +266,8 @@ def diff_change(args: argparse.Namespace) -> tuple[_Inputs, ChangeDelta]:
     """What ``lockin diff`` reads, and the change it counts, before any verdict."""
     kinds = (os.path.isdir(args.base), os.path.isdir(args.head))
     if args.staged or args.repo is not None or not any(kinds):
+        if args.no_ignore:
+            raise UsageError("--no-ignore is for two directories: revisions hold what git tracks")
         inputs = _git_inputs(args)
     elif all(kinds):
         inputs = _directory_inputs(args)
@@ -287,6 +301,7 @@ def diff_report(
     reviews are on GitHub, which ``lockin diff`` does not ask. ``fix_argv``: the arguments
     the fix's command gives ``lockin`` (default: these)."""
     inputs, delta = diff_change(args)
+    err.writelines(f"lockin: note: {note}\n" for note in inputs.notes)
     policy = inputs.policy
     folder = policy.decisions.folder
     via: Via

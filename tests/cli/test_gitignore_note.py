@@ -66,3 +66,29 @@ def test_nothing_is_said_when_no_pattern_hid_a_file(tmp_path: Path) -> None:
     code, _, err = run("scan", str(tree))
     assert code == 0
     assert err == ""
+
+
+def test_a_diff_of_directories_says_what_gitignore_hid_and_no_ignore_gates_it(
+    tmp_path: Path,
+) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    write(before, {".gitignore": "*.cuh\n", "model.py": "import torch\n"})
+    write(after, {".gitignore": "*.cuh\n", "model.py": "import torch\n", "ops/k.cuh": KERNEL})
+    code, out, err = run("diff", str(before), str(after))
+    assert code == 0, out
+    assert err == (
+        "lockin: note: in HEAD, .gitignore left out 1 file (*.cuh: 1); --no-ignore counts them\n"
+    )
+    code, out, err = run("diff", str(before), str(after), "--no-ignore")
+    assert code == 1  # the kernel the pattern hid needs a decision
+    assert "ops/k.cuh" in out
+    assert "note" not in err
+
+
+def test_no_ignore_with_revisions_is_one_line_of_error(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    code, _, err = run("diff", "main", "HEAD", "--repo", str(repo), "--no-ignore")
+    assert code == 2
+    assert (
+        err == "lockin: error: --no-ignore is for two directories: revisions hold what git tracks\n"
+    )
