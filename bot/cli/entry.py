@@ -3,8 +3,9 @@
 ``serve`` and ``worker``; each command is a module of this package.
 
 Exit codes: 0 success (for ``diff``: the change passes the policy, or ``--write-record``
-wrote the drafted record), 1 ``diff`` adds non-portable code without a decision (``scan``:
-above ``--fail-above``), 2 bad input. Errors are one line on stderr (one per problem of an
+wrote the drafted record), 1 ``diff`` adds non-portable code without a decision or holds a
+file it could not count within ``--file-budget`` (``scan``: above ``--fail-above``, or a file
+not counted under it), 2 bad input. Errors are one line on stderr (one per problem of an
 invalid configuration).
 """
 
