@@ -28,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot import cli  # noqa: E402
+from bot.cli.diff import diff_change  # noqa: E402
+from bot.cli.entry import parse_args  # noqa: E402
 from bot.policy.config import load_policy  # noqa: E402
 from bot.policy.gate import Verdict, evaluate  # noqa: E402
 
@@ -72,8 +73,8 @@ def first_parent_commits(git_dir: str, n: int) -> list[tuple[str, str, str | Non
 
 
 def judge(git_dir: str, parent: str, sha: str) -> tuple[Verdict, Verdict]:
-    args = cli.parse_args(["diff", parent, sha, "--repo", git_dir, "--jobs", "1"])
-    inputs, delta = cli.diff_change(args)
+    args = parse_args(["diff", parent, sha, "--repo", git_dir, "--jobs", "1"])
+    inputs, delta = diff_change(args)
     # The repository's own policy and records are left out: both gates see the defaults
     # and no decision, as on the day lockin is installed.
     del inputs

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from bot import cli
 from bot.action_reviews import Reviews, ReviewsError
-from bot.cli_common import UsageError, render_scan
+from bot.cli.common import UsageError, render_scan
+from bot.cli.diff import diff_report
+from bot.cli.entry import parse_args
+from bot.cli.scan import TOP, scan_census
 from bot.engine import RULES
 from bot.engine.census import LOCKED_LAYERS
 from bot.engine.model import LAYERS, ChangeDelta
@@ -72,6 +74,7 @@ class Inputs:
     token: str = field(default="", repr=False)  # reads reviews; never in a repr or a log
     api_url: str = "https://api.github.com"
     repository: str = ""  # GITHUB_REPOSITORY: owner/name
+    file_budget: str = ""  # --file-budget, checked by the command line; empty: its default
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Inputs:
@@ -105,6 +108,7 @@ class Inputs:
             token=env.get("INPUT_GITHUB_TOKEN", "").strip(),
             api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
             repository=env.get("GITHUB_REPOSITORY", ""),
+            file_budget=env.get("INPUT_FILE_BUDGET", "").strip(),
         )
 
 
@@ -267,7 +271,7 @@ def _diff(
 ) -> Result:
     GitRepo(inputs.repo)  # a clear error when the working directory is no repository
     ensure_history(inputs.repo, base, head, err)
-    argv = ["diff", base, head, "--repo", inputs.repo]
+    argv = ["diff", base, head, "--repo", inputs.repo, *_budget(inputs)]
     # The command the summary gives to write the drafted record: the same diff, run in the
     # developer's checkout of the pull request's branch.
     local = ["diff", base_ref, "HEAD"]
@@ -280,7 +284,7 @@ def _diff(
     reviews = _reviews(inputs, base, head)
     reviewer = reviews.reviewer(numbers) if reviews else None
     report = replace(
-        cli.diff_report(cli.parse_args(argv), err, reviewer=reviewer, fix_argv=local),
+        diff_report(parse_args(argv), err, reviewer=reviewer, fix_argv=local),
         base=labels[0],
         head=labels[1],
     )
@@ -302,6 +306,10 @@ def _diff(
         outputs=outputs,
         failed=report.failed,
     )
+
+
+def _budget(inputs: Inputs) -> list[str]:
+    return ["--file-budget", inputs.file_budget] if inputs.file_budget else []
 
 
 def _base_ref(event: Mapping, sha: str) -> str:
@@ -331,9 +339,9 @@ def _config_at(inputs: Inputs, base: str) -> str:
 
 def push(inputs: Inputs, err: TextIO) -> Result:
     config = ["--config", os.path.join(inputs.repo, inputs.config)] if inputs.config else []
-    argv = ["scan", inputs.repo, *config, "--top", str(cli.TOP)]
-    args = cli.parse_args(argv)
-    census = cli.scan_census(args, err)
+    argv = ["scan", inputs.repo, *config, "--top", str(TOP), *_budget(inputs)]
+    args = parse_args(argv)
+    census = scan_census(args, err)
     totals = census.totals
 
     def render(fmt: str) -> str:

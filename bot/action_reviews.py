@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 
-from bot.cli import Reviewer
+from bot.cli.diff import Reviewer
 from bot.github.auth import token_client
 from bot.github.client import GitHub
 from bot.github.errors import GitHubError

@@ -31,6 +31,7 @@ from bot.engine.model import (
     Layer,
     MarkerProblem,
     Rule,
+    not_counted,
 )
 from bot.engine.shims import SHIM_VENDORS, SHIMMED_ECOSYSTEMS, reaching_shim
 
@@ -273,6 +274,11 @@ class Census:
 
     def _counted(self, summary: FileSummary) -> bool:
         return not summary.skipped and (self.include_generated or not summary.generated)
+
+    def not_counted(self) -> list[tuple[str, str]]:
+        """(path, why) of the files the engine gave up on (their CPU-time budget ran
+        out), by path: what the census leaves out without a verdict."""
+        return not_counted(sorted((s.path, s.skipped) for s in self._files.values()))
 
     def generated_files(self) -> list[FileSummary]:
         return sorted((s for s in self._files.values() if s.generated), key=lambda s: s.path)

@@ -5,6 +5,7 @@ Everything here is plain data so that the CLI, the bot and the renderers share o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -184,6 +185,10 @@ class ChangeDelta:
     files: list[FileDelta]
     skipped_files: int = 0
 
+    def not_counted(self) -> list[tuple[str, str]]:
+        """(path, why) of the files the engine gave up on: a change it cannot judge."""
+        return not_counted((f.path, f.skipped) for f in self.files)
+
     def added(self) -> dict[Layer, int]:
         return _sum_layers(f.added for f in self.files)
 
@@ -193,6 +198,20 @@ class ChangeDelta:
     def ignored_lines(self) -> int:
         """Added lines inline markers took out of their layer."""
         return sum(i.lines for f in self.files for i in f.ignored)
+
+
+#: How the reason a file was skipped begins when the engine gave up on it (its CPU-time
+#: budget ran out): never a verdict, so a gate cannot pass over it.
+NOT_COUNTED = "not counted: "
+
+
+def not_counted(skips: Iterable[tuple[str, str | None]]) -> list[tuple[str, str]]:
+    """(path, why) of the (path, skip reason) pairs whose reason is NOT_COUNTED's."""
+    return [
+        (path, why.removeprefix(NOT_COUNTED))
+        for path, why in skips
+        if why and why.startswith(NOT_COUNTED)
+    ]
 
 
 def _sum_layers(parts) -> dict[Layer, int]:

@@ -83,6 +83,16 @@ class IgnoreSpec:
     def match_file(self, path: str) -> bool:
         return bool(self.check(path))
 
+    def deciding(self, path: str) -> tuple[bool, str] | None:
+        """(ignored, the pattern that says so) for the last pattern matching ``path``, None
+        when no pattern matches: to tell a user which line of a .gitignore hid a file."""
+        if self.check(path) is None:
+            return None
+        result = self.spec.check_file(matchable(normalize_file(path)))
+        if result.index is None:
+            return None
+        return bool(result.include), str(self.spec.patterns[result.index].pattern)
+
 
 @dataclass(frozen=True, slots=True)
 class PathFilter:

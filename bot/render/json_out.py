@@ -140,6 +140,7 @@ def scan_document(census: Census, *, root: str, top: int = 10) -> dict[str, Any]
             (p for s in census.files() for p in s.marker_problems),
         ),
         "skipped": dict(sorted(census.skipped.items())),
+        "not_counted": _not_counted(census.not_counted()),
         "files": [_file(s) for s in census.files()],
     }
 
@@ -181,6 +182,7 @@ def diff_document(
         "added_ecosystems": _sorted_counts(added_ecosystems),
         "removed_ecosystems": _sorted_counts(removed_ecosystems),
         "skipped_files": change.skipped_files,
+        "not_counted": _not_counted(change.not_counted()),
         "ignore_markers": markers_summary(
             markers_allowed,
             (i for f in change.files for i in f.ignored),
@@ -189,6 +191,11 @@ def diff_document(
         "files": [_file_delta(f) for f in change.files],
         "verdict": dict(verdict),
     }
+
+
+def _not_counted(uncounted: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """Files the engine gave up on (over their CPU-time budget), path and why."""
+    return [{"path": path, "reason": why} for path, why in uncounted]
 
 
 def verdict_summary(verdict: Verdict) -> dict[str, Any]:

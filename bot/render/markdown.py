@@ -216,6 +216,12 @@ def scan_markdown(census: Census, *, root: str, top: int = 10, link: Link | None
     )
 
 
+def _over_budget(uncounted: list[tuple[str, str]]) -> str:
+    shown = ", ".join(f"`{path}`" for path, _ in uncounted[:20])
+    more = f" and {len(uncounted) - 20:,} more" if len(uncounted) > 20 else ""
+    return f"not counted, over budget ({uncounted[0][1]}): {shown}{more}"
+
+
 def not_counted(census: Census) -> str:
     """One line on generated and skipped files, empty when there are none."""
     parts = []
@@ -228,6 +234,8 @@ def not_counted(census: Census) -> str:
         )
     if census.skipped:
         parts.append(f"not counted: {reasons(census.skipped)}")
+    if uncounted := census.not_counted():
+        parts.append(_over_budget(uncounted))
     return ("_" + "; ".join(parts) + "._") if parts else ""
 
 
@@ -262,6 +270,7 @@ def diff_markdown(
             details(f"Added non-portable ranges ({len(ranges):,})", findings_list(ranges, link)),
             markers_block(*markers_out.of_change(change)),
             f"Not counted: {reasons(skipped_reasons(change))}." if change.skipped_files else "",
+            f"_{_over_budget(change.not_counted())}._" if change.not_counted() else "",
         ]
     )
 

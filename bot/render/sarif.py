@@ -94,6 +94,7 @@ def sarif_log(
     prefix: str = "",
     ignored: Iterable[tuple[str, Ignored]] = (),
     problems: Iterable[tuple[str, MarkerProblem]] = (),
+    not_counted: Iterable[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """A SARIF log with one run: every rule of the registry, one result per finding.
 
@@ -101,7 +102,8 @@ def sarif_log(
     --show-prefix``): code scanning resolves URIs from the repository root. What inline
     markers took out is a result too, suppressed in source with the marker's reason as
     justification (code scanning lists it as dismissed); markers that took nothing out are
-    tool notifications.
+    tool notifications, and so are files the engine gave up on (``not_counted``: over their
+    CPU-time budget), which the run could not judge.
     """
     suppressed = [
         (path, Finding(i.rule, i.layer, i.ecosystem, i.start_line, i.end_line), i.reason)
@@ -168,6 +170,23 @@ def sarif_log(
         }
         for path, p in problems
     ]
+    notes += [
+        {
+            "level": "warning",
+            "message": {"text": f"{path}: not counted: {why}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": quote(os.fsencode(prefix + path), safe="/"),
+                            "uriBaseId": "%SRCROOT%",
+                        }
+                    }
+                }
+            ],
+        }
+        for path, why in not_counted
+    ]
     if dropped:
         notes.append(
             {
@@ -203,10 +222,19 @@ def sarif_log(
 def scan_sarif(census: Census, *, prefix: str = "") -> dict[str, Any]:
     findings = ((s.path, f) for s in census.files() for f in s.findings)
     ignored, problems = markers_out.of_census(census)
-    return sarif_log(findings, census.rules, prefix=prefix, ignored=ignored, problems=problems)
+    return sarif_log(
+        findings,
+        census.rules,
+        prefix=prefix,
+        ignored=ignored,
+        problems=problems,
+        not_counted=census.not_counted(),
+    )
 
 
 def diff_sarif(change: ChangeDelta, rules: Mapping[str, Rule]) -> dict[str, Any]:
     ignored, problems = markers_out.of_change(change)
     ranges = ((d.path, r) for d in change.files for r in d.added_ranges)
-    return sarif_log(ranges, rules, ignored=ignored, problems=problems)
+    return sarif_log(
+        ranges, rules, ignored=ignored, problems=problems, not_counted=change.not_counted()
+    )

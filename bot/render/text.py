@@ -11,7 +11,14 @@ from bot.engine.census import Census
 from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
 from bot.render import markers_out, scan_tables
 from bot.render.counting import counting_note
-from bot.render.wording import COST, percent, reasons, signed, skipped_reasons
+from bot.render.wording import (
+    COST,
+    over_budget_text,
+    percent,
+    reasons,
+    signed,
+    skipped_reasons,
+)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -111,6 +118,7 @@ def render_scan(
         ]
     if census.skipped:
         out += ["", f"Skipped: {reasons(census.skipped)}"]
+    out += over_budget_text(census.not_counted())
     out += markers_out.text_block(*markers_out.of_census(census))
     lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
     if findings and lines:
@@ -195,6 +203,7 @@ def render_diff(
         out += ["", f"Added non-portable ranges ({len(ranges):,}):", *ranges]
     if change.skipped_files:
         out += ["", f"Not counted: {reasons(skipped_reasons(change))}"]
+    out += over_budget_text(change.not_counted())
     out += markers_out.text_block(*markers_out.of_change(change))
     out += ["", f"Verdict: {verdict['conclusion']}: {verdict['summary']}"]
     for decision in verdict.get("decisions", []):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.engine.model import ChangeDelta, Layer
+from bot.engine.model import NOT_COUNTED, ChangeDelta, Layer
 
 #: What moving a layer's lines to another vendor costs, in the words of the reports.
 COST: dict[Layer, str] = {
@@ -34,5 +34,19 @@ def skipped_reasons(change: ChangeDelta) -> dict[str, int]:
 
 
 def reasons(counts: Mapping[str, int]) -> str:
-    """ "3 binary, 1 too-large": counts by reason, alphabetically."""
-    return ", ".join(f"{n:,} {reason}" for reason, n in sorted(counts.items()))
+    """ "3 binary, 1 too-large": counts by reason, alphabetically ("1 over budget ...":
+    the engine gave up on it, said once by whoever lists them as not counted)."""
+    return ", ".join(
+        f"{n:,} {reason.removeprefix(NOT_COUNTED)}" for reason, n in sorted(counts.items())
+    )
+
+
+def over_budget_text(uncounted: list[tuple[str, str]]) -> list[str]:
+    """Terminal lines naming the files the engine gave up on (empty when none)."""
+    if not uncounted:
+        return []
+    return [
+        "",
+        f"Not counted, over budget ({len(uncounted):,}; a larger --file-budget counts them):",
+        *(f"  {path}: {why}" for path, why in uncounted),
+    ]

@@ -14,11 +14,19 @@ from bot.engine.paths import PathFilter
 from bot.sources import SourceError
 from bot.sources.changes import Change, parse_raw, within
 from bot.sources.git import run_git
-from bot.sources.tree import check_directory, walk
+from bot.sources.tree import Hidden, check_directory, walk
 
 
-def directory_changes(before: str, after: str, path_filter: PathFilter) -> list[Change]:
-    """Files that differ from ``before`` to ``after`` (paths relative to each root)."""
+def directory_changes(
+    before: str,
+    after: str,
+    path_filter: PathFilter,
+    *,
+    gitignore: bool = True,
+    hidden: Hidden | None = None,
+) -> list[Change]:
+    """Files that differ from ``before`` to ``after`` (paths relative to each root);
+    ``gitignore`` and ``hidden`` as for ``walk`` (``hidden``: of ``after``)."""
     check_directory(before)
     check_directory(after)
     before, after = os.path.realpath(before), os.path.realpath(after)
@@ -28,8 +36,8 @@ def directory_changes(before: str, after: str, path_filter: PathFilter) -> list[
     old_root, new_root = os.path.relpath(before, cwd), os.path.relpath(after, cwd)
     if "." in (old_root, new_root):
         raise SourceError("cannot compare a directory with one inside it")
-    old_files = set(walk(before, path_filter))
-    new_files = set(walk(after, path_filter))
+    old_files = set(walk(before, path_filter, gitignore=gitignore))
+    new_files = set(walk(after, path_filter, gitignore=gitignore, hidden=hidden))
     # Exit status 1 means "differences found".
     common = ["diff", "--no-index", "-M", "--no-ext-diff", "--no-textconv"]
     raw = run_git([*common, "--raw", "-z", "--no-abbrev", old_root, new_root], cwd, ok=(0, 1))

@@ -4,6 +4,11 @@ Large jobs go to a process pool in chunks: workers receive paths (or the two con
 a changed file) and send back per-file summaries or deltas, never per-line data, so
 inter-process traffic stays small. Small jobs run in-process: a pool costs more to start
 than a few files cost to classify.
+
+Each file may get a budget of CPU seconds (``file_seconds``; 0 is none), as the App's
+engine pool gives it (bot/sources/pool.py): past it the file is abandoned and reported as
+not counted (``over_budget``), and the next one goes on. The budget counts CPU time, so a
+busy machine does not put a file over it.
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, islice
 from typing import TypeVar
 
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import file_delta
-from bot.engine.model import FileDelta, FileReport
+from bot.engine.model import NOT_COUNTED, FileDelta, FileReport
+from bot.sources import cpu_budget
 from bot.sources.changes import Change
 from bot.sources.files import MAX_FILE_BYTES, classify_entry, skipped
 from bot.sources.tree import read
@@ -44,23 +52,40 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _summarize(root: str, paths: Sequence[str]) -> list[FileSummary]:
-    out = []
-    for path in paths:
-        try:
-            # One byte past the limit is enough for classify_entry to say "too-large":
-            # a huge file never sits in memory whole.
-            report = classify_entry(path, read(root, path, MAX_FILE_BYTES + 1))
-        except OSError:
-            report = skipped(path, "unreadable")
-        out.append(FileSummary.of(report))
-    return out
+def over_budget(seconds: float) -> str:
+    """The skip reason of a file whose CPU-time budget ran out."""
+    return f"{NOT_COUNTED}over budget (more than {seconds:g} s of CPU)"
 
 
-def _summarize_contents(items: Sequence[tuple[str, bytes | None]]) -> list[FileSummary]:
+def _budgeted(seconds: float, path: str, work: Callable[[], FileReport]) -> FileReport:
+    report, _ = cpu_budget.within(seconds, work)
+    return skipped(path, over_budget(seconds)) if report is None else report
+
+
+def _read_and_classify(root: str, path: str) -> FileReport:
+    try:
+        # One byte past the limit is enough for classify_entry to say "too-large":
+        # a huge file never sits in memory whole.
+        return classify_entry(path, read(root, path, MAX_FILE_BYTES + 1))
+    except OSError:
+        return skipped(path, "unreadable")
+
+
+def _summarize(root: str, seconds: float, paths: Sequence[str]) -> list[FileSummary]:
+    return [
+        FileSummary.of(_budgeted(seconds, path, partial(_read_and_classify, root, path)))
+        for path in paths
+    ]
+
+
+def _summarize_contents(
+    seconds: float, items: Sequence[tuple[str, bytes | None]]
+) -> list[FileSummary]:
     return [
         FileSummary.of(
-            classify_entry(path, data) if data is not None else skipped(path, "unreadable")
+            _budgeted(seconds, path, partial(classify_entry, path, data))
+            if data is not None
+            else skipped(path, "unreadable")
         )
         for path, data in items
     ]
@@ -117,9 +142,18 @@ def _texts(
 
 
 def _deltas(
-    include_generated: bool, markers_allowed: bool, items: Sequence[ChangedFile]
+    include_generated: bool, markers_allowed: bool, seconds: float, items: Sequence[ChangedFile]
 ) -> list[FileDelta]:
-    return [delta_of(item, include_generated, markers_allowed) for item in items]
+    out = []
+    for item in items:
+        delta, _ = cpu_budget.within(
+            seconds, partial(delta_of, item, include_generated, markers_allowed)
+        )
+        if delta is None:
+            change, why = item.change, over_budget(seconds)
+            delta = FileDelta(change.path, change.status, change.old_path, skipped=why)
+        out.append(delta)
+    return out
 
 
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -135,11 +169,14 @@ def _run(
     prefix: tuple,
     jobs: int,
     progress: Progress | None,
+    budgeted: bool = False,
 ) -> Iterator[R]:
     """Apply ``work(*prefix, chunk)`` to chunks of ``items``, in a pool when it pays off.
 
     Items are consumed as they come (a directory walk keeps going while the first
-    chunks are classified); results come back in input order.
+    chunks are classified); results come back in input order. ``budgeted``: ``work``
+    keeps a CPU-time budget, whose timer's handler only a main thread can install (the
+    pool's workers are main threads).
     """
     it = iter(items)
     head = list(islice(it, POOL_THRESHOLD))
@@ -153,12 +190,15 @@ def _run(
             progress(done, max(seen, done))
         return part
 
-    if jobs <= 1 or len(head) < POOL_THRESHOLD:
-        for chunk in chunks:
-            seen += len(chunk)
-            yield from report(work(*prefix, chunk))
+    small = jobs <= 1 or len(head) < POOL_THRESHOLD
+    if small and (not budgeted or cpu_budget.can_install()):
+        with cpu_budget.handling() if budgeted else nullcontext():
+            for chunk in chunks:
+                seen += len(chunk)
+                yield from report(work(*prefix, chunk))
         return
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_CONTEXT) as pool:
+    initializer = cpu_budget.install if budgeted else None
+    with ProcessPoolExecutor(jobs, mp_context=_CONTEXT, initializer=initializer) as pool:
         pending: deque[Future[list[R]]] = deque()
         for chunk in chunks:
             seen += len(chunk)
@@ -179,10 +219,13 @@ def scan_paths(
     progress: Progress | None = None,
     include_generated: bool = True,
     markers_allowed: bool = True,
+    file_seconds: float = 0,
 ) -> Census:
-    """Classify ``paths`` (relative to ``root``) and aggregate them into a Census."""
+    """Classify ``paths`` (relative to ``root``) and aggregate them into a Census; each
+    file within ``file_seconds`` of CPU time (0: no budget)."""
     jobs = jobs or os.cpu_count() or 1
-    summaries = _run(_summarize, paths, CHUNK, (root,), jobs, progress)
+    prefix = (root, file_seconds)
+    summaries = _run(_summarize, paths, CHUNK, prefix, jobs, progress, file_seconds > 0)
     return Census(summaries, include_generated=include_generated, markers_allowed=markers_allowed)
 
 
@@ -191,10 +234,12 @@ def summarize_contents(
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
+    file_seconds: float = 0,
 ) -> Iterator[FileSummary]:
     """The summary of each (path, content) in order; ``None`` content is "unreadable"."""
     jobs = jobs or os.cpu_count() or 1
-    return _run(_summarize_contents, items, CHUNK, (), jobs, progress)
+    prefix = (file_seconds,)
+    return _run(_summarize_contents, items, CHUNK, prefix, jobs, progress, file_seconds > 0)
 
 
 def change_deltas(
@@ -203,8 +248,10 @@ def change_deltas(
     jobs: int | None = None,
     include_generated: bool = True,
     markers_allowed: bool = True,
+    file_seconds: float = 0,
 ) -> list[FileDelta]:
-    """The FileDelta of every changed file, in a pool for large changes."""
+    """The FileDelta of every changed file, in a pool for large changes; each file within
+    ``file_seconds`` of CPU time (0: no budget)."""
     jobs = jobs or os.cpu_count() or 1
-    prefix = (include_generated, markers_allowed)
-    return list(_run(_deltas, items, CHUNK // 4, prefix, jobs, None))
+    prefix = (include_generated, markers_allowed, file_seconds)
+    return list(_run(_deltas, items, CHUNK // 4, prefix, jobs, None, file_seconds > 0))

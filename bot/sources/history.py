@@ -61,9 +61,17 @@ class HistoryWindow:
 class Summaries:
     """Classifies (path, blob) pairs in batches, remembering the results (bounded)."""
 
-    def __init__(self, blobs: BlobStream, *, jobs: int, entries: int = CACHE_ENTRIES) -> None:
+    def __init__(
+        self,
+        blobs: BlobStream,
+        *,
+        jobs: int,
+        entries: int = CACHE_ENTRIES,
+        file_seconds: float = 0,
+    ) -> None:
         self._blobs = blobs
         self._jobs = jobs
+        self._file_seconds = file_seconds
         self._cache: LRUCache[Key, FileSummary] = LRUCache(maxsize=entries)
         self.classified = 0
 
@@ -77,7 +85,12 @@ class Summaries:
                 missing.append(key)
             else:
                 found[key] = summary
-        summaries = summarize_contents(self._contents(missing), jobs=self._jobs, progress=progress)
+        summaries = summarize_contents(
+            self._contents(missing),
+            jobs=self._jobs,
+            progress=progress,
+            file_seconds=self._file_seconds,
+        )
         for key, summary in zip(missing, summaries, strict=True):
             self._cache[key] = found[key] = summary
         self.classified += len(missing)
@@ -100,6 +113,7 @@ class Counting:
     include_generated: bool = True
     jobs: int = 1
     max_files: int = MAX_TREE_FILES
+    file_seconds: float = 0  # CPU seconds each file may take (0: no budget)
 
 
 def _full_census(
@@ -128,7 +142,7 @@ def revision_census(
 ) -> Census:
     """The census of a commit's tree, read from the object store."""
     with repo.blob_stream(MAX_FILE_BYTES) as blobs:
-        summaries = Summaries(blobs, jobs=counting.jobs)
+        summaries = Summaries(blobs, jobs=counting.jobs, file_seconds=counting.file_seconds)
         return _full_census(repo, commit, summaries, counting, progress)[0]
 
 
@@ -317,7 +331,7 @@ def walk_history(
     grafted = repo.shallow_commits()
     boundary = next((c.id for c in chain if c.id in grafted), None)
     with repo.blob_stream(MAX_FILE_BYTES) as blobs:
-        summaries = Summaries(blobs, jobs=counting.jobs)
+        summaries = Summaries(blobs, jobs=counting.jobs, file_seconds=counting.file_seconds)
         census, tree = _full_census(repo, start.id, summaries, counting, None)
         walk = _Walk(census, tree, summaries, counting.max_files)
         walk.note_ecosystems(start, census.totals.ecosystems, at_start=bool(start.parents))

@@ -26,18 +26,19 @@ import multiprocessing
 import os
 import signal
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from typing import Generic, TypeVar
 
 from bot.engine.census import FileSummary
-from bot.engine.model import FileReport
+from bot.engine.model import NOT_COUNTED, FileReport
 from bot.engine.summary import SharedCounts, summarize_report
+from bot.sources import cpu_budget
 from bot.sources.files import classify_entry, skipped
 
 log = logging.getLogger("lockin.pool")
@@ -55,7 +56,7 @@ class Budget:
     """CPU seconds one file and one job may take, and the wall-clock slack on top of a
     batch's CPU budget before its worker is presumed stuck."""
 
-    file_seconds: float = 5.0
+    file_seconds: float = cpu_budget.DEFAULT_FILE_SECONDS
     job_seconds: float = 600.0
     grace_seconds: float = 10.0
 
@@ -66,28 +67,11 @@ class Budget:
         return f"{NOT_COUNTED}the check took longer than {self.job_seconds:g} s in all"
 
 
-#: How the reason a file was skipped begins when the engine gave up on it: never a verdict.
-NOT_COUNTED = "not counted: "
-
-
 # --- in the worker -----------------------------------------------------------------------
 
 
-class _OverBudget(BaseException):
-    """Raised by the profiling timer; a BaseException so that no ``except Exception`` in the
-    engine swallows it."""
-
-
-_ARMED = False
-
-
-def _on_timer(signum: int, frame: object) -> None:
-    if _ARMED:
-        raise _OverBudget
-
-
 def _start_worker() -> None:
-    signal.signal(signal.SIGPROF, _on_timer)
+    cpu_budget.install()
     # A stray SIGINT meant for the parent's terminal must not kill the pool's workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -95,23 +79,7 @@ def _start_worker() -> None:
 def _timed(work: Callable[[str, bytes], T], items: Sequence[Item], seconds: float) -> list:
     """``work`` on each item, each within ``seconds`` of CPU time: ``(result, cpu)`` pairs,
     ``result`` None for an item over its budget."""
-    global _ARMED
-    out: list[tuple[T | None, float]] = []
-    for path, data in items:
-        start = time.process_time()
-        result: T | None = None
-        try:
-            try:
-                _ARMED = True
-                signal.setitimer(signal.ITIMER_PROF, seconds)
-                result = work(path, data)
-            finally:
-                _ARMED = False
-                signal.setitimer(signal.ITIMER_PROF, 0)
-        except _OverBudget:
-            result = None
-        out.append((result, time.process_time() - start))
-    return out
+    return [cpu_budget.within(seconds, partial(work, path, data)) for path, data in items]
 
 
 def report_of(path: str, data: bytes) -> FileReport:

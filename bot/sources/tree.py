@@ -6,13 +6,20 @@ not ignore. Elsewhere files ignored by a ``.gitignore`` (at any depth, each rela
 own folder) are left out. Either way paths excluded by the ``PathFilter`` (vendored trees,
 submodules, user patterns) and symlinks are left out too; paths come back relative to the
 root with ``/`` separators, sorted.
+
+A walk can say what ``.gitignore`` did (:class:`Hidden`): the files and folders its patterns
+left out of a plain directory, or the tracked files of a checkout that its patterns match
+(git lists them, so they count, but a copy of the tree without ``.git`` would lose them).
+``gitignore=False`` reads no ``.gitignore`` at all, in a checkout too.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from bot.engine.paths import IgnoreSpec, PathFilter, submodule_paths
 from bot.sources import SourceError
@@ -44,18 +51,85 @@ def _load_gitignore(directory: str) -> IgnoreSpec | None:
     return IgnoreSpec(lines) if lines else None
 
 
-def walk(root: str, path_filter: PathFilter) -> Iterator[str]:
-    """Relative paths of the files under ``root`` that the analysis looks at."""
+@dataclass
+class Hidden:
+    """What ``.gitignore`` patterns did to a walk, by pattern (``*.cuh``, or
+    ``sub/.gitignore: *.cuh`` for a nested file's): files and folders they left out of a
+    plain directory, or, in a git checkout (``tracked``), tracked files they match."""
+
+    files: Counter[str] = field(default_factory=Counter)
+    folders: Counter[str] = field(default_factory=Counter)
+    tracked: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.folders)
+
+    def line(self) -> str:
+        """One line saying what happened and how to count the files anyway."""
+        both = self.files + self.folders
+        ranked = sorted(both.items(), key=lambda item: (-item[1], item[0]))
+        shown = ", ".join(f"{pattern}: {n:,}" for pattern, n in ranked[:3])
+        more = f", {len(both) - 3:,} more patterns" if len(both) > 3 else ""
+        files = sum(self.files.values())
+        if self.tracked:
+            verb, them = ("matches", "it") if files == 1 else ("match", "them")
+            return (
+                f"{_count(files, 'tracked file')} {verb} .gitignore patterns ({shown}{more}): "
+                f"counted, as git tracks {them}; a copy of the tree without .git leaves "
+                f"{them} out unless scanned with --no-ignore"
+            )
+        what = _count(files, "file")
+        if self.folders:
+            what += f" and {_count(sum(self.folders.values()), 'folder')}"
+        return f".gitignore left out {what} ({shown}{more}); --no-ignore counts them"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def walk(
+    root: str, path_filter: PathFilter, *, gitignore: bool = True, hidden: Hidden | None = None
+) -> Iterator[str]:
+    """Relative paths of the files under ``root`` that the analysis looks at; what
+    ``.gitignore`` did goes to ``hidden`` when given (complete once the walk is)."""
     check_directory(root)
-    listed = _git_files(root)
+    listed = _git_files(root) if gitignore else None
     if listed is None:
-        yield from _walk(root, "", path_filter, [])
+        yield from _walk(root, "", path_filter, [], gitignore, hidden)
         return
+    if hidden is not None:
+        hidden.tracked = True
+        hidden.files.update(_tracked_but_ignored(root, path_filter))
     for rel in listed:
         full = os.path.join(root, rel)
         # Gitlinks (submodules) and files deleted from the work tree are not files here.
         if path_filter.includes(rel) and not os.path.islink(full) and os.path.isfile(full):
             yield rel
+
+
+def _tracked_but_ignored(root: str, path_filter: PathFilter) -> Counter[str]:
+    """The .gitignore patterns that tracked files of the checkout match, and how many."""
+    command = ["git", "-C", root, "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]
+    try:
+        listing = subprocess.run(command, capture_output=True, check=True, timeout=120).stdout
+        paths = [p for p in listing.split(b"\0") if p and path_filter.includes(os.fsdecode(p))]
+        if not paths:
+            return Counter()
+        # source NUL line NUL pattern NUL path NUL, per path.
+        check = ["git", "-C", root, "check-ignore", "--no-index", "-v", "-z", "--stdin"]
+        verbose = subprocess.run(
+            check, input=b"\0".join(paths) + b"\0", capture_output=True, timeout=120
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return Counter()
+    fields = [os.fsdecode(f) for f in verbose.split(b"\0")]
+    return Counter(_pattern_name(fields[i], fields[i + 2]) for i in range(0, len(fields) - 3, 4))
+
+
+def _pattern_name(source: str, pattern: str) -> str:
+    """``*.cuh`` for the top .gitignore's pattern, ``sub/.gitignore: *.cuh`` otherwise."""
+    return pattern if source in (".gitignore", "") else f"{source}: {pattern}"
 
 
 def _git_files(root: str) -> list[str] | None:
@@ -71,20 +145,27 @@ def _git_files(root: str) -> list[str] | None:
     return sorted({os.fsdecode(p) for p in listing.split(b"\0") if p})
 
 
-def _ignored(rel: str, ignores: list[tuple[str, IgnoreSpec]]) -> bool:
+def _ignoring(rel: str, ignores: list[tuple[str, IgnoreSpec]]) -> str | None:
+    """The pattern that ignores ``rel`` (named as :func:`_pattern_name` does), or None."""
     # The deepest .gitignore that has an opinion wins, as in git (negations included).
     for base, spec in reversed(ignores):
-        result = spec.check(rel[len(base) :])
-        if result is not None:
-            return result
-    return False
+        decided = spec.deciding(rel[len(base) :])
+        if decided is not None:
+            ignored, pattern = decided
+            return _pattern_name(base + ".gitignore", pattern) if ignored else None
+    return None
 
 
 def _walk(
-    root: str, prefix: str, path_filter: PathFilter, ignores: list[tuple[str, IgnoreSpec]]
+    root: str,
+    prefix: str,
+    path_filter: PathFilter,
+    ignores: list[tuple[str, IgnoreSpec]],
+    gitignore: bool = True,
+    hidden: Hidden | None = None,
 ) -> Iterator[str]:
     directory = os.path.join(root, prefix) if prefix else root
-    spec = _load_gitignore(directory)
+    spec = _load_gitignore(directory) if gitignore else None
     if spec is not None:
         ignores = [*ignores, (prefix, spec)]
     try:
@@ -96,10 +177,18 @@ def _walk(
         if entry.is_symlink():
             continue
         if entry.is_dir():
-            if entry.name == ".git" or path_filter.prunes(rel) or _ignored(rel + "/", ignores):
+            if entry.name == ".git" or path_filter.prunes(rel):
                 continue
-            yield from _walk(root, rel + "/", path_filter, ignores)
-        elif entry.is_file() and not _ignored(rel, ignores) and path_filter.includes(rel):
+            if pattern := _ignoring(rel + "/", ignores):
+                if hidden is not None:
+                    hidden.folders[pattern] += 1
+                continue
+            yield from _walk(root, rel + "/", path_filter, ignores, gitignore, hidden)
+        elif entry.is_file() and path_filter.includes(rel):
+            if pattern := _ignoring(rel, ignores):
+                if hidden is not None:
+                    hidden.files[pattern] += 1
+                continue
             yield rel
 
 

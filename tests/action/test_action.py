@@ -399,3 +399,17 @@ def test_working_directory_input_names_the_checkout_inside_the_workspace(
         environ=OWN_PYTHON,
     )
     assert_one_line_error(wrong, "not a git repository")
+
+
+def test_a_file_over_the_file_budget_input_is_not_counted_and_fails_the_step(
+    upstream: Upstream,
+) -> None:
+    # Portable Python, about a megabyte: counted it passes; far over a budget of 1 ms of CPU.
+    slow = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(32_000))
+    head = upstream.branch("slow", {"slow.py": slow})
+    run = run_pr(upstream, head, **{"file-budget": "0.001"})
+    assert run.code == 1, run.stderr
+    assert run.outputs["verdict"] == "failure"
+    assert "`slow.py`" in run.summary
+    assert "not counted, over budget" in run.summary
+    assert run_pr(upstream, head, **{"file-budget": "0"}).outputs["verdict"] == "success"

@@ -8,12 +8,13 @@ import io
 
 import pytest
 
-from bot.cli import _parser, main
+from bot.cli import main
+from bot.cli.entry import parser
 from bot.runtime.settings import documented
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
-    (subparsers,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    (subparsers,) = [a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)]
     return dict(subparsers.choices)
 
 

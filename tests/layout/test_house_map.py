@@ -1,5 +1,6 @@
-"""The map is the house: docs/architecture.md's table says what each package imports, and
-no module of the app imports another inside a function unless a comment says why.
+"""The map is the house: docs/architecture.md's tables say what each package imports (and
+each module of the command line, bot/cli), and no module of the app imports another inside
+a function unless a comment says why.
 
 The import graph comes from grimp (import-linter's own graph), type-checking imports
 included, as the contracts in pyproject.toml count them.
@@ -19,6 +20,7 @@ import bot
 ROOT = Path(bot.__file__).parent
 ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
 ROW = re.compile(r"^\| \d+ \| `bot/(\w+?)(?:\.py)?` \| .* \| (?P<imports>[^|]*) \|$")
+CLI_ROW = re.compile(r"^\| \d+ \| `bot/cli/(\w+)\.py` \| .* \| (?P<imports>[^|]*) \|$")
 
 
 def _room(module: str) -> str:
@@ -27,18 +29,22 @@ def _room(module: str) -> str:
     return parts[1] if len(parts) > 1 else "bot"
 
 
-def _documented() -> dict[str, set[str]]:
+def _documented(row: re.Pattern[str] = ROW) -> dict[str, set[str]]:
     rooms: dict[str, set[str]] = {}
     for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
-        m = ROW.match(line)
+        m = row.match(line)
         if m:
             named = {name.strip() for name in m.group("imports").split(",")}
             rooms[m.group(1)] = named - {"nothing"}
     return rooms
 
 
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph("bot", exclude_type_checking_imports=False)
+
+
 def _actual() -> dict[str, set[str]]:
-    graph = grimp.build_graph("bot", exclude_type_checking_imports=False)
+    graph = _graph()
     rooms: dict[str, set[str]] = {}
     for module in graph.modules:
         room = _room(module)
@@ -55,6 +61,35 @@ def test_every_room_of_the_house_has_a_row_in_the_architecture_table() -> None:
 @pytest.mark.parametrize("room", sorted(_documented()))
 def test_the_table_names_exactly_what_each_room_imports(room: str) -> None:
     assert _actual().get(room, set()) == _documented()[room]
+
+
+def _cli_name(module: str) -> str:
+    """A module of the command line by its name (bot.cli.scan -> scan, bot.cli ->
+    __init__), any other module by its room."""
+    if module == "bot.cli":
+        return "__init__"
+    return module.split(".")[2] if module.startswith("bot.cli.") else _room(module)
+
+
+def _actual_cli() -> dict[str, set[str]]:
+    graph = _graph()
+    modules = [m for m in graph.modules if m == "bot.cli" or m.startswith("bot.cli.")]
+    return {
+        _cli_name(m): {_cli_name(i) for i in graph.find_modules_directly_imported_by(m)}
+        - {_cli_name(m), "bot", "cli"}
+        for m in modules
+    }
+
+
+def test_every_module_of_the_command_line_has_a_row_in_its_table() -> None:
+    assert set(_actual_cli()) == set(_documented(CLI_ROW))
+
+
+@pytest.mark.parametrize("module", sorted(_documented(CLI_ROW)))
+def test_the_table_names_exactly_what_each_module_of_the_command_line_imports(
+    module: str,
+) -> None:
+    assert _actual_cli().get(module, set()) == _documented(CLI_ROW)[module]
 
 
 def _late_imports(path: Path) -> list[tuple[int, str]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.cli_common import read_policy
-from bot.cli_help import add_command
+from bot.cli.common import positive, read_policy
+from bot.cli.help import add_command
 from bot.engine.census import Census
 from bot.policy.overview import overview
 from bot.policy.plan import target_choices
@@ -22,7 +22,7 @@ from bot.sources.tree import check_directory, walk
 PLAN_FORMATS = ("text", "json", "markdown")
 
 
-def add_plan_parser(commands: argparse._SubParsersAction, positive: Callable[[str], int]) -> None:
+def add_plan_parser(commands: argparse._SubParsersAction) -> None:
     plan = add_command(
         commands,
         "plan",

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from glob import escape as glob_escape
 from typing import Any, TextIO
 
-from bot.cli_common import UsageError, finish_scan, read_policy
-from bot.cli_help import add_command
+from bot.cli.common import UsageError, finish_scan, positive, read_policy
+from bot.cli.help import add_command
 from bot.engine.paths import PathFilter
 from bot.policy.config import Policy
 from bot.render import history_out, json_out, text
@@ -35,9 +35,7 @@ from bot.sources.snapshot import GitSnapshot, submodules_of
 HISTORY_FORMATS = ("text", "json", "csv", "markdown")
 
 
-def add_history_parser(
-    commands: argparse._SubParsersAction, positive: Callable[[str], int]
-) -> None:
+def add_history_parser(commands: argparse._SubParsersAction) -> None:
     history = add_command(
         commands,
         "history",
@@ -144,7 +142,9 @@ def scan_revision(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         repo, revision, args.config, args.include, [*args.exclude, *scope]
     )
     progress = text.ProgressLine(err)
-    counting = Counting(path_filter, policy.paths.include_generated, args.jobs)
+    counting = Counting(
+        path_filter, policy.paths.include_generated, args.jobs, file_seconds=args.file_budget
+    )
     census = revision_census(repo, commit, counting, progress=progress)
     progress.finish()
     return finish_scan(census, args, f"{args.path}@{revision}", out, err)

@@ -1,9 +1,10 @@
-"""What every ``lockin`` command shares: the one-line usage error, the policy lookup, reading
-decision records, the census of a whole tree, and printing a scan.
+"""What every ``lockin`` command shares: the one-line usage error, ``--jobs``, the policy
+lookup, reading decision records, the census of a whole tree, and printing a scan.
 
-bot/cli.py builds the parser and runs ``scan``, ``diff`` and ``rules``; each other command
-has a module of its own (``cli_history``, ``cli_plan``, ...). They all import this module,
-never each other's entry point, so the command line has no import cycle.
+Each command is a module of bot/cli (``scan``, ``diff``, ``history``, ...); bot/cli/entry.py
+builds the parser from them and runs one. They all import this module and bot/cli/help.py,
+which import no command, so the command line has no import cycle (pyproject.toml's
+contract on the floors of bot.cli keeps it so).
 """
 
 from __future__ import annotations
@@ -16,17 +17,61 @@ from bot.engine.census import Census
 from bot.policy.config import DEFAULT_POLICY, Policy, load_policy, load_pyproject_policy
 from bot.policy.decisions import DecisionRecord, read_records
 from bot.render import json_out, markdown, sarif, scan_tables, text
+from bot.sources.cpu_budget import DEFAULT_FILE_SECONDS
 from bot.sources.engine_runner import scan_paths
 from bot.sources.git import worktree_prefix
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import walk
 
 CONFIG_PATH = ".github/lockin.yml"
+#: Output formats of ``scan`` and ``diff`` (``scan`` adds csv).
+FORMATS = ("text", "json", "markdown", "sarif")
 PYPROJECT = "pyproject.toml"
 
 
 class UsageError(Exception):
     """Bad input the user can fix; the message is one line."""
+
+
+def add_jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count files (default: one per core)",
+    )
+
+
+def add_file_budget(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--file-budget",
+        type=seconds,
+        default=DEFAULT_FILE_SECONDS,
+        metavar="SECONDS",
+        help=f"CPU time each file may take before it is left out as not counted: over "
+        f"budget, as the App does (default: {DEFAULT_FILE_SECONDS:g}; 0: no budget)",
+    )
+
+
+def seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not number >= 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 (no budget) or more: {value}")
+    return number
+
+
+def positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return number
 
 
 def read_policy(config: str | None, snapshot: Snapshot) -> Policy:
@@ -77,11 +122,28 @@ def finish_scan(
         )
     else:
         out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
+    uncounted = census.not_counted()
+    if uncounted:
+        err.write(f"lockin: warning: {not_counted_line(uncounted)}\n")
     reason = args.fail_above.exceeded(census) if args.fail_above else None
+    if args.fail_above and uncounted and not reason:
+        # A threshold cannot pass over files it did not count: they could hold the lines.
+        reason = f"--fail-above cannot pass: {len(uncounted):,} not counted"
     if reason:
         err.write(f"lockin: failure: {reason}\n")
         return 1
     return 0
+
+
+def not_counted_line(uncounted: list[tuple[str, str]]) -> str:
+    """One line naming the files the engine gave up on, and how to count them."""
+    shown = ", ".join(path for path, _ in uncounted[:3])
+    more = f" and {len(uncounted) - 3:,} more" if len(uncounted) > 3 else ""
+    noun = "file" if len(uncounted) == 1 else "files"
+    return (
+        f"{len(uncounted):,} {noun} not counted: {uncounted[0][1]}: {shown}{more}; "
+        "count them with a larger --file-budget (0: no budget)"
+    )
 
 
 def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
@@ -104,15 +166,20 @@ def recorded_decisions(snapshot: Snapshot, folder: str, err: TextIO) -> list[Dec
     return records
 
 
-def snapshot_census(snapshot: Snapshot, policy: Policy, jobs: int) -> Census:
-    """The census of a whole tree: a git commit's, or a directory's."""
+def snapshot_census(
+    snapshot: Snapshot, policy: Policy, jobs: int, file_seconds: float = 0
+) -> Census:
+    """The census of a whole tree: a git commit's, or a directory's; each file within
+    ``file_seconds`` of CPU time (0: no budget)."""
     path_filter = policy.path_filter(submodules=submodules_of(snapshot))
     if isinstance(snapshot, GitSnapshot):
         # late: the history walk is loaded only for a revision
         from bot.sources.history import Counting, revision_census
 
         commit = snapshot.commit or snapshot.repo.resolve("HEAD")
-        counting = Counting(path_filter, policy.paths.include_generated, jobs)
+        counting = Counting(
+            path_filter, policy.paths.include_generated, jobs, file_seconds=file_seconds
+        )
         return revision_census(snapshot.repo, commit, counting)
     assert isinstance(snapshot, DirSnapshot)
     return scan_paths(
@@ -121,4 +188,5 @@ def snapshot_census(snapshot: Snapshot, policy: Policy, jobs: int) -> Census:
         jobs=jobs,
         include_generated=policy.paths.include_generated,
         markers_allowed=policy.markers_allowed,
+        file_seconds=file_seconds,
     )

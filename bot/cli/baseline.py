@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
 from typing import TextIO
 
-from bot.cli_common import read_policy, recorded_decisions, snapshot_census
-from bot.cli_help import add_command
+from bot.cli.common import positive, read_policy, recorded_decisions, snapshot_census
+from bot.cli.help import add_command
 from bot.policy.baseline import BASELINE_PATH, dump_baseline, record_baseline
 from bot.sources.git import GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot
 from bot.sources.tree import check_directory
 
 
-def add_baseline_parser(
-    commands: argparse._SubParsersAction, positive: Callable[[str], int]
-) -> None:
+def add_baseline_parser(commands: argparse._SubParsersAction) -> None:
     baseline = add_command(
         commands,
         "baseline",

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
 from typing import Any, TextIO
 
-from bot.cli_common import UsageError
-from bot.cli_help import add_command
-from bot.cli_history import checked, history_of
-from bot.cli_plan import checkout_overview
+from bot.cli.common import UsageError, positive
+from bot.cli.help import add_command
+from bot.cli.history import checked, history_of
+from bot.cli.plan import checkout_overview
 from bot.render.report_html import report_html
 from bot.render.sarif import tool_version
 from bot.sources import SourceError
@@ -19,7 +18,7 @@ from bot.sources.git import GitRepo
 from bot.sources.history import MAX_TREE_FILES, HistoryWindow, commits_per_point
 
 
-def add_report_parser(commands: argparse._SubParsersAction, positive: Callable[[str], int]) -> None:
+def add_report_parser(commands: argparse._SubParsersAction) -> None:
     report = add_command(
         commands,
         "report",

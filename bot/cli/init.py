@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 import yaml
 
-from bot.cli_common import UsageError
-from bot.cli_help import add_command
+from bot.cli.common import UsageError
+from bot.cli.help import add_command
 from bot.engine.census import Census
 from bot.policy.config import DEFAULT_POLICY, SCHEMA
 from bot.sources.engine_runner import scan_paths
