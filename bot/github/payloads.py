@@ -187,10 +187,11 @@ class Push:
         return self.after is None
 
     @property
-    def to_default_branch(self) -> bool:
-        """Whether it moved the repository's default branch to a commit (not deleted it)."""
+    def default_branch_head(self) -> str | None:
+        """The commit the push moved the repository's default branch to; None for a push
+        to another ref, or one that deleted the branch."""
         branch = self.repository.default_branch
-        return branch is not None and self.ref == f"refs/heads/{branch}" and not self.deleted
+        return self.after if branch and self.ref == f"refs/heads/{branch}" else None
 
 
 @dataclass(frozen=True, slots=True)
