@@ -88,7 +88,7 @@ async def _count_past_points(
         "/repos/{owner}/{repo}/commits{?sha,per_page}",
         {"owner": repo.owner, "repo": repo.name, "sha": ref, "per_page": LISTED},
     )
-    known = {p.commit for p in await ctx.store.points(repo.full_name, include_left=True)}
+    known = {p.commit for p in await ctx.store.points(repo, include_left=True)}
     dates = {c["sha"]: commit_date_of(c) for c in listed}
     chosen = [
         sha
@@ -121,7 +121,7 @@ async def start_if_empty(
     if ctx.store is None:
         return False
     try:
-        if len(await ctx.store.points(repo.full_name, include_left=True)) > 1:
+        if len(await ctx.store.points(repo, include_left=True)) > 1:
             return False
     except StoreUnavailable:
         return False  # the next recount or installation starts it once the store is back

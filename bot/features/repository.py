@@ -43,9 +43,9 @@ async def on_gone(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     if event.data["action"] == "renamed" and old.full_name.lower() != new.full_name.lower():
         await ctx.census.move_default_branch(old, new, public=repository.public)
         if ctx.store is not None:
-            await ctx.store.rename(old.full_name, new.full_name)
+            await ctx.store.rename(old, new)
             await trend.set_public(ctx, new, public=repository.public)
         return
     await ctx.census.forget_default_branch(old)
     if ctx.store is not None:
-        await ctx.store.set_public(old.full_name, public=False)
+        await ctx.store.set_public(old, public=False)

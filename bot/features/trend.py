@@ -35,7 +35,7 @@ async def record_census(
     if ctx.store is None:
         return False
     point = Point.from_figures(result.sha, date, census_figures(result.census))
-    return await ctx.store.record_point(repo.full_name, point)
+    return await ctx.store.record_point(repo, point)
 
 
 async def record_push(gh: GitHub, ctx: JobContext, push: Push, result: CensusAt) -> None:
@@ -80,7 +80,7 @@ async def _mark_left_branch(
     )
     left = [c["sha"] for c in compare.get("commits") or []]
     assert ctx.store is not None
-    marked = await ctx.store.mark_left_branch(repo.full_name, left)
+    marked = await ctx.store.mark_left_branch(repo, left)
     if marked:
         ctx.log.info("force push on %s: %d points left the branch", repo.full_name, marked)
 
@@ -88,4 +88,4 @@ async def _mark_left_branch(
 async def set_public(ctx: JobContext, repo: RepoRef, *, public: bool) -> None:
     """Record a repository's visibility in the trend store (when one is open)."""
     if ctx.store is not None:
-        await ctx.store.set_public(repo.full_name, public=public)
+        await ctx.store.set_public(repo, public=public)

@@ -218,7 +218,7 @@ TREND_PATIENCE = 1.0
 async def _read_trend(ctx: JobContext, repo: RepoRef) -> Trend | None:
     assert ctx.store is not None
     try:
-        return await ctx.store.current_trend(repo.full_name)
+        return await ctx.store.current_trend(repo)
     except StoreUnavailable as exc:
         ctx.log.warning("trend of %s left out: the trend store is unavailable (%s)", repo, exc)
     except Exception:

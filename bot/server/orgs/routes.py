@@ -259,7 +259,7 @@ async def repo_page(request: web.Request) -> web.Response:
     now = dt.datetime.now(dt.UTC)
     found = await store.org_rows([full_name], now)
     row = found[0] if found else None
-    points = await store.points(full_name, now - dt.timedelta(days=365))
+    points = await store.points(ref, now - dt.timedelta(days=365))
     chart = {
         "title": "NVIDIA-only lines",
         "x": [int(p.date.timestamp()) for p in points],
