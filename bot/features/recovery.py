@@ -102,11 +102,10 @@ async def close_superseded(services: Services, payload: dict[str, Any], newer: s
     assert services.auth is not None
     try:
         installation = int(payload["installation"]["id"])
-        repo = RepoRef.parse(payload["repository"]["full_name"])
-        pull = PullRef(repo, int(payload["pull_request"]["number"]))
-        head = str(payload["pull_request"]["head"]["sha"])
+        pr = PullRequest.from_payload(payload["pull_request"])
     except (KeyError, TypeError, ValueError):
         return  # not a pull request delivery the check could have started a run for
+    pull, head = pr.pull, pr.head_sha
     gh = services.auth.installation_client(installation)
     runs = services.caches.open_runs
     try:
