@@ -20,6 +20,7 @@ from bot.cli.diff import Reviewer
 from bot.github.auth import token_client
 from bot.github.client import GitHub
 from bot.github.errors import GitHubError
+from bot.github.payloads import PullRequest
 from bot.github.refs import RepoRef
 from bot.policy.gate import LinkedDecision
 from bot.review.approvals_io import with_reviews
@@ -53,7 +54,7 @@ class Reviews:
 
     async def _descriptions(self, numbers: Sequence[int]) -> list[str]:
         async with self._client() as gh:
-            return [(await self._pull(gh, n)).get("body") or "" for n in numbers]
+            return [(await self._pull(gh, n)).body for n in numbers]
 
     def reviewer(self, numbers: Sequence[int]) -> Reviewer:
         def review(linked: list[LinkedDecision]) -> list[LinkedDecision]:
@@ -90,9 +91,10 @@ class Reviews:
                 read=self._read,
             )
 
-    async def _pull(self, gh: GitHub, number: int) -> dict[str, Any]:
-        pr: dict[str, Any] = await gh.getitem(f"/repos/{self.repo.full_name}/pulls/{number}")
-        return pr
+    async def _pull(self, gh: GitHub, number: int) -> PullRequest:
+        return PullRequest.from_payload(
+            await gh.getitem(f"/repos/{self.repo.full_name}/pulls/{number}")
+        )
 
     async def _read(self, path: str, ref: str) -> bytes | None:
         """A file at a commit of the checkout; None where the commit is not in it (a review

@@ -12,7 +12,7 @@ never wait behind it.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.features.trend import commit_date_of, record_census
 from bot.github.errors import GitHubError
@@ -88,7 +88,7 @@ async def _count_past_points(
         "/repos/{owner}/{repo}/commits{?sha,per_page}",
         {"owner": repo.owner, "repo": repo.name, "sha": ref, "per_page": LISTED},
     )
-    known = {p.commit for p in await ctx.store.points(repo.full_name, include_left=True)}
+    known = {p.commit for p in await ctx.store.points(repo, include_left=True)}
     dates = {c["sha"]: commit_date_of(c) for c in listed}
     chosen = [
         sha
@@ -112,19 +112,17 @@ async def _count_past_points(
 async def start_if_empty(
     gh: GitHub,
     ctx: JobContext,
-    payload: dict[str, Any],
     repo: RepoRef,
     ref: str,
     policy: Policy,
 ) -> bool:
     """Back-fill the repository's default branch (from ``ref``) unless it has past points
     already; the newest point alone (the census just taken) still counts as empty."""
-    installation_id = (payload.get("installation") or {}).get("id")
-    if ctx.store is None or installation_id is None:
+    if ctx.store is None:
         return False
     try:
-        if len(await ctx.store.points(repo.full_name, include_left=True)) > 1:
+        if len(await ctx.store.points(repo, include_left=True)) > 1:
             return False
     except StoreUnavailable:
         return False  # the next recount or installation starts it once the store is back
-    return _start(gh, ctx, installation_id=installation_id, repo=repo, ref=ref, policy=policy)
+    return _start(gh, ctx, installation_id=ctx.installation_id, repo=repo, ref=ref, policy=policy)

@@ -24,6 +24,7 @@ from bot.census.recounts import RecountResult
 from bot.features import backfill
 from bot.features.events import PullRef, RepoRef, repo_of, sender_is_bot
 from bot.github.errors import GitHubError, NotFound
+from bot.github.payloads import PullRequest, Repository
 from bot.policy.config import Policy
 from bot.review.config_io import RepoConfig, load_repo_config
 from bot.review.run import run_check_with_census
@@ -53,7 +54,8 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
         return
     pull = PullRef(repo_of(event), issue["number"])
     repo = pull.repo
-    config = await load_repo_config(gh, repo, data["repository"]["default_branch"])
+    default_branch = Repository.from_payload(data["repository"]).branch()
+    config = await load_repo_config(gh, repo, default_branch)
     login = sender["login"]
     if not await may_run(gh, repo, login, (issue.get("user") or {}).get("login"), config.policy):
         ctx.log.info("refused /lockin from %s on %s", login, pull)
@@ -63,9 +65,7 @@ async def on_comment(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
             await _react(gh, repo, comment["id"], "confused")
         return
     if any(command.name == RECOUNT for command in commands):
-        await backfill.start_if_empty(
-            gh, ctx, data, repo, data["repository"]["default_branch"], config.policy
-        )
+        await backfill.start_if_empty(gh, ctx, repo, default_branch, config.policy)
     for command in commands:
         if command.name == RECOUNT:
             await _recount(gh, ctx, pull, comment["id"], config)
@@ -117,14 +117,16 @@ async def _recount(
     config: RepoConfig,
 ) -> None:
     await _react(gh, pull.repo, comment_id, "eyes")
-    pr = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
-    if pr["state"] != "open":
+    pr = PullRequest.from_payload(
+        await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
+    )
+    if not pr.is_open:
         # Nothing would show the figures (a closed PR's check and comment are left as they
         # were), so the repository is not downloaded for them and no rocket says it was.
         closed = RecountResult("the pull request is closed; lockin checks open pull requests")
         await _answer(gh, ctx, pull, [comment_id], closed)
         return
-    head = pr["head"]["sha"]
+    head = pr.head_sha
     # A changed configuration is a reason to recount the same head at once.
     key = f"{pull}@{head}:{hash(config.policy)}".lower()
     state = ctx.recounts

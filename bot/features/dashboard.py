@@ -19,13 +19,14 @@ from urllib.parse import quote
 from gidgethub import sansio
 from gidgethub.routing import Router
 
-from bot.census.by_commit import ZERO_SHA, CensusAt
+from bot.census.by_commit import CensusAt
 from bot.engine.census import FileSummary
 from bot.engine.frameworks import wanted
 from bot.engine.kernels import kernel_rules
 from bot.features.events import RepoRef, repo_of
 from bot.github.contents import BlobReader, file_contents
 from bot.github.errors import GitHubError, NotFound
+from bot.github.payloads import Push
 from bot.policy.codeowners import LOCATIONS
 from bot.policy.config import Policy
 from bot.policy.overview import overview
@@ -59,14 +60,10 @@ _READS = 8  # concurrent reads
 
 @router.register("push")
 async def on_push(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
-    data = event.data
-    repository = data["repository"]
-    branch = repository["default_branch"]
-    if data.get("ref") != f"refs/heads/{branch}" or data.get("deleted"):
+    push = Push.from_payload(event.data)
+    if push.default_branch_head is None:
         return
-    if data.get("after", ZERO_SHA) == ZERO_SHA:
-        return
-    await refresh(gh, ctx, repo_of(event), branch)
+    await refresh(gh, ctx, push.repository.ref, push.repository.branch())
 
 
 async def _branch_head(gh: GitHub, repo: RepoRef, branch: str) -> str:
@@ -167,9 +164,8 @@ async def refresh(
         if ctx.store is not None:
             # What the organisation pages show of this repository's owners and costs.
             url = issue.get("html_url") if isinstance(issue, dict) else None
-            await ctx.store.save_report(
-                repo.full_name, sha, org_summary(document, url), dt.datetime.now(dt.UTC)
-            )
+            summary = org_summary(document, url)
+            await ctx.store.save_report(repo, sha, summary, dt.datetime.now(dt.UTC))
     ctx.log.info("dashboard of %s@%s: %s", repo.full_name, sha, result)
     return result
 
@@ -245,7 +241,7 @@ async def _trend_points(ctx: JobContext, repo: RepoRef, counted: CensusAt) -> li
         return []
     points = [
         (point.date.strftime("%Y-%m-%d"), point.non_portable_lines)
-        for point in await ctx.store.points(repo.full_name)
+        for point in await ctx.store.points(repo)
         if point.commit != counted.sha
     ]
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")

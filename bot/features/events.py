@@ -6,8 +6,6 @@ and number arguments that each caller splits out of ``full_name`` its own way.
 
 from __future__ import annotations
 
-from typing import Any
-
 from gidgethub import sansio
 
 from bot.github.refs import PullRef, RepoRef
@@ -18,11 +16,6 @@ def repo_of(event: sansio.Event) -> RepoRef:
     return RepoRef.parse(event.data["repository"]["full_name"])
 
 
-def repos_listed(repositories: list[dict[str, Any]]) -> list[RepoRef]:
-    """The repositories an installation event lists (added, removed, installed on)."""
-    return [RepoRef.parse(repository["full_name"]) for repository in repositories]
-
-
 def sender_is_bot(event: sansio.Event) -> bool:
     """Whether a bot account sent the event (GitHub marks Apps' users ``Bot`` and their
     logins end in ``[bot]``)."""
@@ -30,4 +23,4 @@ def sender_is_bot(event: sansio.Event) -> bool:
     return sender.get("type") == "Bot" or (sender.get("login") or "").endswith("[bot]")
 
 
-__all__ = ["PullRef", "RepoRef", "repo_of", "repos_listed", "sender_is_bot"]
+__all__ = ["PullRef", "RepoRef", "repo_of", "sender_is_bot"]

@@ -7,10 +7,14 @@
   the next push. A few per event: an org-wide install must not start hundreds of downloads
   (the others are counted at their first push).
 - Removed repositories' badges go back to unknown.
+- The organisation page queues a `FirstCount` for a repository it shows as not counted yet
+  (installed while lockin was away, or never pushed to): what adding it here would do.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from gidgethub import sansio
@@ -18,11 +22,13 @@ from gidgethub.routing import Router
 
 from bot.census.by_commit import ZERO_SHA
 from bot.features import backfill, trend
-from bot.features.events import RepoRef, repos_listed
 from bot.github.client import GitHub
 from bot.github.errors import GitHubError
+from bot.github.payloads import Repository
+from bot.github.refs import RepoRef
 from bot.review.config_io import load_repo_config
 from bot.runtime.context import JobContext
+from bot.runtime.jobs import Job
 from bot.sources.archive import ArchiveError
 
 router = Router()
@@ -40,6 +46,34 @@ _ACCESS_CHANGED = {
 _ADDED = {("installation", "created"), ("installation_repositories", "added")}
 _REMOVED = {("installation", "deleted"), ("installation_repositories", "removed")}
 
+#: The event name of a `FirstCount` job (no GitHub event has a dot in its name).
+FIRST_COUNT_EVENT = "lockin.first_count"
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCount:
+    """The first census of a repository of an installation, asked for by lockin itself."""
+
+    installation: int
+    repo: RepoRef
+    public: bool
+
+    def job(self, delivery_id: str) -> Job:
+        payload = {
+            "installation": {"id": self.installation},
+            "first_count": {"repository": self.repo.full_name, "public": self.public},
+        }
+        return Job(delivery_id, FIRST_COUNT_EVENT, payload)
+
+    @classmethod
+    def from_payload(cls, data: Mapping[str, Any]) -> FirstCount:
+        count = data["first_count"]
+        return cls(
+            int(data["installation"]["id"]),
+            RepoRef.parse(count["repository"]),
+            count["public"] is True,
+        )
+
 
 @router.register("installation")
 @router.register("installation_repositories")
@@ -51,12 +85,18 @@ async def on_installation(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
         forget_token(event, ctx)
     if what in _ADDED:
         added = data.get("repositories_added") or data.get("repositories") or []
-        await _added(gh, ctx, data, added)
+        await _added(gh, ctx, [(r.ref, r.public) for r in map(Repository.from_payload, added)])
     elif what in _REMOVED:
-        repositories = data.get("repositories_removed") or data.get("repositories") or []
-        for repository, repo in zip(repositories, repos_listed(repositories), strict=True):
-            await ctx.census.forget_default_branch(repo)
-            await trend.set_public(ctx, {**repository, "private": True})  # no longer served
+        removed = data.get("repositories_removed") or data.get("repositories") or []
+        for repository in map(Repository.from_payload, removed):
+            await ctx.census.forget_default_branch(repository.ref)
+            await trend.set_public(ctx, repository.ref, public=False)  # no longer served
+
+
+@router.register(FIRST_COUNT_EVENT)
+async def on_first_count(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
+    count = FirstCount.from_payload(event.data)
+    await _added(gh, ctx, [(count.repo, count.public)])
 
 
 def forget_token(event: sansio.Event, ctx: JobContext) -> None:
@@ -65,27 +105,24 @@ def forget_token(event: sansio.Event, ctx: JobContext) -> None:
     ctx.log.info("forgot the installation token (%s %s)", event.event, event.data.get("action"))
 
 
-async def _added(
-    gh: GitHub, ctx: JobContext, payload: dict[str, Any], repositories: list[dict[str, Any]]
-) -> None:
-    for repository, repo in zip(repositories, repos_listed(repositories), strict=True):
-        await ctx.census.set_public(repo, public=not repository.get("private", True))
-        await trend.set_public(ctx, repository)
-    for repo in repos_listed(repositories[:SEEDED_PER_EVENT]):
+async def _added(gh: GitHub, ctx: JobContext, visible: list[tuple[RepoRef, bool]]) -> None:
+    """Repositories the installation now reaches, each with whether it is public."""
+    for repo, public in visible:
+        await ctx.census.set_public(repo, public=public)
+        await trend.set_public(ctx, repo, public=public)
+    for repo, _ in visible[:SEEDED_PER_EVENT]:
         try:
-            await _seed_default_branch(gh, ctx, payload, repo)
+            await _seed_default_branch(gh, ctx, repo)
         except (ArchiveError, GitHubError) as exc:
             ctx.log.warning("first census of %s failed: %s", repo.full_name, exc)
 
 
-async def _seed_default_branch(
-    gh: GitHub, ctx: JobContext, payload: dict[str, Any], repo: RepoRef
-) -> None:
+async def _seed_default_branch(gh: GitHub, ctx: JobContext, repo: RepoRef) -> None:
     store = ctx.census
     if await store.default_branch(repo) is not None:
         return  # a push got there first, with a newer head
     where = {"owner": repo.owner, "repo": repo.name}
-    branch = (await gh.getitem("/repos/{owner}/{repo}", where))["default_branch"]
+    branch = Repository.from_payload(await gh.getitem("/repos/{owner}/{repo}", where)).branch()
     # Comparing the branch with itself names its head commit in one documented request.
     compare = await gh.getitem(
         "/repos/{owner}/{repo}/compare/{basehead}", {**where, "basehead": f"{branch}...{branch}"}
@@ -101,4 +138,4 @@ async def _seed_default_branch(
     )
     date = trend.commit_date_of(compare["base_commit"])
     await trend.record_census(ctx, repo, result, date)
-    await backfill.start_if_empty(gh, ctx, payload, repo, result.sha, config.policy)
+    await backfill.start_if_empty(gh, ctx, repo, result.sha, config.policy)

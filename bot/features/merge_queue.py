@@ -9,6 +9,7 @@ from gidgethub.routing import Router
 
 from bot.features.events import repo_of
 from bot.github.client import GitHub
+from bot.github.payloads import MergeGroup
 from bot.review.merge_group import check_merge_group
 from bot.runtime.context import JobContext
 
@@ -17,4 +18,5 @@ router = Router()
 
 @router.register("merge_group", action="checks_requested")
 async def on_checks_requested(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
-    await check_merge_group(gh, ctx, repo=repo_of(event), group=event.data["merge_group"])
+    group = MergeGroup.from_payload(event.data["merge_group"])
+    await check_merge_group(gh, ctx, repo=repo_of(event), group=group)

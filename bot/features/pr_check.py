@@ -22,6 +22,7 @@ from gidgethub.routing import Router
 
 from bot.features.events import PullRef, RepoRef, repo_of
 from bot.github.client import GitHub
+from bot.github.payloads import PullRequest
 from bot.review.check_writer import our_runs, pr_number_from_external_id
 from bot.review.config_io import load_repo_config
 from bot.review.run import run_check, run_check_with_census
@@ -45,14 +46,8 @@ async def on_pull_request(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
     action = event.data["action"]
     if action == "edited" and not {"body", "base"} & set(event.data.get("changes") or {}):
         return  # a title change alters neither the links nor the diff
-    pr = event.data["pull_request"]
-    await run_check(
-        gh,
-        ctx,
-        pull=PullRef(repo_of(event), pr["number"]),
-        head_sha=pr["head"]["sha"],
-        trigger=f"pull_request.{action}",
-    )
+    pr = PullRequest.from_payload(event.data["pull_request"])
+    await run_check(gh, ctx, pull=pr.pull, head_sha=pr.head_sha, trigger=f"pull_request.{action}")
 
 
 #: Submitted review states that change where a reviewer stands (GitHub sends them lower case).
@@ -66,15 +61,11 @@ async def on_review(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None:
     state = str((event.data.get("review") or {}).get("state") or "").lower()
     if action == "submitted" and state not in _STANDING_REVIEWS:
         return
-    pr = event.data["pull_request"]
+    pr = PullRequest.from_payload(event.data["pull_request"])
     # At the PR's current head (run_check reads it): a review of an older commit never
     # writes its result over a newer head's.
     await run_check(
-        gh,
-        ctx,
-        pull=PullRef(repo_of(event), pr["number"]),
-        head_sha=pr["head"]["sha"],
-        trigger=f"pull_request_review.{action}",
+        gh, ctx, pull=pr.pull, head_sha=pr.head_sha, trigger=f"pull_request_review.{action}"
     )
 
 
@@ -120,14 +111,15 @@ async def on_check_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> None
 
 async def _recount(gh: GitHub, ctx: JobContext, pull: PullRef) -> None:
     """The Recount button does what `/lockin recount` does, at the PR's current head."""
-    pr = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
-    if pr["state"] != "open":
+    pr = PullRequest.from_payload(
+        await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
+    )
+    if not pr.is_open:
         return  # a closed PR's check is left as it was: nothing to count for
-    config = await load_repo_config(gh, pull.repo, pr["base"]["repo"]["default_branch"])
+    config = await load_repo_config(gh, pull.repo, pr.base.branch())
     await run_check_with_census(
-        gh, ctx, pull=pull, head_sha=pr["head"]["sha"], config=config,
-        trigger="check_run.recount",
-    )  # fmt: skip
+        gh, ctx, pull=pull, head_sha=pr.head_sha, config=config, trigger="check_run.recount"
+    )
 
 
 async def _prs_from_our_runs(

@@ -13,6 +13,7 @@ from gidgethub.routing import Router
 
 from bot.github.client import GitHub
 from bot.github.errors import GitHubError, NotFound
+from bot.github.payloads import PullRequest
 from bot.github.refs import PullRef, RepoRef
 from bot.review.run import run_check
 from bot.review.stale import finish_replaced, stale_runs
@@ -66,14 +67,14 @@ async def finish_open_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
     pull = PullRef(RepoRef.parse(run.repo), run.number)
     try:
         state = await gh.getitem(f"/repos/{run.repo}/check-runs/{run.run_id}")
-        pr = await gh.getitem(f"/repos/{run.repo}/pulls/{run.number}")
+        pr = PullRequest.from_payload(await gh.getitem(f"/repos/{run.repo}/pulls/{run.number}"))
     except NotFound:
         await runs.remove(run.repo, run.run_id)  # the run or the repository is gone
         raise
     if state["status"] == "completed":
         await runs.remove(run.repo, run.run_id)
         return
-    current = pr["head"]["sha"] if pr["state"] == "open" else None
+    current = pr.head_sha if pr.is_open else None
     if current != run.head_sha:
         await finish_replaced(
             gh, runs, pull, run.head_sha, current=current, app_id=ctx.settings.app_id
@@ -101,11 +102,10 @@ async def close_superseded(services: Services, payload: dict[str, Any], newer: s
     assert services.auth is not None
     try:
         installation = int(payload["installation"]["id"])
-        repo = RepoRef.parse(payload["repository"]["full_name"])
-        pull = PullRef(repo, int(payload["pull_request"]["number"]))
-        head = str(payload["pull_request"]["head"]["sha"])
+        pr = PullRequest.from_payload(payload["pull_request"])
     except (KeyError, TypeError, ValueError):
         return  # not a pull request delivery the check could have started a run for
+    pull, head = pr.pull, pr.head_sha
     gh = services.auth.installation_client(installation)
     runs = services.caches.open_runs
     try:

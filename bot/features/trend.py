@@ -17,6 +17,7 @@ from bot.store import Point
 if TYPE_CHECKING:
     from bot.census.by_commit import CensusAt
     from bot.github.client import GitHub
+    from bot.github.payloads import Push
     from bot.github.refs import RepoRef
     from bot.runtime.context import JobContext
 
@@ -34,22 +35,20 @@ async def record_census(
     if ctx.store is None:
         return False
     point = Point.from_figures(result.sha, date, census_figures(result.census))
-    return await ctx.store.record_point(repo.full_name, point)
+    return await ctx.store.record_point(repo, point)
 
 
-async def record_push(
-    gh: GitHub, ctx: JobContext, repo: RepoRef, push: dict[str, Any], result: CensusAt
-) -> None:
+async def record_push(gh: GitHub, ctx: JobContext, push: Push, result: CensusAt) -> None:
     """A push to the default branch was counted: mark what a force push removed, then keep
     the new head's point at its commit date."""
     if ctx.store is None:
         return
-    await set_public(ctx, push["repository"])
-    if push.get("forced") and push.get("before"):
-        await _mark_left_branch(gh, ctx, repo, before=push["before"], after=result.sha)
-    head = push.get("head_commit") or {}
-    if head.get("id") == result.sha and head.get("timestamp"):
-        date = parse_date(head["timestamp"])
+    repo = push.repository.ref
+    await set_public(ctx, repo, public=push.repository.public)
+    if push.forced and push.before:
+        await _mark_left_branch(gh, ctx, repo, before=push.before, after=result.sha)
+    if push.head_commit == result.sha and push.head_commit_time:
+        date = parse_date(push.head_commit_time)
     else:
         date = await commit_date(gh, repo, result.sha)
     await record_census(ctx, repo, result, date)
@@ -81,14 +80,12 @@ async def _mark_left_branch(
     )
     left = [c["sha"] for c in compare.get("commits") or []]
     assert ctx.store is not None
-    marked = await ctx.store.mark_left_branch(repo.full_name, left)
+    marked = await ctx.store.mark_left_branch(repo, left)
     if marked:
         ctx.log.info("force push on %s: %d points left the branch", repo.full_name, marked)
 
 
-async def set_public(ctx: JobContext, repository: dict[str, Any]) -> None:
-    """Record a repository's visibility as an event names it (``private`` unknown: private)."""
+async def set_public(ctx: JobContext, repo: RepoRef, *, public: bool) -> None:
+    """Record a repository's visibility in the trend store (when one is open)."""
     if ctx.store is not None:
-        await ctx.store.set_public(
-            repository["full_name"], public=not repository.get("private", True)
-        )
+        await ctx.store.set_public(repo, public=public)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from bot.github.contents import file_contents
@@ -29,6 +29,7 @@ from bot.policy.gate import LinkedDecision
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.payloads import PullRequest
     from bot.github.refs import RepoRef
 
 #: Review states that set where a reviewer stands; COMMENTED and PENDING leave it as it was.
@@ -115,7 +116,7 @@ async def with_reviews(
     linked: list[LinkedDecision],
     *,
     repo: RepoRef,
-    prs: list[dict[str, Any]],
+    prs: list[PullRequest],
     head_sha: str,
     default_branch: str,
     read_at_head: bool,
@@ -135,12 +136,12 @@ async def with_reviews(
     changed = await _unreviewed(gh, lookups, linked, repo, head_sha, default_branch, read_at_head)
     if not changed:
         return linked
-    authors = [(pr.get("user") or {}).get("login") or "" for pr in prs]
+    authors = [pr.author for pr in prs]
     approvals = [
         approval
-        for pr, author in zip(prs, authors, strict=True)
-        for approval in await _approvals(gh, repo, pr["number"])
-        if approval.login.lower() != author.lower()  # never by the pull request's own author
+        for pr in prs
+        for approval in await _approvals(gh, repo, pr.number)
+        if approval.login.lower() != pr.author.lower()  # never by the pull request's own author
     ]
     codeowners = await _codeowners(lookups, default_branch)
     out = list(linked)

@@ -10,7 +10,7 @@ it; an issue link is read through the issues API. Reading never judges: the gate
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from bot.github.contents import BlobReader, file_contents
@@ -30,6 +30,7 @@ from bot.policy.gate import LinkedDecision
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
+    from bot.github.payloads import PullRequest
     from bot.github.refs import RepoRef
 
 #: Links followed per PR, and records read from the decisions folder: bounds the requests a
@@ -41,17 +42,18 @@ MAX_PR_COMMITS = 250
 _RECORD_SUFFIXES = (".md", ".markdown")
 
 
-async def pr_link_texts(gh: GitHub, repo: RepoRef, pr: dict[str, Any]) -> list[str]:
+async def pr_link_texts(gh: GitHub, pr: PullRequest) -> list[str]:
     """The PR description and every commit message (links may be commit trailers).
 
     ``pulls/{n}/commits`` lists at most 250 commits; a longer PR's commits are paged
     through the compare API instead (its first page also carries up to 300 files, so the
     cheaper listing is kept for the usual PR)."""
-    texts = [pr.get("body") or ""]
-    if pr.get("commits", 0) <= MAX_PR_COMMITS:
-        pages = gh.getiter(f"/repos/{repo.full_name}/pulls/{pr['number']}/commits")
+    repo = pr.pull.repo
+    texts = [pr.body]
+    if pr.commits <= MAX_PR_COMMITS:
+        pages = gh.getiter(f"/repos/{repo.full_name}/pulls/{pr.number}/commits")
     else:
-        basehead = f"{pr['base']['sha']}...{pr['head']['sha']}"
+        basehead = f"{pr.base_sha}...{pr.head_sha}"
         pages = gh.getiter(f"/repos/{repo.full_name}/compare/{basehead}", iterable_key="commits")
     async for commit in pages:
         texts.append(commit["commit"]["message"])

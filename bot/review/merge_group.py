@@ -13,29 +13,21 @@ an error completes the run as failed, never leaves it in progress.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.github.payloads import MergeGroup, PullRequest, Repository
 from bot.github.refs import PullRef, RepoRef, merge_group_pulls
 from bot.policy.config import PolicyError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
-from bot.review.check_writer import CheckRun, has_result, our_runs
-from bot.review.config_io import load_repo_baseline, load_repo_config
+from bot.review.check_start import failing_on_error, start_check
+from bot.review.config_io import load_repo_baseline
 from bot.review.pr_files import PRFile
 from bot.review.report import PRReport
-from bot.review.run import (
-    DEFAULT_NAME,
-    _complete_with_error,
-    _failed_before_start,
-    _ratchet_base,
-    _shielded,
-    _touches_non_portable,
-    decisions_of,
-)
+from bot.review.run import _ratchet_base, _touches_non_portable, decisions_of
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -49,48 +41,27 @@ MAX_COMPARE_FILES = 300
 
 
 async def check_merge_group(
-    gh: GitHub, ctx: JobContext, *, repo: RepoRef, group: dict[str, Any]
+    gh: GitHub, ctx: JobContext, *, repo: RepoRef, group: MergeGroup
 ) -> str | None:
     """Check a merge group's head; the conclusion, or None when it was already checked."""
-    head_sha, base_sha = group["head_sha"], group["base_sha"]
-    name = DEFAULT_NAME
-    try:
-        info = await gh.getitem(f"/repos/{repo.full_name}")
-        config = await load_repo_config(gh, repo, info["default_branch"])
-        name = config.policy.check_name
-        existing = await our_runs(gh, repo, head_sha, name=name, app_id=ctx.settings.app_id)
-    except Exception as exc:
-        await _failed_before_start(gh, ctx, repo, head_sha, name, MERGE_GROUP_ID, exc)
-        raise
-    existing = [run for run in existing if run.get("external_id") == MERGE_GROUP_ID]
-    if any(map(has_result, existing)):
+    head_sha, base_sha = group.head_sha, group.base_sha
+    started = await start_check(gh, ctx, repo=repo, head_sha=head_sha, external_id=MERGE_GROUP_ID)
+    if started is None:
         return None
-    run = await CheckRun.start(
-        gh,
-        repo=repo,
-        name=name,
-        head_sha=head_sha,
-        external_id=MERGE_GROUP_ID,
-        existing=existing,
-        app_id=ctx.settings.app_id,
-    )
-    try:
+    run, info, config = started.run, started.repository, started.config
+    async with failing_on_error(ctx, run):
         compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
         messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
-        numbers = merge_group_pulls(group.get("head_ref") or "", messages)
+        numbers = merge_group_pulls(group.head_ref, messages)
         report = PRReport(
             PullRef(repo, numbers[-1] if numbers else 0),
             head_sha,
             config,
-            repo_url=info["html_url"],
+            repo_url=info.html_url,
         )
         if config.error is None:
             await _analyse(gh, ctx, report, info, compare, base_sha, numbers)
         await run.complete(check_output(report))
-    except (Exception, asyncio.CancelledError) as exc:
-        if not run.completed:
-            await _shielded(_complete_with_error(ctx, run, exc))
-        raise
     ctx.log.info(
         "merge group check %s@%s: %s",
         repo.full_name,
@@ -105,7 +76,7 @@ async def _analyse(
     gh: GitHub,
     ctx: JobContext,
     report: PRReport,
-    info: dict[str, Any],
+    info: Repository,
     compare: dict[str, Any],
     base_sha: str,
     numbers: list[int],
@@ -122,7 +93,7 @@ async def _analyse(
         base_sha=base_sha,
         head_sha=report.head_sha,
         changed_files=len(files) + unseen,
-        repo_size_kb=info.get("size", 0),
+        repo_size_kb=info.size_kb,
         policy=policy,
         engine=ctx.engine,
         files=files,
@@ -131,7 +102,7 @@ async def _analyse(
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []
     added = sum(analysis.delta.added()[layer] for layer in policy.layers)
-    default_branch = info["default_branch"]
+    default_branch = info.branch()
     # The same gate as each pull request's: its baseline and ratchet too, or a queue would
     # refuse what every pull request in it passed.
     baseline = None
@@ -142,7 +113,10 @@ async def _analyse(
             report.config = replace(report.config, error=error)
             return
     if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
-        prs = [await gh.getitem(f"/repos/{repo.full_name}/pulls/{n}") for n in numbers]
+        prs = [
+            PullRequest.from_payload(await gh.getitem(f"/repos/{repo.full_name}/pulls/{n}"))
+            for n in numbers
+        ]
         linked, recorded = await decisions_of(gh, ctx, report, prs, default_branch)
     report.verdict = evaluate(
         analysis.delta,

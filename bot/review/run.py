@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from bot.engine.model import NON_PORTABLE
 from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
+from bot.github.payloads import PullRequest
 from bot.github.refs import PullRef, RepoRef
-from bot.policy.config import DEFAULT_POLICY, PolicyError
+from bot.policy.config import PolicyError
 from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, draft_decision, evaluate
 from bot.policy.growth import scope_growth
@@ -34,16 +34,16 @@ from bot.render.fix import fix_of, write_command
 from bot.review.approvals_io import with_reviews
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
-from bot.review.check_writer import (
-    ERROR_TITLE,
-    CheckOutput,
-    CheckRun,
-    external_id,
-    has_result,
-    our_runs,
+from bot.review.check_start import (
+    DEFAULT_NAME,
+    failed_before_start,
+    failing_on_error,
+    shielded,
+    start_check,
 )
+from bot.review.check_writer import external_id
 from bot.review.comment import render_clean, render_comment
-from bot.review.config_io import RepoConfig, load_repo_baseline, load_repo_config
+from bot.review.config_io import RepoConfig, load_repo_baseline
 from bot.review.dashboard_issue import find_dashboard
 from bot.review.decisions_io import linked_decisions, pr_link_texts, recorded_decisions
 from bot.review.report import PRReport
@@ -59,9 +59,6 @@ if TYPE_CHECKING:
     from bot.engine.trend import Trend
     from bot.github.client import GitHub
     from bot.runtime.context import JobContext
-
-#: The run's name when the failure came before the configuration (which may rename it).
-DEFAULT_NAME = DEFAULT_POLICY.check_name
 
 #: Triggers that mean "a new head was pushed": when a run of ours already exists for that
 #: head, another delivery (or a redelivery of this one) already covered it.
@@ -147,15 +144,17 @@ async def _check(
     repo = pull.repo
     ours = external_id(pull)
     try:
-        pr = await gh.getitem(f"/repos/{repo.full_name}/pulls/{pull.number}")
+        pr = PullRequest.from_payload(
+            await gh.getitem(f"/repos/{repo.full_name}/pulls/{pull.number}")
+        )
     except NotFound:
         raise  # the pull request or repository is gone: nothing to report on
     except Exception as exc:
         if head_sha:
-            await _failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc)
+            await failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc)
         raise
-    current = pr["head"]["sha"]
-    if pr["state"] != "open":
+    current = pr.head_sha
+    if not pr.is_open:
         if head_sha:
             await _finish_replaced(gh, ctx, pull, head_sha, None)
         _drop_retry(ctx, "the pull request was closed")
@@ -169,58 +168,36 @@ async def _check(
         ctx.log.info(
             "event names head %s, PR is at %s: checking the current head", head_sha, current
         )
-    name = DEFAULT_NAME
-    try:
-        config = await load_repo_config(gh, repo, pr["base"]["repo"]["default_branch"])
-        name = config.policy.check_name
-        existing = await our_runs(gh, repo, current, name=name, app_id=ctx.settings.app_id)
-    except Exception as exc:
-        # Before a run of ours exists: create one already failed, so the required check
-        # never goes missing; the retry (bot.runtime.retries) runs the check again.
-        await _failed_before_start(gh, ctx, repo, current, name, ours, exc)
-        raise
-    existing = [run for run in existing if run.get("external_id") == ours]
-    if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
-        return CheckOutcome(None, current, note="head already checked")
-    run = await CheckRun.start(
+    started = await start_check(
         gh,
+        ctx,
         repo=repo,
-        name=name,
         head_sha=current,
         external_id=ours,
-        existing=existing,
-        app_id=ctx.settings.app_id,
+        repository=pr.base,
+        keep_result=trigger in _NEW_HEAD_TRIGGERS,
     )
+    if started is None:
+        return CheckOutcome(None, current, note="head already checked")
+    run = started.run
     await ctx.caches.open_runs.add(
         OpenRun(ctx.installation_id, repo.full_name, pull.number, current, run.id, time.time())
     )
-    report = PRReport(
-        pull,
-        current,
-        config,
-        census=census,
-        repo_url=pr["base"]["repo"]["html_url"],
-    )
+    report = PRReport(pull, current, started.config, census=census, repo_url=pr.base.html_url)
     try:
-        if config.error is None:
-            await _analyse(gh, ctx, report, pr)
-        await run.complete(check_output(report))
-    except (Exception, asyncio.CancelledError) as exc:
-        # Cancelled too (a worker stopped at shutdown): the run must not stay in progress.
-        if not run.completed:
-            # Shielded: the job's deadline (or shutdown) cancelled us, and a second
-            # cancellation must not leave the run in progress for good.
-            await _shielded(_complete_with_error(ctx, run, exc))
-        raise
+        async with failing_on_error(ctx, run):
+            if started.config.error is None:
+                await _analyse(gh, ctx, report, pr)
+            await run.complete(check_output(report))
     finally:
         if run.completed:  # else it stays recorded, for the sweep to finish
-            await _shielded(ctx.caches.open_runs.remove(repo.full_name, run.id))
+            await shielded(ctx.caches.open_runs.remove(repo.full_name, run.id))
     # After the check run, so the required status never waits for the comment's writes.
     comment = await _comment(gh, ctx, report) if report.config.error is None else "skipped"
     return CheckOutcome(report.conclusion, current, run.id, comment, report=report)
 
 
-async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None:
+async def _analyse(gh: GitHub, ctx: JobContext, report: PRReport, pr: PullRequest) -> None:
     # Read beside the analysis, never in its way: the trend is optional to the gate.
     repo = report.pull.repo
     trend = asyncio.create_task(_read_trend(ctx, repo)) if ctx.store is not None else None
@@ -241,7 +218,7 @@ TREND_PATIENCE = 1.0
 async def _read_trend(ctx: JobContext, repo: RepoRef) -> Trend | None:
     assert ctx.store is not None
     try:
-        return await ctx.store.current_trend(repo.full_name)
+        return await ctx.store.current_trend(repo)
     except StoreUnavailable as exc:
         ctx.log.warning("trend of %s left out: the trend store is unavailable (%s)", repo, exc)
     except Exception:
@@ -260,17 +237,17 @@ async def _trend_now(ctx: JobContext, read: asyncio.Task[Trend | None] | None) -
     return read.result()
 
 
-async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None:
+async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: PullRequest) -> None:
     policy = report.config.policy
     repo = report.pull.repo
     analysis = await analyse_pr(
         gh,
         ctx.caches.blobs,
         pull=report.pull,
-        base_sha=pr["base"]["sha"],
+        base_sha=pr.base_sha,
         head_sha=report.head_sha,
-        changed_files=pr.get("changed_files", 0),
-        repo_size_kb=pr["base"]["repo"].get("size", 0),
+        changed_files=pr.changed_files,
+        repo_size_kb=pr.base.size_kb,
         policy=policy,
         engine=ctx.engine,
     )
@@ -280,7 +257,7 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
     added = sum(analysis.delta.added()[layer] for layer in policy.layers)
     linked: list[LinkedDecision] = []
     recorded: list[DecisionRecord] = []
-    default_branch = pr["base"]["repo"]["default_branch"]
+    default_branch = pr.base.branch()
     baseline = None
     if added:
         try:
@@ -292,7 +269,7 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
     # below it no request is spent on them.
     if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
         linked, recorded = await decisions_of(gh, ctx, report, [pr], default_branch)
-    base_files = await _ratchet_base(gh, ctx, report, pr["base"]["sha"])
+    base_files = await _ratchet_base(gh, ctx, report, pr.base_sha)
     report.verdict = evaluate(
         analysis.delta,
         policy,
@@ -308,13 +285,13 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: dict) -> None
         report.draft = path, _ = draft_decision(
             analysis.delta,
             report.verdict,
-            title=pr.get("title") or f"PR #{report.pull.number}",
+            title=pr.title or f"PR #{report.pull.number}",
             compute_api_hint=None,
             folder=policy.decisions.folder,
         )
         # The command line writes the same record (titled after its folders, not the PR)
         # at the same path, in a checkout of the PR's branch.
-        local = ["diff", f"origin/{pr['base']['ref']}", "HEAD"]
+        local = ["diff", f"origin/{pr.base_ref}", "HEAD"]
         report.fix = fix_of(
             report.verdict,
             path,
@@ -344,12 +321,16 @@ async def _ratchet_base(
 
 
 async def decisions_of(
-    gh: GitHub, ctx: JobContext, report: PRReport, prs: list[dict], default_branch: str
+    gh: GitHub,
+    ctx: JobContext,
+    report: PRReport,
+    prs: list[PullRequest],
+    default_branch: str,
 ) -> tuple[list[LinkedDecision], list[DecisionRecord]]:
     """The decisions the pull requests link, with their reviews, and those recorded on the
     default branch (their problems go to ``report``): for a PR and for a merge group."""
     policy, repo = report.config.policy, report.pull.repo
-    texts = [text for pr in prs for text in await pr_link_texts(gh, repo, pr)]
+    texts = [text for pr in prs for text in await pr_link_texts(gh, pr)]
     linked = await linked_decisions(
         gh, texts, repo=repo, head_sha=report.head_sha, default_branch=default_branch, policy=policy
     )
@@ -400,8 +381,10 @@ async def _comment(gh: GitHub, ctx: JobContext, report: PRReport) -> str:
     if report.config.policy.comment == "never":
         return "skipped"
     pull = report.pull
-    now = await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
-    if now["head"]["sha"] != report.head_sha:
+    now = PullRequest.from_payload(
+        await gh.getitem(f"/repos/{pull.repo.full_name}/pulls/{pull.number}")
+    )
+    if now.head_sha != report.head_sha:
         return "stale"
     login = await bot_login(ctx.auth.app_client(), ctx.auth.app_id)
     wanted = _wants_comment(report)
@@ -432,41 +415,10 @@ async def _links(
     return links
 
 
-#: Cleanups running shielded from their job's cancellation, referenced until done.
-_CLEANUPS: set[asyncio.Task[None]] = set()
-
-
-async def _shielded(cleanup: Coroutine[Any, Any, None]) -> None:
-    task = asyncio.ensure_future(cleanup)
-    _CLEANUPS.add(task)
-    task.add_done_callback(_CLEANUPS.discard)
-    await asyncio.shield(task)
-
-
 def _drop_retry(ctx: JobContext, why: str) -> None:
     if ctx.attempt:
         ctx.metrics.job_retries.labels(ctx.event, "dropped").inc()
         ctx.log.info("retry dropped: %s", why)
-
-
-def _error_output(exc: BaseException) -> CheckOutput:
-    if isinstance(exc, asyncio.CancelledError):
-        reason = "the job was stopped (it ran longer than JOB_TIMEOUT, or the server shut down)"
-    elif isinstance(exc, GitHubError):
-        reason = f"GitHub did not answer as expected ({exc.status or 'no answer'}): {exc}"
-    else:
-        reason = f"internal error ({type(exc).__name__})"
-    return CheckOutput(
-        conclusion="failure",
-        title=ERROR_TITLE,
-        summary=(
-            f"lockin stopped before it could count this pull request: {reason[:500]}.\n\n"
-            "It reports failure rather than let unchecked code pass a required check. "
-            "When GitHub failed, lockin tries again by itself later; **Recount** (or "
-            "re-running the check) tries at once."
-        ),
-        text="",
-    )
 
 
 async def _finish_replaced(
@@ -482,29 +434,3 @@ async def _finish_replaced(
         return
     for run_id in finished:
         ctx.log.info("check run %s on replaced head %s completed as cancelled", run_id, head_sha)
-
-
-async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
-    try:
-        await run.complete(_error_output(exc))
-    except GitHubError:
-        ctx.log.warning("could not complete check run %s after an error", run.id)
-
-
-async def _failed_before_start(
-    gh: GitHub,
-    ctx: JobContext,
-    repo: RepoRef,
-    head_sha: str,
-    name: str,
-    ours: str,
-    exc: BaseException,
-) -> None:
-    try:
-        await CheckRun.failed_before_start(
-            gh, repo=repo, name=name, head_sha=head_sha, external_id=ours,
-            result=_error_output(exc),
-        )  # fmt: skip
-    except GitHubError as error:
-        # GitHub refuses the run too: the job's retry creates it once GitHub answers.
-        ctx.log.warning("could not report the failure on %s: %s", head_sha[:12], error)

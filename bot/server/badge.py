@@ -175,7 +175,7 @@ async def badge(request: web.Request) -> web.Response:
     if "trend" in request.query and trend_store is not None:
         # The trend is optional: while the store does not answer, the badge shows the share.
         with contextlib.suppress(StoreUnavailable):
-            value += trend_suffix(await trend_store.current_trend(ref.full_name))
+            value += trend_suffix(await trend_store.current_trend(ref))
     return _svg(request, render_badge(value, share_colour(share)), status=200, max_age=MAX_AGE)
 
 

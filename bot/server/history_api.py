@@ -24,12 +24,11 @@ async def history(request: web.Request) -> web.Response:
     store = request.app[SERVICES].store
     if store is None or ref is None:
         return web.json_response(NOT_FOUND, status=404)
-    name = ref.full_name
     # The store first: while it does not answer, every name gets the same 503.
-    known = await store.repository(name)
+    known = await store.repository(ref)
     if known is None or not known.public or await request.app[SERVICES].census.is_hidden(ref):
         return web.json_response(NOT_FOUND, status=404)
-    trend = await store.current_trend(name)
+    trend = await store.current_trend(ref)
     return web.json_response(
         {
             "repository": known.full_name,
@@ -41,7 +40,7 @@ async def history(request: web.Request) -> web.Response:
                 "days_90": trend.days_90,
                 "slope_per_month": trend.slope_per_month,
             },
-            "points": [point.as_json() for point in await store.points(name)],
+            "points": [point.as_json() for point in await store.points(ref)],
         },
         headers={"Cache-Control": "public, max-age=300"},
     )

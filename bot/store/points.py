@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from bot.engine.trend import MONTH
+from bot.github.refs import RepoRef
 from bot.store.keeper import Keeper, StoreUnavailable, is_unavailable
 from bot.store.records import OrgRow, Overview, Point, Repository, Trend
 from bot.store.schema import EndedSessionRow, PointRow, ReportRow, RepositoryRow
@@ -24,8 +25,9 @@ DAY = dt.timedelta(days=1)
 LATEST = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
 
-def _name(full_name: str) -> str:
-    return full_name.lower()  # GitHub names are case-insensitive
+def _name(repo: RepoRef | str) -> str:
+    """The key a repository is stored under (GitHub names are case-insensitive)."""
+    return (repo.full_name if isinstance(repo, RepoRef) else repo).lower()
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:
@@ -82,7 +84,8 @@ def _writes(
     ) -> Callable[Concatenate[Store, P], Awaitable[R]]:
         @functools.wraps(method)
         async def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> R:
-            what = f"{method.__name__} {args[0]}" if named and args else method.__name__
+            repo = args[0] if named and args else None
+            what = method.__name__ + (f" {repo.full_name}" if isinstance(repo, RepoRef) else "")
             run = functools.partial(method, self, *args, **kwargs)
             result: R = await self.keeper.write(what, run, default)
             return result
@@ -151,8 +154,8 @@ class Store:
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
         return dialect.insert(table)
 
-    async def _repository_id(self, full_name: str, *, create: bool) -> int | None:
-        name = _name(full_name)
+    async def _repository_id(self, repo: RepoRef, *, create: bool) -> int | None:
+        name = _name(repo)
         async with self._sessions.begin() as session:
             if create:
                 await session.execute(
@@ -164,16 +167,16 @@ class Store:
         return found
 
     @_reads
-    async def repository(self, full_name: str) -> Repository | None:
-        query = select(RepositoryRow).where(RepositoryRow.full_name == _name(full_name))
+    async def repository(self, repo: RepoRef) -> Repository | None:
+        query = select(RepositoryRow).where(RepositoryRow.full_name == _name(repo))
         async with self._sessions() as session:
             row = await session.scalar(query)
         return None if row is None else Repository(row.id, row.full_name, row.public)
 
     @_writes(None)
-    async def set_public(self, full_name: str, *, public: bool) -> None:
+    async def set_public(self, repo: RepoRef, *, public: bool) -> None:
         """Whether the repository is public, as its latest event said."""
-        repository_id = await self._repository_id(full_name, create=True)
+        repository_id = await self._repository_id(repo, create=True)
         statement = (
             update(RepositoryRow).where(RepositoryRow.id == repository_id).values(public=public)
         )
@@ -181,7 +184,7 @@ class Store:
             await session.execute(statement)
 
     @_writes(None)
-    async def rename(self, old: str, new: str) -> None:
+    async def rename(self, old: RepoRef, new: RepoRef) -> None:
         """The repository ``old`` is now called ``new``: its points follow it, unless ``new``
         has points of its own already (then ``old`` is only hidden)."""
         taken = await self._repository_id(new, create=False)
@@ -193,10 +196,10 @@ class Store:
             await session.execute(statement)
 
     @_writes(False)
-    async def record_point(self, full_name: str, point: Point) -> bool:
+    async def record_point(self, repo: RepoRef, point: Point) -> bool:
         """Keep a point; False when the repository already has one for that commit (a
         redelivered push, a retried job, two replicas at once)."""
-        repository_id = await self._repository_id(full_name, create=True)
+        repository_id = await self._repository_id(repo, create=True)
         row = {
             "repository_id": repository_id,
             "commit": point.commit,
@@ -224,14 +227,14 @@ class Store:
 
     @_reads
     async def points(
-        self, full_name: str, since: dt.datetime | None = None, *, include_left: bool = False
+        self, repo: RepoRef, since: dt.datetime | None = None, *, include_left: bool = False
     ) -> list[Point]:
         """The repository's points, oldest first; those whose commits left the branch only
         when asked for."""
         query = (
             select(PointRow)
             .join(RepositoryRow)
-            .where(RepositoryRow.full_name == _name(full_name))
+            .where(RepositoryRow.full_name == _name(repo))
             .order_by(PointRow.taken_at, PointRow.id)
         )
         if since is not None:
@@ -242,22 +245,22 @@ class Store:
             return [_point(row) for row in await session.scalars(query)]
 
     @_reads
-    async def has_points(self, full_name: str) -> bool:
+    async def has_points(self, repo: RepoRef) -> bool:
         query = (
             select(PointRow.id)
             .join(RepositoryRow)
-            .where(RepositoryRow.full_name == _name(full_name))
+            .where(RepositoryRow.full_name == _name(repo))
             .limit(1)
         )
         async with self._sessions() as session:
             return await session.scalar(query) is not None
 
     @_writes(0)
-    async def mark_left_branch(self, full_name: str, commits: Iterable[str]) -> int:
+    async def mark_left_branch(self, repo: RepoRef, commits: Iterable[str]) -> int:
         """These commits are no longer on the default branch (a force push): their points
         stay, marked, and leave every trend. Returns how many points were marked."""
         wanted = sorted(set(commits))
-        repository_id = await self._repository_id(full_name, create=False)
+        repository_id = await self._repository_id(repo, create=False)
         if repository_id is None or not wanted:
             return 0
         statement = (
@@ -270,7 +273,7 @@ class Store:
         return int(result.rowcount)  # type: ignore[attr-defined]
 
     @_reads
-    async def trend(self, full_name: str, now: dt.datetime) -> Trend:
+    async def trend(self, repo: RepoRef, now: dt.datetime) -> Trend:
         """The NVIDIA-only lines at ``now``, 30 and 90 days before, and the slope over the
         last 90 days (from the point standing at the window's start, or the oldest in it)."""
         now = _utc(now)
@@ -279,7 +282,7 @@ class Store:
             select(PointRow)
             .join(RepositoryRow)
             .where(
-                RepositoryRow.full_name == _name(full_name),
+                RepositoryRow.full_name == _name(repo),
                 PointRow.left_branch.is_(False),
                 PointRow.taken_at <= now,
             )
@@ -295,19 +298,19 @@ class Store:
         return _trend(series, now, len(recent))
 
     @_reads
-    async def current_trend(self, full_name: str) -> Trend | None:
+    async def current_trend(self, repo: RepoRef) -> Trend | None:
         """The trend as of now, or of the newest point when its commit date is later (a
         committer's clock ahead of ours); None while the repository has no point."""
         query = (
             select(func.max(PointRow.taken_at))
             .join(RepositoryRow)
-            .where(RepositoryRow.full_name == _name(full_name), PointRow.left_branch.is_(False))
+            .where(RepositoryRow.full_name == _name(repo), PointRow.left_branch.is_(False))
         )
         async with self._sessions() as session:
             newest = await session.scalar(query)
         if newest is None:
             return None
-        return await self.trend(full_name, max(dt.datetime.now(dt.UTC), _utc(newest)))
+        return await self.trend(repo, max(dt.datetime.now(dt.UTC), _utc(newest)))
 
     @_reads
     async def overview(self, now: dt.datetime, prefix: str | None = None) -> list[Overview]:
@@ -328,10 +331,10 @@ class Store:
 
     @_writes(None)
     async def save_report(
-        self, full_name: str, commit: str, summary: dict[str, Any], now: dt.datetime
+        self, repo: RepoRef, commit: str, summary: dict[str, Any], now: dt.datetime
     ) -> None:
         """Keep the repository's latest register and plan (one row, replaced)."""
-        repository_id = await self._repository_id(full_name, create=True)
+        repository_id = await self._repository_id(repo, create=True)
         values = {"commit": commit, "updated_at": _utc(now), "summary": summary}
         statement = (
             self._insert(ReportRow)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.features.backfill import spread
+from bot.github.refs import RepoRef
 from bot.runtime.backfill_pacing import RequestPacer
 from tests.fakegithub import FakeGitHub, Repo
 from tests.recount.conftest import FILES, KERNEL, MAINTAINER
@@ -37,7 +38,7 @@ async def test_installation_back_fills_past_points_spread_over_the_history(
     store = store_of(bot)
     await store.idle()
 
-    points = await store.points("octo-org/kernels")
+    points = await store.points(RepoRef("octo-org", "kernels"))
     # The head (counted on installation) and three more of the four spread from it.
     assert [p.commit for p in points] == spread(newest_first, 4)[::-1]
     figures = [p.nvidia_locked_lines for p in points]
@@ -58,7 +59,7 @@ async def test_recount_back_fills_only_while_the_history_is_empty(
     await bot.command(repo, pr, "/lockin recount")
     store = store_of(bot)
     await store.idle()
-    assert [p.commit for p in await store.points("octo-org/kernels")] == (
+    assert [p.commit for p in await store.points(RepoRef("octo-org", "kernels"))] == (
         spread(newest_first, 4)[::-1]
     )
 

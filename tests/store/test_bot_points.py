@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Any
 
 from bot.engine.trend import census_figures
+from bot.github.refs import RepoRef
 from bot.store import Point
 from tests.fakegithub import FakeGitHub
 from tests.recount.conftest import FILES, KERNEL
@@ -72,8 +73,11 @@ async def test_a_force_push_marks_the_points_of_commits_that_left(
     await bot.settle()
 
     store = store_of(bot)
-    assert [p.commit for p in await store.points("octo-org/kernels")] == [base, rewritten]
-    everything = await store.points("octo-org/kernels", include_left=True)
+    assert [p.commit for p in await store.points(RepoRef("octo-org", "kernels"))] == [
+        base,
+        rewritten,
+    ]
+    everything = await store.points(RepoRef("octo-org", "kernels"), include_left=True)
     assert [(p.commit, p.left_branch) for p in everything] == [
         (base, False),
         (dropped, True),

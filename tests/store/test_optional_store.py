@@ -26,6 +26,7 @@ import aiohttp
 import psycopg
 import pytest
 
+from bot.github.refs import RepoRef
 from bot.review.check_writer import ERROR_TITLE
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.recount.conftest import FILES, KERNEL, Bot
@@ -325,7 +326,8 @@ async def test_a_locked_sqlite_file_delays_only_the_trend(
     await until(lambda: store_of(bot).problem is None, "the store no longer degraded")
     ready = await (await bot.client.get("/readyz")).json()
     assert ready == {"status": "ready", "trend": "ok"}
-    assert await store_of(bot).repository("someone/else") is not None  # their write kept
+    kept = await store_of(bot).repository(RepoRef("someone", "else"))
+    assert kept is not None  # their write kept
 
 
 async def test_the_pr_check_never_waits_for_a_store_that_does_not_answer(

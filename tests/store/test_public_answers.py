@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.github.refs import RepoRef
 from tests.fakegithub import FakeGitHub, Repo
 from tests.recount.conftest import FILES, KERNEL, Bot
 from tests.recount.test_repository_events import repository_event
@@ -153,7 +154,7 @@ async def test_a_repository_made_private_while_the_store_is_locked_is_hidden_at_
         await lock.release()
 
     async def written() -> bool:
-        known = await store_of(bot).repository("octo-org/kernels")
+        known = await store_of(bot).repository(RepoRef("octo-org", "kernels"))
         return known is not None and not known.public
 
     await until(written, "the store's visibility written after the lock")

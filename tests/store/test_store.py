@@ -10,6 +10,7 @@ import logging
 import pytest
 from sqlalchemy import inspect, text
 
+from bot.github.refs import RepoRef
 from bot.store import Point, Store, open_store, store_url, store_url_from_env
 from tests.support.postgres import PostgresCluster
 
@@ -67,11 +68,11 @@ async def test_two_processes_starting_together_migrate_once(
 
 async def test_points_survive_a_restart(url: str) -> None:
     store = await open_store(url)
-    await store.record_point("Org/Repo", point(1, 10, 40))
+    await store.record_point(RepoRef("Org", "Repo"), point(1, 10, 40))
     await store.close()
     store = await open_store(url)
     try:
-        [kept] = await store.points("org/repo")
+        [kept] = await store.points(RepoRef("org", "repo"))
     finally:
         await store.close()
     assert kept == point(1, 10, 40)
@@ -80,12 +81,12 @@ async def test_points_survive_a_restart(url: str) -> None:
 async def test_a_redelivered_push_records_nothing_twice(url: str) -> None:
     store = await open_store(url)
     try:
-        assert await store.record_point("org/repo", point(1, 10, 40))
+        assert await store.record_point(RepoRef("org", "repo"), point(1, 10, 40))
         # The same commit again, even with other figures (a retried job), keeps the first.
-        assert not await store.record_point("ORG/repo", point(1, 10, 99))
-        assert [p.nvidia_locked_lines for p in await store.points("org/repo")] == [40]
+        assert not await store.record_point(RepoRef("ORG", "repo"), point(1, 10, 99))
+        assert [p.nvidia_locked_lines for p in await store.points(RepoRef("org", "repo"))] == [40]
         # Another repository may hold the same commit (a fork).
-        assert await store.record_point("fork/repo", point(1, 10, 40))
+        assert await store.record_point(RepoRef("fork", "repo"), point(1, 10, 40))
     finally:
         await store.close()
 
@@ -94,12 +95,15 @@ async def test_points_that_left_the_branch_are_marked_not_mixed(url: str) -> Non
     store = await open_store(url)
     try:
         for n, days, locked in [(1, 60, 10), (2, 20, 500), (3, 10, 600), (4, 5, 20)]:
-            await store.record_point("org/repo", point(n, days, locked))
-        assert await store.mark_left_branch("org/repo", [point(2, 0, 0).commit, "f" * 40]) == 1
-        assert await store.mark_left_branch("other/repo", [point(3, 0, 0).commit]) == 0
-        shown = await store.points("org/repo")
-        everything = await store.points("org/repo", include_left=True)
-        trend = await store.trend("org/repo", NOW - dt.timedelta(days=15))
+            await store.record_point(RepoRef("org", "repo"), point(n, days, locked))
+        assert (
+            await store.mark_left_branch(RepoRef("org", "repo"), [point(2, 0, 0).commit, "f" * 40])
+            == 1
+        )
+        assert await store.mark_left_branch(RepoRef("other", "repo"), [point(3, 0, 0).commit]) == 0
+        shown = await store.points(RepoRef("org", "repo"))
+        everything = await store.points(RepoRef("org", "repo"), include_left=True)
+        trend = await store.trend(RepoRef("org", "repo"), NOW - dt.timedelta(days=15))
     finally:
         await store.close()
     assert [p.nvidia_locked_lines for p in shown] == [10, 600, 20]
@@ -110,12 +114,12 @@ async def test_points_that_left_the_branch_are_marked_not_mixed(url: str) -> Non
 async def test_trend_today_30_and_90_days_ago_and_the_slope(url: str) -> None:
     store = await open_store(url)
     try:
-        assert not (await store.trend("org/repo", NOW)).known
+        assert not (await store.trend(RepoRef("org", "repo"), NOW)).known
         for n, days, locked in [(1, 200, 5), (2, 100, 100), (3, 45, 160), (4, 1, 190)]:
-            await store.record_point("org/repo", point(n, days, locked))
-        await store.record_point("org/repo", point(5, -3, 999))  # after `now`: not yet
-        trend = await store.trend("org/repo", NOW)
-        since = await store.points("org/repo", NOW - dt.timedelta(days=50))
+            await store.record_point(RepoRef("org", "repo"), point(n, days, locked))
+        await store.record_point(RepoRef("org", "repo"), point(5, -3, 999))  # after `now`: not yet
+        trend = await store.trend(RepoRef("org", "repo"), NOW)
+        since = await store.points(RepoRef("org", "repo"), NOW - dt.timedelta(days=50))
     finally:
         await store.close()
     assert (trend.today, trend.days_30, trend.days_90) == (190, 160, 100)
@@ -128,10 +132,10 @@ async def test_trend_today_30_and_90_days_ago_and_the_slope(url: str) -> None:
 async def test_overview_of_an_organisation_in_one_query(url: str) -> None:
     store = await open_store(url)
     try:
-        await store.record_point("org/a", point(1, 120, 50))
-        await store.record_point("org/a", point(2, 2, 80))
-        await store.record_point("org/b", point(3, 10, 7))
-        await store.record_point("else/c", point(4, 1, 1))
+        await store.record_point(RepoRef("org", "a"), point(1, 120, 50))
+        await store.record_point(RepoRef("org", "a"), point(2, 2, 80))
+        await store.record_point(RepoRef("org", "b"), point(3, 10, 7))
+        await store.record_point(RepoRef("else", "c"), point(4, 1, 1))
         rows = await store.overview(NOW, prefix="org/")
     finally:
         await store.close()
@@ -162,7 +166,7 @@ async def test_org_rows_give_each_repository_its_figure_standing_at_each_date(ur
             for days_ago, locked in figures:
                 point = Point("%040x" % (days_ago * 1000 + locked), now - days_ago * day,
                               100, locked, locked, locked / 100)  # fmt: skip
-                assert await store.record_point(name, point)
+                assert await store.record_point(RepoRef.parse(name), point)
         dates = [now - 90 * day, now - 45 * day, now - 5 * day, now]
         rows = await store.org_rows(["o/a", "O/B", "o/absent"], now, dates)
         assert [r.full_name for r in rows] == ["o/a", "o/b"]

@@ -19,7 +19,8 @@ import jinja2
 import markupsafe
 from aiohttp import web
 
-from bot.runtime.jobs import Job
+from bot.features.installation import FirstCount
+from bot.github.refs import RepoRef
 from bot.server.access import Access, current_access, require_access
 from bot.server.keys import SERVICES
 from bot.server.orgs.figures import (
@@ -129,7 +130,7 @@ async def org_page(request: web.Request) -> web.Response:
 
 async def queue_first_counts(request: web.Request, access: Access, names: list[str]) -> int:
     """Queue the first census of repositories shown as "counting" (installed while lockin
-    was away, or never pushed to), as the installation event would have: one job per
+    was away, or never pushed to), as adding them to the installation does: one job per
     repository an hour, however often the page is loaded. Returns the jobs queued."""
     services = request.app[SERVICES]
     queue = services.queue
@@ -144,15 +145,8 @@ async def queue_first_counts(request: web.Request, access: Access, names: list[s
         delivery_id = f"lockin-first-count:{name}:{hour}"
         if not await services.caches.deliveries.claim(delivery_id):
             continue  # queued already this hour
-        payload = {
-            "action": "added",
-            "installation": {"id": installation_id},
-            "repository_selection": "selected",
-            "repositories_added": [{"full_name": name, "private": name in access.private}],
-            "repositories_removed": [],
-            "sender": {"login": access.login, "type": "User"},
-        }
-        if await queue.submit(Job(delivery_id, "installation_repositories", payload)):
+        count = FirstCount(installation_id, RepoRef.parse(name), public=name not in access.private)
+        if await queue.submit(count.job(delivery_id)):
             queued += 1
         else:
             await services.caches.deliveries.release(delivery_id)
@@ -265,7 +259,7 @@ async def repo_page(request: web.Request) -> web.Response:
     now = dt.datetime.now(dt.UTC)
     found = await store.org_rows([full_name], now)
     row = found[0] if found else None
-    points = await store.points(full_name, now - dt.timedelta(days=365))
+    points = await store.points(ref, now - dt.timedelta(days=365))
     chart = {
         "title": "NVIDIA-only lines",
         "x": [int(p.date.timestamp()) for p in points],
