@@ -19,7 +19,9 @@ Nothing in it can be stale:
   magic number, the program format.
 
 A missing, unreadable, truncated or foreign file is a miss: everything is computed as
-without a cache, and written again. Writing goes to a temporary file renamed into place, so
+without a cache, and written again; a cached program ``_sre`` refuses is compiled again. The
+file decides which rules run, so ``LOCKIN_CACHE_DIR`` must be a folder only its users can
+write, like the installation itself. Writing goes to a temporary file renamed into place, so
 concurrent processes each see a whole file or none; a read-only or missing home folder
 means no cache, silently.
 """
@@ -33,6 +35,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -133,8 +136,11 @@ class Precompiled:
         flags = int(flags)  # a RegexFlag is no plain int to marshal
         program = self._programs.get((pattern, flags))
         if program is not None and _sre is not None:
-            cached: re.Pattern[str] = _sre.compile(pattern, *program)
-            return cached
+            try:
+                cached: re.Pattern[str] = _sre.compile(pattern, *program)
+                return cached
+            except (RuntimeError, TypeError, ValueError, OverflowError):
+                pass  # _sre checks a program before running it: one it refuses is compiled again
         compiled = re.compile(pattern, flags)
         if self.path is not None and (program := _program(pattern, flags)) is not None:
             self._programs[(pattern, flags)] = program
@@ -169,11 +175,15 @@ class Precompiled:
 
 
 def _prune(directory: Path, current: Path) -> None:
-    """Remove all but the newest KEEP cache files beside ``current``."""
+    """Remove all but the newest KEEP cache files beside ``current``, and temporary files
+    a killed process left (any older than an hour: a write takes milliseconds)."""
     try:
         others = [p for p in directory.glob("registry-*.marshal") if p != current]
         others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for stale in others[KEEP:]:
             stale.unlink()
+        for left in directory.glob(".registry-*"):
+            if left.stat().st_mtime < time.time() - 3600:
+                left.unlink()
     except OSError:
         return  # another process pruned first, or the folder went away

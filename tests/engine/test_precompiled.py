@@ -141,6 +141,17 @@ def test_a_damaged_cache_file_is_a_miss_and_is_rewritten(
     assert marshal.loads(path.read_bytes()) == marshal.loads(data)  # written again, whole
 
 
+def test_a_program_the_regex_engine_refuses_is_compiled_again(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    good = _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    for key, (flags, code, *rest) in stored["programs"].items():
+        stored["programs"][key] = (flags, [0xFFFF, *code], *rest)  # not an opcode
+    path.write_bytes(marshal.dumps(stored))
+    assert _load(rules, cache) == good
+
+
 def test_an_unwritable_cache_folder_means_no_cache(rules: Path, tmp_path: Path) -> None:
     # A folder under a plain file cannot be made, whoever runs the test (root included).
     blocker = tmp_path / "not-a-folder"
@@ -169,6 +180,11 @@ def test_old_cache_files_are_pruned(rules: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
     old = time.time() - 86400
+    left = cache / ".registry-killed"  # a process killed while writing
+    left.write_bytes(b"half")
+    os.utime(left, (old, old))
+    writing = cache / ".registry-writing"  # one writing now
+    writing.write_bytes(b"")
     for n in range(KEEP + 3):
         stale = cache / f"registry-cpython-311-0-{n:032d}.marshal"
         stale.write_bytes(b"")
@@ -178,6 +194,8 @@ def test_old_cache_files_are_pruned(rules: Path, tmp_path: Path) -> None:
     assert len(kept) == KEEP + 1  # the current file and the newest KEEP others
     assert cache / f"registry-cpython-311-0-{KEEP + 2:032d}.marshal" in kept
     assert cache / f"registry-cpython-311-0-{0:032d}.marshal" not in kept
+    assert not left.exists()
+    assert writing.exists()
 
 
 _PROBE = """
