@@ -1,4 +1,4 @@
-"""The rule registry's start-up work, kept on disk: parsed rule files and compiled regexes.
+"""The rule registry's start-up work, kept on disk: parsed data files and compiled regexes.
 
 Every ``lockin`` command, the pre-commit hook and each server process load the registry
 before any work: parsing a few hundred kilobytes of YAML, checking it against the schema
@@ -92,18 +92,23 @@ def _program(pattern: str, flags: int) -> _Program | None:
 class Precompiled:
     """One registry load's cache: documents by content, regexes by pattern."""
 
-    def __init__(self, directory: Path | None, inputs: Sequence[tuple[str, bytes]]) -> None:
+    def __init__(
+        self, directory: Path | None, inputs: Sequence[tuple[str, bytes]], name: str = "registry"
+    ) -> None:
+        """``inputs``: (name, bytes) of every file the documents come from; ``name`` the
+        cached file's prefix (the rule registry, the language table)."""
         digest = hashlib.sha256()
         versions = (FORMAT, sys.version, yaml.__version__, fastjsonschema.VERSION)
         digest.update(repr(versions).encode())
-        for name, data in inputs:
-            digest.update(f"\0{name}\0{len(data)}\0".encode())
+        for file_name, data in inputs:
+            digest.update(f"\0{file_name}\0{len(data)}\0".encode())
             digest.update(data)
         self.key = digest.hexdigest()
         self.path: Path | None = None
         if directory is not None and _sre is not None:
             tag = f"{sys.implementation.cache_tag}-{_sre.MAGIC}"
-            self.path = directory / f"registry-{tag}-{self.key[:32]}.marshal"
+            self.path = directory / f"{name}-{tag}-{self.key[:32]}.marshal"
+        self._name = name
         self._documents: list[Any] | None = None
         self._programs: dict[tuple[str, int], _Program] = {}
         self._dirty = False
@@ -159,7 +164,7 @@ class Precompiled:
         directory = self.path.parent
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=".registry-", dir=directory)
+            fd, temporary = tempfile.mkstemp(prefix=f".{self._name}-", dir=directory)
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(data)
@@ -171,18 +176,18 @@ class Precompiled:
         except OSError:
             return  # read-only home, full disk...: the next load computes again
         self._dirty = False
-        _prune(directory, self.path)
+        _prune(directory, self.path, self._name)
 
 
-def _prune(directory: Path, current: Path) -> None:
+def _prune(directory: Path, current: Path, name: str) -> None:
     """Remove all but the newest KEEP cache files beside ``current``, and temporary files
     a killed process left (any older than an hour: a write takes milliseconds)."""
     try:
-        others = [p for p in directory.glob("registry-*.marshal") if p != current]
+        others = [p for p in directory.glob(f"{name}-*.marshal") if p != current]
         others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for stale in others[KEEP:]:
             stale.unlink()
-        for left in directory.glob(".registry-*"):
+        for left in directory.glob(f".{name}-*"):
             if left.stat().st_mtime < time.time() - 3600:
                 left.unlink()
     except OSError:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import ECOSYSTEMS
+from bot.engine import ECOSYSTEMS, languages
 from bot.engine.precompiled import KEEP, cache_dir
 from bot.engine.registry import SPECS, RuleFileError, RuleSpec, load_specs
 
@@ -201,7 +201,7 @@ def test_old_cache_files_are_pruned(rules: Path, tmp_path: Path) -> None:
 _PROBE = """
 import hashlib, sys
 from pathlib import Path
-from bot.engine import ECOSYSTEMS
+from bot.engine import ECOSYSTEMS, languages
 from bot.engine.registry import load_specs
 specs = load_specs(Path(sys.argv[1]), dict(ECOSYSTEMS), Path(sys.argv[2]))
 print(len(specs), hashlib.sha256(repr(specs).encode()).hexdigest())
@@ -248,3 +248,14 @@ def test_cache_folder_setting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_dir() == tmp_path / "home" / ".cache" / "lockin"
+
+
+def test_the_language_table_loads_the_same_through_its_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", "")
+    parsed = languages._load()
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", str(tmp_path))
+    assert languages._load() == parsed  # writes the cache
+    assert [p.name.split("-")[0] for p in tmp_path.iterdir()] == ["languages"]
+    assert languages._load() == parsed  # reads it
