@@ -18,7 +18,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.engine.model import (
@@ -57,6 +57,11 @@ class FileSummary:
     includes: tuple[str, ...] = ()
     ignored: tuple[Ignored, ...] = ()  # what inline markers took out (counted as portable)
     marker_problems: tuple[MarkerProblem, ...] = ()
+
+    def __reduce__(self) -> tuple[type[FileSummary], tuple[Any, ...]]:
+        # Pickled as the tuple of its fields (see Finding.__reduce__): the census's worker
+        # processes send one summary per file, and unpickling them is the parent's work.
+        return FileSummary, tuple(getattr(self, name) for name in _SUMMARY_FIELDS)
 
     @classmethod
     def of(cls, report: FileReport) -> FileSummary:
@@ -107,6 +112,9 @@ class FileSummary:
     @property
     def non_portable_lines(self) -> int:
         return sum(self.layers.get(layer, 0) for layer in NON_PORTABLE)
+
+
+_SUMMARY_FIELDS = tuple(f.name for f in fields(FileSummary))
 
 
 @dataclass(slots=True)

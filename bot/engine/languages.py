@@ -11,6 +11,7 @@ import yaml
 
 from bot.engine import literals
 from bot.engine.lexer import FAMILIES, Family
+from bot.engine.precompiled import Precompiled, cache_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +46,11 @@ def _load() -> tuple[
     dict[str, Language], dict[str, Language], dict[str, Language], re.Pattern[str] | None,
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
 ]:  # fmt: skip
-    raw = yaml.load(
-        resources.files("bot.engine").joinpath("data/languages.yml").read_text("utf-8"),
-        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader),
-    )
+    data = resources.files("bot.engine").joinpath("data/languages.yml").read_bytes()
+    # Parsed and compiled once per content, like the rule registry (precompiled.py).
+    store = Precompiled(cache_dir(), [("languages.yml", data)], name="languages")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    (raw,) = store.documents(lambda: [yaml.load(data.decode("utf-8"), Loader=loader)])
     by_name: dict[str, Language] = {}
     by_file: dict[str, Language] = {}
     by_ext: dict[str, Language] = {}
@@ -61,21 +63,21 @@ def _load() -> tuple[
         for ext in spec.get("extensions", ()):
             by_ext[ext.lower()] = lang
         globs += [(glob, lang) for glob in spec.get("globs", ())]
-    glob_re = (
-        re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs)) if globs else None
-    )
+    regex = store.regex
+    glob_re = regex("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs), 0) if globs else None
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),
             by_name[h["language"]],
-            re.compile(h["path"]) if h.get("path") else None,
+            regex(h["path"], 0) if h.get("path") else None,
             h.get("keyword", ""),
-            re.compile(h["pattern"], re.M) if h.get("pattern") else None,
-            re.compile(h["unless"], re.M) if h.get("unless") else None,
+            regex(h["pattern"], re.M) if h.get("pattern") else None,
+            regex(h["unless"], re.M) if h.get("unless") else None,
         )
         for h in raw.get("heuristics", ())
     ]
     groups = {name: frozenset(members) for name, members in raw.get("groups", {}).items()}
+    store.save()
     return by_name, by_file, by_ext, glob_re, globs, heuristics, groups
 
 

@@ -64,6 +64,12 @@ class Finding:
     start_line: int
     end_line: int
 
+    def __reduce__(self) -> tuple[type[Finding], tuple[str, Layer, str, int, int]]:
+        # Pickled by its fields, rebuilt by __init__: a slots dataclass's default state
+        # restore is a Python loop per object, and a census sends thousands of findings
+        # back from its worker processes.
+        return Finding, (self.rule, self.layer, self.ecosystem, self.start_line, self.end_line)
+
 
 @dataclass(frozen=True, slots=True)
 class Ignored:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -35,6 +36,7 @@ import yaml
 from bot.engine.languages import LANGUAGES, expand
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
+from bot.engine.precompiled import Precompiled, cache_dir
 from bot.engine.regions import KINDS, STRING_KINDS
 
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
@@ -118,10 +120,12 @@ def _read(name: str) -> Any:
     return yaml.load(resources.files("bot.engine").joinpath(name).read_text("utf-8"), _LOADER)
 
 
+_SCHEMA_FILE = resources.files("bot.engine").joinpath("data/rules.schema.json")
+
+
 @cache
 def _rule_schema() -> dict[str, Any]:
-    text = resources.files("bot.engine").joinpath("data/rules.schema.json").read_text("utf-8")
-    return json.loads(text)
+    return json.loads(_SCHEMA_FILE.read_text("utf-8"))
 
 
 @cache
@@ -182,20 +186,23 @@ def _schema_problem(doc: Any, exc: fastjsonschema.JsonSchemaValueException) -> s
     return f"{where}{at or 'the file'} {message}"
 
 
-def _validated(entry: Traversable) -> Any:
+def _validated(name: str, data: bytes) -> Any:
     try:
-        doc = yaml.load(entry.read_text("utf-8"), _LOADER)
-    except yaml.YAMLError as exc:
-        raise RuleFileError(f"{entry.name}: not YAML: {exc}") from None
+        doc = yaml.load(data.decode("utf-8"), _LOADER)
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise RuleFileError(f"{name}: not YAML: {exc}") from None
     try:
         _file_validator()(doc)
     except fastjsonschema.JsonSchemaValueException as exc:
-        raise RuleFileError(f"{entry.name}: {_schema_problem(doc, exc)}") from None
+        raise RuleFileError(f"{name}: {_schema_problem(doc, exc)}") from None
     return doc
 
 
-def _regex(source: str | None) -> re.Pattern[str] | None:
-    return re.compile(literal_first(source), re.M) if source else None
+Compile = Callable[[str, int], re.Pattern[str]]
+
+
+def _regex(source: str | None, compile_: Compile) -> re.Pattern[str] | None:
+    return compile_(literal_first(source), re.M) if source else None
 
 
 def _examples(rows: list[dict[str, Any]]) -> tuple[Example, ...]:
@@ -220,7 +227,10 @@ def _load_ecosystems() -> dict[str, Ecosystem]:
 
 
 def _spec(
-    row: dict[str, Any], default_ecosystem: str, ecosystems: dict[str, Ecosystem]
+    row: dict[str, Any],
+    default_ecosystem: str,
+    ecosystems: dict[str, Ecosystem],
+    compile_: Compile = re.compile,
 ) -> RuleSpec:
     rule_id = row["id"]
     ecosystem = row.get("ecosystem", default_ecosystem)
@@ -249,38 +259,47 @@ def _spec(
         ),
         kind=row["kind"],
         languages=expand(row["languages"]),
-        pattern=_regex(row.get("pattern")),
+        pattern=_regex(row.get("pattern"), compile_),
         keywords=keywords,
-        requires=_regex(row.get("requires")),
-        unless=_regex(row.get("unless")),
-        unless_line=_regex(row.get("unless_line")),
+        requires=_regex(row.get("requires"), compile_),
+        unless=_regex(row.get("unless"), compile_),
+        unless_line=_regex(row.get("unless_line"), compile_),
         positive=_examples(examples.get("positive", [])),
         negative=_examples(examples.get("negative", [])),
     )
 
 
-def load_specs(folder: Traversable, ecosystems: dict[str, Ecosystem]) -> tuple[RuleSpec, ...]:
-    """The rows of every ``*.yml`` in ``folder``, checked (RuleFileError when one is wrong)."""
+def load_specs(
+    folder: Traversable, ecosystems: dict[str, Ecosystem], cache: Path | None = None
+) -> tuple[RuleSpec, ...]:
+    """The rows of every ``*.yml`` in ``folder``, checked (RuleFileError when one is wrong).
+
+    With a ``cache`` folder the parsed files and compiled regexes are kept there
+    (bot/engine/precompiled.py); the rows' own checks below run on every load.
+    """
+    entries = sorted((e for e in folder.iterdir() if e.name.endswith(".yml")), key=lambda e: e.name)
+    files = [(entry.name, entry.read_bytes()) for entry in entries]
+    schema = ("rules.schema.json", _SCHEMA_FILE.read_bytes())
+    store = Precompiled(cache, [schema, *files])
+    docs = store.documents(lambda: [_validated(name, data) for name, data in files])
     specs: list[RuleSpec] = []
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".yml"):
-            continue
-        doc = _validated(entry)
+    for (name, _), doc in zip(files, docs, strict=True):
         try:
-            specs += [_spec(row, doc["ecosystem"], ecosystems) for row in doc["rules"]]
+            specs += [_spec(row, doc["ecosystem"], ecosystems, store.regex) for row in doc["rules"]]
         except ValueError as exc:
-            raise RuleFileError(f"{entry.name}: {exc}") from None
+            raise RuleFileError(f"{name}: {exc}") from None
     seen: set[str] = set()
     for spec in specs:
         if spec.rule.id in seen:
             raise RuleFileError(f"duplicate rule id {spec.rule.id}")
         seen.add(spec.rule.id)
+    store.save()
     return tuple(specs)
 
 
 _ECOSYSTEMS = _load_ecosystems()
 SPECS: tuple[RuleSpec, ...] = load_specs(
-    resources.files("bot.engine").joinpath("data/rules"), _ECOSYSTEMS
+    resources.files("bot.engine").joinpath("data/rules"), _ECOSYSTEMS, cache_dir()
 )
 ECOSYSTEMS: MappingProxyType[str, Ecosystem] = MappingProxyType(_ECOSYSTEMS)
 RULES: MappingProxyType[str, Rule] = MappingProxyType({s.rule.id: s.rule for s in SPECS})
@@ -340,11 +359,20 @@ class LanguageRules:
         return sorted(chosen)
 
 
+class _RulesByLanguage(dict[str, LanguageRules]):
+    """Each language's rules, indexed the first time a file of that language comes: a scan
+    meets a few of the languages, and a keyword automaton costs about a millisecond to
+    build. A dict all the same, so a lookup of a language already met costs nothing more."""
+
+    def __missing__(self, lang: str) -> LanguageRules:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        rules = self[lang] = LanguageRules([i for i, s in enumerate(SPECS) if lang in s.languages])
+        return rules
+
+
 #: Language name -> the rules that apply to it.
-RULES_BY_LANGUAGE: dict[str, LanguageRules] = {
-    lang: LanguageRules([i for i, s in enumerate(SPECS) if lang in s.languages])
-    for lang in LANGUAGES
-}
+RULES_BY_LANGUAGE: dict[str, LanguageRules] = _RulesByLanguage()
 
 
 def rule(rule_id: str) -> Rule:

@@ -1,0 +1,194 @@
+"""The rule registry's start-up work, kept on disk: parsed data files and compiled regexes.
+
+Every ``lockin`` command, the pre-commit hook and each server process load the registry
+before any work: parsing a few hundred kilobytes of YAML, checking it against the schema
+and compiling a few hundred regexes cost about a tenth of a second each time, a third of a
+small scan. This file keeps both results in one ``marshal`` file (plain data: loading it
+runs no code, unlike a pickle) under ``LOCKIN_CACHE_DIR`` (default
+``$XDG_CACHE_HOME/lockin``, else ``~/.cache/lockin``; empty: no cache).
+
+Nothing in it can be stale:
+
+- the parsed documents sit under a SHA-256 of the rule files' bytes, the schema's bytes,
+  and the versions of Python, PyYAML and fastjsonschema: any edit is another key, so another
+  file, and the documents are parsed and checked again;
+- a regex is stored under its own pattern text and flags, as the compiled program CPython's
+  ``re`` builds from them (``re._parser`` and ``re._compiler``, the steps ``re.compile``
+  runs), and only after rebuilding it gave a pattern equal to ``re.compile``'s (CPython
+  compares the programs themselves). The file name holds Python's version and ``_sre``'s
+  magic number, the program format.
+
+A missing, unreadable, truncated or foreign file is a miss: everything is computed as
+without a cache, and written again; a cached program ``_sre`` refuses is compiled again. The
+file decides which rules run, so ``LOCKIN_CACHE_DIR`` must be a folder only its users can
+write, like the installation itself. Writing goes to a temporary file renamed into place, so
+concurrent processes each see a whole file or none; a read-only or missing home folder
+means no cache, silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import marshal
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+import yaml
+
+# CPython's regex engine and the two steps of re.compile before it, private modules without
+# type stubs (hence Any); elsewhere regexes are compiled as usual and none is cached.
+_sre: Any
+try:
+    _sre = importlib.import_module("_sre")
+    _compiler: Any = importlib.import_module("re._compiler")
+    _parser: Any = importlib.import_module("re._parser")
+except ImportError:  # pragma: no cover - not CPython
+    _sre = None
+
+#: Bump when the layout of the cached file changes.
+FORMAT = 1
+#: Cache files of other keys kept beside the current one (other checkouts, other versions).
+KEEP = 4
+_Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+
+def cache_dir() -> Path | None:
+    """Where the cache lives: ``LOCKIN_CACHE_DIR``, an empty value meaning none."""
+    configured = os.environ.get("LOCKIN_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "lockin"
+
+
+def _program(pattern: str, flags: int) -> _Program | None:
+    """What ``_sre.compile`` takes to build ``re.compile(pattern, flags)``, if it agrees."""
+    if _sre is None:
+        return None
+    try:
+        tree = _parser.parse(pattern, flags)
+        code = [int(word) for word in _compiler._code(tree, flags)]
+        groupindex = dict(tree.state.groupdict)
+        indexgroup: list[str | None] = [None] * tree.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        program = (int(flags | tree.state.flags), code, tree.state.groups - 1, groupindex)
+        built = _sre.compile(pattern, *program, tuple(indexgroup))
+    except Exception:  # a private API changed: compile as usual, cache nothing
+        return None
+    if built != re.compile(pattern, flags):
+        return None
+    return (*program, tuple(indexgroup))
+
+
+class Precompiled:
+    """One registry load's cache: documents by content, regexes by pattern."""
+
+    def __init__(
+        self, directory: Path | None, inputs: Sequence[tuple[str, bytes]], name: str = "registry"
+    ) -> None:
+        """``inputs``: (name, bytes) of every file the documents come from; ``name`` the
+        cached file's prefix (the rule registry, the language table)."""
+        digest = hashlib.sha256()
+        versions = (FORMAT, sys.version, yaml.__version__, fastjsonschema.VERSION)
+        digest.update(repr(versions).encode())
+        for file_name, data in inputs:
+            digest.update(f"\0{file_name}\0{len(data)}\0".encode())
+            digest.update(data)
+        self.key = digest.hexdigest()
+        self.path: Path | None = None
+        if directory is not None and _sre is not None:
+            tag = f"{sys.implementation.cache_tag}-{_sre.MAGIC}"
+            self.path = directory / f"{name}-{tag}-{self.key[:32]}.marshal"
+        self._name = name
+        self._documents: list[Any] | None = None
+        self._programs: dict[tuple[str, int], _Program] = {}
+        self._dirty = False
+        self.hit = self._load()
+
+    def _load(self) -> bool:
+        if self.path is None:
+            return False
+        try:
+            with open(self.path, "rb") as f:
+                stored = marshal.loads(f.read())  # load(f) reads in small pieces: 10x slower
+            if not (isinstance(stored, dict) and stored.get("key") == self.key):
+                return False
+            documents, programs = stored["documents"], stored["programs"]
+        except (OSError, EOFError, ValueError, TypeError, KeyError):
+            return False  # absent, unreadable, truncated or foreign: computed again
+        self._documents = documents
+        self._programs = programs
+        return True
+
+    def documents(self, parse: Callable[[], list[Any]]) -> list[Any]:
+        """The rule files' documents: cached, or ``parse()`` (which checks them)."""
+        if self._documents is None:
+            self._documents = parse()
+            self._dirty = True
+        return self._documents
+
+    def regex(self, pattern: str, flags: int) -> re.Pattern[str]:
+        """``re.compile(pattern, flags)``, from its cached program where there is one."""
+        flags = int(flags)  # a RegexFlag is no plain int to marshal
+        program = self._programs.get((pattern, flags))
+        if program is not None and _sre is not None:
+            try:
+                cached: re.Pattern[str] = _sre.compile(pattern, *program)
+                return cached
+            except (RuntimeError, TypeError, ValueError, OverflowError):
+                pass  # _sre checks a program before running it: one it refuses is compiled again
+        compiled = re.compile(pattern, flags)
+        if self.path is not None and (program := _program(pattern, flags)) is not None:
+            self._programs[(pattern, flags)] = program
+            self._dirty = True
+        return compiled
+
+    def save(self) -> None:
+        """Write what this load computed, if anything; never fails the load."""
+        if self.path is None or not self._dirty or self._documents is None:
+            return
+        stored = {"key": self.key, "documents": self._documents, "programs": self._programs}
+        try:
+            data = marshal.dumps(stored)
+        except ValueError:  # a document holding something marshal cannot keep: no cache
+            return
+        directory = self.path.parent
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(prefix=f".{self._name}-", dir=directory)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                    os.fchmod(f.fileno(), 0o644)  # mkstemp's 0600 would hide it from others
+                os.replace(temporary, self.path)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except OSError:
+            return  # read-only home, full disk...: the next load computes again
+        self._dirty = False
+        _prune(directory, self.path, self._name)
+
+
+def _prune(directory: Path, current: Path, name: str) -> None:
+    """Remove all but the newest KEEP cache files beside ``current``, and temporary files
+    a killed process left (any older than an hour: a write takes milliseconds)."""
+    try:
+        others = [p for p in directory.glob(f"{name}-*.marshal") if p != current]
+        others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        for stale in others[KEEP:]:
+            stale.unlink()
+        for left in directory.glob(f".{name}-*"):
+            if left.stat().st_mtime < time.time() - 3600:
+                left.unlink()
+    except OSError:
+        return  # another process pruned first, or the folder went away

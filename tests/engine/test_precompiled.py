@@ -1,0 +1,261 @@
+"""The precompiled registry (bot/engine/precompiled.py): the same rows as parsing the rule
+files, never stale, safe for concurrent processes and unwritable folders."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bot.engine import ECOSYSTEMS, languages
+from bot.engine.precompiled import KEEP, cache_dir
+from bot.engine.registry import SPECS, RuleFileError, RuleSpec, load_specs
+
+BUNDLED = Path(str(resources.files("bot.engine").joinpath("data/rules")))
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    """A copy of the bundled rule files that a test may edit."""
+    return Path(shutil.copytree(BUNDLED, tmp_path / "rules"))
+
+
+def _cached_files(cache: Path) -> list[Path]:
+    return sorted(cache.glob("registry-*.marshal"))
+
+
+def _load(rules: Path, cache: Path | None) -> tuple[RuleSpec, ...]:
+    return load_specs(rules, dict(ECOSYSTEMS), cache)
+
+
+def test_a_cached_load_gives_the_rows_parsing_gives(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    parsed = _load(rules, None)
+    first = _load(rules, cache)  # writes the cache
+    (path,) = _cached_files(cache)
+    assert path.stat().st_mode & 0o777 == 0o644  # other users of a shared cache read it
+    second = _load(rules, cache)  # reads it
+    # RuleSpec equality compares every field; compiled patterns compare their programs.
+    assert first == parsed
+    assert second == parsed
+    assert second == SPECS
+
+
+def test_every_cached_regex_is_the_program_re_compile_builds(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _load(rules, cache)
+    patterns = [
+        p
+        for spec in _load(rules, cache)
+        for p in (spec.pattern, spec.requires, spec.unless, spec.unless_line)
+        if p is not None
+    ]
+    assert len(patterns) > 100
+    for pattern in patterns:
+        rebuilt = re.compile(pattern.pattern, pattern.flags)
+        assert pattern == rebuilt
+        assert pattern.groupindex == rebuilt.groupindex
+        assert pattern.groups == rebuilt.groups
+
+
+def test_the_cache_is_what_a_second_load_reads(rules: Path, tmp_path: Path) -> None:
+    """Proof that the file is used: a summary changed inside it (same key) comes back."""
+    cache = tmp_path / "cache"
+    _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    stored["documents"][0]["rules"][0]["summary"] = "read from the cache"
+    path.write_bytes(marshal.dumps(stored))
+    assert _load(rules, cache)[0].rule.summary == "read from the cache"
+
+
+def test_editing_a_rule_file_is_never_answered_from_the_cache(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    before = {s.rule.id: s for s in _load(rules, cache)}
+    numba = rules / "numba.yml"
+    text = numba.read_text()
+    assert "pattern: '^[ \\t]*@(?:numba\\.)?cuda\\.jit\\b'" in text
+    numba.write_text(
+        text.replace("@(?:numba\\.)?cuda\\.jit\\b", "@(?:numba\\.)?cuda\\.(?:jit|njit)\\b").replace(
+            "summary: a Numba CUDA kernel", "summary: an edited Numba CUDA kernel"
+        )
+    )
+    after = {s.rule.id: s for s in _load(rules, cache)}
+    edited = after["numba.cuda-jit"]
+    assert edited.rule.summary.startswith("an edited Numba CUDA kernel")
+    old = before["numba.cuda-jit"].pattern
+    assert edited.pattern is not None
+    assert old is not None
+    assert edited.pattern.search("@cuda.njit")
+    assert not old.search("@cuda.njit")
+    assert len(_cached_files(cache)) == 2  # one per content, the old one kept for a while
+    # Reverting the edit finds the first file again, with the first rows.
+    numba.write_text(text)
+    assert {s.rule.id: s for s in _load(rules, cache)} == before
+
+
+def test_a_new_or_removed_rule_file_changes_the_key(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    count = len(_load(rules, cache))
+    (rules / "numba.yml").unlink()
+    assert len(_load(rules, cache)) < count
+    assert not any(s.rule.id.startswith("numba.") for s in _load(rules, cache))
+
+
+def test_a_broken_file_is_still_an_error_and_is_never_cached(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _load(rules, cache)
+    (rules / "numba.yml").write_text(
+        (rules / "numba.yml").read_text().replace("requires:", "requirez:", 1)
+    )
+    for _ in range(2):
+        with pytest.raises(RuleFileError, match=r"^numba.yml: rule numba.cuda-jit: unknown key"):
+            _load(rules, cache)
+    assert len(_cached_files(cache)) == 1  # only the good registry's file
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "foreign"])
+def test_a_damaged_cache_file_is_a_miss_and_is_rewritten(
+    rules: Path, tmp_path: Path, damage: str
+) -> None:
+    cache = tmp_path / "cache"
+    good = _load(rules, cache)
+    (path,) = _cached_files(cache)
+    data = path.read_bytes()
+    damaged = {
+        "truncate": data[: len(data) // 2],
+        "garbage": b"\x00not marshal at all" * 10,
+        "empty": b"",
+        "foreign": marshal.dumps({"key": "another key", "documents": [], "programs": {}}),
+    }[damage]
+    path.write_bytes(damaged)
+    assert _load(rules, cache) == good
+    assert marshal.loads(path.read_bytes()) == marshal.loads(data)  # written again, whole
+
+
+def test_a_program_the_regex_engine_refuses_is_compiled_again(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    good = _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    for key, (flags, code, *rest) in stored["programs"].items():
+        stored["programs"][key] = (flags, [0xFFFF, *code], *rest)  # not an opcode
+    path.write_bytes(marshal.dumps(stored))
+    assert _load(rules, cache) == good
+
+
+def test_an_unwritable_cache_folder_means_no_cache(rules: Path, tmp_path: Path) -> None:
+    # A folder under a plain file cannot be made, whoever runs the test (root included).
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    cache = blocker / "cache"
+    assert _load(rules, cache) == _load(rules, None)
+    assert not cache.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder", "rules"]
+
+
+def test_a_read_only_cache_file_is_still_read(rules: Path, tmp_path: Path) -> None:
+    """An image built with a warm cache and run as another user: read, never rewritten."""
+    cache = tmp_path / "cache"
+    good = _load(rules, cache)
+    (path,) = _cached_files(cache)
+    path.chmod(0o444)
+    cache.chmod(0o555)
+    try:
+        assert _load(rules, cache) == good
+        assert _cached_files(cache) == [path]
+    finally:
+        cache.chmod(0o755)
+
+
+def test_old_cache_files_are_pruned(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = time.time() - 86400
+    left = cache / ".registry-killed"  # a process killed while writing
+    left.write_bytes(b"half")
+    os.utime(left, (old, old))
+    writing = cache / ".registry-writing"  # one writing now
+    writing.write_bytes(b"")
+    for n in range(KEEP + 3):
+        stale = cache / f"registry-cpython-311-0-{n:032d}.marshal"
+        stale.write_bytes(b"")
+        os.utime(stale, (old + n, old + n))
+    _load(rules, cache)
+    kept = _cached_files(cache)
+    assert len(kept) == KEEP + 1  # the current file and the newest KEEP others
+    assert cache / f"registry-cpython-311-0-{KEEP + 2:032d}.marshal" in kept
+    assert cache / f"registry-cpython-311-0-{0:032d}.marshal" not in kept
+    assert not left.exists()
+    assert writing.exists()
+
+
+_PROBE = """
+import hashlib, sys
+from pathlib import Path
+from bot.engine import ECOSYSTEMS, languages
+from bot.engine.registry import load_specs
+specs = load_specs(Path(sys.argv[1]), dict(ECOSYSTEMS), Path(sys.argv[2]))
+print(len(specs), hashlib.sha256(repr(specs).encode()).hexdigest())
+"""
+
+
+def test_concurrent_processes_share_one_cache_safely(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # the frozensets' order in repr
+    expected = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(rules), str(tmp_path / "alone")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout
+    for _ in range(2):  # a cold start, all writing at once; then all reading
+        runs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _PROBE, str(rules), str(cache)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for _ in range(6)
+        ]
+        for run in runs:
+            out, err = run.communicate()
+            assert run.returncode == 0, err
+            assert out == expected
+    assert [p.name for p in cache.iterdir()] == [p.name for p in _cached_files(cache)]
+    assert len(_cached_files(cache)) == 1  # no temporary file left behind
+
+
+def test_cache_folder_setting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", str(tmp_path / "here"))
+    assert cache_dir() == tmp_path / "here"
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", "")
+    assert cache_dir() is None
+    monkeypatch.delenv("LOCKIN_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "lockin"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_dir() == tmp_path / "home" / ".cache" / "lockin"
+
+
+def test_the_language_table_loads_the_same_through_its_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", "")
+    parsed = languages._load()
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", str(tmp_path))
+    assert languages._load() == parsed  # writes the cache
+    assert [p.name.split("-")[0] for p in tmp_path.iterdir()] == ["languages"]
+    assert languages._load() == parsed  # reads it
