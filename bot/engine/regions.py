@@ -25,6 +25,7 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
                           pattern opens, and string constants assigned to names used there
+``fortran-procedure``     a Fortran subroutine or function, from the match to its ``end``
 ``file``                  every line of the file (when the pattern, if any, matches)
 
 Structures a kind needs (brace pairs, preprocessor branches, Python blocks) are computed once
@@ -1071,6 +1072,24 @@ def _call_argument_string(
         yield from src.assigned_strings(names).values()
 
 
+# The statement that closes a Fortran procedure: `end subroutine`, `end function`, or the
+# bare `end` of old code (case-insensitive, as Fortran is).
+_FORTRAN_END = re.compile(r"^[ \t]*end[ \t]*(?:(?:subroutine|function)\b[^\n]*)?$", re.M | re.I)
+
+
+def _fortran_procedure(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """From each match (a procedure's header, ``attributes(global) subroutine f``) to the
+    ``end`` that closes it; a match inside a procedure already yielded adds nothing."""
+    covered = 0
+    for m in src.finditer(pattern, keywords):
+        first = src.line_of(m.start())
+        if first <= covered:
+            continue
+        end = _FORTRAN_END.search(src.masked, m.end())
+        covered = src.line_of(end.start()) if end else src.nlines
+        yield first, covered
+
+
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
     """The whole file, when the pattern (if any) is found in it: the one kind that may
     have no pattern."""
@@ -1099,5 +1118,6 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "string-literal": _string_literal,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
+    "fortran-procedure": _fortran_procedure,
     "file": file_region,
 }

@@ -1,0 +1,261 @@
+"""More cases seen in real repositories outside machine learning (the second audit round):
+HPC libraries, a GPU primitives library of each vendor, a miner, a Fortran benchmark, a
+compiler with GPU back ends.
+
+Each snippet is a small rewrite, in our own words, of a pattern found there; the repository is
+named per test. They pin the verdict a porting engineer gives the file: its language, the
+layer of its lines and the ecosystem (so the vendors) they belong to.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from bot.engine.model import FileReport, Layer
+
+
+def _layers(report: FileReport) -> dict[str, int]:
+    return {layer.value: count for layer, count in report.layers.items() if count}
+
+
+# -- ethereum-mining/ethminer: CUDA headers of DEV_INLINE functions -----------------------------
+
+
+def test_ethminer_device_headers_behind_a_project_macro_are_cuda_kernels() -> None:
+    # libethash-cuda/keccak.cuh, fnv.cuh: DEV_INLINE is `__device__ __forceinline__` in
+    # cuda_helper.h; the header itself never spells __device__.
+    source = b"""\
+#include "cuda_helper.h"
+DEV_INLINE uint2 xor3(const uint2 a, const uint2 b, const uint2 c)
+{
+#if __CUDA_ARCH__ >= 500
+    uint2 r;
+    asm volatile ("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r.x) : "r"(a.x), "r"(b.x), "r"(c.x));
+    return r;
+#else
+    return a ^ b ^ c;
+#endif
+}
+
+DEV_INLINE uint32_t fnv_reduce(uint4 v)
+{
+    return fnv(fnv(fnv(v.x, v.y), v.z), v.w);
+}
+"""
+    report = classify("libethash-cuda/keccak.cuh", source)
+    assert report.ecosystems == {"cuda": report.code_lines - 1}
+    assert report.layers[Layer.KERNEL] == report.code_lines - 1
+    assert report.line_rules[0] == ""  # the #include
+
+
+def test_macro_calls_and_constants_named_device_are_not_declarations() -> None:
+    source = b"""\
+void run(int x) {
+  DEVICE_CHECK(x);
+}
+static const int DEVICE_COUNT = 4;
+"""
+    assert classify("src/run.cu", source).layers[Layer.KERNEL] == 0
+
+
+# -- NVIDIA/cccl: CUB's agents and blocks are device code ---------------------------------------
+
+
+def test_cccl_device_member_functions_are_kernel_code() -> None:
+    # cub/cub/agent/agent_reduce.cuh: member functions declared _CCCL_DEVICE _CCCL_FORCEINLINE.
+    source = b"""\
+#include <cub/config.cuh>
+template <typename Policy, typename InputIt, typename OffsetT>
+struct AgentReduce
+{
+  InputIt d_in;
+
+  _CCCL_DEVICE _CCCL_FORCEINLINE AgentReduce(InputIt d_in)
+      : d_in(d_in)
+  {}
+
+  template <int IsFull>
+  _CCCL_DEVICE _CCCL_FORCEINLINE void ConsumeTile(OffsetT offset)
+  {
+    d_in += offset;
+  }
+};
+"""
+    report = classify("cub/cub/agent/agent_reduce.cuh", source)
+    assert report.line_rules[6:9] == ["cuda.device-qualifier-macro"] * 3
+    assert report.line_rules[10:15] == ["cuda.device-qualifier-macro"] * 5
+    assert report.line_rules[0] == "cub.call"  # the include: CUB is a library to its users
+    assert report.ecosystems == {"cuda": 9}
+    # Portability layers' macros stay theirs in a .cu file too.
+    amrex = b"AMREX_GPU_HOST_DEVICE inline double twice(double x) { return 2.0 * x; }\n"
+    assert classify("Src/Advance.cu", amrex).ecosystems == {"portable-gpu": 1}
+
+
+# -- ROCm/rocPRIM: AMD's primitives library -----------------------------------------------------
+
+
+def test_rocprim_headers_are_hip_device_code() -> None:
+    # rocprim/include/rocprim/block/*.hpp: ROCPRIM_DEVICE functions, the HIP runtime reached
+    # through ../config.hpp. AMD code, not CUDA and not portable.
+    source = b"""\
+#include "../config.hpp"
+BEGIN_ROCPRIM_NAMESPACE
+template<class T, unsigned int BlockSize>
+class block_load
+{
+public:
+    ROCPRIM_DEVICE ROCPRIM_INLINE
+    void load(const T* input, T& item)
+    {
+        item = input[::rocprim::flat_block_thread_id()];
+    }
+};
+END_ROCPRIM_NAMESPACE
+"""
+    report = classify("rocprim/include/rocprim/block/block_load.hpp", source)
+    assert report.language == "HIP"
+    assert report.line_rules[6:11] == ["hip.device-qualifier-macro"] * 5
+    assert set(report.ecosystems) == {"hip"}
+
+
+def test_a_cpp_file_driving_the_hip_runtime_is_hip() -> None:
+    # rocPRIM's test/ and benchmark/ files: __global__ kernels and hipMalloc, the runtime
+    # included through a common test header. Their kernels are AMD code.
+    source = b"""\
+#include "common_test_header.hpp"
+__global__ void fill(int* out) { out[threadIdx.x] = 1; }
+void run() {
+    int* d = nullptr;
+    HIP_CHECK(hipMalloc(&d, 64 * sizeof(int)));
+    fill<<<1, 64>>>(d);
+}
+"""
+    report = classify("benchmark/benchmark_fill.cpp", source)
+    assert report.language == "HIP"
+    assert set(report.ecosystems) == {"hip"}
+    # Naming the CUDA runtime too makes the file dual-platform: it stays C++.
+    dual = source.replace(b"void run() {", b"void run() {\n    cudaDeviceSynchronize();")
+    assert classify("benchmark/benchmark_fill.cpp", dual).language == "C++"
+
+
+# -- UoB-HPC/BabelStream: one benchmark in every programming model ------------------------------
+
+
+def test_babelstream_cuda_fortran_is_cuda() -> None:
+    # src/fortran/CUDAStream.F90: attributes(global) kernels and their host side.
+    source = b"""\
+module CUDAFortranKernels
+    use BabelStreamTypes
+contains
+    attributes(global) subroutine do_copy(n, A, C)
+        integer, intent(in), value :: n
+        real(kind=REAL64), intent(in) :: A(n)
+        real(kind=REAL64), intent(out) :: C(n)
+        integer :: i
+        i = blockDim%x * (blockIdx%x - 1) + threadIdx%x
+        if (i <= n) C(i) = A(i)
+    end subroutine do_copy
+end module CUDAFortranKernels
+
+module CUDAStream
+    use cudafor, only: dim3
+    real(kind=REAL64), allocatable, device :: A(:), C(:)
+contains
+    subroutine copy()
+        integer :: err
+        call do_copy<<<grid, tblock>>>(N, A, C)
+        err = cudaDeviceSynchronize()
+    end subroutine copy
+end module CUDAStream
+"""
+    report = classify("src/fortran/CUDAStream.F90", source)
+    assert report.language == "Fortran"
+    assert report.line_rules[3:11] == ["cuda.fortran-kernel"] * 8
+    assert report.layers[Layer.VENDOR_PATH] == 4
+    assert report.ecosystems == {"cuda": 12}
+
+
+def test_babelstream_openacc_and_openmp_offload_stay_portable() -> None:
+    # src/fortran/OpenACCStream.F90, src/acc/ACCStream.cpp, src/omp/OMPStream.cpp: the
+    # directives build for NVIDIA, AMD and Intel compilers; only build flags pick a vendor.
+    fortran = b"""\
+subroutine copy()
+    integer :: i
+    !$acc parallel loop present(A, C)
+    do i = 1, N
+        C(i) = A(i)
+    end do
+    !$omp target teams distribute parallel do simd
+    do i = 1, N
+        C(i) = A(i)
+    end do
+end subroutine copy
+"""
+    report = classify("src/fortran/OpenACCStream.F90", fortran)
+    assert _layers(report) == {"portable": report.code_lines}
+    cpp = b"""\
+template <class T>
+void ACCStream<T>::copy() {
+  T* a = this->a; T* c = this->c;
+  #pragma acc parallel loop present(a[0:n], c[0:n]) wait
+  for (int i = 0; i < n; i++) c[i] = a[i];
+}
+template <class T>
+void OMPStream<T>::copy() {
+  #pragma omp target teams distribute parallel for simd
+  for (int i = 0; i < n; i++) c[i] = a[i];
+}
+"""
+    report = classify("src/acc/ACCStream.cpp", cpp)
+    assert _layers(report) == {"portable": report.code_lines}
+
+
+def test_babelstream_offload_flags_name_their_vendor() -> None:
+    # src/omp/model.cmake and the Fortran make.inc files: the flag that picks the device.
+    source = b"""\
+set(OMP_FLAGS_OFFLOAD_INTEL -fiopenmp -fopenmp-targets=spir64)
+set(OMP_FLAGS_OFFLOAD_GNU_NVIDIA -foffload=nvptx-none)
+set(OMP_FLAGS_OFFLOAD_CLANG_AMD -fopenmp-targets=amdgcn-amd-amdhsa)
+register_append_cxx_flags(ANY -gpu=${CUDA_ARCH})
+set(OMP_FLAGS_CPU -fopenmp)
+"""
+    report = classify("src/omp/model.cmake", source)
+    assert report.line_rules == [
+        "",
+        "build.offload-nvidia",
+        "build.offload-amd",
+        "build.offload-nvidia",
+        "",
+    ]
+
+
+# -- halide/Halide and oneapi-src/oneDNN: CPU assembly and look-alike names ---------------------
+
+
+def test_cpu_inline_assembly_and_compiler_barriers_are_not_ptx() -> None:
+    # Halide src/runtime/profiler_inlined.cpp (a compiler barrier), src/runtime/qurt_hvx.cpp
+    # (a Hexagon prefetch); oneDNN src/cpu/ppc64/ppc64_gemm_s8x8s32.hpp (a POWER prefetch).
+    source = b"""\
+inline void barrier() { asm volatile("" ::: "memory"); }
+inline void l2fetch(const void* p, int n) {
+    __asm__ __volatile__("l2fetch(%0,%1)" : : "r"(p), "r"(n));
+}
+inline void dcbt(const void* x, long y) { asm volatile("dcbt %0, %1" : : "r"(x), "b"(y) : "memory"); }
+"""
+    report = classify("src/runtime/prefetch.cpp", source)
+    assert report.layers[Layer.KERNEL] == 0
+    # PTX keeps its dotted mnemonics, or a bare `trap;`.
+    ptx = b'inline void stop() { asm volatile("trap;"); }\n'
+    assert classify("src/runtime/stop.cu", ptx).ecosystems == {"cuda": 1}
+
+
+def test_halide_d3d12_runtime_is_not_metal() -> None:
+    # src/runtime/d3d12compute.cpp names its helpers after Metal's methods, as free functions.
+    source = b"""\
+WEAK d3d12_library *new_library_with_source(d3d12_device *device, const char *src, size_t n) {
+    return compile(device, src, n);
+}
+"""
+    assert classify("src/runtime/d3d12compute.cpp", source).layers[Layer.VENDOR_PATH] == 0
+    # metal-rs calls them as methods of a Metal device.
+    rust = b"let lib = device.new_library_with_source(&src, &opts).unwrap();\n"
+    assert classify("src/metal/mod.rs", rust).ecosystems == {"metal": 1}
