@@ -259,3 +259,100 @@ WEAK d3d12_library *new_library_with_source(d3d12_device *device, const char *sr
     # metal-rs calls them as methods of a Metal device.
     rust = b"let lib = device.new_library_with_source(&src, &opts).unwrap();\n"
     assert classify("src/metal/mod.rs", rust).ecosystems == {"metal": 1}
+
+
+def test_rocprim_kernel_macro_on_its_own_line() -> None:
+    # rocprim/include/rocprim/device/device_*.hpp: ROCPRIM_KERNEL (`__global__`) alone on the
+    # line above __launch_bounds__.
+    source = b"""\
+#include "../config.hpp"
+template<class Config, class T>
+ROCPRIM_KERNEL
+__launch_bounds__(256) void scan_kernel(const T* input, T* output)
+{
+    output[0] = input[0];
+}
+"""
+    report = classify("rocprim/include/rocprim/device/device_scan.hpp", source)
+    assert report.line_rules[1:7] == ["hip.device-qualifier-macro"] * 6
+
+
+# -- diku-dk/futhark: run-time system headers pasted into generated kernels ---------------------
+
+
+def test_futhark_opencl_address_space_functions_are_kernel_code() -> None:
+    # rts/c/atomics32.h: device functions over __global/__local pointers, compiled as OpenCL
+    # (and as CUDA/HIP once the project defines the qualifiers away).
+    source = b"""\
+SCALAR_FUN_ATTR int32_t atomic_or_i32_shared(volatile __local int32_t *p, int32_t x);
+SCALAR_FUN_ATTR int32_t atomic_or_i32_global(volatile __global int32_t *p, int32_t x) {
+  return atomic_or(p, x);
+}
+static int host_helper(int x) { return x; }
+"""
+    report = classify("rts/c/atomics32.h", source)
+    assert report.line_rules[:4] == ["opencl.address-space-function"] * 4
+    assert report.line_rules[4] == ""
+    # CUDA's __global__ and __constant__ are not OpenCL's address spaces.
+    cuda = b"__global__ void fill(float* x) { x[0] = 1.0f; }\n"
+    assert classify("src/fill.cu", cuda).ecosystems == {"cuda": 1}
+
+
+# -- NVIDIA/warp and blender/cycles: names that say, and names that only look like, CUDA --------
+
+
+def test_warp_cuda_callable_headers_are_cuda_device_code() -> None:
+    # warp/native/mesh.h: CUDA_CALLABLE is `__host__ __device__` under nvcc (builtin.h).
+    source = b"""\
+#include "builtin.h"
+CUDA_CALLABLE inline bool mesh_query_ray(uint64_t id, const vec3& p, float& t)
+{
+    return intersect(id, p, t);
+}
+"""
+    report = classify("warp/native/mesh.h", source)
+    assert report.ecosystems == {"cuda": 4}
+    assert report.layers[Layer.KERNEL] == 4
+
+
+def test_cycles_gpu_device_class_is_not_tensorflow() -> None:
+    # src/device/device.cpp: Cycles' own GPUDevice class, no TensorFlow anywhere.
+    source = b"""\
+GPUDevice::~GPUDevice() noexcept(false) = default;
+void GPUDevice::generic_free(device_memory &mem) { mem.device_pointer = 0; }
+"""
+    assert classify("src/device/device.cpp", source).ecosystems == {}
+
+
+# -- alpaka-group/alpaka3: a portability layer's kernels ----------------------------------------
+
+
+def test_alpaka_accelerator_functions_are_portable_kernels() -> None:
+    # example/vectorAdd/src/vectorAdd.cpp: ALPAKA_FN_ACC kernels build for CUDA, HIP, SYCL
+    # and CPUs.
+    source = b"""\
+struct VectorAddKernel {
+    ALPAKA_FN_ACC auto operator()(auto const& acc, auto const a, auto c) const -> void
+    {
+        c[0] = a[0];
+    }
+};
+"""
+    report = classify("example/vectorAdd/src/vectorAdd.cpp", source)
+    assert report.ecosystems == {"portable-gpu": 4}
+
+
+# -- SaschaWillems/Vulkan: every ray-tracing shader stage is GLSL -------------------------------
+
+
+def test_ray_tracing_shader_stages_are_glsl() -> None:
+    source = b"""\
+#version 460
+#extension GL_EXT_ray_tracing : enable
+layout(location = 0) callableDataInEXT vec3 outColor;
+void main() { outColor = vec3(0.0, 1.0, 0.0); }
+"""
+    for path in ("shaders/callable1.rcall", "shaders/anyhit.rahit", "shaders/sphere.rint"):
+        report = classify(path, source)
+        assert report.language == "GLSL", path
+        assert report.ecosystems == {"vulkan": 4}, path
