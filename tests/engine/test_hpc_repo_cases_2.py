@@ -356,3 +356,42 @@ void main() { outColor = vec3(0.0, 1.0, 0.0); }
         report = classify(path, source)
         assert report.language == "GLSL", path
         assert report.ecosystems == {"vulkan": 4}, path
+
+
+# -- oneapi-src/oneDNN: OpenCL kernels written for Intel GPUs -----------------------------------
+
+
+def test_onednn_intel_opencl_kernels_run_on_intel_only() -> None:
+    # src/gpu/intel/ocl/**/*.cl: Intel sub-group block reads and sizes, no extension pragma.
+    source = b"""\
+#include "gpu/intel/ocl/ocl_types.h"
+__attribute__((intel_reqd_sub_group_size(16))) __kernel void
+mean(__global float* src, __global float* dst) {
+    dst[0] = as_float(intel_sub_group_block_read((__global uint*)src));
+}
+"""
+    report = classify("src/gpu/intel/ocl/bnorm/nhwc_reusable.cl", source)
+    assert report.line_rules[1:5] == ["opencl.intel-extension"] * 4
+    # The same builtins behind an `#ifdef cl_intel_subgroups` are an optional fast path.
+    guarded = b"""\
+#ifdef cl_intel_subgroups
+#define READ(p) intel_sub_group_block_read(p)
+#endif
+__kernel void k(__global float* x) { x[get_global_id(0)] = 1.0f; }
+"""
+    report = classify("src/softmax.cl", guarded)
+    assert set(report.line_rules) - {None} == {"opencl.kernel-file"}
+
+
+def test_hlsl_shaders_are_cross_vendor_kernel_code() -> None:
+    # Graphics engines keep Direct3D/Vulkan shaders in .hlsl files (compiled by DXC).
+    source = b"""\
+RWTexture2D<float4> resultImage : register(u1);
+[numthreads(16, 16, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    resultImage[id.xy] = float4(1.0, 0.0, 0.0, 1.0);
+}
+"""
+    report = classify("shaders/hlsl/emboss.hlsl", source)
+    assert report.language == "HLSL"
+    assert report.ecosystems == {"hlsl": 5}
