@@ -239,7 +239,9 @@ inline void barrier() { asm volatile("" ::: "memory"); }
 inline void l2fetch(const void* p, int n) {
     __asm__ __volatile__("l2fetch(%0,%1)" : : "r"(p), "r"(n));
 }
-inline void dcbt(const void* x, long y) { asm volatile("dcbt %0, %1" : : "r"(x), "b"(y) : "memory"); }
+inline void dcbt(const void* x, long y) {
+    asm volatile("dcbt %0, %1" : : "r"(x), "b"(y) : "memory");
+}
 """
     report = classify("src/runtime/prefetch.cpp", source)
     assert report.layers[Layer.KERNEL] == 0
