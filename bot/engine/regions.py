@@ -60,7 +60,13 @@ _OPENERS = "([{"
 # repetition ends at a newline, so it never backtracks over more than a line.
 _DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
 _PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
-_PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
+# Julia's `function name(` (after macros such as @kernel) opens a block too; its closing
+# `end` sits at the opener's indentation and belongs to it (``Source._scan_blocks``).
+_PY_DEF = re.compile(
+    r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b"
+    r"|[ \t]*(?:@\w+[^\n]*?[ \t])?function[ \t]+(?:[\w.!]+[ \t]*)?[({]"
+)
+_BLOCK_END = re.compile(r"[ \t]*end[ \t]*$")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
@@ -504,7 +510,8 @@ class Source:
                 text = lines[i]
                 indent = len(text) - len(text.lstrip())
                 while stack and indent <= stack[-1][0]:
-                    ends[stack.pop()[1]] = last_code
+                    closes = indent == stack[-1][0] and _BLOCK_END.match(text) is not None
+                    ends[stack.pop()[1]] = i + 1 if closes else last_code
                 if _PY_DEF.match(text):
                     stack.append((indent, i + 1))
             enclosing[i] = stack[-1][1] if stack else 0

@@ -397,3 +397,56 @@ void main(uint3 id : SV_DispatchThreadID) {
     report = classify("shaders/hlsl/emboss.hlsl", source)
     assert report.language == "HLSL"
     assert report.ecosystems == {"hlsl": 5}
+
+
+# -- JuliaGPU/KernelAbstractions.jl and JuliaGPU/CUDA.jl: GPU kernels in Julia ------------------
+
+
+def test_kernelabstractions_kernels_are_portable_kernel_code() -> None:
+    # test/private.jl, test/test.jl: @kernel functions (with options, or anonymous callables),
+    # each up to its own `end`; the host code around them stays portable.
+    source = b"""\
+using KernelAbstractions
+
+@kernel function mul2!(A)
+    I = @index(Global)
+    A[I] = 2 * A[I]
+end
+
+@kernel cpu = false function (a::typeof(f))(x, ::Val{m}) where {m}
+    x[@index(Global)] = m
+end
+
+mul2!(CPU())(A; ndrange = size(A))
+"""
+    report = classify("test/test.jl", source)
+    assert report.language == "Julia"
+    assert report.line_rules[2:6] == ["portable-gpu.julia-kernel"] * 4
+    assert report.line_rules[7:10] == ["portable-gpu.julia-kernel"] * 3
+    assert report.line_rules[11] == ""
+    assert report.ecosystems == {"portable-gpu": 7}
+
+
+def test_cuda_jl_kernels_and_host_code_are_cuda() -> None:
+    # CUDA.jl's tests and examples: a kernel found by its thread indices, launched with @cuda.
+    source = b"""\
+using CUDA
+
+function vadd(a, b, c)
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    c[i] = a[i] + b[i]
+    return
+end
+
+a = CuArray(rand(Float32, 1024))
+@cuda threads=256 blocks=4 vadd(a, a, a)
+"""
+    report = classify("examples/vadd.jl", source)
+    assert report.line_rules[2:7] == ["cuda.julia-kernel"] * 5
+    assert report.layers[Layer.VENDOR_PATH] == 3
+    assert report.ecosystems == {"cuda": 8}
+    # AMDGPU.jl's twin is AMD code.
+    amd = source.replace(b"blockIdx()", b"workgroupIdx()").replace(b"using CUDA", b"using AMDGPU")
+    amd = amd.replace(b"blockDim()", b"workgroupDim()").replace(b"threadIdx()", b"workitemIdx()")
+    amd = amd.replace(b"CuArray", b"ROCArray").replace(b"@cuda threads=256 blocks=4", b"@roc")
+    assert classify("examples/vadd.jl", amd).ecosystems == {"hip": 8}
