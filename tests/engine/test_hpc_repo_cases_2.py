@@ -450,3 +450,15 @@ a = CuArray(rand(Float32, 1024))
     amd = amd.replace(b"blockDim()", b"workgroupDim()").replace(b"threadIdx()", b"workitemIdx()")
     amd = amd.replace(b"CuArray", b"ROCArray").replace(b"@cuda threads=256 blocks=4", b"@roc")
     assert classify("examples/vadd.jl", amd).ecosystems == {"hip": 8}
+
+
+def test_julia_device_intrinsics_name_their_vendor() -> None:
+    # CUDA.jl CUDACore/src/device/intrinsics/math.jl and AMDGPU.jl's twin: one-line device
+    # overrides calling libdevice / ROCm device-library functions through llvmcall.
+    source = b"""\
+within(lower, upper) = (val) -> lower <= val <= upper
+@device_override Base.sin(x::Float32) = ccall("extern __nv_sinf", llvmcall, Cfloat, (Cfloat,), x)
+@device_override Base.cos(x::Float32) = ccall("extern __ocml_cos_f32", llvmcall, Cfloat, (x,))
+"""
+    report = classify("src/device/intrinsics/math.jl", source)
+    assert report.line_rules == ["", "cuda.julia-intrinsic", "hip.julia-intrinsic"]
