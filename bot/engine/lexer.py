@@ -83,6 +83,14 @@ _PY = re.compile(
     r"|'(?P<sq_string>''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z)"
     rf"|{_SQ_REST})"
 )
+# Julia: '#' comments and '#= ... =#' blocks, "..." and """...""" strings (docstrings are code,
+# as scc counts them). A single quote is a character literal or the adjoint operator (A'), so
+# it opens no string.
+_JULIA = re.compile(
+    r"\#(?P<comment>=[\s\S]*?(?:=\#|\Z)|[^\n]*)"
+    r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    rf"|{_DQ_REST})"
+)
 _KIND = {"dq_string": "string", "sq_string": "string", "raw_string": "string"}
 
 # Configuration and build files: their quoted values are the configuration itself, so strings
@@ -125,6 +133,7 @@ FAMILIES: dict[str, Family] = {
     "js": Family("js", _JS, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
     "python": Family("python", _PY, "indent", docstrings=True),
+    "julia": Family("julia", _JULIA, "indent"),
     "hash": Family("hash", _HASH, "lines"),
     "make": Family("make", _MAKE, "lines"),
     "docker": Family("docker", _DOCKER, "lines"),

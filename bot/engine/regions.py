@@ -25,6 +25,7 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
                           pattern opens, and string constants assigned to names used there
+``fortran-procedure``     a Fortran subroutine or function, from the match to its ``end``
 ``file``                  every line of the file (when the pattern, if any, matches)
 
 Structures a kind needs (brace pairs, preprocessor branches, Python blocks) are computed once
@@ -59,7 +60,13 @@ _OPENERS = "([{"
 # repetition ends at a newline, so it never backtracks over more than a line.
 _DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
 _PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
-_PY_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b")
+# Julia's `function name(` (after macros such as @kernel) opens a block too; its closing
+# `end` sits at the opener's indentation and belongs to it (``Source._scan_blocks``).
+_PY_DEF = re.compile(
+    r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b"
+    r"|[ \t]*(?:@\w+[^\n]*?[ \t])?function[ \t]+(?:[\w.!]+[ \t]*)?[({]"
+)
+_BLOCK_END = re.compile(r"[ \t]*end[ \t]*$")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
@@ -503,7 +510,8 @@ class Source:
                 text = lines[i]
                 indent = len(text) - len(text.lstrip())
                 while stack and indent <= stack[-1][0]:
-                    ends[stack.pop()[1]] = last_code
+                    closes = indent == stack[-1][0] and _BLOCK_END.match(text) is not None
+                    ends[stack.pop()[1]] = i + 1 if closes else last_code
                 if _PY_DEF.match(text):
                     stack.append((indent, i + 1))
             enclosing[i] = stack[-1][1] if stack else 0
@@ -1071,6 +1079,24 @@ def _call_argument_string(
         yield from src.assigned_strings(names).values()
 
 
+# The statement that closes a Fortran procedure: `end subroutine`, `end function`, or the
+# bare `end` of old code (case-insensitive, as Fortran is).
+_FORTRAN_END = re.compile(r"^[ \t]*end[ \t]*(?:(?:subroutine|function)\b[^\n]*)?$", re.M | re.I)
+
+
+def _fortran_procedure(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """From each match (a procedure's header, ``attributes(global) subroutine f``) to the
+    ``end`` that closes it; a match inside a procedure already yielded adds nothing."""
+    covered = 0
+    for m in src.finditer(pattern, keywords):
+        first = src.line_of(m.start())
+        if first <= covered:
+            continue
+        end = _FORTRAN_END.search(src.masked, m.end())
+        covered = src.line_of(end.start()) if end else src.nlines
+        yield first, covered
+
+
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
     """The whole file, when the pattern (if any) is found in it: the one kind that may
     have no pattern."""
@@ -1099,5 +1125,6 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "string-literal": _string_literal,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
+    "fortran-procedure": _fortran_procedure,
     "file": file_region,
 }
