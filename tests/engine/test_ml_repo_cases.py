@@ -149,7 +149,7 @@ def test_flashmla_instantiation_with_template_on_its_own_line() -> None:
 #include "../kernel.cuh"
 namespace sm100::decode::head64 {
 template
-void run_flash_splitkv_mla_fp8_sparse_kernel<ModelType::MODEL1>(const SparseAttnDecodeParams &params);
+void run_flash_splitkv_mla_fp8_sparse_kernel<ModelType::MODEL1>(const Params &params);
 }
 """
     report = classify("csrc/sm100/decode/head64/instantiations/model1.cu", source)
