@@ -196,3 +196,84 @@ __inline__ __device__ float tanh_opt(float x)
         "kernel": 10,
         "portable": 3,
     }
+
+
+def test_mlx_macro_instantiation_units_are_cuda_vendor_path() -> None:
+    # ml-explore/mlx backend/cuda/unary/abs.cu and ggml-org/ggml ggml-cuda/template-instances:
+    # one macro expansion per line instantiates the backend's kernels for nvcc.
+    unit = b"""\
+#include "mlx/backend/cuda/unary/unary.cuh"
+namespace mlx::core {
+UNARY_GPU(Abs)
+} // namespace mlx::core
+"""
+    report = classify("mlx/backend/cuda/unary/abs.cu", unit)
+    assert report.line_rules == ["cuda.macro-instantiation-unit"] * 4
+    # A unit with a host function body is hand-written host code: its NVTX range is the only
+    # NVIDIA-specific line.
+    host = b"""\
+#include "mlx/backend/cuda/unary/unary.cuh"
+void Log::eval_gpu(const std::vector<array>& inputs, array& out) {
+  nvtx3::scoped_range r("Log::eval_gpu");
+  unary_op_gpu<cu::Log>(inputs, out, name(), stream());
+}
+"""
+    assert classify("mlx/backend/cuda/unary/log.cu", host).line_rules == [
+        "",
+        "",
+        "cuda.nvtx",
+        "",
+        "",
+    ]
+    # A .cuh of macro definitions is not a unit.
+    switch = b"#pragma once\n#define SWITCH(C, ...) \\\n  SWITCH_IMPL(C, __VA_ARGS__)\n"
+    assert _layers("csrc/static_switch.cuh", switch) == {"portable": 3}
+
+
+def test_transformer_engine_nvtx_ranges_from_python_are_vendor_path() -> None:
+    # NVIDIA/TransformerEngine benchmarks/attention/benchmark_attention.py: the nvtx package.
+    source = b"""\
+import nvtx
+from torch.profiler import record_function
+
+def run(fn):
+    with nvtx.annotate("attention"):
+        fn()
+    with record_function("portable"):
+        fn()
+"""
+    report = classify("benchmarks/attention/benchmark_attention.py", source)
+    assert [i + 1 for i, r in enumerate(report.line_rules) if r == "cuda.nvtx"] == [1, 5]
+
+
+def test_mlx_metal_headers_with_any_metal_standard_header_are_metal() -> None:
+    # ml-explore/mlx backend/metal/kernels/unary_ops.h includes <metal_math> and
+    # <metal_integer>, not <metal_stdlib>: it is still Metal device code.
+    source = b"""\
+#pragma once
+#include <metal_integer>
+#include <metal_math>
+struct Abs {
+  template <typename T>
+  T operator()(T x) thread { return metal::abs(x); };
+};
+"""
+    report = classify("mlx/backend/metal/kernels/unary_ops.h", source)
+    assert report.language == "Metal"
+    assert _layers("mlx/backend/metal/kernels/unary_ops.h", source) == {"kernel": 7}
+    # A C++ header naming a math header of its own stays C++.
+    host = b"#pragma once\n#include <metal_math_utils.h>\nint f();\n"
+    assert classify("include/metal_bridge.h", host).language != "Metal"
+
+
+def test_mlx_metal_shader_build_steps_are_apple_vendor_path() -> None:
+    # ml-explore/mlx backend/metal/kernels/CMakeLists.txt compiles the shaders with xcrun.
+    source = b"""\
+add_custom_command(
+  OUTPUT ${KERNEL}.air
+  COMMAND xcrun -sdk macosx metal ${METAL_FLAGS} -c ${SRCFILE}
+  DEPENDS ${SRCFILE})
+find_library(FOUNDATION_LIB Foundation)
+"""
+    report = classify("mlx/backend/metal/kernels/CMakeLists.txt", source)
+    assert report.ecosystems == {"metal": 1}
