@@ -7,6 +7,7 @@ expected layers are what a porting engineer reading that file would say.
 from __future__ import annotations
 
 from bot.engine import classify
+from bot.engine.model import Layer
 
 
 def _layers(path: str, source: bytes) -> dict[str, int]:
@@ -277,3 +278,27 @@ find_library(FOUNDATION_LIB Foundation)
 """
     report = classify("mlx/backend/metal/kernels/CMakeLists.txt", source)
     assert report.ecosystems == {"metal": 1}
+
+
+def test_exllamav2_launcher_with_dim3_variables_named_like_builtins_is_host_code() -> None:
+    # turboderp/exllamav2 exllamav2_ext/cuda/q_gemm.cu (and the GPTQ kernels copied from it):
+    # the launcher names its dim3 variables blockDim and gridDim. Only the kernel is kernel
+    # code; the launch is CUDA host code, the grid arithmetic plain C++.
+    source = b"""\
+__global__ void clear_kernel(half* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = __float2half(0.0f);
+}
+void clear(half* c, int n, cudaStream_t stream)
+{
+    dim3 blockDim, gridDim;
+    blockDim.x = 128;
+    gridDim.x = (n + 127) / 128;
+    clear_kernel<<<gridDim, blockDim, 0, stream>>>(c, n);
+}
+"""
+    report = classify("exllamav2/exllamav2_ext/cuda/q_gemm.cu", source)
+    assert report.line_rules[7:10] == ["", "", ""]
+    assert report.line_rules[10] == "cuda.launch"
+    assert report.layers[Layer.KERNEL] == 5
