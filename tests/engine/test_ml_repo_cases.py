@@ -302,3 +302,21 @@ void clear(half* c, int n, cudaStream_t stream)
     assert report.line_rules[7:10] == ["", "", ""]
     assert report.line_rules[10] == "cuda.launch"
     assert report.layers[Layer.KERNEL] == 5
+
+
+def test_deepgemm_struct_header_with_assert_macros_is_no_instantiation_unit() -> None:
+    # deepseek-ai/DeepGEMM include/deep_gemm/layout/mqa_logits.cuh: a templated struct of
+    # shared-memory buffers with DG_STATIC_ASSERT(...) lines; seen adding 41 vendor-path
+    # lines to a refactoring commit before the unit rules learnt about definitions.
+    source = b"""\
+#pragma once
+#include <cutlass/arch/barrier.h>
+template <uint32_t kNumStages>
+struct SharedStorage {
+    static constexpr uint32_t kAlign = 512;
+    DG_STATIC_ASSERT(kAlign % 128 == 0, "Unaligned TMA swizzling");
+    uint32_t tmem_ptr_in_smem;
+};
+"""
+    rules = set(classify("deep_gemm/include/deep_gemm/layout/mqa_logits.cuh", source).line_rules)
+    assert not rules & {"cuda.macro-instantiation-unit", "cuda.instantiation-unit"}
