@@ -305,26 +305,34 @@ def _kept(
     return kept
 
 
+def _code(
+    report: FileReport, text: str, numbers: Sequence[int], rules: Mapping[str, Rule]
+) -> dict[str, list[str]]:
+    """The stripped text of the non-portable lines among ``numbers``, per rule id."""
+    code: dict[str, list[str]] = {}
+    text_lines = _lines(text)
+    for number in numbers:
+        rule_id = _rule_at(report, number)
+        rule = rules.get(rule_id) if rule_id else None
+        if rule is None or rule.layer == Layer.PORTABLE or number > len(text_lines):
+            continue
+        code.setdefault(rule.id, []).append(text_lines[number - 1].strip())
+    return code
+
+
 def _reflowed(
-    reports: tuple[FileReport, FileReport],
-    texts: tuple[str, str],
-    lines: tuple[Sequence[int], Sequence[int]],
-    rules: Mapping[str, Rule],
+    removed: Mapping[str, list[str]], added: Mapping[str, list[str]], rules: Mapping[str, Rule]
 ) -> list[str]:
     """Ecosystems whose added non-portable lines hold no letter, digit or underscore beyond
     those of the removed ones: clang-format or ruff spreading the same code over more
     lines, adding trailing commas and parentheses, or reordering it, adds no lock-in; new
     code always brings names or numbers of its own."""
     code: list[dict[str, Counter[str]]] = [{}, {}]  # removed, added: ecosystem -> characters
-    for side in (0, 1):
-        report, text_lines = reports[side], _lines(texts[side])
-        for number in lines[side]:
-            rule_id = _rule_at(report, number)
-            rule = rules.get(rule_id) if rule_id else None
-            if rule is None or rule.layer == Layer.PORTABLE or number > len(text_lines):
-                continue
-            chars = code[side].setdefault(rule.ecosystem, Counter())
-            chars.update(_WORD_CHARS.findall(text_lines[number - 1]))
+    for side, by_rule in enumerate((removed, added)):
+        for rule_id, lines in by_rule.items():
+            chars = code[side].setdefault(rules[rule_id].ecosystem, Counter())
+            for line in lines:
+                chars.update(_WORD_CHARS.findall(line))
     lost, gained = code
     return sorted(name for name, chars in gained.items() if not chars - lost.get(name, Counter()))
 
@@ -360,7 +368,9 @@ def file_delta(
     generated file (template instantiations...) when ``include_generated`` is false.
     Lines inline markers took out count as portable and are listed in ``ignored``; with
     ``markers_allowed=False`` they count in their layer and the markers are problems.
-    ``texts`` (old, new), when given, tell a reformat from new code (``reflowed``).
+    ``texts`` (old, new; "" for a side not at hand), when given, tell a reformat from new
+    code (``reflowed``) and keep the changed non-portable lines' text (``added_code``,
+    ``removed_code``) by which the gate tells code moved between files from new code.
     """
     if rules is None:
         from bot.engine import RULES  # late, as in Census: the registry loads its rule files
@@ -386,10 +396,15 @@ def file_delta(
             old = dataclass_replace(old, line_rules=markers.restored(old))
         _count(old, removed, rules, delta.removed, delta.removed_ecosystems, delta.removed_rules)
         delta.old_rules = _rule_lines(old, rules)
+    if texts is not None:
+        if old is not None and texts[0]:
+            delta.removed_code = _code(old, texts[0], removed, rules)
+        if new is not None and texts[1]:
+            delta.added_code = _code(new, texts[1], added, rules)
     if old is not None and new is not None and delta.added_rules and delta.removed_rules:
         delta.kept_lines = _kept(old, new, added, removed)
-        if texts is not None:
-            delta.reflowed = _reflowed((old, new), texts, (removed, added), rules)
+        if texts is not None and texts[0] and texts[1]:
+            delta.reflowed = _reflowed(delta.removed_code, delta.added_code, rules)
     return delta
 
 

@@ -168,6 +168,10 @@ class FileDelta:
     # Ecosystems whose added lines hold no code the removed ones did not (a reformat that
     # spreads the same code over more lines): known only when both texts were at hand.
     reflowed: list[str] = field(default_factory=list)
+    # The stripped text of the non-portable lines removed and added, per rule id (known when
+    # the texts were at hand): the gate tells code moved between files from new code.
+    removed_code: dict[str, list[str]] = field(default_factory=dict)
+    added_code: dict[str, list[str]] = field(default_factory=dict)
     skipped: str | None = None  # "binary", "too-large", ...: not counted
     generated: bool = False  # either version looks machine-generated
     # Added lines inline markers took out (counted as portable in ``added``), one entry per

@@ -5,8 +5,10 @@ non-portable code, per ecosystem and in the gated layers: lines added net of the
 the same ecosystem removed from the same file. An edited line that keeps its rule is one
 removed and one added; it is reported as changed and counts for nothing. An ecosystem the
 file did not hold before (HIP code in a CUDA file, CUDA in a new file) counts in full,
-because nothing was removed there to net against. ``gate: strict`` counts every added line,
-as a touch-based gate does.
+because nothing was removed there to net against. Lines another file of the change removed,
+word for word, are code moved between files (a kernel split into several files, a folder
+reorganised): they count in neither file. ``gate: strict`` counts every added line, as a
+touch-based gate does.
 
 A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
 the recorded figure count, so a team can require the check on a codebase that already holds
@@ -15,7 +17,7 @@ lock-in nobody decided on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.engine import RULES
@@ -34,6 +36,7 @@ class EcosystemLines:
     new: bool  # the file held no gated line of this ecosystem before (or did not exist)
     baseline: int | None = None  # lines the baseline records here; None: not recorded
     reflowed: bool = False  # the added lines hold no code the removed ones did not
+    moved: int = 0  # added lines another file of the change removed word for word
 
     @property
     def why(self) -> str:
@@ -44,6 +47,8 @@ class EcosystemLines:
         parts = [f"+{self.added} −{self.removed} {name}"]
         if self.changed:
             parts.append(f"{self.changed} changed keeping their rule")
+        if self.moved:
+            parts.append(f"{self.moved} moved from other files")
         if self.reflowed:
             parts.append("the same code reformatted")
         if self.baseline is not None:
@@ -73,15 +78,58 @@ class FileLines:
         return "; ".join(e.why for e in self.ecosystems if e.added)
 
 
+@dataclass
+class Moved:
+    """One file's lines, per ecosystem, moved from or to other files of the change."""
+
+    into: dict[str, int]  # added here, removed word for word from another file
+    out: dict[str, int]  # removed here, added word for word to another file
+
+
+def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Moved]:
+    """Per file of the change (in order): its gated lines moved between files. Each removed
+    line pairs with at most one added line of its ecosystem in another file."""
+    gated = set(layers)
+    # (ecosystem, text) -> index of a file that removed it -> how many times
+    pool: dict[tuple[str, str], dict[int, int]] = {}
+    for index, f in enumerate(files):
+        for ecosystem, text in _gated_code(f.removed_code, gated):
+            sources = pool.setdefault((ecosystem, text), {})
+            sources[index] = sources.get(index, 0) + 1
+    moved = [Moved({}, {}) for _ in files]
+    for index, f in enumerate(files):
+        for ecosystem, text in _gated_code(f.added_code, gated):
+            removers = pool.get((ecosystem, text), {})
+            source = next((i for i, n in removers.items() if n and i != index), None)
+            if source is None:
+                continue
+            removers[source] -= 1
+            if not removers[source]:
+                del removers[source]  # so the next lookup skips at most this file itself
+            into, out = moved[index].into, moved[source].out
+            into[ecosystem] = into.get(ecosystem, 0) + 1
+            out[ecosystem] = out.get(ecosystem, 0) + 1
+    return moved
+
+
+def _gated_code(code: Mapping[str, list[str]], layers: set[Layer]) -> Iterable[tuple[str, str]]:
+    for rule_id, lines in code.items():
+        rule = RULES.get(rule_id)
+        if rule is not None and rule.layer in layers:
+            yield from ((rule.ecosystem, line) for line in lines)
+
+
 def count_lines(
     f: FileDelta,
     layers: Iterable[Layer],
     *,
     strict: bool,
     baseline: Mapping[str, int] | None = None,
+    moved: Moved | None = None,
 ) -> FileLines:
     """Count one file's gated lines; ``baseline`` is the file's recorded lines per
-    ecosystem (None: the baseline does not list the file, or there is none)."""
+    ecosystem (None: the baseline does not list the file, or there is none); ``moved``
+    its lines moved from and to the change's other files (``moved_lines``)."""
     gated = set(layers)
     added = _by_ecosystem(f.added_rules, gated)
     removed = _by_ecosystem(f.removed_rules, gated)
@@ -94,7 +142,10 @@ def count_lines(
             min(n, removed.get(name, {}).get(rule, 0)) for rule, n in added.get(name, {}).items()
         )
         new = a > 0 and not sum(before.get(name, {}).values())
-        counted = a if strict else max(0, a - r)
+        into = moved.into.get(name, 0) if moved and not strict else 0
+        out = moved.out.get(name, 0) if moved and not strict else 0
+        # Removed lines that went to another file do not offset this file's new ones.
+        counted = a if strict else max(0, a - into - max(0, r - out))
         if not strict and name in f.reflowed:
             counted = 0  # the same code over more lines
         recorded = None
@@ -103,7 +154,9 @@ def count_lines(
             past = sum(after.get(name, {}).values()) - recorded
             counted = max(0, min(counted, past))
         reflowed = not strict and name in f.reflowed
-        ecosystems.append(EcosystemLines(name, a, r, changed, counted, new, recorded, reflowed))
+        ecosystems.append(
+            EcosystemLines(name, a, r, changed, counted, new, recorded, reflowed, into)
+        )
     counting = {e.ecosystem for e in ecosystems if e.counted}
     kept = set(f.kept_lines)
     pointed = [r for r in f.added_ranges if r.layer in gated and r.ecosystem in counting]

@@ -19,7 +19,7 @@ from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
 from bot.policy.approvals import RecordReview, approval
 from bot.policy.baseline import Baseline
 from bot.policy.config import Policy
-from bot.policy.counting import FileLines, count_lines
+from bot.policy.counting import FileLines, count_lines, moved_lines
 from bot.policy.decisions import COMPUTE_API, STATUSES, DecisionRecord
 from bot.policy.ratchet import Ratchet, judge_ratchet
 
@@ -110,11 +110,16 @@ def evaluate(
     paths = policy.path_filter()
     counted = [f for f in delta.files if paths.includes(f.path)]
     strict = policy.gate == "strict"
+    moved = moved_lines(counted, policy.layers)
     lines = [
         count_lines(
-            f, policy.layers, strict=strict, baseline=baseline.of(f.path) if baseline else None
+            f,
+            policy.layers,
+            strict=strict,
+            baseline=baseline.of(f.path) if baseline else None,
+            moved=moves,
         )
-        for f in counted
+        for f, moves in zip(counted, moved, strict=True)
     ]
     gated = [file for file in lines if file.counted]
     total = sum(file.counted for file in gated)

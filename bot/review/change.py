@@ -367,5 +367,5 @@ def _file_delta(plan: _Plan, policy: Policy) -> FileDelta | None:
         status=plan.status,
         old_path=plan.file.previous_filename,
         markers_allowed=policy.markers_allowed,
-        texts=(plan.old_text, plan.new_text) if plan.old_text and plan.new_text else None,
+        texts=(plan.old_text, plan.new_text) if plan.old_text or plan.new_text else None,
     )

@@ -133,12 +133,13 @@ def delta_of(
 def _texts(
     item: ChangedFile, old: FileReport | None, new: FileReport | None
 ) -> tuple[str, str] | None:
-    """Both versions' texts, for a file with non-portable lines on both sides only."""
-    if old is None or new is None or item.old is None or item.new is None:
-        return None
-    if not (old.non_portable_lines and new.non_portable_lines):
-        return None
-    return item.old.decode("utf-8", "replace"), item.new.decode("utf-8", "replace")
+    """The versions' texts ("" for one without non-portable lines, or absent), for a file
+    with non-portable lines on either side."""
+    sides = [
+        data.decode("utf-8", "replace") if data is not None and r and r.non_portable_lines else ""
+        for data, r in ((item.old, old), (item.new, new))
+    ]
+    return (sides[0], sides[1]) if any(sides) else None
 
 
 def _deltas(

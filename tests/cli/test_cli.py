@@ -434,6 +434,30 @@ def test_git_record_must_be_on_base_when_the_policy_says_so(repo: Path) -> None:
     assert "does not exist at base" in out
 
 
+def test_a_kernel_file_split_in_two_is_no_growth(tmp_path: Path) -> None:
+    # Device helpers moved from a .cu into a header of their own: every line the header
+    # adds, the .cu removed word for word, so the change adds no lock-in.
+    before, after = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(EXAMPLES / "change" / "before", before)
+    shutil.copytree(before, after)
+    source = after / "csrc" / "fused_softmax.cu"
+    lines = source.read_text().splitlines(keepends=True)
+    start = lines.index("__device__ __forceinline__ float warp_max(float v) {\n")
+    end = lines.index("__global__ void fused_softmax_kernel(const float* __restrict__ in, "
+                      "float* __restrict__ out,\n")  # fmt: skip
+    helpers = lines[start:end]
+    source.write_text("".join([*lines[:start], '#include "warp_reduce.cuh"\n', *lines[end:]]))
+    (after / "csrc" / "warp_reduce.cuh").write_text("#pragma once\n\n" + "".join(helpers))
+
+    code, out, _ = run("diff", str(before), str(after), "--format", "json")
+    doc = json.loads(out)
+    moved = {f["path"]: f for f in doc["files"]}["csrc/warp_reduce.cuh"]
+    assert moved["added"]["kernel"] > 0
+    assert (code, doc["verdict"]["conclusion"]) == (0, "success")
+    code, out, _ = run("diff", str(before), str(after))
+    assert "moved from other files" in out
+
+
 def test_diff_sarif_has_one_result_per_added_range_and_markdown_the_verdict() -> None:
     before, after = str(EXAMPLES / "change" / "before"), str(EXAMPLES / "change" / "after")
     doc = json.loads(run("diff", before, after, "--format", "json")[1])

@@ -16,7 +16,7 @@ from bot.engine.delta import changed_lines, file_delta, hunks
 from bot.engine.model import ChangeDelta, FileDelta
 from bot.policy.baseline import Baseline, dump_baseline, load_baseline, record_baseline
 from bot.policy.config import DEFAULT_POLICY, PolicyError, load_policy
-from bot.policy.counting import count_lines
+from bot.policy.counting import count_lines, moved_lines
 from bot.policy.gate import evaluate
 
 KERNEL = """#include <cuda_runtime.h>
@@ -66,6 +66,7 @@ def delta(path: str, old: str | None, new: str | None) -> FileDelta:
         added,
         removed,
         status=status,
+        texts=(old or "", new or ""),
     )
 
 
@@ -324,3 +325,60 @@ def test_a_reformat_that_spreads_the_same_code_over_more_lines_adds_none() -> No
     )
     assert g.reflowed == []
     assert count_lines(g, DEFAULT_POLICY.layers, strict=False).counted > 0
+
+
+THIRD_KERNEL = """
+__global__ void clamp(float* x, float lo, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && x[i] < lo) {
+        x[i] = lo;
+    }
+}
+"""
+
+
+def test_a_kernel_split_into_files_adds_nothing() -> None:
+    # SageAttention, DeepGEMM: a refactor moves kernels between files; the lines another file
+    # removed word for word count in neither file.
+    split = [
+        delta("csrc/kernels.cu", KERNEL + SECOND_KERNEL, KERNEL),
+        delta("csrc/shift.cu", None, SECOND_KERNEL),
+    ]
+    verdict = judge(*split)
+    assert verdict.conclusion == "success"
+    assert verdict.gated_lines == 0
+    moved = moved_lines(split, DEFAULT_POLICY.layers)
+    shifted = count_lines(split[1], DEFAULT_POLICY.layers, strict=False, moved=moved[1])
+    assert shifted.counted == 0
+    assert shifted.added == moved[1].into["cuda"] == moved[0].out["cuda"] > 0
+    assert "moved from other files: no growth" in shifted.why
+
+
+def test_moved_lines_do_not_pay_for_new_code_in_the_file_they_left() -> None:
+    # The source file gives SECOND_KERNEL away and grows a new kernel of its own, though
+    # its added and removed lines balance. The lines both kernels share stay in place in the
+    # diff, so part of the growth shows in the file that received the move: in all, the
+    # new kernel's lines count, no more and no fewer.
+    changed = [
+        delta("csrc/kernels.cu", KERNEL + SECOND_KERNEL, KERNEL + THIRD_KERNEL),
+        delta("csrc/shift.cu", None, SECOND_KERNEL),
+    ]
+    verdict = judge(*changed)
+    assert verdict.conclusion == "failure"
+    third = count_lines(delta("t.cu", None, THIRD_KERNEL), DEFAULT_POLICY.layers, strict=False)
+    assert verdict.gated_lines == third.counted > 0
+    assert "csrc/kernels.cu" in {gate.path for gate in verdict.files}
+
+
+def test_a_moved_kernel_with_new_code_beside_it_counts_the_new_code() -> None:
+    changed = [
+        delta("csrc/old.cu", KERNEL, None),
+        delta("csrc/new.cu", None, KERNEL + THIRD_KERNEL),
+    ]
+    verdict = judge(*changed)
+    [gate] = verdict.files
+    third = count_lines(delta("t.cu", None, THIRD_KERNEL), DEFAULT_POLICY.layers, strict=False)
+    assert (gate.path, gate.gated_lines) == ("csrc/new.cu", third.counted)
+    # Strict counting counts every added line, moved or not.
+    strict = judge(*changed, policy=load_policy("gate: strict\n"))
+    assert strict.gated_lines > third.counted
