@@ -161,6 +161,62 @@ def statement_no_end(size: int) -> tuple[str, str]:
     return "k.cu", _repeat("cudaMalloc x\n", size)
 
 
+def branches_in_one_function(size: int) -> tuple[str, str]:
+    unit = "#ifdef USE_CUDA\n  p[threadIdx.x] = 0;\n#endif\n"
+    return "k.cc", "KERNEL void f(int* p) {\n" + _repeat(unit, size) + "}\n"
+
+
+def nested_device_lists(size: int) -> tuple[str, str]:
+    half = max(1, size // 10)
+    return "k.py", "x = " + "['cuda', " * half + "]" * half + "\n"
+
+
+def device_dispatch_chain(size: int) -> tuple[str, str]:
+    unit = "if d == 'cuda':\n    pass\nelif d == 'cuda:0':\n    pass\n"
+    return "k.py", _repeat(unit, size)
+
+
+def kernel_heads_in_string(size: int) -> tuple[str, str]:
+    return "k.py", 'SRC = """' + _repeat("kernel void f(", size) + '"""\n'
+
+
+def swift_metal_strings(size: int) -> tuple[str, str]:
+    unit = (
+        '"kernel void f(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {" +\n'
+    )
+    return "k.swift", "let src = " + _repeat(unit, size) + '"}"\n'
+
+
+def js_wgsl_templates(size: int) -> tuple[str, str]:
+    unit = "const s = `@compute @workgroup_size(64) fn main() {}`;\n"
+    return "k.js", _repeat(unit, size)
+
+
+def rust_cube_attributes(size: int) -> tuple[str, str]:
+    unit = "#[cube(launch)]\nfn k(x: &Array<f32>) {\n    let i = ABSOLUTE_POS;\n"
+    return "k.rs", "use cubecl::prelude::*;\n" + _repeat(unit, size)
+
+
+def rust_unclosed_device_fns(size: int) -> tuple[str, str]:
+    unit = "#[kernel]\npub unsafe fn k(x: *mut f32) {\n    let i = thread::index_1d();\n"
+    return "k.rs", "use cuda_std::*;\n" + _repeat(unit, size)
+
+
+def rust_ptx_strings(size: int) -> tuple[str, str]:
+    unit = 'const P: &str = r#".version 7.5\n.target sm_70\n.visible .entry k(\n"#;\n'
+    return "k.rs", _repeat(unit, size)
+
+
+def opencl_file_unclosed(size: int) -> tuple[str, str]:
+    unit = "DECLSPEC void f(u32* w) {\n  const u64 gid = get_global_id(0);\n#if VECT_SIZE == 2\n"
+    return "k.cl", _repeat(unit, size)
+
+
+def opencl_host_strings(size: int) -> tuple[str, str]:
+    unit = '"__kernel void k(__global int* d) { d[get_global_id(0)] = 0; }\\n"\n'
+    return "k.cpp", "const char* src =\n" + _repeat(unit, size) + ";\n"
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -189,6 +245,17 @@ INPUTS: dict[str, Maker] = {
     "stacked-decorators": stacked_decorators,
     "unclosed-functions-in-branches": unclosed_functions_in_branches,
     "cmake-args": cmake_args,
+    "branches-in-one-function": branches_in_one_function,
+    "nested-device-lists": nested_device_lists,
+    "device-dispatch-chain": device_dispatch_chain,
+    "kernel-heads-in-string": kernel_heads_in_string,
+    "swift-metal-strings": swift_metal_strings,
+    "js-wgsl-templates": js_wgsl_templates,
+    "rust-cube-attributes": rust_cube_attributes,
+    "rust-unclosed-device-fns": rust_unclosed_device_fns,
+    "rust-ptx-strings": rust_ptx_strings,
+    "opencl-file-unclosed": opencl_file_unclosed,
+    "opencl-host-strings": opencl_host_strings,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}

@@ -340,11 +340,6 @@ def _paint_once(spans: list[tuple[int, int, int]], painted: list[int]) -> list[i
     return painted
 
 
-def _inside_narrower(inner: tuple[int, int, int], outer: tuple[int, int, int]) -> bool:
-    """``inner`` lies inside ``outer``, of the same layer, and its rule runs on fewer vendors."""
-    return inner[0] in _WIDER_THAN[outer[0]] and outer[1] <= inner[1] and inner[2] <= outer[2]
-
-
 def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> None:
     """On each line, hand the winner's lines on to a narrower claim nested in it.
 
@@ -399,8 +394,18 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
                 del active[bisect_left(active, heappop(closing)[1])]
             cover = active[-_NESTED_CHOICES:]
             winner = holder[line - 1]
-            while inner := [p for p in cover if _inside_narrower(ranked[p], ranked[winner])]:
-                winner = inner[-1]  # ranked weakest first: the last is the strongest
+            while True:
+                # The strongest claim of ``cover`` inside ``winner``, of its layer, whose rule
+                # runs on strictly fewer vendors (inlined: this runs per claim per line).
+                held = ranked[winner]
+                narrower = _WIDER_THAN[held[0]]
+                for p in reversed(cover):  # ranked weakest first: the last is the strongest
+                    inner = ranked[p]
+                    if inner[0] in narrower and held[1] <= inner[1] and inner[2] <= held[2]:
+                        winner = p
+                        break
+                else:
+                    break
             owner[line - 1] = ranked[winner][0]
 
 

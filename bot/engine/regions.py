@@ -43,6 +43,9 @@ from bot.engine.lexer import Lexed
 
 Span = tuple[int, int]
 Keywords = tuple[str, ...]
+# Per #if/#elif/#else/#endif of a file: start, end, word, innermost open group's #if offset
+# after it, its current branch's directive number, and where that branch ends (numbers).
+_DirectiveStates = tuple[list[int], list[int], list[str], list[int], list[int], list[int]]
 
 _C_STMT_END = re.compile(r"[;{}]")
 _C_DECL_END = re.compile(r"[;{]")
@@ -75,8 +78,7 @@ _STATEMENT_LINES = 1000  # lines one statement may span
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
 _BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
-# The name (or a lambda's "]": no group) that a parameter list's "(" follows.
-_NAME_BEFORE = re.compile(r"(?:(\w+)|\])[ \t\n]*\Z")
+_WORD_START = re.compile(r"\w+")
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
@@ -90,10 +92,12 @@ class Source:
 
     __slots__ = (
         "_blocks",
+        "_bodies",
         "_braces",
         "_branch_ends",
         "_branches",
         "_collections",
+        "_device_kinds",
         "_directive_lines",
         "_directives",
         "_functions",
@@ -103,6 +107,7 @@ class Source:
         "_logical",
         "_next",
         "_pairs",
+        "_states",
         "_string_starts",
         "_sweep_at",
         "_sweep_stack",
@@ -137,6 +142,7 @@ class Source:
         self._pairs: dict[int, int] | None = None
         self._braces: list[int] = []  # offsets of every brace, in order (with the pairs)
         self._branch_ends: dict[int, int | None] = {}  # branch directive -> its last line
+        self._states: _DirectiveStates | None = None
         self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
         self._sweep_stack: list[int] = []
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
@@ -148,6 +154,8 @@ class Source:
         self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
         self._string_starts: list[int] | None = None
         self._collections: tuple[list[int], dict[int, int]] | None = None
+        self._bodies: dict[int, str] = {}  # string literal index -> its body
+        self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
         self._keyword_lines: dict[str, set[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
@@ -345,9 +353,8 @@ class Source:
             else:
                 depth -= 1
                 at = opening
-        # The name (or a lambda's "]") just before it, read from a short slice.
-        before = _NAME_BEFORE.search(masked[max(lo, at - 64) : at])
-        return before is not None and (before.group(1) or "") not in _CONTROL_WORDS
+        before = _name_before(masked[max(lo, at - 64) : at])
+        return before is not None and before not in _CONTROL_WORDS
 
     def nearest_function(self, pos: int) -> tuple[int, int]:
         """The open brace of the innermost function or lambda body holding ``pos``, or -1,
@@ -385,48 +392,79 @@ class Source:
         """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``pos`` that
         opens and closes between offsets ``lo`` and ``hi`` (a function's body), if any.
 
-        Only the directives between ``lo`` and ``pos`` are read to open it (none in most
-        bodies), and where it ends is searched once per branch, at most
-        ``_BRANCH_DIRECTIVES`` directives on.
+        Read from the file's directives, parsed once (``_directive_states``): the branches
+        opened after ``lo`` and still open at ``pos`` are the top of the file's stack of open
+        groups there, so the innermost is the top when its group opened after ``lo``. It ends
+        at its group's next directive, if that comes before ``hi`` and at most
+        ``_BRANCH_DIRECTIVES`` directives after ``pos``. One bisection a match, whatever the
+        number of branches a body holds.
         """
-        masked = self.masked
-        if masked.find("#", lo, pos) < 0:
+        if self._states is None:
+            self._states = self._directive_states()
+        starts, ends, _, groups, branches, nexts = self._states
+        at = bisect_left(starts, pos) - 1
+        if at >= 0 and ends[at] > pos:  # a directive running over ``pos`` is not before it
+            at -= 1
+        if at < 0 or groups[at] <= lo:
             return None
-        stack: list[int] = []  # offset of each open branch's directive, innermost last
-        for m in _PP.finditer(masked, lo, pos):
-            directive = m.group(1)
-            if directive[0] == "i":
-                stack.append(m.start())
-            elif not stack:
-                continue
-            elif directive == "endif":
-                stack.pop()
-            else:
-                stack[-1] = m.start()
-        if not stack:
-            return None
-        opened = stack[-1]
+        opened = branches[at]
         if opened not in self._branch_ends:
-            self._branch_ends[opened] = self._branch_end(pos, hi)
+            self._branch_ends[opened] = self._branch_end(pos, hi, nexts[at])
         end = self._branch_ends[opened]
-        return None if end is None else (self.line_of(opened), end)
+        return None if end is None else (self.line_of(starts[opened]), end)
 
-    def _branch_end(self, pos: int, hi: int) -> int | None:
-        """Last line of the branch open at ``pos``: the line before the next directive of its
-        group (``#endif`` itself included), if one comes before ``hi``."""
-        depth = 0
-        for seen, m in enumerate(_PP.finditer(self.masked, pos, hi)):
-            if seen >= _BRANCH_DIRECTIVES:
-                return None
+    def _branch_end(self, pos: int, hi: int, following: int) -> int | None:
+        """Last line of the branch open at ``pos`` whose group's next directive is number
+        ``following`` (-1: none): the line before it (``#endif`` itself included), if it
+        comes before ``hi`` and is at most ``_BRANCH_DIRECTIVES`` directives on."""
+        starts, ends, words, _, _, _ = self._states or self._directive_states()
+        if following < 0 or ends[following] > hi:
+            return None
+        if following - bisect_left(starts, pos) >= _BRANCH_DIRECTIVES:
+            return None
+        line = self.line_of(starts[following])
+        return line if words[following] == "endif" else line - 1
+
+    def _directive_states(self) -> _DirectiveStates:
+        """Every ``#if``/``#elif``/``#else``/``#endif`` of the file, parsed once: their start
+        and end offsets, their words and, after each, the innermost open group's ``#if``
+        offset (-1: none), the number of its current branch's directive, and the number of
+        the directive that branch ends at (-1: none). An ``#else`` or ``#endif`` with no
+        group open is ignored."""
+        starts: list[int] = []
+        ends: list[int] = []
+        words: list[str] = []
+        groups: list[int] = []
+        branches: list[int] = []
+        stack: list[list[int]] = []  # open groups: [its #if offset, current branch number]
+        waiting: list[list[int]] = []  # per open group: directives whose branch it holds
+        nexts: list[int] = []
+        for number, m in enumerate(_PP.finditer(self.masked)):
             directive = m.group(1)
+            starts.append(m.start())
+            ends.append(m.end())
+            words.append(directive)
+            nexts.append(-1)
             if directive[0] == "i":
-                depth += 1
-            elif depth:
-                depth -= directive == "endif"
+                stack.append([m.start(), number])
+                waiting.append([])
+            elif stack:
+                for earlier in waiting[-1]:  # the open branch ends here
+                    nexts[earlier] = number
+                waiting[-1] = []
+                if directive == "endif":
+                    stack.pop()
+                    waiting.pop()
+                else:
+                    stack[-1][1] = number
+            if stack:
+                groups.append(stack[-1][0])
+                branches.append(stack[-1][1])
+                waiting[-1].append(number)
             else:
-                line = self.line_of(m.start())
-                return line if directive == "endif" else line - 1
-        return None
+                groups.append(-1)
+                branches.append(-1)
+        return starts, ends, words, groups, branches, nexts
 
     def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
         """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
@@ -609,6 +647,32 @@ class Source:
             self._collections = enclosing, closing
         return self._collections
 
+    def string_body(self, index: int) -> str:
+        """``string_body`` of literal ``index``, cut once per file (rules share literals)."""
+        body = self._bodies.get(index)
+        if body is None:
+            s, e = self.lexed.strings[index]
+            body = self._bodies[index] = string_body(self.lexed.text[s:e])
+        return body
+
+    def device_kinds(self) -> tuple[list[int], list[str], list[int]]:
+        """The string literals naming a device kind (``_DEVICE_KIND``), read once: their
+        start offsets, their kinds and, for each, the number of the next one naming another
+        kind (else their count), so whether a range names several kinds is two bisections."""
+        if self._device_kinds is None:
+            positions: list[int] = []
+            kinds: list[str] = []
+            for index, (s, _) in enumerate(self.lexed.strings):
+                kind = _DEVICE_KIND.match(self.string_body(index).strip().lower())
+                if kind:
+                    positions.append(s)
+                    kinds.append(kind.group(1))
+            other = [len(kinds)] * len(kinds)
+            for k in range(len(kinds) - 2, -1, -1):
+                other[k] = k + 1 if kinds[k + 1] != kinds[k] else other[k + 1]
+            self._device_kinds = positions, kinds, other
+        return self._device_kinds
+
     def strings_holding(self, keywords: Keywords) -> list[int]:
         """Indexes of the string literals in which one of ``keywords`` occurs, in order."""
         text, strings, starts = self.lexed.text, self.lexed.strings, self.string_starts()
@@ -638,6 +702,17 @@ class Source:
                 line = self.line_of(m.start())
                 assigned[m.group(1)] = (line, self.statement_last(line))
         return assigned
+
+
+def _name_before(text: str) -> str | None:
+    """The word ``text`` ends with, blanks and newlines aside ("" after a lambda's ``]``),
+    or None. Read backward from the end: a regex search would try each start in the text,
+    backtracking over every word (a tenth of a slow file's time)."""
+    text = text.rstrip(" \t\n")
+    if text.endswith("]"):
+        return ""
+    word = _WORD_START.match(text[::-1])
+    return word.group()[::-1] if word else None
 
 
 def _net(text: str) -> int:
@@ -803,16 +878,16 @@ def _c_enclosing_function(
                 covered = span[1]
                 yield span
             continue
-        function = done.get(brace)
-        if function is None:
-            first = src.c_statement_start(brace)
-            function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
         # Inside a preprocessor branch of the body (the CUDA branch beside a SYCL one), the
         # branch is the device code, not the whole function.
         branch = src.branch_in(brace, start, close) if src.preprocessor else None
         if branch is not None:
             yield branch
         else:
+            function = done.get(brace)
+            if function is None:
+                first = src.c_statement_start(brace)
+                function = done[brace] = bisect_right(starts, first), bisect_right(starts, close)
             claimed = close
             one_line = function[0] if function[0] == function[1] else 0
             yield function
@@ -915,13 +990,12 @@ def string_body(token: str) -> str:
 def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     """Each string literal whose body matches, with the literals adjacent to it: C and Python
     join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
-    text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
+    strings, masked = src.lexed.strings, src.masked
     reached = -1  # last literal already claimed with its neighbours
     for index in src.strings_holding(keywords):
         if index <= reached:
             continue
-        s, e = strings[index]
-        if not pattern.search(string_body(text[s:e])):
+        if not pattern.search(src.string_body(index)):
             continue
         first = index
         while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
@@ -956,17 +1030,27 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     the opposite of lock-in; nor when its branch of an ``if``/``elif`` or ``match`` chain is
     one of several naming such kinds. Nor is an attribute name probed with
     ``getattr``/``hasattr``."""
-    text, strings, masked = src.lexed.text, src.lexed.strings, src.masked
+    strings, masked = src.lexed.strings, src.masked
     verdicts: dict[int, bool] = {}  # opener offset -> its collection names several kinds
     chains: dict[int, bool] = {}  # branch line -> its chain names several kinds
+    body = src.string_body
+    collections: tuple[list[int], dict[int, int]] | None = None
     for index in src.strings_holding(keywords):
+        if not pattern.search(body(index)):
+            continue
         s, e = strings[index]
-        if not pattern.search(string_body(text[s:e])):
+        # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
+        # probe's "attr" and a comma before the literal come first: str.find is cheaper
+        # than a regex search over the 200 characters before every literal.
+        if (
+            _after_comma(masked, s)
+            and masked.find("attr", max(0, s - 200), s) >= 0
+            and _ATTRIBUTE_PROBE.search(masked, max(0, s - 200), s)
+        ):
             continue
-        # An attribute probed by name (hasattr(torch, "xpu")) is no device string.
-        if _ATTRIBUTE_PROBE.search(masked, max(0, s - 200), s):
-            continue
-        enclosing, closing = src.collections()
+        if collections is None:
+            collections = src.collections()
+        enclosing, closing = collections
         opener = enclosing[index]
         if opener >= 0 and opener in closing:
             several = verdicts.get(opener)
@@ -977,6 +1061,16 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
         elif _in_dispatch_chain(src, src.line_of(s), chains):
             continue
         yield src.span(s, e)
+
+
+def _after_comma(masked: str, pos: int) -> bool:
+    """Whether a comma, then only blanks (and a newline last: ``$``), come before ``pos``."""
+    pos -= 1
+    if pos >= 0 and masked[pos] == "\n":
+        pos -= 1
+    while pos >= 0 and masked[pos] in " \t":
+        pos -= 1
+    return pos >= 0 and masked[pos] == ","
 
 
 _BRANCH = re.compile(r"[ \t]*(?:(if|elif|case)\b|else\b)")
@@ -1022,29 +1116,16 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
 
 
 def _kinds_on_line(src: Source, line: int) -> set[str]:
-    text, strings, starts = src.lexed.text, src.lexed.strings, src.string_starts()
+    positions, kinds, _ = src.device_kinds()
     first = src.starts[line - 1]
-    last = src.starts[line] if line < len(src.starts) else len(text)
-    kinds = set()
-    for k in range(bisect_left(starts, first), bisect_left(starts, last)):
-        s, e = strings[k]
-        found = _DEVICE_KIND.match(string_body(text[s:e]).strip().lower())
-        if found:
-            kinds.add(found.group(1))
-    return kinds
+    last = src.starts[line] if line < len(src.starts) else len(src.lexed.text)
+    return set(kinds[bisect_left(positions, first) : bisect_left(positions, last)])
 
 
 def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:
-    text, strings, starts = src.lexed.text, src.lexed.strings, src.string_starts()
-    kinds = set()
-    for k in range(bisect_left(starts, opener), bisect_left(starts, closer)):
-        s, e = strings[k]
-        found = _DEVICE_KIND.match(string_body(text[s:e]).strip().lower())
-        if found:
-            kinds.add(found.group(1))
-            if len(kinds) >= 2:
-                return True
-    return False
+    positions, _, other = src.device_kinds()
+    at = bisect_left(positions, opener)
+    return at < len(positions) and other[at] < bisect_left(positions, closer)
 
 
 def _call_argument_string(
