@@ -22,9 +22,10 @@ from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, Span, file_region
+from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c
+from bot.engine.source_text import Span
 
 _SNIFF = 8192
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
@@ -173,10 +174,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         if spec.unless is not None and _found(spec.unless, masked, searched):
             continue
         if src is None:
-            family = lang.family
-            src = Source(
-                lexed, family.nesting, in_code, family.preprocessor, family.line_statements
-            )
+            src = Source(lexed, lang.family, in_code)
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)
