@@ -224,6 +224,18 @@ def opencl_host_strings(size: int) -> tuple[str, str]:
     return "k.cpp", "const char* src =\n" + _repeat(unit, size) + ";\n"
 
 
+def cmake_languages_line(size: int) -> tuple[str, str]:
+    return "CMakeLists.txt", "project(x " + _repeat("LANGUAGES C ", size) + ") CUDA\n"
+
+
+def meson_add_languages_line(size: int) -> tuple[str, str]:
+    return "meson.build", _repeat("add_languages(", size) + ") 'cuda'\n"
+
+
+def vulkan_vendor_if_line(size: int) -> tuple[str, str]:
+    return "k.cpp", _repeat("if (x ", size) + "; VK_NV_x\n"
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -263,6 +275,9 @@ INPUTS: dict[str, Maker] = {
     "rust-ptx-strings": rust_ptx_strings,
     "opencl-file-unclosed": opencl_file_unclosed,
     "opencl-host-strings": opencl_host_strings,
+    "cmake-languages-line": cmake_languages_line,
+    "meson-add-languages-line": meson_add_languages_line,
+    "vulkan-vendor-if-line": vulkan_vendor_if_line,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}
