@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import starmap
 
 from bot.engine.logical_lines import LogicalLines
 from bot.engine.source_text import Keywords, SourceText, Span
@@ -33,7 +34,7 @@ class StringLiterals:
         self.lines = lines
         self._string_starts: list[int] | None = None
         self._collections: tuple[list[int], dict[int, int]] | None = None
-        self._bodies: dict[int, str] = {}  # string literal index -> its body
+        self._bodies: list[str] | None = None  # each literal's body
         self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
 
     def string_starts(self) -> list[int]:
@@ -42,25 +43,31 @@ class StringLiterals:
         return self._string_starts
 
     def string_body(self, index: int) -> str:
-        """``string_body`` of literal ``index``, cut once per file (rules share literals)."""
-        body = self._bodies.get(index)
-        if body is None:
-            s, e = self.text.lexed.strings[index]
-            body = self._bodies[index] = string_body(self.text.lexed.text[s:e])
-        return body
+        """``string_body`` of literal ``index``."""
+        return (self._bodies or self.bodies())[index]
+
+    def bodies(self) -> list[str]:
+        """``string_body`` of every literal, cut once per file (rules share literals) by
+        ``map``, with no Python frame per literal but the cut itself."""
+        if self._bodies is None:
+            text = self.text.lexed.text
+            tokens = map(text.__getitem__, starmap(slice, self.text.lexed.strings))
+            self._bodies = list(map(string_body, tokens))
+        return self._bodies
 
     def device_kinds(self) -> tuple[list[int], list[str], list[int]]:
         """The string literals naming a device kind (``_DEVICE_KIND``), read once: their
         start offsets, their kinds and, for each, the number of the next one naming another
         kind (else their count), so whether a range names several kinds is two bisections."""
         if self._device_kinds is None:
-            positions: list[int] = []
-            kinds: list[str] = []
-            for index, (s, _) in enumerate(self.text.lexed.strings):
-                kind = _DEVICE_KIND.match(self.string_body(index).strip().lower())
-                if kind:
-                    positions.append(s)
-                    kinds.append(kind.group(1))
+            found = list(map(_DEVICE_KIND.match, map(str.lower, map(str.strip, self.bodies()))))
+            named = [
+                (s, kind.group(1))
+                for s, kind in zip(self.string_starts(), found, strict=True)
+                if kind
+            ]
+            positions = [s for s, _ in named]
+            kinds = [kind for _, kind in named]
             other = [len(kinds)] * len(kinds)
             for k in range(len(kinds) - 2, -1, -1):
                 other[k] = k + 1 if kinds[k + 1] != kinds[k] else other[k + 1]
