@@ -419,8 +419,9 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
         number = line + step
         while 0 < number <= len(lines) and abs(number - line) <= _CHAIN_REACH:
             code = lines[number - 1]
-            depth = len(code) - len(code.lstrip())
-            if code.strip() and depth <= indent:
+            stripped = code.lstrip()
+            depth = len(code) - len(stripped)
+            if stripped and depth <= indent:
                 branch = _BRANCH.match(code) if depth == indent else None
                 if branch is None or (step > 0 and branch.group(1) == "if"):
                     break  # the chain ended, or another one starts
@@ -428,19 +429,16 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
                 if step < 0 and branch.group(1) == "if":
                     break  # the chain's own head
             number += step
-    for number in branches:
-        kinds |= _kinds_on_line(src, number)
+    positions, names, _ = src.strings.device_kinds()
+    starts, end = src.starts, len(src.lexed.text)
+    for number in branches:  # the kinds the branch lines' literals name
+        first = bisect_left(positions, starts[number - 1])
+        last = bisect_left(positions, starts[number] if number < len(starts) else end)
+        kinds.update(names[first:last])
     verdict = len(kinds) >= 2
     for number in branches:
         known[number] = verdict
     return verdict
-
-
-def _kinds_on_line(src: Source, line: int) -> set[str]:
-    positions, kinds, _ = src.strings.device_kinds()
-    first = src.starts[line - 1]
-    last = src.starts[line] if line < len(src.starts) else len(src.lexed.text)
-    return set(kinds[bisect_left(positions, first) : bisect_left(positions, last)])
 
 
 def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:
