@@ -27,7 +27,15 @@ _DEVICE_KIND = re.compile(
 class StringLiterals:
     """What region kinds read around a file's string literals, each found once."""
 
-    __slots__ = ("_bodies", "_collections", "_device_kinds", "_string_starts", "lines", "text")
+    __slots__ = (
+        "_bodies",
+        "_collections",
+        "_device_kinds",
+        "_holding_keyword",
+        "_string_starts",
+        "lines",
+        "text",
+    )
 
     def __init__(self, text: SourceText, lines: LogicalLines) -> None:
         self.text = text
@@ -35,6 +43,7 @@ class StringLiterals:
         self._string_starts: list[int] | None = None
         self._collections: tuple[list[int], dict[int, int]] | None = None
         self._bodies: list[str] | None = None  # each literal's body
+        self._holding_keyword: dict[str, list[int]] = {}  # keyword -> literals holding it
         self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
 
     def string_starts(self) -> list[int]:
@@ -76,18 +85,26 @@ class StringLiterals:
 
     def strings_holding(self, keywords: Keywords) -> list[int]:
         """Indexes of the string literals in which one of ``keywords`` occurs, in order."""
+        if len(keywords) == 1:
+            return self._holding(keywords[0])
+        return sorted(set().union(*map(self._holding, keywords)))
+
+    def _holding(self, keyword: str) -> list[int]:
+        """Indexes of the literals holding ``keyword``, in order (rules share keywords)."""
+        found = self._holding_keyword.get(keyword)
+        if found is not None:
+            return found
         text, strings, starts = self.text.lexed.text, self.text.lexed.strings, self.string_starts()
-        found: set[int] = set()
-        for keyword in keywords:
-            i = text.find(keyword)
-            while i >= 0:
-                index = bisect_right(starts, i) - 1
-                if index >= 0 and i + len(keyword) <= strings[index][1]:
-                    found.add(index)
-                    i = text.find(keyword, strings[index][1])
-                else:
-                    i = text.find(keyword, i + 1)
-        return sorted(found)
+        found = self._holding_keyword[keyword] = []
+        i = text.find(keyword)
+        while i >= 0:
+            index = bisect_right(starts, i) - 1
+            if index >= 0 and i + len(keyword) <= strings[index][1]:
+                found.append(index)
+                i = text.find(keyword, strings[index][1])
+            else:
+                i = text.find(keyword, i + 1)
+        return found
 
     def collections(self) -> tuple[list[int], dict[int, int]]:
         """Brackets around string literals, in one pass: for each string (by index) the
