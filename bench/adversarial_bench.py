@@ -1,6 +1,7 @@
 """Benchmark: the engine's speed on inputs built to make it slow, in MB/s, in one process.
 
     python bench/adversarial_bench.py [--mb 1.0] [--floor 2.0] [--only NAME ...]
+    python bench/adversarial_bench.py --reference bench/corpus/flash-attention --floor-ratio 0.1
 
 Each input is a file a pull request author could write (long macros with many matches,
 thousands of ``#if`` branches, unclosed conditional chains, deep braces, a 4 MB single line,
@@ -9,6 +10,11 @@ literals, ...). It is classified once (the best of ``--repeat`` runs is kept) an
 prints its size, wall and CPU seconds and MB/s of each. With ``--floor F`` the exit status is
 1 when any input is slower than F MB/s of CPU time (wall time on a shared machine measures
 the neighbours as much as the engine), so the figure can gate a change.
+
+With ``--reference DIR ...`` the files of those folders that lockin counts are classified
+first, in the same process, for the engine's speed on real code; each input's CPU MB/s is
+then also given as a share of it (``x real``), and ``--floor-ratio R`` exits 1 when an
+input is slower than R times real code: a goal that a busier or faster machine scales alike.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.engine.classify import classify  # noqa: E402
+from bot.engine.languages import by_path  # noqa: E402
 
 Maker = Callable[[int], tuple[str, str]]  # size in bytes -> (path, text)
 
@@ -161,6 +168,74 @@ def statement_no_end(size: int) -> tuple[str, str]:
     return "k.cu", _repeat("cudaMalloc x\n", size)
 
 
+def branches_in_one_function(size: int) -> tuple[str, str]:
+    unit = "#ifdef USE_CUDA\n  p[threadIdx.x] = 0;\n#endif\n"
+    return "k.cc", "KERNEL void f(int* p) {\n" + _repeat(unit, size) + "}\n"
+
+
+def nested_device_lists(size: int) -> tuple[str, str]:
+    half = max(1, size // 10)
+    return "k.py", "x = " + "['cuda', " * half + "]" * half + "\n"
+
+
+def device_dispatch_chain(size: int) -> tuple[str, str]:
+    unit = "if d == 'cuda':\n    pass\nelif d == 'cuda:0':\n    pass\n"
+    return "k.py", _repeat(unit, size)
+
+
+def kernel_heads_in_string(size: int) -> tuple[str, str]:
+    return "k.py", 'SRC = """' + _repeat("kernel void f(", size) + '"""\n'
+
+
+def swift_metal_strings(size: int) -> tuple[str, str]:
+    unit = (
+        '"kernel void f(device float* x [[buffer(0)]], uint i [[thread_position_in_grid]]) {" +\n'
+    )
+    return "k.swift", "let src = " + _repeat(unit, size) + '"}"\n'
+
+
+def js_wgsl_templates(size: int) -> tuple[str, str]:
+    unit = "const s = `@compute @workgroup_size(64) fn main() {}`;\n"
+    return "k.js", _repeat(unit, size)
+
+
+def rust_cube_attributes(size: int) -> tuple[str, str]:
+    unit = "#[cube(launch)]\nfn k(x: &Array<f32>) {\n    let i = ABSOLUTE_POS;\n"
+    return "k.rs", "use cubecl::prelude::*;\n" + _repeat(unit, size)
+
+
+def rust_unclosed_device_fns(size: int) -> tuple[str, str]:
+    unit = "#[kernel]\npub unsafe fn k(x: *mut f32) {\n    let i = thread::index_1d();\n"
+    return "k.rs", "use cuda_std::*;\n" + _repeat(unit, size)
+
+
+def rust_ptx_strings(size: int) -> tuple[str, str]:
+    unit = 'const P: &str = r#".version 7.5\n.target sm_70\n.visible .entry k(\n"#;\n'
+    return "k.rs", _repeat(unit, size)
+
+
+def opencl_file_unclosed(size: int) -> tuple[str, str]:
+    unit = "DECLSPEC void f(u32* w) {\n  const u64 gid = get_global_id(0);\n#if VECT_SIZE == 2\n"
+    return "k.cl", _repeat(unit, size)
+
+
+def opencl_host_strings(size: int) -> tuple[str, str]:
+    unit = '"__kernel void k(__global int* d) { d[get_global_id(0)] = 0; }\\n"\n'
+    return "k.cpp", "const char* src =\n" + _repeat(unit, size) + ";\n"
+
+
+def cmake_languages_line(size: int) -> tuple[str, str]:
+    return "CMakeLists.txt", "project(x " + _repeat("LANGUAGES C ", size) + ") CUDA\n"
+
+
+def meson_add_languages_line(size: int) -> tuple[str, str]:
+    return "meson.build", _repeat("add_languages(", size) + ") 'cuda'\n"
+
+
+def vulkan_vendor_if_line(size: int) -> tuple[str, str]:
+    return "k.cpp", _repeat("if (x ", size) + "; VK_NV_x\n"
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -189,6 +264,20 @@ INPUTS: dict[str, Maker] = {
     "stacked-decorators": stacked_decorators,
     "unclosed-functions-in-branches": unclosed_functions_in_branches,
     "cmake-args": cmake_args,
+    "branches-in-one-function": branches_in_one_function,
+    "nested-device-lists": nested_device_lists,
+    "device-dispatch-chain": device_dispatch_chain,
+    "kernel-heads-in-string": kernel_heads_in_string,
+    "swift-metal-strings": swift_metal_strings,
+    "js-wgsl-templates": js_wgsl_templates,
+    "rust-cube-attributes": rust_cube_attributes,
+    "rust-unclosed-device-fns": rust_unclosed_device_fns,
+    "rust-ptx-strings": rust_ptx_strings,
+    "opencl-file-unclosed": opencl_file_unclosed,
+    "opencl-host-strings": opencl_host_strings,
+    "cmake-languages-line": cmake_languages_line,
+    "meson-add-languages-line": meson_add_languages_line,
+    "vulkan-vendor-if-line": vulkan_vendor_if_line,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}
@@ -209,29 +298,62 @@ def measure(name: str, size: int, repeat: int) -> tuple[int, float, float]:
     return len(data), wall, cpu
 
 
+def real_code_rate(folders: list[Path], repeat: int) -> tuple[int, int, float]:
+    """Files, bytes and CPU MB/s (best of ``repeat``) of classifying every counted file."""
+    files = [
+        (str(path), path.read_bytes())
+        for folder in folders
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and by_path(str(path))[0] is not None
+    ]
+    nbytes = sum(len(data) for _, data in files)
+    cpu = float("inf")
+    for _ in range(repeat):
+        c0 = time.process_time()
+        for path, data in files:
+            classify(path, data)
+        cpu = min(cpu, time.process_time() - c0)
+    return len(files), nbytes, nbytes / 1e6 / max(cpu, 1e-9)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=1.0, help="size of each input (MB)")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--floor", type=float, help="exit 1 when an input is below F MB/s")
     parser.add_argument("--only", nargs="*", choices=sorted(INPUTS), default=None)
+    parser.add_argument("--reference", nargs="*", type=Path, default=[], metavar="DIR")
+    parser.add_argument(
+        "--floor-ratio", type=float, help="with --reference: exit 1 below R x real code"
+    )
     args = parser.parse_args(argv)
+    if args.floor_ratio is not None and not args.reference:
+        parser.error("--floor-ratio needs --reference")
     size = int(args.mb * 1_000_000)
     slow: list[str] = []
     classify("warm.cu", b"__global__ void k() { threadIdx.x; }\n")  # lazy setup not timed
-    print(f"{'input':28} {'MB':>6} {'wall s':>7} {'cpu s':>7} {'MB/s':>6} {'cpu MB/s':>8}")
+    real = None
+    if args.reference:
+        count, nbytes, real = real_code_rate(args.reference, args.repeat)
+        print(f"real code: {count} files, {nbytes / 1e6:.1f} MB, {real:.1f} cpu MB/s")
+    ratio = f" {'x real':>6}" if real else ""
+    print(f"{'input':28} {'MB':>6} {'wall s':>7} {'cpu s':>7} {'MB/s':>6} {'cpu MB/s':>8}{ratio}")
     for name in args.only or INPUTS:
         nbytes, wall, cpu = measure(name, size, args.repeat)
         mb = nbytes / 1e6
         rate = mb / max(cpu, 1e-9)
+        share = f" {rate / real:6.2f}" if real else ""
         print(
-            f"{name:28} {mb:6.2f} {wall:7.3f} {cpu:7.3f} {mb / max(wall, 1e-9):6.1f} {rate:8.1f}",
+            f"{name:28} {mb:6.2f} {wall:7.3f} {cpu:7.3f} {mb / max(wall, 1e-9):6.1f} {rate:8.1f}"
+            + share,
             flush=True,
         )
-        if args.floor is not None and rate < args.floor:
+        below_floor = args.floor is not None and rate < args.floor
+        below_share = real and args.floor_ratio is not None and rate < args.floor_ratio * real
+        if below_floor or below_share:
             slow.append(name)
     if slow:
-        print(f"below {args.floor} MB/s: {', '.join(slow)}")
+        print(f"too slow: {', '.join(slow)}")
         return 1
     return 0
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from heapq import heappop, heappush
 from itertools import compress, groupby
 from operator import itemgetter, not_
+from typing import NamedTuple
 
 from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, refine
@@ -24,6 +25,7 @@ from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c
+from bot.engine.source_text import Span
 
 _SNIFF = 8192
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
@@ -77,6 +79,14 @@ _BODILESS = re.compile(
     r"\s*(?:(?:namespace\b[\w:\s]*\{|using[ \t]+namespace\b[^;{}]*;|[};]"
     r"|(?:extern[ \t]+)?template\b[^;{}]*;)\s*)*"
 )
+
+
+class Claim(NamedTuple):
+    """A rule's claim on a region of a file: the lines one match of its pattern owns."""
+
+    spec: int  # the rule's index in ``SPECS``
+    first: int  # first line of the region, 1-based
+    last: int  # last line, inclusive
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -133,8 +143,8 @@ def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str]
     return found
 
 
-def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
-    """(spec index, first line, last line) of every region any applicable rule claims."""
+def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
+    """Every region any applicable rule claims, by rule then line."""
     masked = lexed.masked
     rules = RULES_BY_LANGUAGE[lang.name]
     in_code = rules.keywords.occurrences(masked)
@@ -164,10 +174,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
         if spec.unless is not None and _found(spec.unless, masked, searched):
             continue
         if src is None:
-            family = lang.family
-            src = Source(
-                lexed, family.nesting, in_code, family.preprocessor, family.line_statements
-            )
+            src = Source(lexed, lang.family, in_code)
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)
@@ -181,7 +188,9 @@ def _claims(lang: Language, lexed: Lexed) -> list[tuple[int, int, int]]:
         if found:
             claimed[index] = found
     return [
-        (index, first, last) for index in sorted(claimed) for first, last in sorted(claimed[index])
+        Claim(index, first, last)
+        for index in sorted(claimed)
+        for first, last in sorted(claimed[index])
     ]
 
 
@@ -258,12 +267,12 @@ def _classify(path: str, data: bytes) -> FileReport:
         includes=includes,
     )
     if markers.WORD in text:
-        markers.apply(report, lexed, [(SPECS[i].rule.id, a, b) for i, a, b in claims])
+        markers.apply(report, lexed, [(SPECS[c.spec].rule.id, c.first, c.last) for c in claims])
     return report
 
 
 def _resolve(
-    claims: list[tuple[int, int, int]],
+    claims: list[Claim],
     code: list[bool],
     layers: dict[Layer, int],
     ecosystems: dict[str, int],
@@ -278,7 +287,7 @@ def _resolve(
     """
     n = len(code)
     ranked = _ranked(claims, n)
-    owner = _paint(ranked, n)
+    owner = _paint([claim.spec for claim in ranked], ranked, n)
     _repaint_narrower(ranked, owner)
     # Only code lines count and only they form findings: pick them out at C speed.
     owners = list(compress(owner, code))
@@ -304,21 +313,21 @@ def _resolve(
     return list(map(_RULE_IDS.__getitem__, owner))
 
 
-def _paint(claims: list[tuple[int, int, int]], n: int) -> list[int]:
-    """Each of ``n`` lines labelled with the first item of the last claim over it (-1: none)."""
+def _paint(labels: Iterable[int], claims: list[Claim], n: int) -> list[int]:
+    """Each of ``n`` lines labelled with the label (one per claim, from ``labels``) of the
+    last claim over it (-1: none)."""
     painted = [-1] * n
-    spans = [
-        (label, first if first > 1 else 1, last if last < n else n) for label, first, last in claims
-    ]
-    if sum(last - first + 1 for _, first, last in spans if first <= last) > _OVERPAINT * n:
-        return _paint_once(spans, painted)
-    for label, first, last in spans:
+    spans = [(first if first > 1 else 1, last if last < n else n) for _, first, last in claims]
+    labelled = list(zip(labels, spans, strict=True))
+    if sum(last - first + 1 for first, last in spans if first <= last) > _OVERPAINT * n:
+        return _paint_once(labelled, painted)
+    for label, (first, last) in labelled:
         if first <= last:
             painted[first - 1 : last] = [label] * (last - first + 1)
     return painted
 
 
-def _paint_once(spans: list[tuple[int, int, int]], painted: list[int]) -> list[int]:
+def _paint_once(labelled: list[tuple[int, Span]], painted: list[int]) -> list[int]:
     """``_paint`` for claims that overlap a lot (thousands of regions running to the end of
     the file): the strongest claim first, each line painted once, skipping painted runs
     through a next-unpainted-line forest with path halving. Linear in lines plus claims."""
@@ -331,7 +340,7 @@ def _paint_once(spans: list[tuple[int, int, int]], painted: list[int]) -> list[i
             i = after[i]
         return i
 
-    for label, first, last in reversed(spans):
+    for label, (first, last) in reversed(labelled):
         i = unpainted(first - 1) if first <= last else n
         while i < last:
             painted[i] = label
@@ -340,19 +349,14 @@ def _paint_once(spans: list[tuple[int, int, int]], painted: list[int]) -> list[i
     return painted
 
 
-def _inside_narrower(inner: tuple[int, int, int], outer: tuple[int, int, int]) -> bool:
-    """``inner`` lies inside ``outer``, of the same layer, and its rule runs on fewer vendors."""
-    return inner[0] in _WIDER_THAN[outer[0]] and outer[1] <= inner[1] and inner[2] <= outer[2]
-
-
-def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> None:
+def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
     """On each line, hand the winner's lines on to a narrower claim nested in it.
 
     The narrower rule says more about those lines: the `#ifdef COOPMAT2` branch of a Vulkan
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
-    specs = set(map(itemgetter(0), ranked))
+    specs = {claim.spec for claim in ranked}
     if len(specs) < 2:
         return
     wider_of = {index: wider for index in specs if (wider := _WIDER[index] & specs)}
@@ -363,7 +367,7 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
     # "some region of this spec encloses [first, last]" is one bisection.
     starts: dict[int, list[int]] = {}
     reach: dict[int, list[int]] = {}
-    for index, first, last in sorted((c for c in ranked if c[0] in outer), key=itemgetter(1)):
+    for index, first, last in sorted((c for c in ranked if c.spec in outer), key=itemgetter(1)):
         starts.setdefault(index, []).append(first)
         ends = reach.setdefault(index, [])
         ends.append(max(last, ends[-1]) if ends else last)
@@ -380,28 +384,42 @@ def _repaint_narrower(ranked: list[tuple[int, int, int]], owner: list[int]) -> N
         return
     n = len(owner)
     # The claim (position in ranked) that won each line.
-    holder = _paint([(pos, first, last) for pos, (_, first, last) in enumerate(ranked)], n)
+    holder = _paint(range(len(ranked)), ranked, n)
     # One sweep down the lines the nested claims cover: the claims covering the current line
     # are kept sorted (weakest first), those ended dropped through a heap of their ends, and
     # only the strongest _NESTED_CHOICES are tried per line, so thousands of nested claims
     # (an unclosed function per line) cost linear time.
-    by_start = sorted(nested, key=lambda pos: ranked[pos][1])
+    by_start = sorted(nested, key=lambda pos: ranked[pos].first)
     active: list[int] = []
     closing: list[tuple[int, int]] = []
     k = 0
-    for first, last in _union((ranked[pos][1], ranked[pos][2]) for pos in by_start):
+    for first, last in _union((ranked[pos].first, ranked[pos].last) for pos in by_start):
         for line in range(max(first, 1), min(last, n) + 1):
-            while k < len(by_start) and ranked[by_start[k]][1] <= line:
+            while k < len(by_start) and ranked[by_start[k]].first <= line:
                 insort(active, by_start[k])
-                heappush(closing, (ranked[by_start[k]][2], by_start[k]))
+                heappush(closing, (ranked[by_start[k]].last, by_start[k]))
                 k += 1
             while closing and closing[0][0] < line:
                 del active[bisect_left(active, heappop(closing)[1])]
             cover = active[-_NESTED_CHOICES:]
             winner = holder[line - 1]
-            while inner := [p for p in cover if _inside_narrower(ranked[p], ranked[winner])]:
-                winner = inner[-1]  # ranked weakest first: the last is the strongest
-            owner[line - 1] = ranked[winner][0]
+            while True:
+                # The strongest claim of ``cover`` inside ``winner``, of its layer, whose rule
+                # runs on strictly fewer vendors (inlined: this runs per claim per line).
+                held = ranked[winner]
+                narrower = _WIDER_THAN[held.spec]
+                for p in reversed(cover):  # ranked weakest first: the last is the strongest
+                    inner = ranked[p]
+                    if (
+                        inner.spec in narrower
+                        and held.first <= inner.first
+                        and inner.last <= held.last
+                    ):
+                        winner = p
+                        break
+                else:
+                    break
+            owner[line - 1] = ranked[winner].spec
 
 
 def _union(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
@@ -418,7 +436,7 @@ def _union(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
         yield current
 
 
-def _ranked(claims: list[tuple[int, int, int]], n: int) -> list[tuple[int, int, int]]:
+def _ranked(claims: list[Claim], n: int) -> list[Claim]:
     """``claims`` weakest first: by layer rank, region length (lines up to ``n``), the kind's
     specificity, then the rule listed first. Stable: equal claims keep the input's order.
 

@@ -14,8 +14,10 @@ import pytest
 
 from bot.engine.languages import by_path, refine
 from bot.engine.lexer import Lexed, lex
-from bot.engine.regions import STRING_KINDS, Source, string_body
+from bot.engine.regions import STRING_KINDS
 from bot.engine.registry import SPECS, KeywordIndex, RuleSpec
+from bot.engine.source_text import SourceText
+from bot.engine.string_literals import string_body
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +61,7 @@ def test_every_match_lies_where_a_keyword_is(spec: RuleSpec) -> None:
                 if spec.pattern.search(string_body(literal)):
                     assert any(k in literal for k in spec.keywords), (spec.rule.id, path)
             continue
-        src = Source(lexed, "braces", index.occurrences(lexed.masked))
+        src = SourceText(lexed, "braces", index.occurrences(lexed.masked))
         everywhere = [m.span() for m in spec.pattern.finditer(src.masked)]
         windowed = [m.span() for m in src.finditer(spec.pattern, spec.keywords)]
         assert everywhere == windowed, f"{spec.rule.id} in {path}: a match without a keyword"
@@ -68,7 +70,7 @@ def test_every_match_lies_where_a_keyword_is(spec: RuleSpec) -> None:
 def test_the_contract_check_catches_a_pattern_wider_than_its_keywords() -> None:
     lexed = lex("cudaMalloc(&p, n);\nfoo();\n", by_path("a.cu")[0].family)  # type: ignore[union-attr]
     index = KeywordIndex(frozenset({"cudaMalloc"}))
-    src = Source(lexed, "braces", index.occurrences(lexed.masked))
+    src = SourceText(lexed, "braces", index.occurrences(lexed.masked))
     wide = re.compile(r"\w+\(", re.M)
     everywhere = [m.span() for m in wide.finditer(src.masked)]
     windowed = [m.span() for m in src.finditer(wide, ("cudaMalloc",))]

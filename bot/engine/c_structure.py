@@ -1,0 +1,161 @@
+"""C-family structure of a file: brace pairs, where a statement starts, which blocks are
+function or lambda bodies, and the innermost body around an offset."""
+
+from __future__ import annotations
+
+import re
+
+from bot.engine.source_text import SourceText
+
+_BRACES = re.compile(r"[{}]")
+# Lines that end a C statement without a semicolon: directives and access labels.
+_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
+_NON_SPACE = re.compile(r"\S")
+_STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
+_HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
+_WORD_START = re.compile(r"\w+")
+# What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
+# return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
+_QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
+_CONTROL_WORDS = frozenset(
+    {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "defined", "elif"}
+)
+
+
+class CStructure:
+    """Braces and function bodies of a C-family file, each found once, on first use."""
+
+    __slots__ = ("_braces", "_functions", "_pairs", "_sweep_at", "_sweep_stack", "text")
+
+    def __init__(self, text: SourceText) -> None:
+        self.text = text
+        self._pairs: dict[int, int] | None = None
+        self._braces: list[int] = []  # offsets of every brace, in order (with the pairs)
+        self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
+        self._sweep_stack: list[int] = []
+        self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
+
+    def brace_pairs(self) -> dict[int, int]:
+        if self._pairs is None:
+            pairs: dict[int, int] = {}
+            stack: list[int] = []
+            masked = self.text.masked
+            self._braces = braces = [m.start() for m in _BRACES.finditer(masked)]
+            for at in braces:
+                if masked[at] == "{":
+                    stack.append(at)
+                elif stack:
+                    pairs[stack.pop()] = at
+            self._pairs = pairs
+        return self._pairs
+
+    def c_statement_start(self, pos: int) -> int:
+        """Offset where the C statement holding ``pos`` starts: after the previous ``;``,
+        ``{`` or ``}`` and after any preprocessor line or access label in between."""
+        masked = self.text.masked
+        lo = pos - _STATEMENT_WINDOW - 1 if pos > _STATEMENT_WINDOW else -1
+        # The nearest end found bounds the search for the others (unrolled: this runs once
+        # per match of every C statement rule).
+        cut = masked.rfind(";", lo + 1, pos)
+        if cut < lo:
+            cut = lo
+        found = masked.rfind("{", cut + 1, pos)
+        if found > cut:
+            cut = found
+        found = masked.rfind("}", cut + 1, pos)
+        if found > cut:
+            cut = found
+        if cut == lo and lo >= 0:  # no statement end in the window: start at the line
+            return masked.rfind("\n", 0, pos) + 1
+        begin = cut + 1
+        if self.text.preprocessor and (
+            masked.find("#", begin, pos) >= 0 or masked.find(":", begin, pos) >= 0
+        ):
+            for barrier in _C_BARRIER.finditer(masked, begin, pos):
+                begin = max(begin, barrier.end())
+        first = _NON_SPACE.search(masked, begin, pos + 1)
+        return first.start() if first else pos
+
+    def block_end(self, open_brace: int) -> int:
+        """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""
+        return self.brace_pairs().get(open_brace, len(self.text.masked) - 1)
+
+    def is_function_body(self, open_brace: int) -> bool:
+        """Whether the block opening at ``open_brace`` is a function's or a lambda's body.
+
+        Its header ends in a parameter list: a ``)`` after the previous ``;``, ``{`` or ``}``,
+        followed only by qualifiers (``const``, ``noexcept``, ``-> T``, macros), whose ``(``
+        follows a name or a lambda's ``]`` that is no control keyword (``if``, ``for``,
+        ``while``, ``switch``, ``catch``). Class, namespace, ``else``/``do``/``try`` and
+        initializer blocks have no such list. Bounded by ``_HEADER_WINDOW`` characters.
+        """
+        masked = self.text.masked
+        lo = open_brace - _HEADER_WINDOW if open_brace > _HEADER_WINDOW else 0
+        cut = max(
+            lo - 1,
+            masked.rfind(";", lo, open_brace),
+            masked.rfind("{", lo, open_brace),
+            masked.rfind("}", lo, open_brace),
+        )
+        close = masked.rfind(")", cut + 1, open_brace)
+        if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
+            return False
+        # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``): one
+        # ``rfind`` pair per bracket passed, most headers need one or two.
+        depth, at = 1, close
+        while depth:
+            opening = masked.rfind("(", lo, at)
+            closing = masked.rfind(")", lo, at)
+            if opening < 0:
+                return False
+            if closing > opening:
+                depth += 1
+                at = closing
+            else:
+                depth -= 1
+                at = opening
+        before = _name_before(masked[max(lo, at - 64) : at])
+        return before is not None and before not in _CONTROL_WORDS
+
+    def nearest_function(self, pos: int) -> tuple[int, int]:
+        """The open brace of the innermost function or lambda body holding ``pos``, or -1,
+        and the brace closing it. Offsets must come in increasing order: one sweep over the
+        file's braces serves every call."""
+        masked, functions = self.text.masked, self._functions
+        pairs = self.brace_pairs()
+        braces, stack = self._braces, self._sweep_stack
+        k, count = self._sweep_at, len(braces)
+        while k < count and braces[k] < pos:
+            if masked[braces[k]] == "{":
+                stack.append(braces[k])
+            elif stack:
+                stack.pop()
+            k += 1
+        self._sweep_at = k
+        # Down the stack to the first brace whose answer is known or that is a body; every
+        # brace walked past shares that answer (each is decided once per file).
+        walked: list[int] = []
+        found = -1
+        for brace in reversed(stack):
+            known = functions.get(brace)
+            if known is not None:
+                found = known
+                break
+            walked.append(brace)
+            if self.is_function_body(brace):
+                found = brace
+                break
+        for brace in walked:
+            functions[brace] = found
+        return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+
+
+def _name_before(text: str) -> str | None:
+    """The word ``text`` ends with, blanks and newlines aside ("" after a lambda's ``]``),
+    or None. Read backward from the end: a regex search would try each start in the text,
+    backtracking over every word (a tenth of a slow file's time)."""
+    text = text.rstrip(" \t\n")
+    if text.endswith("]"):
+        return ""
+    word = _WORD_START.match(text[::-1])
+    return word.group()[::-1] if word else None

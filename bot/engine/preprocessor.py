@@ -1,0 +1,189 @@
+"""Preprocessor directives of a C-family file: the lines a directive runs over, and the
+``#if``/``#elif``/``#else`` branches, each parsed once per file."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+
+from bot.engine.source_text import SourceText, Span
+
+# A directive from its '#' to the end of the lines its trailing backslashes continue it over.
+# It opens with a literal, so re finds candidates at memchr speed; ``directives`` keeps those
+# with only blanks before them on a line that does not continue the one above. Each
+# repetition ends at a newline, so it never backtracks over more than a line.
+_DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
+_PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
+_MACRO_LINES = 500  # lines one #define may continue over
+_BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
+# Per #if/#elif/#else/#endif of a file: start, end, word, innermost open group's #if offset
+# after it, its current branch's directive number, and where that branch ends (numbers).
+_DirectiveStates = tuple[list[int], list[int], list[str], list[int], list[int], list[int]]
+
+
+class Preprocessor:
+    """The directives and branches of a file, each found once, on first use."""
+
+    __slots__ = (
+        "_branch_ends",
+        "_branches",
+        "_directive_lines",
+        "_directives",
+        "_states",
+        "text",
+    )
+
+    def __init__(self, text: SourceText) -> None:
+        self.text = text
+        self._branch_ends: dict[int, int | None] = {}  # branch directive -> its last line
+        self._states: _DirectiveStates | None = None
+        self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
+        self._directives: tuple[list[int], list[int]] | None = None
+        self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
+
+    def directive_span(self, pos: int) -> Span | None:
+        """The lines of the preprocessor directive holding ``pos``, ``\\`` continuations
+        included (a match inside a multi-line #define belongs to the macro), at most
+        ``_MACRO_LINES`` lines after the directive's first."""
+        if not self.text.preprocessor:
+            return None
+        if self._directives is None:
+            self._directives = self._find_directives()
+        starts, ends = self._directives
+        # Directives do not overlap and come in order: the last one starting at or before
+        # ``pos`` is the only one that may hold it (one bisection, whatever the macro's size).
+        at = bisect_right(starts, pos) - 1
+        if at < 0 or pos > ends[at]:
+            return None
+        lines = self._directive_lines.get(at)
+        if lines is None:  # once per directive, not per match inside it
+            first, last = self.text.span(starts[at], ends[at])
+            lines = self._directive_lines[at] = (first, min(last, first + _MACRO_LINES))
+        if lines[1] - lines[0] < _MACRO_LINES:  # not cut short: it holds all of ``pos``'s lines
+            return lines
+        return lines if self.text.line_of(pos) <= lines[1] else None
+
+    def _find_directives(self) -> tuple[list[int], list[int]]:
+        """[start, end) offsets of every directive, from its line's start."""
+        masked = self.text.masked
+        starts: list[int] = []
+        ends: list[int] = []
+        pos = 0
+        while m := _DIRECTIVE.search(masked, pos):
+            start = masked.rfind("\n", 0, m.start()) + 1
+            if (
+                masked[start : m.start()].strip(" \t")
+                or masked[max(0, start - 2) : start] == "\\\n"
+            ):
+                # A '#' inside a line, or on a line continuing another: no directive starts
+                # on this line (skipping it keeps a line of many '#' linear).
+                end = masked.find("\n", m.start())
+                if end < 0:
+                    break
+                pos = end + 1
+                continue
+            starts.append(start)
+            ends.append(m.end())
+            pos = m.end()
+        return starts, ends
+
+    def branch_in(self, lo: int, pos: int, hi: int) -> Span | None:
+        """The lines of the innermost ``#if``/``#elif``/``#else`` branch holding ``pos`` that
+        opens and closes between offsets ``lo`` and ``hi`` (a function's body), if any.
+
+        Read from the file's directives, parsed once (``_directive_states``): the branches
+        opened after ``lo`` and still open at ``pos`` are the top of the file's stack of open
+        groups there, so the innermost is the top when its group opened after ``lo``. It ends
+        at its group's next directive, if that comes before ``hi`` and at most
+        ``_BRANCH_DIRECTIVES`` directives after ``pos``. One bisection a match, whatever the
+        number of branches a body holds.
+        """
+        if self._states is None:
+            self._states = self._directive_states()
+        starts, ends, _, groups, branches, nexts = self._states
+        at = bisect_left(starts, pos) - 1
+        if at >= 0 and ends[at] > pos:  # a directive running over ``pos`` is not before it
+            at -= 1
+        if at < 0 or groups[at] <= lo:
+            return None
+        opened = branches[at]
+        if opened not in self._branch_ends:
+            self._branch_ends[opened] = self._branch_end(pos, hi, nexts[at])
+        end = self._branch_ends[opened]
+        return None if end is None else (self.text.line_of(starts[opened]), end)
+
+    def _branch_end(self, pos: int, hi: int, following: int) -> int | None:
+        """Last line of the branch open at ``pos`` whose group's next directive is number
+        ``following`` (-1: none): the line before it (``#endif`` itself included), if it
+        comes before ``hi`` and is at most ``_BRANCH_DIRECTIVES`` directives on."""
+        starts, ends, words, _, _, _ = self._states or self._directive_states()
+        if following < 0 or ends[following] > hi:
+            return None
+        if following - bisect_left(starts, pos) >= _BRANCH_DIRECTIVES:
+            return None
+        line = self.text.line_of(starts[following])
+        return line if words[following] == "endif" else line - 1
+
+    def _directive_states(self) -> _DirectiveStates:
+        """Every ``#if``/``#elif``/``#else``/``#endif`` of the file, parsed once: their start
+        and end offsets, their words and, after each, the innermost open group's ``#if``
+        offset (-1: none), the number of its current branch's directive, and the number of
+        the directive that branch ends at (-1: none). An ``#else`` or ``#endif`` with no
+        group open is ignored."""
+        starts: list[int] = []
+        ends: list[int] = []
+        words: list[str] = []
+        groups: list[int] = []
+        branches: list[int] = []
+        stack: list[list[int]] = []  # open groups: [its #if offset, current branch number]
+        waiting: list[list[int]] = []  # per open group: directives whose branch it holds
+        nexts: list[int] = []
+        for number, m in enumerate(_PP.finditer(self.text.masked)):
+            directive = m.group(1)
+            starts.append(m.start())
+            ends.append(m.end())
+            words.append(directive)
+            nexts.append(-1)
+            if directive[0] == "i":
+                stack.append([m.start(), number])
+                waiting.append([])
+            elif stack:
+                for earlier in waiting[-1]:  # the open branch ends here
+                    nexts[earlier] = number
+                waiting[-1] = []
+                if directive == "endif":
+                    stack.pop()
+                    waiting.pop()
+                else:
+                    stack[-1][1] = number
+            if stack:
+                groups.append(stack[-1][0])
+                branches.append(stack[-1][1])
+                waiting[-1].append(number)
+            else:
+                groups.append(-1)
+                branches.append(-1)
+        return starts, ends, words, groups, branches, nexts
+
+    def pp_branches(self) -> dict[int, tuple[list[tuple[int, str]], int, int]]:
+        """Directive line -> (its group's branches [(line, directive)], branch index, end)."""
+        if self._branches is None:
+            at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
+            stack: list[list[tuple[int, str]]] = []
+            groups: list[tuple[list[tuple[int, str]], int]] = []
+            starts = self.text.starts
+            for m in _PP.finditer(self.text.masked):
+                directive, line = m.group(1), bisect_right(starts, m.start())
+                if directive[0] == "i":  # if, ifdef, ifndef
+                    stack.append([(line, directive)])
+                elif directive in ("elif", "else"):
+                    if stack:
+                        stack[-1].append((line, directive))
+                elif stack:
+                    groups.append((stack.pop(), line))
+            groups += [(branches, self.text.nlines) for branches in stack]  # unclosed: to the end
+            for branches, end in groups:
+                for index, (line, _) in enumerate(branches):
+                    at[line] = (branches, index, end)
+            self._branches = at
+        return self._branches

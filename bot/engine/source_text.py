@@ -1,0 +1,133 @@
+"""A lexed file's text as region kinds read it: the masked code, its line index, and the
+windows of lines holding a rule's keywords that its pattern runs in."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from itertools import repeat
+
+from bot.engine.lexer import Lexed
+
+Span = tuple[int, int]
+Keywords = tuple[str, ...]
+
+
+class SourceText:
+    """A lexed file, its lines and how its language reads (built lazily once)."""
+
+    __slots__ = (
+        "_keyword_lines",
+        "_next",
+        "_windows",
+        "family",
+        "lexed",
+        "line_statements",
+        "masked",
+        "occurrences",
+        "preprocessor",
+        "starts",
+    )
+
+    def __init__(
+        self,
+        lexed: Lexed,
+        nesting: str,
+        occurrences: dict[str, list[int]],
+        preprocessor: bool = True,
+        line_statements: bool = False,
+    ) -> None:
+        self.lexed = lexed
+        self.preprocessor = preprocessor  # '#' lines are directives (C), not attributes (Rust)
+        # Swift, Go, JavaScript: a statement ends with its line unless brackets stay open.
+        self.line_statements = line_statements
+        self.occurrences = occurrences  # keyword -> its offsets in the masked code
+        self.masked = lexed.masked
+        self.family = nesting
+        # The first offset of each line but a line after the text's last newline: an
+        # offset past the last line still falls in it, with no clamping per lookup.
+        self.starts = lexed.line_starts[: len(lexed.lines)] or [0]
+        self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
+        self._keyword_lines: dict[str, set[int]] = {}
+        self._windows: dict[Keywords, list[tuple[int, int]]] = {}
+
+    @property
+    def nlines(self) -> int:
+        return len(self.lexed.lines)
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.starts, offset)
+
+    def span(self, start: int, end: int) -> Span:
+        """Lines of the characters [start, end)."""
+        starts = self.starts
+        return bisect_right(starts, start), bisect_right(starts, end - 1 if end > start else start)
+
+    def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
+        """Matches of ``pattern`` in the masked code, tried only on lines holding a keyword.
+
+        A rule's pattern must match within the line(s) holding one of its keywords; running
+        it there instead of over the whole file keeps a file with many rules linear and fast.
+        Adjacent keyword lines form one window. A file may hold thousands of windows, most
+        without a match: each is searched with ``search`` (one call when nothing is there)
+        rather than a ``finditer`` iterator of its own.
+        """
+        masked = self.masked
+        if not keywords:
+            yield from pattern.finditer(masked)
+            return
+        search = pattern.search
+        for start, end in self.windows(keywords):
+            m = search(masked, start, end)
+            while m is not None:
+                if m.start() == m.end():  # finditer knows how to step past an empty match
+                    yield from pattern.finditer(masked, m.start(), end)
+                    break
+                yield m
+                m = search(masked, m.end(), end)
+
+    def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
+        """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``
+        (rules sharing their keywords, like the ROCm guards, ask once)."""
+        found = self._windows.get(keywords)
+        if found is not None:
+            return found
+        found = self._windows[keywords] = []
+        lines = sorted(set().union(*map(self.keyword_lines, keywords)))
+        if not lines:
+            return found
+        # starts[i] is where line i + 1 starts; a window ends at its last line's newline.
+        starts, size = self.lexed.line_starts, len(self.masked)
+        first = previous = lines[0]
+        for line in lines[1:]:
+            if line != previous + 1:
+                found.append((starts[first - 1], min(starts[previous] - 1, size)))
+                first = line
+            previous = line
+        found.append((starts[first - 1], min(starts[previous] - 1, size)))
+        return found
+
+    def keyword_lines(self, keyword: str) -> set[int]:
+        """The lines holding ``keyword`` (rules sharing a keyword ask once)."""
+        found = self._keyword_lines.get(keyword)
+        if found is None:
+            offsets = self.occurrences.get(keyword, ())
+            found = self._keyword_lines[keyword] = set(
+                map(bisect_right, repeat(self.starts, len(offsets)), offsets)
+            )
+        return found
+
+    def next_match(self, pattern: re.Pattern[str], pos: int) -> re.Match[str] | None:
+        """``pattern.search(masked, pos)``, remembered: region kinds search in increasing
+        offsets, so one search that found nothing, or a match further on, answers the next."""
+        cached = self._next.get(pattern)
+        if (
+            cached is not None
+            and cached[0] <= pos
+            and (cached[1] is None or pos <= cached[1].start())
+        ):
+            return cached[1]
+        found = pattern.search(self.masked, pos)
+        self._next[pattern] = (pos, found)
+        return found

@@ -1,0 +1,183 @@
+"""String literals of a file: their bodies, the brackets around them, the literals naming
+device kinds, those holding a keyword or assigned to a name, and a call's arguments."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import starmap
+
+from bot.engine.logical_lines import LogicalLines
+from bot.engine.source_text import Keywords, SourceText, Span
+
+_BRACKET = re.compile(r"[][(){}]")
+_OPENERS = "([{"
+# An assignment up to its value: blanks, newlines and parentheses before it are skipped.
+_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t\n(]*", re.M)
+_CALL_TOKENS = re.compile(r"[()\[\]{}]")
+_VALUE_TOKENS = re.compile(r"[()\[\]{},]")
+_ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
+#: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
+#: are not accelerators): a collection naming two of them is dispatch code.
+_DEVICE_KIND = re.compile(
+    r"^(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?$"
+)
+
+
+class StringLiterals:
+    """What region kinds read around a file's string literals, each found once."""
+
+    __slots__ = (
+        "_bodies",
+        "_collections",
+        "_device_kinds",
+        "_holding_keyword",
+        "_string_starts",
+        "lines",
+        "text",
+    )
+
+    def __init__(self, text: SourceText, lines: LogicalLines) -> None:
+        self.text = text
+        self.lines = lines
+        self._string_starts: list[int] | None = None
+        self._collections: tuple[list[int], dict[int, int]] | None = None
+        self._bodies: list[str] | None = None  # each literal's body
+        self._holding_keyword: dict[str, list[int]] = {}  # keyword -> literals holding it
+        self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
+
+    def string_starts(self) -> list[int]:
+        if self._string_starts is None:
+            self._string_starts = [s for s, _ in self.text.lexed.strings]
+        return self._string_starts
+
+    def string_body(self, index: int) -> str:
+        """``string_body`` of literal ``index``."""
+        return (self._bodies or self.bodies())[index]
+
+    def bodies(self) -> list[str]:
+        """``string_body`` of every literal, cut once per file (rules share literals) by
+        ``map``, with no Python frame per literal but the cut itself."""
+        if self._bodies is None:
+            text = self.text.lexed.text
+            tokens = map(text.__getitem__, starmap(slice, self.text.lexed.strings))
+            self._bodies = list(map(string_body, tokens))
+        return self._bodies
+
+    def device_kinds(self) -> tuple[list[int], list[str], list[int]]:
+        """The string literals naming a device kind (``_DEVICE_KIND``), read once: their
+        start offsets, their kinds and, for each, the number of the next one naming another
+        kind (else their count), so whether a range names several kinds is two bisections."""
+        if self._device_kinds is None:
+            found = list(map(_DEVICE_KIND.match, map(str.lower, map(str.strip, self.bodies()))))
+            named = [
+                (s, kind.group(1))
+                for s, kind in zip(self.string_starts(), found, strict=True)
+                if kind
+            ]
+            positions = [s for s, _ in named]
+            kinds = [kind for _, kind in named]
+            other = [len(kinds)] * len(kinds)
+            for k in range(len(kinds) - 2, -1, -1):
+                other[k] = k + 1 if kinds[k + 1] != kinds[k] else other[k + 1]
+            self._device_kinds = positions, kinds, other
+        return self._device_kinds
+
+    def strings_holding(self, keywords: Keywords) -> list[int]:
+        """Indexes of the string literals in which one of ``keywords`` occurs, in order."""
+        if len(keywords) == 1:
+            return self._holding(keywords[0])
+        return sorted(set().union(*map(self._holding, keywords)))
+
+    def _holding(self, keyword: str) -> list[int]:
+        """Indexes of the literals holding ``keyword``, in order (rules share keywords)."""
+        found = self._holding_keyword.get(keyword)
+        if found is not None:
+            return found
+        text, strings, starts = self.text.lexed.text, self.text.lexed.strings, self.string_starts()
+        found = self._holding_keyword[keyword] = []
+        i = text.find(keyword)
+        while i >= 0:
+            index = bisect_right(starts, i) - 1
+            if index >= 0 and i + len(keyword) <= strings[index][1]:
+                found.append(index)
+                i = text.find(keyword, strings[index][1])
+            else:
+                i = text.find(keyword, i + 1)
+        return found
+
+    def collections(self) -> tuple[list[int], dict[int, int]]:
+        """Brackets around string literals, in one pass: for each string (by index) the
+        offset of the innermost bracket open at its start (-1: none), and each opener's
+        closing offset (unclosed openers have none). Mismatched closers are ignored."""
+        if self._collections is None:
+            starts = self.string_starts()
+            enclosing = [-1] * len(starts)
+            closing: dict[int, int] = {}
+            stack: list[int] = []
+            k = 0
+            for m in _BRACKET.finditer(self.text.masked):
+                pos = m.start()
+                while k < len(starts) and starts[k] < pos:
+                    enclosing[k] = stack[-1] if stack else -1
+                    k += 1
+                if m.group() in _OPENERS:
+                    stack.append(pos)
+                elif stack:
+                    closing[stack.pop()] = pos
+            for rest in range(k, len(starts)):
+                enclosing[rest] = stack[-1] if stack else -1
+            self._collections = enclosing, closing
+        return self._collections
+
+    def assigned_strings(self, names: set[str]) -> dict[str, Span]:
+        """Those of ``names`` assigned a string literal (``SRC = r'''...'''``) -> the last
+        such assignment's lines. Other assignments cost one set lookup each."""
+        starts = set(self.string_starts())
+        assigned: dict[str, Span] = {}
+        for m in _ASSIGN.finditer(self.text.masked):
+            if m.group(1) not in names:
+                continue
+            value = m.end()
+            # A string prefix (r, b, f, rb...) is code before the literal's first quote.
+            if value in starts or value + 1 in starts or value + 2 in starts:
+                line = self.text.line_of(m.start())
+                assigned[m.group(1)] = (line, self.lines.statement_last(line))
+        return assigned
+
+    def argument_end(self, pos: int, value: bool) -> int:
+        """Offset closing the call whose arguments start at ``pos`` or, for ``value``, ending
+        the one argument value starting there (``name=<value>``, up to its comma).
+
+        Commas only end a value, so a call's arguments are read bracket by bracket: the
+        regex skips its commas at C speed, and ``_ARGUMENT_SCAN`` bounds the brackets read.
+        """
+        masked = self.text.masked
+        search = (_VALUE_TOKENS if value else _CALL_TOKENS).search  # one-character tokens
+        depth = count = 0
+        m = search(masked, pos)
+        while m is not None:
+            ch = m.group()
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            if depth < 0 or (depth == 0 and ch == ",") or count > _ARGUMENT_SCAN:
+                return m.start()
+            count += 1
+            m = search(masked, m.end())
+        return len(masked)
+
+
+def string_body(token: str) -> str:
+    """The characters between a string literal's quotes, without raw fences or prefixes."""
+    if token.startswith('R"'):
+        return token[token.find("(") + 1 : token.rfind(")")]
+    if token[0] in "br":  # Rust byte and raw strings: b"..", r#".."#, br".."
+        token = token.lstrip("br")
+        fence = len(token) - len(token.lstrip("#"))
+        closed = token.endswith('"' + "#" * fence)
+        token = token[fence : len(token) - fence] if closed else token[fence:]
+    quote = 3 if token[:3] in ('"""', "'''") else 1
+    body = token[quote:]
+    return body[:-quote] if body.endswith(token[:quote]) else body
