@@ -304,12 +304,21 @@ def _python_enclosing_def(
 ) -> Iterator[Span]:
     ends, enclosing = src.lines.blocks()
     lines = src.lexed.lines
+    # A match inside the statement or def already yielded adds nothing: without this, every
+    # match in one long unclosed statement would measure that statement again.
+    covered = last_def = 0
     for m in src.finditer(pattern, keywords):
         line = src.line_of(m.start())
         def_line = enclosing[line - 1]
         if not def_line:
-            yield _statement_span(src, m)
+            if line > covered:
+                span = _statement_span(src, m)
+                covered = span[1]
+                yield span
             continue
+        if def_line == last_def:
+            continue
+        last_def = def_line
         first = def_line
         while first > 1 and _PY_DECORATOR.match(lines[first - 2]):
             first -= 1
