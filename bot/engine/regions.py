@@ -359,11 +359,14 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     dict or call that names the device kinds of two vendors or more (``["cuda", "xpu",
     "mps"]``, ``device.type in ("cuda", "hip")``): that is the code choosing among vendors,
     the opposite of lock-in; nor when its branch of an ``if``/``elif`` or ``match`` chain is
-    one of several naming such kinds. Nor is an attribute name probed with
-    ``getattr``/``hasattr``."""
+    one of several naming such kinds, nor the value a function returns when its returns
+    name several (``def device_type(): ... return "cuda" ... return "xpu"``). Nor is an
+    attribute name probed with ``getattr``/``hasattr``."""
     strings, masked = src.lexed.strings, src.masked
     verdicts: dict[int, bool] = {}  # opener offset -> its collection names several kinds
     chains: dict[int, bool] = {}  # branch line -> its chain names several kinds
+    returners: dict[int, bool] = {}  # def line -> its returns name several kinds
+    returning: dict[int, bool] = {}  # line -> it returns from such a def
     body = src.strings.string_body
     collections: tuple[list[int], dict[int, int]] | None = None
     for index in src.strings.strings_holding(keywords):
@@ -389,8 +392,12 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
                 several = verdicts[opener] = _names_several_kinds(src, opener, closing[opener])
             if several:
                 continue
-        elif _in_dispatch_chain(src, src.line_of(s), chains):
-            continue
+        else:
+            line = src.line_of(s)
+            if line not in returning:
+                returning[line] = _returned_among_kinds(src, line, returners)
+            if _in_dispatch_chain(src, line, chains) or returning[line]:
+                continue
         yield src.span(s, e)
 
 
@@ -425,7 +432,8 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
     indent = len(head) - len(head.lstrip())
     kinds: set[str] = set()
     branches = [line]
-    for step in (-1, 1):
+    # An `if` heads its own chain: the branches above it belong to another one.
+    for step in (1,) if m.group(1) == "if" else (-1, 1):
         number = line + step
         while 0 < number <= len(lines) and abs(number - line) <= _CHAIN_REACH:
             code = lines[number - 1]
@@ -439,16 +447,44 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
                 if step < 0 and branch.group(1) == "if":
                     break  # the chain's own head
             number += step
-    positions, names, _ = src.strings.device_kinds()
-    starts, end = src.starts, len(src.lexed.text)
     for number in branches:  # the kinds the branch lines' literals name
-        first = bisect_left(positions, starts[number - 1])
-        last = bisect_left(positions, starts[number] if number < len(starts) else end)
-        kinds.update(names[first:last])
+        kinds.update(_kinds_on_line(src, number))
     verdict = len(kinds) >= 2
     for number in branches:
         known[number] = verdict
     return verdict
+
+
+_RETURN = re.compile(r"(?:^|[:;])[ \t]*return\b")
+
+
+def _returned_among_kinds(src: Source, line: int, known: dict[int, bool]) -> bool:
+    """Whether ``line`` returns a value from a function whose return statements name the
+    device kinds of two vendors or more: a function telling which vendor's device is there.
+    ``known`` holds the verdicts of functions already read."""
+    if src.family != "indent" or not _RETURN.search(src.lexed.lines[line - 1]):
+        return False
+    ends, enclosing = src.lines.blocks()
+    def_line = enclosing[line - 1]
+    if not def_line:
+        return False
+    if def_line not in known:
+        lines = src.lexed.lines
+        kinds: set[str] = set()
+        for number in range(def_line, ends.get(def_line, def_line) + 1):
+            if _RETURN.search(lines[number - 1]):
+                kinds.update(_kinds_on_line(src, number))
+        known[def_line] = len(kinds) >= 2
+    return known[def_line]
+
+
+def _kinds_on_line(src: Source, number: int) -> list[str]:
+    """The device kinds the string literals starting on line ``number`` name."""
+    positions, names, _ = src.strings.device_kinds()
+    starts = src.starts
+    first = bisect_left(positions, starts[number - 1])
+    last = bisect_left(positions, starts[number] if number < len(starts) else len(src.lexed.text))
+    return names[first:last]
 
 
 def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:

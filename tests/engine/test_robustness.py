@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import classify
-from bot.engine.languages import by_path
+from bot.engine.languages import LANGUAGES, by_path
 from bot.engine.lexer import lex
 from bot.engine.model import FileReport
 from bot.engine.registry import SPECS
@@ -25,6 +25,7 @@ COMMENT = {
     "swift": "// MTLCreateSystemDefaultDevice makeCommandQueue",
     "js": "// @compute @workgroup_size(64)",
     "fortran": "! cudaMalloc",
+    "matlab": "% gpuArray CUDAKernel mexcuda",
     "python": "# torch.cuda .cuda() 'cuda'",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
@@ -87,10 +88,12 @@ def test_comments_and_blank_lines_never_change_a_layer_count(
     snippet: tuple[str, str], data: st.DataObject
 ) -> None:
     path, text = snippet
-    lang, _ = by_path(path)
-    assert lang is not None
-    comment = COMMENT.get(lang.family.name, "# cuda nvidia.com/gpu -gencode")
-    if lang.family.name == "docker":
+    named, _ = by_path(path)
+    assert named is not None
+    # The comment syntax of the language the content makes it (a .m file may be MATLAB).
+    family = LANGUAGES[classify(path, text.encode()).language].family.name
+    comment = COMMENT.get(family, "# cuda nvidia.com/gpu -gencode")
+    if family == "docker":
         comment = "# FROM nvidia/cuda:12.4"
     points = _insertion_points(path, text)
     chosen = data.draw(st.lists(st.sampled_from(points), max_size=6))
