@@ -8,12 +8,15 @@ head, and a record one of them adds counts with the approval given on that pull 
 No comment is written: a merge group has no conversation.
 
 A run already completed with a result on the group's head (a redelivery) is left as it is;
-an error completes the run as failed, never leaves it in progress.
+an error completes the run as failed, never leaves it in progress. The run is recorded as
+open (bot.runtime.open_runs) until completed, so the timed sweep checks the group again when
+its job died, or cancels the run when the queue has left that commit meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +39,8 @@ from bot.review.run import (
     _touches_non_portable,
     decisions_of,
 )
+from bot.review.stale import finish_left_group, queue_head
+from bot.runtime.open_runs import OpenRun
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -51,7 +56,8 @@ MAX_COMPARE_FILES = 300
 async def check_merge_group(
     gh: GitHub, ctx: JobContext, *, repo: RepoRef, group: dict[str, Any]
 ) -> str | None:
-    """Check a merge group's head; the conclusion, or None when it was already checked."""
+    """Check a merge group's head; the conclusion, or None when it was already checked or
+    the queue has left it (its runs of ours in progress there are then cancelled)."""
     head_sha, base_sha = group["head_sha"], group["base_sha"]
     name = DEFAULT_NAME
     try:
@@ -59,11 +65,16 @@ async def check_merge_group(
         config = await load_repo_config(gh, repo, info["default_branch"])
         name = config.policy.check_name
         existing = await our_runs(gh, repo, head_sha, name=name, app_id=ctx.settings.app_id)
+        current = await queue_head(gh, repo, group["head_ref"])
     except Exception as exc:
         await _failed_before_start(gh, ctx, repo, head_sha, name, MERGE_GROUP_ID, exc)
         raise
     existing = [run for run in existing if run.get("external_id") == MERGE_GROUP_ID]
     if any(map(has_result, existing)):
+        return None
+    if current != head_sha:  # a late delivery, a retry or the sweep: nothing waits on it
+        await finish_left_group(gh, ctx.caches.open_runs, repo, existing, head_sha, current=current)
+        ctx.log.info("merge group %s@%s left the queue: not checked", repo, head_sha[:12])
         return None
     run = await CheckRun.start(
         gh,
@@ -74,6 +85,10 @@ async def check_merge_group(
         existing=existing,
         app_id=ctx.settings.app_id,
     )
+    await ctx.caches.open_runs.add(
+        OpenRun(ctx.installation_id, repo.full_name, 0, head_sha, run.id, time.time(),
+                group_ref=group["head_ref"], group_base=base_sha)
+    )  # fmt: skip
     try:
         compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
         messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
@@ -91,6 +106,9 @@ async def check_merge_group(
         if not run.completed:
             await _shielded(_complete_with_error(ctx, run, exc))
         raise
+    finally:
+        if run.completed:  # else it stays recorded, for the sweep to finish
+            await _shielded(ctx.caches.open_runs.remove(repo.full_name, run.id))
     ctx.log.info(
         "merge group check %s@%s: %s",
         repo.full_name,
