@@ -40,6 +40,13 @@ class OpenRun:
         return {"head_sha": self.head_sha, "base_sha": self.group_base, "head_ref": self.group_ref}
 
     @property
+    def where(self) -> str:
+        """The pull request, or the merge group's commit, for logs."""
+        return (
+            f"{self.repo}@{self.head_sha[:12]}" if self.group_ref else f"{self.repo}#{self.number}"
+        )
+
+    @property
     def key(self) -> str:
         return f"{self.repo}/{self.run_id}"
 
