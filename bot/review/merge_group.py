@@ -38,6 +38,7 @@ from bot.review.run import (
     _shielded,
     _touches_non_portable,
     decisions_of,
+    started,
 )
 from bot.review.stale import finish_left_group, queue_head
 from bot.runtime.open_runs import OpenRun
@@ -66,8 +67,8 @@ async def check_merge_group(
         name = config.policy.check_name
         existing = await our_runs(gh, repo, head_sha, name=name, app_id=ctx.settings.app_id)
         current = await queue_head(gh, repo, group["head_ref"])
-    except Exception as exc:
-        await _failed_before_start(gh, ctx, repo, head_sha, name, MERGE_GROUP_ID, exc)
+    except (Exception, asyncio.CancelledError) as exc:
+        await _shielded(_failed_before_start(gh, ctx, repo, head_sha, name, MERGE_GROUP_ID, exc))
         raise
     existing = [run for run in existing if run.get("external_id") == MERGE_GROUP_ID]
     if any(map(has_result, existing)):
@@ -76,20 +77,23 @@ async def check_merge_group(
         await finish_left_group(gh, ctx.caches.open_runs, repo, existing, head_sha, current=current)
         ctx.log.info("merge group %s@%s left the queue: not checked", repo, head_sha[:12])
         return None
-    run = await CheckRun.start(
-        gh,
-        repo=repo,
-        name=name,
-        head_sha=head_sha,
-        external_id=MERGE_GROUP_ID,
-        existing=existing,
-        app_id=ctx.settings.app_id,
+    run = await started(
+        ctx,
+        CheckRun.start(
+            gh,
+            repo=repo,
+            name=name,
+            head_sha=head_sha,
+            external_id=MERGE_GROUP_ID,
+            existing=existing,
+            app_id=ctx.settings.app_id,
+        ),
     )
-    await ctx.caches.open_runs.add(
-        OpenRun(ctx.installation_id, repo.full_name, 0, head_sha, run.id, time.time(),
-                group_ref=group["head_ref"], group_base=base_sha)
-    )  # fmt: skip
     try:
+        await ctx.caches.open_runs.add(
+            OpenRun(ctx.installation_id, repo.full_name, 0, head_sha, run.id, time.time(),
+                    group_ref=group["head_ref"], group_base=base_sha)
+        )  # fmt: skip
         compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
         messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
         numbers = merge_group_pulls(group.get("head_ref") or "", messages)

@@ -150,9 +150,9 @@ async def _check(
         pr = await gh.getitem(f"/repos/{repo.full_name}/pulls/{pull.number}")
     except NotFound:
         raise  # the pull request or repository is gone: nothing to report on
-    except Exception as exc:
+    except (Exception, asyncio.CancelledError) as exc:
         if head_sha:
-            await _failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc)
+            await _shielded(_failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc))
         raise
     current = pr["head"]["sha"]
     if pr["state"] != "open":
@@ -174,25 +174,26 @@ async def _check(
         config = await load_repo_config(gh, repo, pr["base"]["repo"]["default_branch"])
         name = config.policy.check_name
         existing = await our_runs(gh, repo, current, name=name, app_id=ctx.settings.app_id)
-    except Exception as exc:
+    except (Exception, asyncio.CancelledError) as exc:
         # Before a run of ours exists: create one already failed, so the required check
-        # never goes missing; the retry (bot.runtime.retries) runs the check again.
-        await _failed_before_start(gh, ctx, repo, current, name, ours, exc)
+        # never goes missing (the job's deadline too may strike here); the retry
+        # (bot.runtime.retries) runs the check again.
+        await _shielded(_failed_before_start(gh, ctx, repo, current, name, ours, exc))
         raise
     existing = [run for run in existing if run.get("external_id") == ours]
     if trigger in _NEW_HEAD_TRIGGERS and any(map(has_result, existing)):
         return CheckOutcome(None, current, note="head already checked")
-    run = await CheckRun.start(
-        gh,
-        repo=repo,
-        name=name,
-        head_sha=current,
-        external_id=ours,
-        existing=existing,
-        app_id=ctx.settings.app_id,
-    )
-    await ctx.caches.open_runs.add(
-        OpenRun(ctx.installation_id, repo.full_name, pull.number, current, run.id, time.time())
+    run = await started(
+        ctx,
+        CheckRun.start(
+            gh,
+            repo=repo,
+            name=name,
+            head_sha=current,
+            external_id=ours,
+            existing=existing,
+            app_id=ctx.settings.app_id,
+        ),
     )
     report = PRReport(
         pull,
@@ -202,6 +203,9 @@ async def _check(
         repo_url=pr["base"]["repo"]["html_url"],
     )
     try:
+        await ctx.caches.open_runs.add(
+            OpenRun(ctx.installation_id, repo.full_name, pull.number, current, run.id, time.time())
+        )
         if config.error is None:
             await _analyse(gh, ctx, report, pr)
         await run.complete(check_output(report))
@@ -441,6 +445,31 @@ async def _shielded(cleanup: Coroutine[Any, Any, None]) -> None:
     _CLEANUPS.add(task)
     task.add_done_callback(_CLEANUPS.discard)
     await asyncio.shield(task)
+
+
+async def started(ctx: JobContext, start: Coroutine[Any, Any, CheckRun]) -> CheckRun:
+    """The run `start` creates (CheckRun.start). Stopped meanwhile (the job's deadline, or
+    shutdown), the creation still finishes, shielded, and the run is completed as failed at
+    once: a POST GitHub had already taken would otherwise leave a run in progress that no
+    one knows of."""
+    creating = asyncio.ensure_future(start)
+    try:
+        return await asyncio.shield(creating)
+    except asyncio.CancelledError as stop:
+        await _shielded(_complete_once_created(ctx, creating, stop))
+        raise
+
+
+async def _complete_once_created(
+    ctx: JobContext, creating: asyncio.Future[CheckRun], stop: BaseException
+) -> None:
+    try:
+        run = await creating
+    except GitHubError as exc:
+        # No run was created: the delivery is released, and a retry or redelivery creates it.
+        ctx.log.warning("check run not created before the job was stopped: %s", exc)
+        return
+    await _complete_with_error(ctx, run, stop)
 
 
 def _drop_retry(ctx: JobContext, why: str) -> None:
