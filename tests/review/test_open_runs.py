@@ -152,37 +152,30 @@ async def test_a_merge_groups_run_left_in_progress_is_checked_again_by_the_sweep
 
 
 @pytest.mark.timeout(300)
-async def test_a_run_on_a_merge_group_the_queue_removed_is_cancelled_by_the_sweep(
-    start: StartBot,
+@pytest.mark.parametrize("queue", ["removed", "rebuilt"])
+async def test_a_run_on_a_merge_group_the_queue_left_is_cancelled_by_the_sweep(
+    start: StartBot, queue: str
 ) -> None:
     bot = await start(job_timeout=15.0, stale_run_sweep_interval=0.5)
     repo, branch, head, run = await group_left_in_progress(bot)
-    del repo.branches[branch]  # merged or dequeued: GitHub deletes the group's branch
+    rebuilt = None
+    if queue == "removed":
+        del repo.branches[branch]  # merged or dequeued: GitHub deletes the group's branch
+        title = "Not checked: the merge group is gone"
+    else:
+        rebuilt = repo.commit({"README.md": "# ml, rebuilt\n"}, branch=branch)  # a new base
+        title = f"Superseded by {rebuilt[:7]}"
 
     await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
-    assert run.conclusion == "cancelled"
-    assert run.output["title"] == "Not checked: the merge group is gone"
+    assert (run.conclusion, run.output["title"]) == ("cancelled", title)
     assert head in run.output["summary"]
-    assert [r.id for r in bot.runs(repo, head)] == [run.id]  # no new check of a gone group
+    assert [r.id for r in bot.runs(repo, head)] == [run.id]  # not checked again
     assert len(bot.fake.requests_to("GET", r"/compare/")) == 1  # the first check's only
+    if rebuilt is not None:
+        assert rebuilt in run.output["summary"]
+        assert bot.runs(repo, rebuilt) == []  # the queue asks for the new commit itself
     open_runs = bot.client.server.app[SERVICES].caches.open_runs
     await until(lambda: _none_open(open_runs), "the run is no longer recorded as open")
-
-
-@pytest.mark.timeout(300)
-async def test_a_run_on_a_merge_group_the_queue_rebuilt_is_cancelled_by_the_sweep(
-    start: StartBot,
-) -> None:
-    bot = await start(job_timeout=15.0, stale_run_sweep_interval=0.5)
-    repo, branch, head, run = await group_left_in_progress(bot)
-    rebuilt = repo.commit({"README.md": "# ml, rebuilt\n"}, branch=branch)  # new base
-
-    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
-    assert run.conclusion == "cancelled"
-    assert run.output["title"] == f"Superseded by {rebuilt[:7]}"
-    assert rebuilt in run.output["summary"]
-    assert head in run.output["summary"]
-    assert bot.runs(repo, rebuilt) == []  # the queue asks for the new commit itself
 
 
 async def test_a_late_delivery_for_a_merge_group_already_gone_starts_no_run(
