@@ -436,8 +436,9 @@ async def test_a_retry_lives_in_redis_and_survives_the_worker_restarting(
 ) -> None:
     fake = cluster.fake
     web = await cluster.start_web()
-    # Long enough that the worker is gone before the retry is due.
-    first = await cluster.start_worker(JOB_RETRY_DELAYS="4", RETRY_ATTEMPTS="2")
+    # Long enough that the worker is gone before the retry is due, however slowly this test
+    # sees the retry scheduled and kills the worker (4 s was not, on a loaded machine).
+    first = await cluster.start_worker(JOB_RETRY_DELAYS="30", RETRY_ATTEMPTS="2")
     repo, pr = repo_with_kernel_pr(fake)
     fake.fail("GET", rf"/pulls/{pr.number}/files$", status=502, times=2)
     delivery = str(uuid.uuid4())
@@ -457,7 +458,7 @@ async def test_a_retry_lives_in_redis_and_survives_the_worker_restarting(
         ERROR_TITLE,
     )
     await first.kill()
-    second = await cluster.start_worker(JOB_RETRY_DELAYS="4", RETRY_ATTEMPTS="2")
+    second = await cluster.start_worker(JOB_RETRY_DELAYS="30", RETRY_ATTEMPTS="2")
 
     await until(lambda: len(repo.check_runs) == 2, "the retried run", within=120)
     await until(cluster.idle, "the queue drained", within=60)
