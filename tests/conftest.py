@@ -47,6 +47,8 @@ _MARKS_BY_PLACE = {
     "tests/deploy/test_manifest_flow.py::test_lockin_serve_prints": "slow",
     "tests/review/test_open_runs.py::test_a_run_whose_completion_github_refused": "slow",
     "tests/review/test_open_runs.py::test_a_run_on_a_replaced_head_is_cancelled": "slow",
+    "tests/review/test_open_runs.py::test_a_merge_groups_run_left_in_progress": "slow",
+    "tests/review/test_open_runs.py::test_a_run_on_a_merge_group_the_queue": "slow",
     "tests/action/test_action.py::test_config_input_is_read_at_the_base": "slow",
     "tests/action/test_action.py::test_decision_linked_from": "slow",
     "tests/cli/test_cli.py::test_a_file_name_that_is_not_utf8": "slow",

@@ -1,7 +1,8 @@
 """Finishing the runs a dead process left in progress (bot.review.stale): in the embedded
 mode, on the first delivery from each installation after this process started; in every
-mode, the runs the timed sweep found abandoned (bot.runtime.sweep) and those of a job
-dropped because a newer head superseded its own (`close_superseded`, by `lockin worker`)."""
+mode, the runs the timed sweep found abandoned (bot.runtime.sweep), pull requests' and merge
+groups', and those of a job dropped because a newer head superseded its own
+(`close_superseded`, by `lockin worker`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.github.client import GitHub
 from bot.github.errors import GitHubError, NotFound
 from bot.github.payloads import PullRequest
 from bot.github.refs import PullRef, RepoRef
+from bot.review.merge_group import check_merge_group
 from bot.review.run import run_check
 from bot.review.stale import finish_replaced, stale_runs
 from bot.runtime.context import JobContext
@@ -64,16 +66,29 @@ async def finish_open_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
     """A run the sweep found in progress long after any job could be working on it."""
     run = OpenRun.from_dict(event.data["open_run"])
     runs = ctx.caches.open_runs
-    pull = PullRef(RepoRef.parse(run.repo), run.number)
-    try:
-        state = await gh.getitem(f"/repos/{run.repo}/check-runs/{run.run_id}")
-        pr = PullRequest.from_payload(await gh.getitem(f"/repos/{run.repo}/pulls/{run.number}"))
-    except NotFound:
-        await runs.remove(run.repo, run.run_id)  # the run or the repository is gone
-        raise
+    repo = RepoRef.parse(run.repo)
+    pull = PullRef(repo, run.number)
+    state = await _read(gh, ctx, run, f"/repos/{run.repo}/check-runs/{run.run_id}")
     if state["status"] == "completed":
         await runs.remove(run.repo, run.run_id)
         return
+    group = run.merge_group
+    if group is not None:
+        # A required check missing on a group's commit stalls the whole queue: checked
+        # again into the same run while the queue still holds it, else cancelled, saying why.
+        ctx.log.warning(
+            "check run %s on merge group %s@%s was left in progress; finishing it",
+            run.run_id,
+            repo,
+            run.head_sha[:12],
+            extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
+        )
+        if await check_merge_group(gh, ctx, repo=repo, group=group) is None:
+            await runs.remove(run.repo, run.run_id)  # finished there, or not ours to finish
+        return
+    pr = PullRequest.from_payload(
+        await _read(gh, ctx, run, f"/repos/{run.repo}/pulls/{run.number}")
+    )
     current = pr.head_sha if pr.is_open else None
     if current != run.head_sha:
         await finish_replaced(
@@ -94,6 +109,14 @@ async def finish_open_run(event: sansio.Event, gh: GitHub, ctx: JobContext) -> N
         extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
     )
     await run_check(gh, ctx, pull=pull, head_sha=run.head_sha, trigger="recovery")
+
+
+async def _read(gh: GitHub, ctx: JobContext, run: OpenRun, url: str) -> Any:
+    try:
+        return await gh.getitem(url)
+    except NotFound:
+        await ctx.caches.open_runs.remove(run.repo, run.run_id)  # the run or repository is gone
+        raise
 
 
 async def close_superseded(services: Services, payload: dict[str, Any], newer: str) -> None:

@@ -5,6 +5,9 @@
   is reported on a run created already failed, so a required check never goes missing.
 - A run of ours that already has a result on the head is left as it is when the caller
   says so (a redelivery); an unfinished one is taken over, never duplicated.
+- A run being created when the job is stopped (its deadline, shutdown) is still created,
+  then completed as failed: a POST GitHub had taken would otherwise leave a run in progress
+  that no one knows of.
 - Once started, any error or cancellation completes the run as failed, shielded from the
   job's cancellation, then propagates. Failure, not neutral: branch protection counts
   neutral as passing, and an outage must not let unchecked code through.
@@ -13,7 +16,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -49,10 +52,12 @@ async def start_check(
     external_id: str,
     repository: Repository | None = None,
     keep_result: bool = True,
+    proceed: Callable[[list[dict[str, Any]]], Awaitable[bool]] | None = None,
 ) -> StartedCheck | None:
     """Read the configuration from the default branch of ``repository`` (None: read the
     repository from GitHub first) and start our run on ``head_sha``; None when
-    ``keep_result`` and a run of ours there already has a result."""
+    ``keep_result`` and a run of ours there already has a result, or when ``proceed``, given
+    our runs on the head, says the head is no longer to be checked."""
     name = DEFAULT_NAME
     try:
         if repository is None:
@@ -60,23 +65,52 @@ async def start_check(
         config = await load_repo_config(gh, repo, repository.branch())
         name = config.policy.check_name
         existing = await our_runs(gh, repo, head_sha, name=name, app_id=ctx.settings.app_id)
-    except Exception as exc:
-        # The retry (bot.runtime.retries) runs the check again, on this failed run.
-        await failed_before_start(gh, ctx, repo, head_sha, name, external_id, exc)
+        existing = [run for run in existing if run.get("external_id") == external_id]
+        if proceed is not None and not await proceed(existing):
+            return None
+    except (Exception, asyncio.CancelledError) as exc:
+        # The job's deadline too may strike here. The retry (bot.runtime.retries) runs the
+        # check again, on this failed run.
+        await shielded(failed_before_start(gh, ctx, repo, head_sha, name, external_id, exc))
         raise
-    existing = [run for run in existing if run.get("external_id") == external_id]
     if keep_result and any(map(has_result, existing)):
         return None
-    run = await CheckRun.start(
-        gh,
-        repo=repo,
-        name=name,
-        head_sha=head_sha,
-        external_id=external_id,
-        existing=existing,
-        app_id=ctx.settings.app_id,
+    run = await _started(
+        ctx,
+        CheckRun.start(
+            gh,
+            repo=repo,
+            name=name,
+            head_sha=head_sha,
+            external_id=external_id,
+            existing=existing,
+            app_id=ctx.settings.app_id,
+        ),
     )
     return StartedCheck(repository, config, run)
+
+
+async def _started(ctx: JobContext, start: Coroutine[Any, Any, CheckRun]) -> CheckRun:
+    """The run ``start`` creates. Stopped meanwhile, the creation still finishes, shielded,
+    and the run is completed as failed at once."""
+    creating = asyncio.ensure_future(start)
+    try:
+        return await asyncio.shield(creating)
+    except asyncio.CancelledError as stop:
+        await shielded(_complete_once_created(ctx, creating, stop))
+        raise
+
+
+async def _complete_once_created(
+    ctx: JobContext, creating: asyncio.Future[CheckRun], stop: BaseException
+) -> None:
+    try:
+        run = await creating
+    except GitHubError as exc:
+        # No run was created: the delivery is released, and a retry or redelivery creates it.
+        ctx.log.warning("check run not created before the job was stopped: %s", exc)
+        return
+    await _complete_with_error(ctx, run, stop)
 
 
 @asynccontextmanager

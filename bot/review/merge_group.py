@@ -8,11 +8,14 @@ head, and a record one of them adds counts with the approval given on that pull 
 No comment is written: a merge group has no conversation.
 
 A run already completed with a result on the group's head (a redelivery) is left as it is;
-an error completes the run as failed, never leaves it in progress.
+an error completes the run as failed, never leaves it in progress. The run is recorded as
+open (bot.runtime.open_runs) until completed, so the timed sweep checks the group again when
+its job died, or cancels the run when the queue has left that commit meanwhile.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +26,13 @@ from bot.policy.decisions import DecisionRecord
 from bot.policy.gate import LinkedDecision, evaluate
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
-from bot.review.check_start import failing_on_error, start_check
+from bot.review.check_start import failing_on_error, shielded, start_check
 from bot.review.config_io import load_repo_baseline
 from bot.review.pr_files import PRFile
 from bot.review.report import PRReport
 from bot.review.run import _ratchet_base, _touches_non_portable, decisions_of
+from bot.review.stale import finish_left_group, queue_head
+from bot.runtime.open_runs import OpenRun
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -43,25 +48,46 @@ MAX_COMPARE_FILES = 300
 async def check_merge_group(
     gh: GitHub, ctx: JobContext, *, repo: RepoRef, group: MergeGroup
 ) -> str | None:
-    """Check a merge group's head; the conclusion, or None when it was already checked."""
+    """Check a merge group's head; the conclusion, or None when it was already checked or
+    the queue has left it (its runs of ours in progress there are then cancelled)."""
     head_sha, base_sha = group.head_sha, group.base_sha
-    started = await start_check(gh, ctx, repo=repo, head_sha=head_sha, external_id=MERGE_GROUP_ID)
+
+    async def still_queued(existing: list[dict[str, Any]]) -> bool:
+        # A late delivery, a retry or the sweep: nothing waits on a commit the queue left.
+        current = await queue_head(gh, repo, group.head_ref)
+        if current == head_sha:
+            return True
+        await finish_left_group(gh, ctx.caches.open_runs, repo, existing, head_sha, current=current)
+        ctx.log.info("merge group %s@%s left the queue: not checked", repo, head_sha[:12])
+        return False
+
+    started = await start_check(
+        gh, ctx, repo=repo, head_sha=head_sha, external_id=MERGE_GROUP_ID, proceed=still_queued
+    )
     if started is None:
         return None
     run, info, config = started.run, started.repository, started.config
-    async with failing_on_error(ctx, run):
-        compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
-        messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
-        numbers = merge_group_pulls(group.head_ref, messages)
-        report = PRReport(
-            PullRef(repo, numbers[-1] if numbers else 0),
-            head_sha,
-            config,
-            repo_url=info.html_url,
-        )
-        if config.error is None:
-            await _analyse(gh, ctx, report, info, compare, base_sha, numbers)
-        await run.complete(check_output(report))
+    try:
+        async with failing_on_error(ctx, run):
+            await ctx.caches.open_runs.add(
+                OpenRun(ctx.installation_id, repo.full_name, 0, head_sha, run.id, time.time(),
+                        group_ref=group.head_ref, group_base=base_sha)
+            )  # fmt: skip
+            compare = await gh.getitem(f"/repos/{repo.full_name}/compare/{base_sha}...{head_sha}")
+            messages = [(c.get("commit") or {}).get("message") or "" for c in compare["commits"]]
+            numbers = merge_group_pulls(group.head_ref, messages)
+            report = PRReport(
+                PullRef(repo, numbers[-1] if numbers else 0),
+                head_sha,
+                config,
+                repo_url=info.html_url,
+            )
+            if config.error is None:
+                await _analyse(gh, ctx, report, info, compare, base_sha, numbers)
+            await run.complete(check_output(report))
+    finally:
+        if run.completed:  # else it stays recorded, for the sweep to finish
+            await shielded(ctx.caches.open_runs.remove(repo.full_name, run.id))
     ctx.log.info(
         "merge group check %s@%s: %s",
         repo.full_name,

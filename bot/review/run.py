@@ -149,9 +149,9 @@ async def _check(
         )
     except NotFound:
         raise  # the pull request or repository is gone: nothing to report on
-    except Exception as exc:
+    except (Exception, asyncio.CancelledError) as exc:
         if head_sha:
-            await failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc)
+            await shielded(failed_before_start(gh, ctx, repo, head_sha, DEFAULT_NAME, ours, exc))
         raise
     current = pr.head_sha
     if not pr.is_open:
@@ -180,12 +180,15 @@ async def _check(
     if started is None:
         return CheckOutcome(None, current, note="head already checked")
     run = started.run
-    await ctx.caches.open_runs.add(
-        OpenRun(ctx.installation_id, repo.full_name, pull.number, current, run.id, time.time())
-    )
     report = PRReport(pull, current, started.config, census=census, repo_url=pr.base.html_url)
     try:
         async with failing_on_error(ctx, run):
+            # Recorded inside the guard: a deadline striking here still completes the run.
+            await ctx.caches.open_runs.add(
+                OpenRun(
+                    ctx.installation_id, repo.full_name, pull.number, current, run.id, time.time()
+                )
+            )
             if started.config.error is None:
                 await _analyse(gh, ctx, report, pr)
             await run.complete(check_output(report))

@@ -11,14 +11,19 @@ runs it again; this sweep is for the embedded mode only.
 A run on a head the pull request has since left (a push replaced it, or the pull request
 was closed) is not checked again but completed as `cancelled`, naming the newer head
 (`finish_replaced`): by the job dropped as superseded, by a check that finds the event's
-head replaced, and by the timed sweep of runs left open (bot.runtime.sweep).
+head replaced, and by the timed sweep of runs left open (bot.runtime.sweep). A run on a
+merge group's commit that the queue has left (the group merged, dequeued or rebuilt: its
+`gh-readonly-queue/...` branch gone or moved) is completed as `cancelled` the same way
+(`finish_left_group`), by the group's check when it runs again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
+from bot.github.errors import NotFound
 from bot.github.refs import PullRef, RepoRef
 from bot.review.check_writer import external_id, now, our_runs, pr_number_from_external_id
 from bot.runtime.open_runs import OpenRuns
@@ -90,15 +95,64 @@ async def finish_replaced(
     for run in await our_runs(gh, pull.repo, head_sha, name=None, app_id=app_id):
         if run["status"] == "completed" or run.get("external_id") != ours:
             continue
-        await gh.patch(
-            f"/repos/{pull.repo.full_name}/check-runs/{run['id']}",
-            data={
-                "status": "completed",
-                "conclusion": "cancelled",
-                "completed_at": now(),
-                "output": {"title": title, "summary": summary},
-            },
-        )
-        await open_runs.remove(pull.repo.full_name, run["id"])
+        await _cancel(gh, open_runs, pull.repo, int(run["id"]), title, summary)
         finished.append(int(run["id"]))
     return finished
+
+
+async def queue_head(gh: GitHub, repo: RepoRef, head_ref: str) -> str | None:
+    """The commit a merge queue's group branch (``merge_group.head_ref``) is at now; None
+    when the branch is gone: the group was merged or taken out of the queue."""
+    ref = quote(head_ref.removeprefix("refs/"), safe="/")
+    try:
+        found = await gh.getitem(f"/repos/{repo.full_name}/git/ref/{ref}")
+    except NotFound:
+        return None
+    return str(found["object"]["sha"])
+
+
+async def finish_left_group(
+    gh: GitHub,
+    open_runs: OpenRuns,
+    repo: RepoRef,
+    runs: list[dict[str, Any]],
+    head_sha: str,
+    *,
+    current: str | None,
+) -> list[int]:
+    """Complete our `runs` still in progress on a merge group's `head_sha` that the queue
+    has left (rebuilt at `current`; None: the group is gone) as `cancelled`, saying why, and
+    forget them as open: nothing waits on that commit any more. Their ids."""
+    if current is None:
+        title = "Not checked: the merge group is gone"
+        summary = (
+            f"The merge queue removed the group at {head_sha} (merged, or a pull request "
+            "in it was dequeued) before its check finished; nothing waits on this commit."
+        )
+    else:
+        title = f"Superseded by {current[:7]}"
+        summary = (
+            f"The merge queue rebuilt this group at {current}, replacing {head_sha} before "
+            "its check finished; lockin checks the new commit when the queue asks."
+        )
+    finished = []
+    for run in runs:
+        if run["status"] != "completed":
+            await _cancel(gh, open_runs, repo, int(run["id"]), title, summary)
+            finished.append(int(run["id"]))
+    return finished
+
+
+async def _cancel(
+    gh: GitHub, open_runs: OpenRuns, repo: RepoRef, run_id: int, title: str, summary: str
+) -> None:
+    await gh.patch(
+        f"/repos/{repo.full_name}/check-runs/{run_id}",
+        data={
+            "status": "completed",
+            "conclusion": "cancelled",
+            "completed_at": now(),
+            "output": {"title": title, "summary": summary},
+        },
+    )
+    await open_runs.remove(repo.full_name, run_id)

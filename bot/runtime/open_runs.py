@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from cachetools import TTLCache
 
+from bot.github.payloads import MergeGroup
+
 #: A run recorded this long ago is forgotten: GitHub's own checks give up after 14 days.
 RECORD_TTL = 14 * 24 * 3600.0
 
@@ -23,10 +25,28 @@ RECORD_TTL = 14 * 24 * 3600.0
 class OpenRun:
     installation: int
     repo: str  # full name
-    number: int
+    number: int  # the pull request's; 0 for a merge group's run
     head_sha: str
     run_id: int
     opened_at: float  # time.time()
+    #: A merge group's run: the queue's head ref (refs/heads/gh-readonly-queue/...) and
+    #: base SHA, enough to check the group again or to see that it is gone.
+    group_ref: str = ""
+    group_base: str = ""
+
+    @property
+    def merge_group(self) -> MergeGroup | None:
+        """The merge group of the delivery that started this run, if a group's."""
+        if not self.group_ref:
+            return None
+        return MergeGroup(head_sha=self.head_sha, base_sha=self.group_base, head_ref=self.group_ref)
+
+    @property
+    def where(self) -> str:
+        """The pull request, or the merge group's commit, for logs."""
+        return (
+            f"{self.repo}@{self.head_sha[:12]}" if self.group_ref else f"{self.repo}#{self.number}"
+        )
 
     @property
     def key(self) -> str:
@@ -44,6 +64,9 @@ class OpenRun:
             head_sha=str(data["head_sha"]),
             run_id=int(data["run_id"]),
             opened_at=float(data["opened_at"]),
+            # Absent from runs recorded before merge groups were.
+            group_ref=str(data.get("group_ref") or ""),
+            group_base=str(data.get("group_base") or ""),
         )
 
 

@@ -79,7 +79,8 @@ class Settings:
     analysis_processes: int = 0
     analysis_file_seconds: float = 5.0
     analysis_job_seconds: float = 600.0
-    # Wall-clock slack on a batch's CPU budget before its worker is presumed stuck.
+    # CPU seconds a file may run past its budget (in C code the budget's timer cannot
+    # interrupt) before the kernel ends its worker, which is then replaced.
     analysis_grace_seconds: float = 10.0
     # "Sign in with GitHub" for the organisation pages: the App's OAuth client (the setup
     # page writes both), the key that signs session cookies (derived from the private key

@@ -1,8 +1,9 @@
 """The timed sweep of check runs left in progress (bot.runtime.open_runs), in every mode
 and every process: each tick, the one process holding the sweep lease queues a job for
 every run recorded longer ago than any job can take, and the job finishes it
-(bot.features.recovery): checked again on the pull request's current head, or completed as
-`cancelled` when a newer head replaced its own."""
+(bot.features.recovery): checked again on the pull request's current head (the merge
+group's commit while the queue holds it), or completed as `cancelled` when a newer head
+replaced its own (the queue removed or rebuilt the group)."""
 
 from __future__ import annotations
 
@@ -44,9 +45,8 @@ async def sweep_open_runs(
                 log.warning("sweep: the queue refused the job for run %s", run.run_id)
                 break
             log.info(
-                "sweep: check run %s on %s#%s left in progress; finishing it",
+                "sweep: check run %s on %s left in progress; finishing it",
                 run.run_id,
-                run.repo,
-                run.number,
+                run.where,
                 extra={"check_run_id": run.run_id, "head_sha": run.head_sha},
             )

@@ -11,9 +11,13 @@ one hostile file can cost:
   the file is abandoned, reported as not counted, and the worker goes on with the next one;
 - a job (one PR check, one census) gets ``job_seconds`` of CPU time in all; once spent, the
   files it still has are not counted either;
-- a worker that dies, or does not answer a batch within its budget plus ``grace_seconds``
-  of wall time (stuck in C code the timer cannot interrupt), is replaced with the whole pool
-  and the batch is tried once more; a batch that fails twice is not counted.
+- a worker stuck in C code the timer cannot interrupt is killed by the kernel once the
+  file has taken ``grace_seconds`` of CPU time past its budget (``RLIMIT_CPU``: CPU time
+  again, so a loaded machine, which slows the work down, never makes it look stuck);
+- a worker that dies, or that has not answered ``hang_seconds`` of wall time after it was
+  handed the batch (hung without using CPU: only a generous bound against a hang, since
+  every slow file ends by the CPU budgets), is replaced with the whole pool and the batch
+  is tried once more; a batch that fails twice is not counted.
 
 Files travel in batches so that inter-process traffic stays a small share of the work.
 """
@@ -22,14 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import multiprocessing
 import os
+import resource
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as wait_for
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import partial
@@ -49,16 +57,20 @@ BATCH_FILES = 32
 BATCH_BYTES = 4 * 1024 * 1024
 
 Item = tuple[str, bytes]  # (path, contents)
+#: Seconds between looks at whether the executor has handed a waiting batch to its workers.
+HANDED_POLL = 0.1
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """CPU seconds one file and one job may take, and the wall-clock slack on top of a
-    batch's CPU budget before its worker is presumed stuck."""
+    """CPU seconds one file and one job may take, the CPU seconds past a file's budget
+    after which its worker is presumed stuck in C code and killed, and the wall-clock
+    seconds a worker may hold a batch before it is presumed hung."""
 
     file_seconds: float = cpu_budget.DEFAULT_FILE_SECONDS
     job_seconds: float = 600.0
     grace_seconds: float = 10.0
+    hang_seconds: float = 600.0
 
     def over_file(self) -> str:
         return f"{NOT_COUNTED}took longer than {self.file_seconds:g} s"
@@ -72,14 +84,31 @@ class Budget:
 
 def _start_worker() -> None:
     cpu_budget.install()
+    # Past RLIMIT_CPU the kernel's SIGXCPU ends the worker (no core file): see _timed.
+    signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # A stray SIGINT meant for the parent's terminal must not kill the pool's workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _timed(work: Callable[[str, bytes], T], items: Sequence[Item], seconds: float) -> list:
+def _timed(
+    work: Callable[[str, bytes], T], items: Sequence[Item], seconds: float, grace: float
+) -> list:
     """``work`` on each item, each within ``seconds`` of CPU time: ``(result, cpu)`` pairs,
-    ``result`` None for an item over its budget."""
-    return [cpu_budget.within(seconds, partial(work, path, data)) for path, data in items]
+    ``result`` None for an item over its budget. An item still running ``grace`` CPU
+    seconds past it (in C code, where the timer's exception cannot be raised) gets the
+    worker killed by the kernel."""
+    out: list[tuple[T | None, float]] = []
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    for path, data in items:
+        # RLIMIT_CPU counts the process's whole CPU time, in whole seconds.
+        limit = math.ceil(time.process_time() + seconds + grace)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+        out.append(cpu_budget.within(seconds, partial(work, path, data)))
+    resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+    return out
 
 
 def report_of(path: str, data: bytes) -> FileReport:
@@ -133,17 +162,18 @@ class EnginePool:
                     self.processes, mp_context=context, initializer=_start_worker
                 )
             executor = self._executor
-            future = executor.submit(_timed, work, items, self.budget.file_seconds)
+            budget = self.budget
+            future = executor.submit(_timed, work, items, budget.file_seconds, budget.grace_seconds)
         return _Pending(work, items, executor, future)
 
     def collect(self, pending: _Pending) -> list:
         """``(result | None, cpu)`` per item of a submitted batch, blocking; a batch whose
         worker died or hung is tried once more, then given up (every result None)."""
-        deadline = len(pending.items) * self.budget.file_seconds + self.budget.grace_seconds
         for attempt in (1, 2):
             try:
-                return pending.future.result(timeout=deadline)
-            except (BrokenProcessPool, FutureTimeout):
+                return self._answer(pending.future)
+            # Cancelled: another job's batch replaced the pool while this one waited in it.
+            except (BrokenProcessPool, FutureTimeout, CancelledError):
                 self._replace(pending.executor)
                 log.warning(
                     "engine pool: a batch of %d files failed (attempt %d)",
@@ -153,6 +183,13 @@ class EnginePool:
             if attempt == 1:
                 pending = self.submit(pending.work, pending.items)
         return [(None, 0.0)] * len(pending.items)
+
+    def _answer(self, future: Future) -> list:
+        """The batch's results; the hang bound counts from when the executor hands the batch
+        to its workers, not while it waits behind other jobs' batches in the shared pool."""
+        while not future.running() and not wait_for([future], timeout=HANDED_POLL).done:
+            pass
+        return future.result(timeout=self.budget.hang_seconds)
 
     def _replace(self, executor: ProcessPoolExecutor) -> None:
         """Start afresh after a worker died or hung (unless another job already did)."""

@@ -42,6 +42,7 @@ OPERATIONS: list[tuple[str, str]] = [
     ("get", "/repos/{owner}/{repo}/compare/{basehead}"),  # repos/compare-commits-with-basehead
     ("get", "/repos/{owner}/{repo}/contents/{path}"),  # repos/get-content
     ("get", "/repos/{owner}/{repo}/git/blobs/{file_sha}"),  # git/get-blob
+    ("get", "/repos/{owner}/{repo}/git/ref/{ref}"),  # git/get-ref
     ("get", "/repos/{owner}/{repo}/git/trees/{tree_sha}"),  # git/get-tree
     ("get", "/repos/{owner}/{repo}/issues"),  # issues/list-for-repo
     ("post", "/repos/{owner}/{repo}/issues"),  # issues/create

@@ -3,7 +3,9 @@
 The deadline has one owner (bot.runtime.dispatch.run_job) and the cleanup that completes the
 run is shielded from the cancellation. A race lost once in many runs would leave a required
 check `in_progress` for good, so the case is run twenty times, concurrently, through the real
-server against the fake GitHub, whose answer to the files listing never comes in time."""
+server against the fake GitHub, whose answer to the files listing never comes in time. A
+deadline striking before the run exists creates it already failed: the required check never
+goes missing."""
 
 from __future__ import annotations
 
@@ -41,10 +43,35 @@ async def test_a_timed_out_job_completes_its_run_every_time(
         )
     await bot.settle()
 
+    # Wherever the deadline struck (on a loaded machine, some jobs are stopped before they
+    # reach the stuck request), each pull request has one run, completed as failed.
     for pr in prs:
         [run] = bot.runs(repo, pr.head_sha)
         assert (run.status, run.conclusion) == ("completed", "failure")
         assert run.output["title"] == ERROR_TITLE
         assert "JOB_TIMEOUT" in run.output["summary"]
-    assert len(fake_github.requests_to("GET", r"/pulls/\d+/files$")) == RUNS
+    assert fake_github.contract_errors == []
+
+
+async def test_a_job_stopped_before_its_run_exists_still_reports_failure(
+    fake_github: FakeGitHub, aiohttp_client: Any
+) -> None:
+    # The deadline strikes while the configuration is read, before a run is created: the
+    # required check must not go missing (GitHub never redelivers by itself).
+    fake_github.timeout_delay = 120.0
+    settings = settings_for(fake_github, job_timeout=1.0, request_timeout=120.0)
+    bot = Bot(fake_github, await aiohttp_client(create_app(settings)))
+    repo = new_repo(fake_github)
+    repo.commit({"csrc/k.cu": KERNEL}, branch="feature", message="a kernel")
+    pr = repo.open_pr(head_branch="feature", body="A change")
+    fake_github.fail("GET", r"/contents/\.github/lockin\.yml", kind="timeout", times=1)
+
+    await bot.pr_event(repo, pr, "opened")
+
+    [run] = bot.runs(repo, pr.head_sha)
+    assert (run.status, run.conclusion) == ("completed", "failure")
+    assert run.output["title"] == ERROR_TITLE
+    assert "JOB_TIMEOUT" in run.output["summary"]
+    assert [h["status"] for h in run.history] == ["completed"]  # created so, in one write
+    assert not fake_github.requests_to("GET", r"/pulls/\d+/files$")
     assert fake_github.contract_errors == []

@@ -1,7 +1,9 @@
 """No run left open (issue 28), in the embedded mode: a run whose completion GitHub refused
 is finished by the timed sweep; a run on a head a push replaced is completed as
-`cancelled`, naming the newer head, by the sweep or by the next check that meets it. The
-real app and its real features, signed deliveries over HTTP, the fake GitHub on loopback."""
+`cancelled`, naming the newer head, by the sweep or by the next check that meets it. A merge
+group's run is checked again while the queue holds its commit, and cancelled, saying why,
+once the queue has removed or rebuilt the group. The real app and its real features, signed
+deliveries over HTTP, the fake GitHub on loopback."""
 
 from __future__ import annotations
 
@@ -14,10 +16,11 @@ from bot.review.check_writer import ERROR_TITLE
 from bot.server.app import create_app
 from bot.server.keys import SERVICES
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
+from tests.fakegithub.state import CheckRun
 from tests.review.conftest import Bot
 from tests.scale.cluster import until
 from tests.support.server import settings_for
-from tests.support.webhooks import pull_request_event
+from tests.support.webhooks import merge_group_event, pull_request_event
 
 KERNEL = "__global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n"
 #: The check's verdict PATCH and the PATCH that would complete the run as failed instead.
@@ -112,3 +115,82 @@ async def test_a_check_meeting_a_run_on_a_replaced_head_cancels_it(start: StartB
 
 async def _none_open(open_runs: Any) -> bool:
     return await open_runs.older_than(0) == []
+
+
+# -- merge groups: a required check missing on a group's commit stalls the whole queue ------
+
+
+async def group_left_in_progress(bot: Bot) -> tuple[Repo, str, str, CheckRun]:
+    """A merge group whose run GitHub refused to complete: (repo, queue branch, head, run)."""
+    repo, pr = kernel_pr(bot.fake)
+    base = repo.head()
+    branch = f"gh-readonly-queue/{repo.default_branch}/pr-{pr.number}-{pr.head_sha}"
+    head = repo.commit({"csrc/k.cu": KERNEL}, branch=branch, message=f"{pr.title} (#1)")
+    bot.fake.fail("PATCH", r"/check-runs/\d+$", status=502, times=BOTH_COMPLETIONS)
+    payload = merge_group_event(bot.fake, repo, head, base, [pr])
+    assert await bot.deliver("merge_group", payload) == 202
+    await bot.settle()
+    [run] = bot.runs(repo, head)
+    assert (run.status, run.external_id) == ("in_progress", "merge_group")
+    return repo, branch, head, run
+
+
+@pytest.mark.timeout(300)
+async def test_a_merge_groups_run_left_in_progress_is_checked_again_by_the_sweep(
+    start: StartBot,
+) -> None:
+    bot = await start(job_timeout=15.0, stale_run_sweep_interval=0.5)
+    repo, _, head, run = await group_left_in_progress(bot)
+
+    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
+    # The queue still holds the commit: checked again into the same run, with a verdict.
+    assert [r.id for r in bot.runs(repo, head)] == [run.id]
+    assert (run.conclusion, run.output["title"] != ERROR_TITLE) == ("failure", True)
+    assert "csrc/k.cu" in run.output["summary"]
+    open_runs = bot.client.server.app[SERVICES].caches.open_runs
+    await until(lambda: _none_open(open_runs), "the run is no longer recorded as open")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("queue", ["removed", "rebuilt"])
+async def test_a_run_on_a_merge_group_the_queue_left_is_cancelled_by_the_sweep(
+    start: StartBot, queue: str
+) -> None:
+    bot = await start(job_timeout=15.0, stale_run_sweep_interval=0.5)
+    repo, branch, head, run = await group_left_in_progress(bot)
+    rebuilt = None
+    if queue == "removed":
+        del repo.branches[branch]  # merged or dequeued: GitHub deletes the group's branch
+        title = "Not checked: the merge group is gone"
+    else:
+        rebuilt = repo.commit({"README.md": "# ml, rebuilt\n"}, branch=branch)  # a new base
+        title = f"Superseded by {rebuilt[:7]}"
+
+    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
+    assert (run.conclusion, run.output["title"]) == ("cancelled", title)
+    assert head in run.output["summary"]
+    assert [r.id for r in bot.runs(repo, head)] == [run.id]  # not checked again
+    assert len(bot.fake.requests_to("GET", r"/compare/")) == 1  # the first check's only
+    if rebuilt is not None:
+        assert rebuilt in run.output["summary"]
+        assert bot.runs(repo, rebuilt) == []  # the queue asks for the new commit itself
+    open_runs = bot.client.server.app[SERVICES].caches.open_runs
+    await until(lambda: _none_open(open_runs), "the run is no longer recorded as open")
+
+
+async def test_a_late_delivery_for_a_merge_group_already_gone_starts_no_run(
+    start: StartBot,
+) -> None:
+    bot = await start(stale_run_sweep_interval=3600.0)
+    repo, pr = kernel_pr(bot.fake)
+    base = repo.head()
+    branch = f"gh-readonly-queue/{repo.default_branch}/pr-{pr.number}-{pr.head_sha}"
+    head = repo.commit({"csrc/k.cu": KERNEL}, branch=branch, message=f"{pr.title} (#1)")
+    del repo.branches[branch]
+
+    assert await bot.deliver("merge_group", merge_group_event(bot.fake, repo, head, base, [pr]))
+    await bot.settle()
+
+    assert bot.runs(repo, head) == []
+    assert bot.fake.requests_to("GET", r"/git/ref/heads/gh-readonly-queue/")
+    assert not bot.fake.requests_to("GET", r"/compare/")

@@ -29,6 +29,9 @@ from tests.support.webhooks import pull_request_event, webhook_headers
 
 SECRET = "scale-out-secret"
 QUEUE = "lockin:jobs"
+#: Seconds a process may take to start: an import of the whole app and its first requests,
+#: seconds on a quiet machine and minutes on a loaded 2-core one. Only a bound on a hang.
+START_PATIENCE = 300.0
 
 
 def free_port() -> int:
@@ -106,7 +109,9 @@ class RedisServer:
         log.close()
         client = self.client()
         try:
-            await until(lambda: self._pings(client), "redis-server answering PING", within=15)
+            await until(
+                lambda: self._pings(client), "redis-server answering PING", within=START_PATIENCE
+            )
         finally:
             await client.aclose()
 
@@ -211,7 +216,7 @@ class Cluster:
         web = Web(name, process, log_path, port)
         self.webs.append(web)
         probe = "/readyz" if ready else "/healthz"
-        await until(lambda: self._answers(web, probe), f"{name} {probe}", within=30)
+        await until(lambda: self._answers(web, probe), f"{name} {probe}", within=START_PATIENCE)
         return web
 
     async def ready(self, web: Web) -> bool:
@@ -235,7 +240,7 @@ class Cluster:
             assert process.returncode is None, f"{name} exited: {log_path.read_text()}"
             return worker.logged("worker ready")
 
-        await until(started, f"{name} ready", within=30)
+        await until(started, f"{name} ready", within=START_PATIENCE)
         return worker
 
     async def deliver(

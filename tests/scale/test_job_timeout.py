@@ -40,7 +40,8 @@ async def test_a_timed_out_job_in_a_worker_completes_its_run_as_failed_every_tim
             lambda d=delivery: worker.logged("job stopped after JOB_TIMEOUT", delivery_id=d),
             f"job {attempt} stopped",
         )
-        assert len(fake.requests_to("GET", files)) == attempt + 1
+        # Wherever the deadline struck (a loaded machine may stop the job before it reaches
+        # the held request), the head has one run, completed as failed.
         [run] = [r for r in repo.check_runs.values() if r.head_sha == pr.head_sha]
         assert (run.status, run.conclusion) == ("completed", "failure"), attempt
         assert run.output["title"] == ERROR_TITLE

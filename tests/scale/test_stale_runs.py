@@ -10,6 +10,7 @@ import pytest
 from bot.review.check_writer import ERROR_TITLE
 from tests.scale.cluster import Cluster, pr_payload, until
 from tests.scale.test_scale_out import checked, open_kernel_pr, repo_with_kernel_pr
+from tests.support.webhooks import merge_group_event
 
 
 @pytest.mark.timeout(240)
@@ -110,3 +111,59 @@ async def _no_pr_locks(cluster: Cluster) -> bool:
     finally:
         await client.aclose()
     return held == []
+
+
+@pytest.mark.timeout(300)
+async def test_merge_group_runs_a_killed_worker_left_are_checked_again_or_cancelled(
+    cluster: Cluster,
+) -> None:
+    """A required check missing on a merge queue's commit stalls the whole queue: the run
+    a killed worker left on a group the queue still holds is checked again, and the run on
+    a group the queue removed meanwhile is cancelled, saying why."""
+    fake = cluster.fake
+    cluster.settings |= {"STALE_RUN_SWEEP_INTERVAL": "1", "REQUEST_TIMEOUT": "120"}
+    web = await cluster.start_web()
+    doomed = await cluster.start_worker()
+    repo = fake.add_repo("octo/ml", files={"README.md": "# ml\n"})
+    base = repo.head()
+    groups = {}  # queue branch: (head, payload)
+    for pr in [open_kernel_pr(repo, 1), open_kernel_pr(repo, 2)]:
+        branch = f"gh-readonly-queue/{repo.default_branch}/pr-{pr.number}-{pr.head_sha}"
+        head = repo.commit(repo.tree(pr.head_sha), branch=branch, message=f"{pr.title} (#1)")
+        groups[branch] = head, merge_group_event(fake, repo, head, base, [pr])
+    # Each check hangs reading its change, as long as GitHub makes it wait: killed mid-check.
+    fake.timeout_delay = 120
+    fake.fail("GET", r"/compare/", kind="timeout", times=len(groups))
+    for _, payload in groups.values():
+        status, _ = await cluster.deliver(web, "merge_group", payload)
+        assert status == 202
+    # Each run is recorded as open before the check reads the change.
+    await until(
+        lambda: len(fake.requests_to("GET", r"/compare/")) == 2, "each check reading its change"
+    )
+    assert [r.status for r in repo.check_runs.values()] == ["in_progress"] * 2
+    await doomed.kill()
+    (kept_head, _), (gone_head, _) = groups.values()
+    gone = next(iter(reversed(groups)))
+    del repo.branches[gone]  # dequeued meanwhile: GitHub deletes the group's branch
+    [kept_run] = [r for r in repo.check_runs.values() if r.head_sha == kept_head]
+    [gone_run] = [r for r in repo.check_runs.values() if r.head_sha == gone_head]
+
+    # With no worker up, the web's sweep finds both runs abandoned and queues their jobs.
+    for run in (kept_run, gone_run):
+        await until(
+            lambda run=run: web.logged(f"sweep: check run {run.id} on {repo.full_name}@"),
+            f"the sweep finding run {run.id}",
+            within=120,
+        )
+    await cluster.start_worker()
+
+    await until(
+        lambda: kept_run.status == gone_run.status == "completed", "both runs completed", within=120
+    )
+    assert [r.id for r in repo.check_runs.values() if r.head_sha == kept_head] == [kept_run.id]
+    assert (kept_run.conclusion, kept_run.output["title"] != ERROR_TITLE) == ("failure", True)
+    assert gone_run.conclusion == "cancelled"
+    assert gone_run.output["title"] == "Not checked: the merge group is gone"
+    assert [r.id for r in repo.check_runs.values() if r.head_sha == gone_head] == [gone_run.id]
+    assert fake.contract_errors == []

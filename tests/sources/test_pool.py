@@ -4,10 +4,13 @@ are imported there by name), standing in for files the engine is slow on."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import signal
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bot.sources.pool import NOT_COUNTED, Budget, EnginePool
@@ -33,6 +36,13 @@ def wait_for_go(path: str, data: bytes) -> str:
 
 def hang(path: str, data: bytes) -> str:
     time.sleep(3600)  # no CPU time: only the wall-clock deadline can end it
+    return path
+
+
+def spin_in_c(path: str, data: bytes) -> str:
+    """CPU time in one C call that never returns to the interpreter (minutes of it), so
+    the profiling timer's exception cannot be raised: only the kernel's limit ends it."""
+    hashlib.pbkdf2_hmac("sha256", b"lockin", b"salt", 2**31 - 1)
     return path
 
 
@@ -84,11 +94,62 @@ def test_a_worker_killed_mid_batch_is_replaced_and_the_batch_runs_again(tmp_path
 
 
 def test_a_worker_that_stops_answering_is_replaced_and_its_files_not_counted() -> None:
-    pool = EnginePool(1, Budget(file_seconds=0.1, job_seconds=600, grace_seconds=0.5))
+    pool = EnginePool(1, Budget(file_seconds=0.1, grace_seconds=0.5, hang_seconds=0.5))
     try:
         job = pool.job()
         assert job.map_blocking(hang, [("stuck", b"")]) == [f"{NOT_COUNTED}took longer than 0.1 s"]
         assert pool.replaced == 2  # both attempts' workers killed
+        # New workers serve (given time to start: half a second is not, on a busy machine).
+        pool.budget = replace(pool.budget, hang_seconds=3600)
+        assert job.map_blocking(burn, [("after", b"0")]) == ["after"]
+    finally:
+        pool.close()
+
+
+def test_a_worker_stuck_in_c_code_is_ended_by_its_cpu_time_and_replaced() -> None:
+    # No wall-clock bound could tell this from a slow file on a busy machine: the kernel
+    # ends the worker once the file has taken its budget and the grace in CPU time.
+    pool = EnginePool(1, Budget(file_seconds=0.1, grace_seconds=0.5, hang_seconds=3600))
+    try:
+        job = pool.job()
+        stuck = job.map_blocking(spin_in_c, [("stuck", b"")])
+        assert stuck == [f"{NOT_COUNTED}took longer than 0.1 s"]
+        assert pool.replaced == 2  # both attempts' workers ended
         assert job.map_blocking(burn, [("after", b"0")]) == ["after"]  # new workers serve
     finally:
+        pool.close()
+
+
+def test_a_worker_given_no_cpu_for_a_while_still_counts_its_files(tmp_path: Path) -> None:
+    """A busy machine, at its worst: the worker is stopped (SIGSTOP) for longer than the
+    batch's CPU budget and grace together. Its files are counted all the same: only CPU
+    time decides that a file is too slow or a worker stuck."""
+    budget = Budget(file_seconds=0.5, grace_seconds=0.5)
+    pool = EnginePool(1, budget)
+    go = tmp_path / "go"
+    results: list[str] = []
+    pid = 0
+    worker = threading.Thread(
+        target=lambda: results.extend(
+            pool.job().map_blocking(wait_for_go, [("a", str(go).encode())])
+        )
+    )
+    try:
+        worker.start()
+        pid_file = go.with_suffix(".pid")
+        while not pid_file.exists():
+            time.sleep(0.01)
+        pid = int(pid_file.read_text())
+        os.kill(pid, signal.SIGSTOP)
+        go.touch()
+        time.sleep(3 * (budget.file_seconds + budget.grace_seconds))  # the stall itself
+        os.kill(pid, signal.SIGCONT)
+        worker.join(timeout=120)
+        assert results == ["a"]
+        assert pool.replaced == 0
+    finally:
+        go.touch()
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
         pool.close()

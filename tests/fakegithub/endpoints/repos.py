@@ -128,6 +128,25 @@ async def get_blob(fake: FakeGitHub, call: Call) -> web.Response:
     )
 
 
+@handles("git/get-ref")
+async def get_ref(fake: FakeGitHub, call: Call) -> web.Response:
+    # Branches only (the fake keeps no tags); a deleted branch is 404, as on GitHub.
+    repo = repo_of(call)
+    ref = call.params["ref"]
+    sha = repo.branches.get(ref.removeprefix("heads/")) if ref.startswith("heads/") else None
+    if sha is None:
+        return not_found()
+    api = f"{fake.url}/repos/{repo.full_name}/git"
+    return reply(
+        {
+            "ref": f"refs/{ref}",
+            "node_id": base64.b64encode(f"0:Ref{repo.id}:{ref}".encode()).decode(),
+            "url": f"{api}/refs/{ref}",
+            "object": {"type": "commit", "sha": sha, "url": f"{api}/commits/{sha}"},
+        }
+    )
+
+
 @handles("git/get-tree")
 async def get_tree(fake: FakeGitHub, call: Call) -> web.Response:
     repo = repo_of(call)
