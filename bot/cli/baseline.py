@@ -11,7 +11,7 @@ import argparse
 import os
 from typing import TextIO
 
-from bot.cli.common import positive, read_policy, recorded_decisions, snapshot_census
+from bot.cli.common import add_jobs, read_policy, recorded_decisions, snapshot_census
 from bot.cli.help import add_command
 from bot.policy.baseline import BASELINE_PATH, dump_baseline, record_baseline
 from bot.sources.git import GitRepo
@@ -42,13 +42,7 @@ def add_baseline_parser(commands: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help=f"where to write it (default: PATH/{BASELINE_PATH}; - for stdout)",
     )
-    baseline.add_argument(
-        "--jobs",
-        type=positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="processes that count files (default: one per core)",
-    )
+    add_jobs(baseline)
 
 
 def baseline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from glob import escape as glob_escape
 from typing import Any, TextIO
 
-from bot.cli.common import UsageError, finish_scan, positive, read_policy
+from bot.cli.common import UsageError, add_jobs, finish_scan, positive, read_policy
 from bot.cli.help import add_command
 from bot.engine.paths import PathFilter
 from bot.policy.config import Policy
@@ -74,13 +74,7 @@ def add_history_parser(commands: argparse._SubParsersAction) -> None:
     )
     history.add_argument("--title", help="name of the repository on the plot")
     history.add_argument("--config", help="policy file (default: .github/lockin.yml at REV)")
-    history.add_argument(
-        "--jobs",
-        type=positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="processes that count files (default: one per core)",
-    )
+    add_jobs(history)
     history.add_argument(
         "--max-files",
         type=positive,

@@ -8,7 +8,7 @@ import os
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.cli.common import positive, read_policy
+from bot.cli.common import add_jobs, read_policy
 from bot.cli.help import add_command
 from bot.engine.census import Census
 from bot.policy.overview import overview
@@ -47,13 +47,7 @@ def add_plan_parser(commands: argparse._SubParsersAction) -> None:
         "--config",
         help="policy file (default: PATH/.github/lockin.yml, else pyproject.toml [tool.lockin])",
     )
-    plan.add_argument(
-        "--jobs",
-        type=positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="processes that count files (default: one per core)",
-    )
+    add_jobs(plan)
 
 
 def checkout_overview(

@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Any, TextIO
 
-from bot.cli.common import UsageError, positive
+from bot.cli.common import UsageError, add_jobs
 from bot.cli.help import add_command
 from bot.cli.history import checked, history_of
 from bot.cli.plan import checkout_overview
@@ -50,13 +50,7 @@ def add_report_parser(commands: argparse._SubParsersAction) -> None:
         metavar="N",
         help="trend: the last N points of PATH's git history (default: 24; 0: no trend)",
     )
-    report.add_argument(
-        "--jobs",
-        type=positive,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="processes that count files (default: one per core)",
-    )
+    add_jobs(report)
 
 
 def report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
