@@ -16,21 +16,16 @@ its job died, or cancels the run when the queue has left that commit meanwhile.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.github.payloads import MergeGroup, PullRequest, Repository
 from bot.github.refs import PullRef, RepoRef, merge_group_pulls
-from bot.policy.config import PolicyError
-from bot.policy.decisions import DecisionRecord
-from bot.policy.gate import LinkedDecision, evaluate
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
 from bot.review.check_start import failing_on_error, shielded, start_check
-from bot.review.config_io import load_repo_baseline
 from bot.review.pr_files import PRFile
 from bot.review.report import PRReport
-from bot.review.run import _ratchet_base, _touches_non_portable, decisions_of
+from bot.review.run import judge
 from bot.review.stale import finish_left_group, queue_head
 from bot.runtime.open_runs import OpenRun
 
@@ -125,30 +120,21 @@ async def _analyse(
         files=files,
     )
     report.analysis = analysis
-    linked: list[LinkedDecision] = []
-    recorded: list[DecisionRecord] = []
-    added = sum(analysis.delta.added()[layer] for layer in policy.layers)
-    default_branch = info.branch()
-    # The same gate as each pull request's: its baseline and ratchet too, or a queue would
-    # refuse what every pull request in it passed.
-    baseline = None
-    if added:
-        try:
-            baseline = await load_repo_baseline(gh, repo, default_branch, policy)
-        except PolicyError as error:
-            report.config = replace(report.config, error=error)
-            return
-    if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
-        prs = [
+
+    async def pulls() -> list[PullRequest]:
+        return [
             PullRequest.from_payload(await gh.getitem(f"/repos/{repo.full_name}/pulls/{n}"))
             for n in numbers
         ]
-        linked, recorded = await decisions_of(gh, ctx, report, prs, default_branch)
-    report.verdict = evaluate(
+
+    # The same gate as each pull request's: its baseline and ratchet too, or a queue would
+    # refuse what every pull request in it passed.
+    await judge(
+        gh,
+        ctx,
+        report,
         analysis.delta,
-        policy,
-        linked=linked,
-        recorded=recorded,
-        baseline=baseline,
-        base_files=await _ratchet_base(gh, ctx, report, base_sha),
+        default_branch=info.branch(),
+        base_sha=base_sha,
+        pulls=pulls,
     )

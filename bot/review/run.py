@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot.engine.model import NON_PORTABLE
+from bot.engine.model import NON_PORTABLE, ChangeDelta
 from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
 from bot.github.payloads import PullRequest
 from bot.github.refs import PullRef, RepoRef
 from bot.policy.config import PolicyError
 from bot.policy.decisions import DecisionRecord
-from bot.policy.gate import LinkedDecision, draft_decision, evaluate
+from bot.policy.gate import LinkedDecision, Verdict, draft_decision, evaluate
 from bot.policy.growth import scope_growth
 from bot.render.fix import fix_of, write_command
 from bot.review.approvals_io import with_reviews
@@ -240,6 +241,47 @@ async def _trend_now(ctx: JobContext, read: asyncio.Task[Trend | None] | None) -
     return read.result()
 
 
+async def judge(
+    gh: GitHub,
+    ctx: JobContext,
+    report: PRReport,
+    delta: ChangeDelta,
+    *,
+    default_branch: str,
+    base_sha: str,
+    pulls: Callable[[], Awaitable[list[PullRequest]]],
+) -> tuple[Verdict, list[DecisionRecord]] | None:
+    """The gate's verdict on ``delta``, the report's change, for a pull request or a merge
+    group (whose ``pulls`` are read only when decisions matter): the repository's baseline
+    and ratchet, the decisions the pull requests link and those recorded. Returns the
+    verdict (also set on the report) and the recorded decisions, or None when the baseline
+    is invalid (then ``report.config`` says why)."""
+    policy = report.config.policy
+    added = sum(delta.added()[layer] for layer in policy.layers)
+    linked: list[LinkedDecision] = []
+    recorded: list[DecisionRecord] = []
+    baseline = None
+    if added:
+        try:
+            baseline = await load_repo_baseline(gh, report.pull.repo, default_branch, policy)
+        except PolicyError as error:
+            report.config = replace(report.config, error=error)
+            return None
+    # Decisions matter only past the allowance (or for the ratchet's uncovered areas):
+    # below it no request is spent on them.
+    if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
+        linked, recorded = await decisions_of(gh, ctx, report, await pulls(), default_branch)
+    report.verdict = verdict = evaluate(
+        delta,
+        policy,
+        linked=linked,
+        recorded=recorded,
+        baseline=baseline,
+        base_files=await _ratchet_base(gh, ctx, report, base_sha),
+    )
+    return verdict, recorded
+
+
 async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: PullRequest) -> None:
     policy = report.config.policy
     repo = report.pull.repo
@@ -257,37 +299,29 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: PullRequest) 
     report.analysis = analysis
     if report.census is None:
         report.base_census = await ctx.census.default_branch(repo)
-    added = sum(analysis.delta.added()[layer] for layer in policy.layers)
-    linked: list[LinkedDecision] = []
-    recorded: list[DecisionRecord] = []
-    default_branch = pr.base.branch()
-    baseline = None
-    if added:
-        try:
-            baseline = await load_repo_baseline(gh, repo, default_branch, policy)
-        except PolicyError as error:
-            report.config = replace(report.config, error=error)
-            return
-    # Decisions matter only past the allowance (or for the ratchet's uncovered areas):
-    # below it no request is spent on them.
-    if added > policy.allowance or (policy.ratchet is not None and _touches_non_portable(report)):
-        linked, recorded = await decisions_of(gh, ctx, report, [pr], default_branch)
-    base_files = await _ratchet_base(gh, ctx, report, pr.base_sha)
-    report.verdict = evaluate(
+
+    async def pulls() -> list[PullRequest]:
+        return [pr]
+
+    judged = await judge(
+        gh,
+        ctx,
+        report,
         analysis.delta,
-        policy,
-        linked=linked,
-        recorded=recorded,
-        baseline=baseline,
-        base_files=base_files,
+        default_branch=pr.base.branch(),
+        base_sha=pr.base_sha,
+        pulls=pulls,
     )
+    if judged is None:
+        return
+    verdict, recorded = judged
     if recorded and report.base_census is not None:
         base = report.base_census.census.files()
         report.growth = scope_growth(base, analysis.delta, recorded, policy)
-    if report.verdict.uncovered:
+    if verdict.uncovered:
         report.draft = path, _ = draft_decision(
             analysis.delta,
-            report.verdict,
+            verdict,
             title=pr.title or f"PR #{report.pull.number}",
             compute_api_hint=None,
             folder=policy.decisions.folder,
@@ -296,7 +330,7 @@ async def _gate(gh: GitHub, ctx: JobContext, report: PRReport, pr: PullRequest) 
         # at the same path, in a checkout of the PR's branch.
         local = ["diff", f"origin/{pr.base_ref}", "HEAD"]
         report.fix = fix_of(
-            report.verdict,
+            verdict,
             path,
             command=write_command(local, path, environ={}),
             via="default-branch" if policy.decisions.require_default_branch else "link",
