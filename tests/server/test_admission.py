@@ -22,6 +22,8 @@ from tests.support.webhooks import pull_request_event, webhook_headers
 
 #: Seconds that no test waits for: a stall the server must not cut off during the test.
 FOREVER = 120.0
+#: Settings under which a stalled upload keeps its slot for the whole test.
+HELD_STALLS = {"webhook_chunk_timeout": FOREVER, "webhook_body_deadline": FOREVER}
 
 
 class Upload:
@@ -94,8 +96,7 @@ def _metric(text: str, name: str) -> float:
 async def test_a_peer_stalling_many_uploads_locks_out_only_itself(start_bot: StartBot) -> None:
     bot = await start_bot(
         webhook_peer_slots=4,
-        webhook_chunk_timeout=FOREVER,
-        webhook_body_deadline=FOREVER,
+        **HELD_STALLS,
         webhook_slot_wait=0.2,
     )
     uploads = [await Upload.stall(bot) for _ in range(40)]
@@ -150,8 +151,7 @@ async def test_without_a_free_slot_in_time_a_delivery_is_answered_503(
 ) -> None:
     bot = await start_bot(
         webhook_peer_slots=1,
-        webhook_chunk_timeout=FOREVER,
-        webhook_body_deadline=FOREVER,
+        **HELD_STALLS,
         webhook_slot_wait=0.2,
     )
     upload = await Upload.stall(bot, "127.0.0.1")
@@ -167,8 +167,7 @@ async def test_saturation_shows_in_the_metrics_and_readiness(start_bot: StartBot
     bot = await start_bot(
         webhook_body_slots=2,
         webhook_peer_slots=1,
-        webhook_chunk_timeout=FOREVER,
-        webhook_body_deadline=FOREVER,
+        **HELD_STALLS,
         webhook_slot_wait=FOREVER,
     )
     assert (await bot.get("/readyz"))[0] == 200
@@ -198,8 +197,7 @@ async def test_behind_a_trusted_proxy_each_forwarded_client_is_its_own_peer(
     bot = await start_bot(
         trusted_proxies=(ipaddress.ip_network("127.0.0.1/32"),),
         webhook_peer_slots=1,
-        webhook_chunk_timeout=FOREVER,
-        webhook_body_deadline=FOREVER,
+        **HELD_STALLS,
         webhook_slot_wait=0.2,
     )
     # Everything arrives from the proxy (127.0.0.1), which names the client it forwards.
@@ -220,8 +218,7 @@ async def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(
 ) -> None:
     bot = await start_bot(
         webhook_peer_slots=1,
-        webhook_chunk_timeout=FOREVER,
-        webhook_body_deadline=FOREVER,
+        **HELD_STALLS,
         webhook_slot_wait=0.2,
     )
     upload = await Upload.stall(bot, "127.0.0.1", X_Forwarded_For="203.0.113.9")
@@ -304,9 +301,7 @@ async def test_stalled_large_uploads_do_not_turn_a_large_delivery_away(
     # Two peers each stall a body past SMALL_BODY, holding both large-body slots: a genuine
     # large delivery waits for one instead of being refused at once, and gets it when a
     # holder goes; one peer cannot take a second large slot by itself.
-    bot = await start_bot(
-        webhook_chunk_timeout=FOREVER, webhook_body_deadline=FOREVER, webhook_slot_wait=FOREVER
-    )
+    bot = await start_bot(**HELD_STALLS, webhook_slot_wait=FOREVER)
     bodies = bot.server.app[SERVICES].bodies
     large = SMALL_BODY + 1
     holders = [await Upload.stall(bot, source, sent=large) for source in ("127.0.0.2", "127.0.0.3")]
