@@ -150,20 +150,7 @@ class Shapes:
     # -- repositories ----------------------------------------------------------------------------
     def private_user(self, login: str) -> dict[str, Any]:
         """GET /user as a user-to-server token sees it."""
-        return self.user(login) | {
-            "name": login,
-            "company": None,
-            "blog": "",
-            "location": None,
-            "email": None,
-            "hireable": None,
-            "bio": None,
-            "public_repos": 0,
-            "public_gists": 0,
-            "followers": 0,
-            "following": 0,
-            "created_at": "2020-01-01T00:00:00Z",
-            "updated_at": "2020-01-01T00:00:00Z",
+        return self.public_user(login) | {
             "private_gists": 0,
             "total_private_repos": 0,
             "owned_private_repos": 0,
