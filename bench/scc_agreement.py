@@ -67,29 +67,29 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 rel = os.path.relpath(full, root)
                 report = classify(rel, Path(full).read_bytes())
+                # Documentation and data files count their lines apart from code.
+                mine = report.code_lines + report.text_lines
                 ext = os.path.splitext(name)[1].lower() or name
                 if report.language is None:
                     if rel in counted:
                         only_scc[ext] += counted[rel]
                     continue
                 if rel not in counted:
-                    only_lockin[report.language] += report.code_lines
+                    only_lockin[report.language] += mine
                     continue
                 lang = report.language
-                ours[lang] += report.code_lines
+                ours[lang] += mine
                 theirs[lang] += counted[rel]
                 files[lang] += 1
-                if report.code_lines != counted[rel]:
-                    gap = abs(report.code_lines - counted[rel])
-                    differing[lang].append(
-                        (gap, f"{root.name}/{rel}", report.code_lines, counted[rel])
-                    )
+                if mine != counted[rel]:
+                    gap = abs(mine - counted[rel])
+                    differing[lang].append((gap, f"{root.name}/{rel}", mine, counted[rel]))
     failed = False
-    print(f"{'language':14} {'files':>6} {'lockin':>9} {'scc':>9} {'diff %':>7}")
+    print(f"{'language':16} {'files':>6} {'lockin':>9} {'scc':>9} {'diff %':>7}")
     for lang in sorted(ours, key=lambda k: -theirs[k]):
         diff = (ours[lang] - theirs[lang]) / max(theirs[lang], 1)
         failed |= abs(diff) > args.tolerance
-        print(f"{lang:14} {files[lang]:6} {ours[lang]:9} {theirs[lang]:9} {100 * diff:7.2f}")
+        print(f"{lang:16} {files[lang]:6} {ours[lang]:9} {theirs[lang]:9} {100 * diff:7.2f}")
         for _, path, mine, scc in sorted(differing[lang], reverse=True)[: args.worst]:
             print(f"    {path}: lockin {mine}, scc {scc}")
     total_ours, total_scc = sum(ours.values()), sum(theirs.values())

@@ -57,6 +57,7 @@ class FileSummary:
     includes: tuple[str, ...] = ()
     ignored: tuple[Ignored, ...] = ()  # what inline markers took out (counted as portable)
     marker_problems: tuple[MarkerProblem, ...] = ()
+    text_lines: int = 0  # documentation and data: lines counted apart from code
 
     def __reduce__(self) -> tuple[type[FileSummary], tuple[Any, ...]]:
         # Pickled as the tuple of its fields (see Finding.__reduce__): the census's worker
@@ -80,6 +81,7 @@ class FileSummary:
             includes=report.includes,
             ignored=tuple(report.ignored),
             marker_problems=tuple(report.marker_problems),
+            text_lines=report.text_lines,
         )
 
     def without_markers(self) -> FileSummary:

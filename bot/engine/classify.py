@@ -19,7 +19,7 @@ from operator import itemgetter, not_
 from typing import NamedTuple
 
 from bot.engine import literals, markers
-from bot.engine.languages import Language, by_path, refine
+from bot.engine.languages import Language, by_path, by_shebang, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, file_region
@@ -231,6 +231,8 @@ def classify(path: str, data: bytes) -> FileReport:
 
 def _classify(path: str, data: bytes) -> FileReport:
     named, ext = by_path(path)
+    if named is None:
+        named = by_shebang(data)
     if named is None:  # not counted: only say whether it is binary, and its lines
         if _looks_binary(data):
             return _report(path, None, 0, "binary")
@@ -238,6 +240,10 @@ def _classify(path: str, data: bytes) -> FileReport:
     text = _decode(data)
     if text is None:
         return _report(path, None, 0, "binary")
+    if named.text:  # documentation or data: its lines counted apart, no rule reads it
+        lines: list[str | None] = [None] * _line_count(data)
+        counted = sum(lex(text, named.family).code)
+        return FileReport(path, named.name, 0, zero_layers(), {}, [], lines, text_lines=counted)
     lexed = lex(text, named.family)
     lang = refine(named, ext, path, lexed.masked)  # heuristics only refine the path's choice
     if lang.family is not named.family:

@@ -12,12 +12,16 @@ import yaml
 from bot.engine import literals
 from bot.engine.lexer import FAMILIES, Family
 from bot.engine.precompiled import Precompiled, cache_dir
+from bot.engine.syntax import syntax_family, syntax_pattern
 
 
 @dataclass(frozen=True, slots=True)
 class Language:
     name: str
     family: Family
+    # Documentation and data (Markdown, JSON, plain text, HTML): lines counted as scc counts
+    # them, but no code, so outside the code lines and the lock-in share.
+    text: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,7 @@ class _Heuristic:
 def _load() -> tuple[
     dict[str, Language], dict[str, Language], dict[str, Language], re.Pattern[str] | None,
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
+    dict[str, Language],
 ]:  # fmt: skip
     data = resources.files("bot.engine").joinpath("data/languages.yml").read_bytes()
     # Parsed and compiled once per content, like the rule registry (precompiled.py).
@@ -55,14 +60,21 @@ def _load() -> tuple[
     by_file: dict[str, Language] = {}
     by_ext: dict[str, Language] = {}
     globs: list[tuple[str, Language]] = []
+    by_interpreter: dict[str, Language] = {}
     for name, spec in raw["languages"].items():
-        lang = Language(name, FAMILIES[spec["family"]])
+        family = (
+            FAMILIES[spec["family"]]
+            if "family" in spec
+            else syntax_family(name, store.regex(syntax_pattern(spec.get("syntax", {})), 0))
+        )
+        lang = Language(name, family, text=bool(spec.get("text", False)))
         by_name[name] = lang
         for filename in spec.get("filenames", ()):
             by_file[filename] = lang
         for ext in spec.get("extensions", ()):
             by_ext[ext.lower()] = lang
         globs += [(glob, lang) for glob in spec.get("globs", ())]
+        by_interpreter.update(dict.fromkeys(spec.get("interpreters", ()), lang))
     regex = store.regex
     glob_re = regex("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs), 0) if globs else None
     heuristics = [
@@ -78,10 +90,14 @@ def _load() -> tuple[
     ]
     groups = {name: frozenset(members) for name, members in raw.get("groups", {}).items()}
     store.save()
-    return by_name, by_file, by_ext, glob_re, globs, heuristics, groups
+    return by_name, by_file, by_ext, glob_re, globs, heuristics, groups, by_interpreter
 
 
-LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS = _load()
+LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS, _BY_INTERPRETER = _load()
+
+# "#!/usr/bin/env -S python3 -u" or "#! /bin/bash": the interpreter's name, without the env
+# indirection (and its options) and without the folder.
+_SHEBANG = re.compile(rb"#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S*[ \t]+)*)?(?:\S*/)?([\w.+-]+)")
 
 
 def expand(names: list[str] | tuple[str, ...]) -> frozenset[str]:
@@ -116,6 +132,16 @@ def by_path(path: str) -> tuple[Language | None, str]:
         if ext in _BY_EXT:
             return _BY_EXT[ext], ext
     return None, ""
+
+
+def by_shebang(data: bytes) -> Language | None:
+    """The language of a script that no name or extension places, from its ``#!`` line:
+    ``python3.11`` and ``python`` alike are Python (version digits dropped)."""
+    found = _SHEBANG.match(data) if data.startswith(b"#!") else None
+    if found is None:
+        return None
+    name = found.group(1).decode("ascii", "replace").rstrip("0123456789.")
+    return _BY_INTERPRETER.get(name)
 
 
 def refine(lang: Language, ext: str, path: str, code: str) -> Language:

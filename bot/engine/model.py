@@ -127,6 +127,9 @@ class FileReport:
     marker_problems: list[MarkerProblem] = field(default_factory=list)
     # Line -> the rule that owned it before a marker took it out (line_rules says "" there).
     ignored_lines: dict[int, str] = field(default_factory=dict, repr=False)
+    # Documentation and data files (languages.yml `text`): their non-blank lines as scc counts
+    # them; such a file has no code lines, so it never enters a layer or the share.
+    text_lines: int = 0
 
     @property
     def non_portable_lines(self) -> int:

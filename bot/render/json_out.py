@@ -29,6 +29,7 @@ from bot.engine.trend import census_figures
 from bot.policy.counting import FileLines
 from bot.policy.gate import Verdict
 from bot.policy.ratchet import Ratchet
+from bot.render import scan_tables
 
 SCAN_SCHEMA = "lockin.scan/1"
 DIFF_SCHEMA = "lockin.diff/1"
@@ -100,6 +101,7 @@ def _file(summary: FileSummary) -> dict[str, Any]:
         "path": summary.path,
         "language": summary.language,
         "code_lines": summary.code_lines,
+        "text_lines": summary.text_lines,
         "layers": layers(summary.layers),
         "ecosystems": _sorted_counts(summary.ecosystems),
         "generated": summary.generated,
@@ -139,6 +141,10 @@ def scan_document(census: Census, *, root: str, top: int = 10) -> dict[str, Any]
             (i for s in census.files() for i in s.ignored),
             (p for s in census.files() for p in s.marker_problems),
         ),
+        "text": [
+            {"language": name, "files": files, "lines": n}
+            for name, files, n in scan_tables.text_rows(census)
+        ],
         "skipped": dict(sorted(census.skipped.items())),
         "not_counted": _not_counted(census.not_counted()),
         "files": [_file(s) for s in census.files()],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -57,6 +58,20 @@ def language_rows(census: Census, sort: str = "lines") -> list[Row]:
             name = summary.language or UNKNOWN_LANGUAGE
             rows.setdefault(name, Row(name)).add(summary)
     return _sorted(rows.values(), sort)
+
+
+def text_rows(census: Census) -> list[tuple[str, int, int]]:
+    """(language, files, lines) of the documentation and data files (languages.yml
+    ``text``), most lines first: counted as scc counts them, apart from the code."""
+    files: Counter[str] = Counter()
+    lines: Counter[str] = Counter()
+    for summary in census.files():
+        if summary.text_lines and summary.language:
+            files[summary.language] += 1
+            lines[summary.language] += summary.text_lines
+    return sorted(
+        ((name, files[name], n) for name, n in lines.items()), key=lambda r: (-r[2], r[0])
+    )
 
 
 def file_rows(census: Census, sort: str = "lines") -> list[Row]:

@@ -77,6 +77,14 @@ def render_scan(
         scan_tables.file_rows(census, sort) if by_file else scan_tables.language_rows(census, sort)
     )
     out += ["", _layer_table("path" if by_file else "language", rows, census, by_file=by_file)]
+    text_rows = scan_tables.text_rows(census)
+    if text_rows:
+        listed = ", ".join(
+            f"{name} {n:,} ({files:,} file{'s' if files != 1 else ''})"
+            for name, files, n in text_rows[:top]
+        )
+        more = f" and {len(text_rows) - top} more" if len(text_rows) > top else ""
+        out += ["", f"Documentation and data, not code (lines): {listed}{more}"]
     if totals.ecosystems:
         ranked = sorted(totals.ecosystems.items(), key=lambda i: (-i[1], i[0]))
         listed = ", ".join(f"{eco} {n:,}" for eco, n in ranked[:top])

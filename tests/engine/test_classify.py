@@ -236,7 +236,7 @@ def test_metal_file_is_kernel_as_a_whole_but_comments_do_not_count() -> None:
 
 
 def test_unknown_language_is_not_counted() -> None:
-    report = classify("docs/README.md", b"# Title\n\nUse torch.cuda here.\n")
+    report = classify("docs/notes.unknownext", b"# Title\n\nUse torch.cuda here.\n")
     assert report.language is None
     assert report.code_lines == 0
     assert report.line_rules == [None, None, None]

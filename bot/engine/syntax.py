@@ -1,0 +1,70 @@
+"""Lexer families built from data: a language's comment and string syntax as
+data/languages.yml states it under ``syntax``, the way tokei's languages.json and scc's
+describe most languages.
+
+Code bases that hold GPU code hold many other languages beside it (Perl build scripts, Lua
+configs, SQL, Haskell compilers, Futhark programs). No rule reads them, so they need no
+hand-written family of their own in lexer.py: only their lines must be counted as scc counts
+them, which their comment and string delimiters decide. The pattern built here keeps the
+guarantees of lexer.py's: every alternative matches once started (an unterminated block
+comment runs to the end of the file, an unterminated string to the end of its line) and none
+nests quantifiers that could match the same text two ways.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from bot.engine.lexer import Family
+
+
+class LanguageDataError(ValueError):
+    """A ``syntax`` entry of data/languages.yml that cannot describe a language."""
+
+
+def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
+    """The master regex of a language with the given ``line`` comment openers, ``block``
+    comment delimiter pairs and one-character string ``quotes``. Longer openers are tried
+    first, so Lua's ``--[[`` opens a block where ``--`` would open a line comment."""
+    unknown = set(syntax) - {"line", "block", "quotes"}
+    if unknown:
+        raise LanguageDataError(f"unknown syntax keys: {sorted(unknown)}")
+    comments: list[tuple[str, str]] = []
+    for pair in syntax.get("block", ()):
+        if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(pair)):
+            raise LanguageDataError(f"a block comment is an [open, close] pair, not {pair!r}")
+        opens, closes = (re.escape(str(part)) for part in pair)
+        comments.append((str(pair[0]), rf"{opens}[\s\S]*?(?:{closes}|\Z)"))
+    for line in syntax.get("line", ()):
+        if not line:
+            raise LanguageDataError("a line comment opener is not empty")
+        comments.append((str(line), rf"{re.escape(str(line))}[^\n]*"))
+    comments.sort(key=lambda item: -len(item[0]))
+    strings, quotes = [], []
+    for quote in syntax.get("quotes", ()):
+        if not (isinstance(quote, str) and len(quote) == 1):
+            raise LanguageDataError(f"a quote is one character, not {quote!r}")
+        quotes.append(quote)
+        q = re.escape(quote)
+        body = f"[^{q}\\\\\\n]"
+        strings.append(rf"{q}{body}*(?:\\[\s\S]?{body}*)*{q}?")
+    groups = []
+    if comments:
+        groups.append("(?P<comment>" + "|".join(body for _, body in comments) + ")")
+    if strings:
+        groups.append("(?P<string>" + "|".join(strings) + ")")
+    if not groups:
+        # Prose and data (Markdown, JSON, plain text): every non-blank line counts. A pattern
+        # opening with a character text never holds is rejected by re's literal scan at once.
+        return r"\x00(?P<keep>\x00\Z)"
+    starts = {opener[0] for opener, _ in comments} | set(quotes)
+    # A lookahead on the characters a token may start with lets re skip plain code quickly.
+    first = "".join(sorted(re.escape(c) for c in starts))
+    return f"(?=[{first}])(?:" + "|".join(groups) + ")"
+
+
+def syntax_family(name: str, tokens: re.Pattern[str]) -> Family:
+    """The family of a language described by its syntax: its lines are counted, no rule
+    reads its structure, so statements are lines."""
+    return Family(name, tokens, "lines")
