@@ -7,7 +7,9 @@ compare API, the decisions linked by the pull requests in the group are read at 
 head, and a record one of them adds counts with the approval given on that pull request.
 No comment is written: a merge group has no conversation.
 
-A run already completed with a result on the group's head (a redelivery) is left as it is;
+When the queue drops the group (``merge_group`` destroyed) before the check ends, the run is
+cancelled at once. A run already completed with a result on the group's head (a
+redelivery) is left as it is;
 an error completes the run as failed, never leaves it in progress. The run is recorded as
 open (bot.runtime.open_runs) until completed, so the timed sweep checks the group again when
 its job died, or cancels the run when the queue has left that commit meanwhile.
@@ -23,6 +25,7 @@ from bot.github.refs import PullRef, RepoRef, merge_group_pulls
 from bot.review.change import analyse_pr
 from bot.review.check_output import check_output
 from bot.review.check_start import failing_on_error, shielded, start_check
+from bot.review.check_writer import our_runs
 from bot.review.pr_files import PRFile
 from bot.review.report import PRReport
 from bot.review.run import judge
@@ -91,6 +94,18 @@ async def check_merge_group(
         extra={"head_sha": head_sha, "conclusion": report.conclusion, "prs": numbers},
     )
     return report.conclusion
+
+
+async def finish_destroyed_group(
+    gh: GitHub, ctx: JobContext, *, repo: RepoRef, group: MergeGroup, reason: str | None
+) -> list[int]:
+    """The queue dropped ``group`` (``merge_group`` destroyed): our runs still in progress on
+    its commit are cancelled now, saying why, rather than at the next timed sweep. Their ids."""
+    runs = await our_runs(gh, repo, group.head_sha, name=None, app_id=ctx.settings.app_id)
+    ours = [run for run in runs if run.get("external_id") == MERGE_GROUP_ID]
+    return await finish_left_group(
+        gh, ctx.caches.open_runs, repo, ours, group.head_sha, current=None, reason=reason
+    )
 
 
 async def _analyse(

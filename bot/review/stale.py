@@ -111,6 +111,14 @@ async def queue_head(gh: GitHub, repo: RepoRef, head_ref: str) -> str | None:
     return str(found["object"]["sha"])
 
 
+#: `merge_group` destroyed's `reason`, as the run's summary says it.
+_GONE = {
+    "merged": "merged",
+    "dequeued": "a pull request in it was dequeued",
+    "invalidated": "invalidated: its base branch moved or a pull request in it changed",
+}
+
+
 async def finish_left_group(
     gh: GitHub,
     open_runs: OpenRuns,
@@ -119,15 +127,18 @@ async def finish_left_group(
     head_sha: str,
     *,
     current: str | None,
+    reason: str | None = None,
 ) -> list[int]:
     """Complete our `runs` still in progress on a merge group's `head_sha` that the queue
-    has left (rebuilt at `current`; None: the group is gone) as `cancelled`, saying why, and
-    forget them as open: nothing waits on that commit any more. Their ids."""
+    has left (rebuilt at `current`; None: the group is gone, for `reason` when GitHub said
+    it) as `cancelled`, saying why, and forget them as open: nothing waits on that commit
+    any more. Their ids."""
     if current is None:
+        why = _GONE.get(reason or "", "merged, or a pull request in it was dequeued")
         title = "Not checked: the merge group is gone"
         summary = (
-            f"The merge queue removed the group at {head_sha} (merged, or a pull request "
-            "in it was dequeued) before its check finished; nothing waits on this commit."
+            f"The merge queue removed the group at {head_sha} ({why}) before its check "
+            "finished; nothing waits on this commit."
         )
     else:
         title = f"Superseded by {current[:7]}"

@@ -194,3 +194,51 @@ async def test_a_late_delivery_for_a_merge_group_already_gone_starts_no_run(
     assert bot.runs(repo, head) == []
     assert bot.fake.requests_to("GET", r"/git/ref/heads/gh-readonly-queue/")
     assert not bot.fake.requests_to("GET", r"/compare/")
+
+
+@pytest.mark.parametrize(
+    ("reason", "why"),
+    [("dequeued", "a pull request in it was dequeued"), ("invalidated", "invalidated")],
+)
+async def test_a_merge_group_the_queue_destroys_has_its_run_cancelled_at_once(
+    start: StartBot, reason: str, why: str
+) -> None:
+    # No timed sweep in this test: the `destroyed` delivery alone finishes the run.
+    bot = await start(stale_run_sweep_interval=3600.0)
+    repo, branch, head, run = await group_left_in_progress(bot)
+    base = repo.branches[repo.default_branch]
+    payload = merge_group_event(bot.fake, repo, head, base, [repo.pulls[1]])
+    payload["action"], payload["reason"] = "destroyed", reason
+    del repo.branches[branch]
+
+    assert await bot.deliver("merge_group", payload) == 202
+    await bot.settle()
+
+    assert (run.status, run.conclusion) == ("completed", "cancelled")
+    assert run.output["title"] == "Not checked: the merge group is gone"
+    assert head in run.output["summary"]
+    assert why in run.output["summary"]
+    assert [r.id for r in bot.runs(repo, head)] == [run.id]  # cancelled, not checked again
+    open_runs = bot.client.server.app[SERVICES].caches.open_runs
+    assert await _none_open(open_runs)
+
+
+async def test_a_merged_group_leaves_its_completed_run_as_it_is(start: StartBot) -> None:
+    bot = await start(stale_run_sweep_interval=3600.0)
+    repo, pr = kernel_pr(bot.fake)
+    base = repo.head()
+    branch = f"gh-readonly-queue/{repo.default_branch}/pr-{pr.number}-{pr.head_sha}"
+    head = repo.commit({"csrc/k.cu": KERNEL}, branch=branch, message=f"{pr.title} (#1)")
+    payload = merge_group_event(bot.fake, repo, head, base, [pr])
+    assert await bot.deliver("merge_group", payload) == 202
+    await bot.settle()
+    [run] = bot.runs(repo, head)
+    assert run.status == "completed"
+    verdict, patches = run.conclusion, len(bot.fake.requests_to("PATCH", r"/check-runs/"))
+
+    payload["action"], payload["reason"] = "destroyed", "merged"
+    assert await bot.deliver("merge_group", payload) == 202
+    await bot.settle()
+
+    assert run.conclusion == verdict
+    assert len(bot.fake.requests_to("PATCH", r"/check-runs/")) == patches
