@@ -49,7 +49,7 @@ class SourceText:
         # offset past the last line still falls in it, with no clamping per lookup.
         self.starts = lexed.line_starts[: len(lexed.lines)] or [0]
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
-        self._keyword_lines: dict[str, set[int]] = {}
+        self._keyword_lines: dict[str, list[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
 
     @property
@@ -94,9 +94,15 @@ class SourceText:
         if found is not None:
             return found
         found = self._windows[keywords] = []
-        lines = sorted(set().union(*map(self.keyword_lines, keywords)))
-        if not lines:
+        # Most of a rule's keywords do not occur in a file that holds one of them: only
+        # those that do cost a line lookup (a file asks for thousands of keywords).
+        occurring = [keyword for keyword in keywords if keyword in self.occurrences]
+        if not occurring:
             return found
+        if len(occurring) == 1:
+            lines = self.keyword_lines(occurring[0])
+        else:
+            lines = sorted(set().union(*map(self.keyword_lines, occurring)))
         # starts[i] is where line i + 1 starts; a window ends at its last line's newline.
         starts, size = self.lexed.line_starts, len(self.masked)
         first = previous = lines[0]
@@ -108,13 +114,15 @@ class SourceText:
         found.append((starts[first - 1], min(starts[previous] - 1, size)))
         return found
 
-    def keyword_lines(self, keyword: str) -> set[int]:
-        """The lines holding ``keyword`` (rules sharing a keyword ask once)."""
+    def keyword_lines(self, keyword: str) -> list[int]:
+        """The lines holding ``keyword``, in order, each once (rules sharing a keyword ask
+        once)."""
         found = self._keyword_lines.get(keyword)
         if found is None:
             offsets = self.occurrences.get(keyword, ())
-            found = self._keyword_lines[keyword] = set(
-                map(bisect_right, repeat(self.starts, len(offsets)), offsets)
+            # Offsets come in order, so their lines do too: dict.fromkeys drops repeats.
+            found = self._keyword_lines[keyword] = list(
+                dict.fromkeys(map(bisect_right, repeat(self.starts, len(offsets)), offsets))
             )
         return found
 
