@@ -367,7 +367,9 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     chains: dict[int, bool] = {}  # branch line -> its chain names several kinds
     returners: dict[int, bool] = {}  # def line -> its returns name several kinds
     returning: dict[int, bool] = {}  # line -> it returns from such a def
-    body = src.strings.string_body
+    # Device kinds are common words: many literals hold them, and ``device_kinds`` reads
+    # every body anyway: cut them all at once.
+    body = src.strings.bodies().__getitem__
     collections: tuple[list[int], dict[int, int]] | None = None
     for index in src.strings.strings_holding(keywords):
         if not pattern.search(body(index)):

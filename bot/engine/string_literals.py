@@ -29,6 +29,7 @@ class StringLiterals:
 
     __slots__ = (
         "_bodies",
+        "_body",
         "_collections",
         "_device_kinds",
         "_holding_keyword",
@@ -43,6 +44,7 @@ class StringLiterals:
         self._string_starts: list[int] | None = None
         self._collections: tuple[list[int], dict[int, int]] | None = None
         self._bodies: list[str] | None = None  # each literal's body
+        self._body: dict[int, str] = {}  # literal -> its body, for those read one by one
         self._holding_keyword: dict[str, list[int]] = {}  # keyword -> literals holding it
         self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
 
@@ -52,12 +54,19 @@ class StringLiterals:
         return self._string_starts
 
     def string_body(self, index: int) -> str:
-        """``string_body`` of literal ``index``."""
-        return (self._bodies or self.bodies())[index]
+        """``string_body`` of literal ``index``, cut on first use: a rule reads only the
+        literals holding its keywords, a few of a file's thousands (rules share them)."""
+        if self._bodies is not None:
+            return self._bodies[index]
+        body = self._body.get(index)
+        if body is None:
+            start, end = self.text.lexed.strings[index]
+            body = self._body[index] = string_body(self.text.lexed.text[start:end])
+        return body
 
     def bodies(self) -> list[str]:
-        """``string_body`` of every literal, cut once per file (rules share literals) by
-        ``map``, with no Python frame per literal but the cut itself."""
+        """``string_body`` of every literal, cut once per file (``device_kinds`` reads them
+        all) by ``map``, with no Python frame per literal but the cut itself."""
         if self._bodies is None:
             text = self.text.lexed.text
             tokens = map(text.__getitem__, starmap(slice, self.text.lexed.strings))
