@@ -8,9 +8,8 @@ from bisect import bisect_right
 from itertools import starmap
 
 from bot.engine.logical_lines import LogicalLines
-from bot.engine.source_text import Keywords, SourceText, Span
+from bot.engine.source_text import Keywords, SourceText, Span, offsets
 
-_BRACKET = re.compile(r"[][(){}]")
 _OPENERS = "([{"
 # An assignment up to its value: blanks, newlines and parentheses before it are skipped.
 _ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t\n(]*", re.M)
@@ -125,12 +124,12 @@ class StringLiterals:
             closing: dict[int, int] = {}
             stack: list[int] = []
             k = 0
-            for m in _BRACKET.finditer(self.text.masked):
-                pos = m.start()
+            masked = self.text.masked
+            for pos in offsets(masked, "()[]{}"):
                 while k < len(starts) and starts[k] < pos:
                     enclosing[k] = stack[-1] if stack else -1
                     k += 1
-                if m.group() in _OPENERS:
+                if masked[pos] in _OPENERS:
                     stack.append(pos)
                 elif stack:
                     closing[stack.pop()] = pos
