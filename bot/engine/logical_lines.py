@@ -8,7 +8,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from itertools import accumulate, compress, repeat
-from operator import add, and_, mul, or_, sub
+from operator import and_, mul, not_, or_, sub
 
 from bot.engine.source_text import SourceText
 
@@ -18,6 +18,10 @@ PY_DEF = re.compile(
     r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b"
     r"|[ \t]*(?:@\w+[^\n]*?[ \t])?function[ \t]+(?:[\w.!]+[ \t]*)?[({]"
 )
+# ``logical_starts`` reads a file's brackets as bytes: each folded to "(" or ")", and every
+# other byte but the newline deleted.
+_FOLD = bytes.maketrans(b"[{]}", b"(())")
+_OTHERS = bytes(set(range(256)) - set(b"()[]{}\n"))
 _BLOCK_END = re.compile(r"[ \t]*end[ \t]*$")
 _STATEMENT_LINES = 1000  # lines one statement may span
 
@@ -42,15 +46,13 @@ class LogicalLines:
         """
         if self._logical is None:
             lines = self.text.lexed.lines
-            starts = [not flag for flag in self.string_continued()]
-            # Each line's opened minus closed brackets, counted at C speed (map, no frames).
-            opened = map(
-                add, map(add, _counts(lines, "("), _counts(lines, "[")), _counts(lines, "{")
-            )
-            closed = map(
-                add, map(add, _counts(lines, ")"), _counts(lines, "]")), _counts(lines, "}")
-            )
-            nets = list(map(sub, opened, closed))
+            starts = list(map(not_, self.string_continued()))
+            # Each line's opened minus closed brackets, counted at C speed (map, no frames)
+            # on the file's brackets alone: its UTF-8 bytes with every other byte but the
+            # newlines deleted and each bracket folded to "(" or ")", so two counts a line.
+            brackets = self.text.masked.encode("utf-8", "replace").translate(_FOLD, _OTHERS)
+            pieces = brackets.split(b"\n")[: len(lines)]
+            nets = list(map(sub, _counts(pieces, b"("), _counts(pieces, b")")))
             depths = list(accumulate(nets))
             if depths and min(depths) < 0:  # more closed than opened somewhere: clamp at 0
                 depth = 0
@@ -180,6 +182,6 @@ def _net(text: str) -> int:
     )
 
 
-def _counts(lines: list[str], char: str) -> Iterator[int]:
-    """``_net``'s counts for every line at once, by ``map`` (no Python frame per line)."""
-    return map(str.count, lines, repeat(char))
+def _counts(pieces: list[bytes], char: bytes) -> Iterator[int]:
+    """The count of ``char`` in every piece at once, by ``map`` (no Python frame per line)."""
+    return map(bytes.count, pieces, repeat(char))
