@@ -330,10 +330,12 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
     join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
     strings, masked = src.lexed.strings, src.masked
     reached = -1  # last literal already claimed with its neighbours
-    for index in src.strings.strings_holding(keywords):
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    for index in holding:
         if index <= reached:
             continue
-        if not pattern.search(src.strings.string_body(index)):
+        if not pattern.search(body(index)):
             continue
         first = index
         while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from itertools import starmap
 
 from bot.engine.logical_lines import LogicalLines
@@ -15,6 +16,7 @@ _OPENERS = "([{"
 _ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t\n(]*", re.M)
 _CALL_TOKENS = re.compile(r"[()\[\]{}]")
 _VALUE_TOKENS = re.compile(r"[()\[\]{},]")
+_BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
 #: are not accelerators): a collection naming two of them is dispatch code.
@@ -52,11 +54,16 @@ class StringLiterals:
             self._string_starts = [s for s, _ in self.text.lexed.strings]
         return self._string_starts
 
-    def string_body(self, index: int) -> str:
-        """``string_body`` of literal ``index``, cut on first use: a rule reads only the
-        literals holding its keywords, a few of a file's thousands (rules share them)."""
-        if self._bodies is not None:
-            return self._bodies[index]
+    def body_reader(self, wanted: int) -> Callable[[int], str]:
+        """``string_body`` by literal index, for ``wanted`` literals: a rule reads only the
+        literals holding its keywords, mostly a few of a file's thousands, each cut on first
+        use; when they are a good share of the file's, all are cut at once (``bodies``)."""
+        if self._bodies is None and wanted * _BULK_SHARE < len(self.text.lexed.strings):
+            return self._string_body
+        return self.bodies().__getitem__
+
+    def _string_body(self, index: int) -> str:
+        """``string_body`` of literal ``index``, cut once (rules share literals)."""
         body = self._body.get(index)
         if body is None:
             start, end = self.text.lexed.strings[index]
