@@ -108,10 +108,15 @@ class SourceText:
         found = self._windows.get(keywords)
         if found is not None:
             return found
-        found = self._windows[keywords] = []
         # Most of a rule's keywords do not occur in a file that holds one of them: only
-        # those that do cost a line lookup (a file asks for thousands of keywords).
-        occurring = [keyword for keyword in keywords if keyword in self.occurrences]
+        # those that do cost a line lookup (a file asks for thousands of keywords), and
+        # rules whose keywords found are the same share their windows.
+        occurring = tuple(keyword for keyword in keywords if keyword in self.occurrences)
+        found = self._windows.get(occurring)
+        if found is not None:
+            self._windows[keywords] = found
+            return found
+        found = self._windows[keywords] = self._windows[occurring] = []
         if not occurring:
             return found
         if len(occurring) == 1:
