@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from bot.engine.source_text import SourceText
+from bot.engine.source_text import SourceText, offsets
 
-_BRACES = re.compile(r"[{}]")
 # Lines that end a C statement without a semicolon: directives and access labels.
 _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
 _NON_SPACE = re.compile(r"\S")
@@ -40,7 +39,7 @@ class CStructure:
             pairs: dict[int, int] = {}
             stack: list[int] = []
             masked = self.text.masked
-            self._braces = braces = [m.start() for m in _BRACES.finditer(masked)]
+            self._braces = braces = offsets(masked, "{}")
             for at in braces:
                 if masked[at] == "{":
                     stack.append(at)
@@ -67,12 +66,7 @@ class CStructure:
             cut = found
         if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
-        begin = cut + 1
-        if self.text.preprocessor and (
-            masked.find("#", begin, pos) >= 0 or masked.find(":", begin, pos) >= 0
-        ):
-            for barrier in _C_BARRIER.finditer(masked, begin, pos):
-                begin = max(begin, barrier.end())
+        begin = _after_barriers(masked, cut + 1, pos) if self.text.preprocessor else cut + 1
         first = _NON_SPACE.search(masked, begin, pos + 1)
         return first.start() if first else pos
 
@@ -148,6 +142,26 @@ class CStructure:
         for brace in walked:
             functions[brace] = found
         return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+
+
+def _after_barriers(masked: str, begin: int, pos: int) -> int:
+    """Where the last preprocessor line or access label starting in [begin, pos) ends (a
+    line's end, or ``pos``), else ``begin``. Such a line holds a ``#`` or a ``:``: the lines
+    holding one are read backward from ``pos`` (each character passed once), so a statement
+    with none costs two ``rfind``, where a multi-line regex would try every offset."""
+    hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)
+    while hash_at >= 0 or colon_at >= 0:
+        line = masked.rfind("\n", 0, max(hash_at, colon_at)) + 1
+        if line < begin:  # the line starts before the statement: it bounds nothing
+            break
+        barrier = _C_BARRIER.match(masked, line, pos)
+        if barrier:
+            return barrier.end()
+        if hash_at >= line:
+            hash_at = masked.rfind("#", begin, line)
+        if colon_at >= line:
+            colon_at = masked.rfind(":", begin, line)
+    return begin
 
 
 def _name_before(text: str) -> str | None:

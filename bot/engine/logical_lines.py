@@ -5,9 +5,10 @@ indented languages."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from itertools import accumulate, compress, repeat
-from operator import add, or_, sub
+from operator import and_, mul, not_, or_, sub
 
 from bot.engine.source_text import SourceText
 
@@ -17,6 +18,10 @@ PY_DEF = re.compile(
     r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b"
     r"|[ \t]*(?:@\w+[^\n]*?[ \t])?function[ \t]+(?:[\w.!]+[ \t]*)?[({]"
 )
+# ``logical_starts`` reads a file's brackets as bytes: each folded to "(" or ")", and every
+# other byte but the newline deleted.
+_FOLD = bytes.maketrans(b"[{]}", b"(())")
+_OTHERS = bytes(set(range(256)) - set(b"()[]{}\n"))
 _BLOCK_END = re.compile(r"[ \t]*end[ \t]*$")
 _STATEMENT_LINES = 1000  # lines one statement may span
 
@@ -41,15 +46,13 @@ class LogicalLines:
         """
         if self._logical is None:
             lines = self.text.lexed.lines
-            starts = [not flag for flag in self.string_continued()]
-            # Each line's opened minus closed brackets, counted at C speed (map, no frames).
-            opened = map(
-                add, map(add, _counts(lines, "("), _counts(lines, "[")), _counts(lines, "{")
-            )
-            closed = map(
-                add, map(add, _counts(lines, ")"), _counts(lines, "]")), _counts(lines, "}")
-            )
-            nets = list(map(sub, opened, closed))
+            starts = list(map(not_, self.string_continued()))
+            # Each line's opened minus closed brackets, counted at C speed (map, no frames)
+            # on the file's brackets alone: its UTF-8 bytes with every other byte but the
+            # newlines deleted and each bracket folded to "(" or ")", so two counts a line.
+            brackets = self.text.masked.encode("utf-8", "replace").translate(_FOLD, _OTHERS)
+            pieces = brackets.split(b"\n")[: len(lines)]
+            nets = list(map(sub, _counts(pieces, b"("), _counts(pieces, b")")))
             depths = list(accumulate(nets))
             if depths and min(depths) < 0:  # more closed than opened somewhere: clamp at 0
                 depth = 0
@@ -69,28 +72,56 @@ class LogicalLines:
         return self._blocks
 
     def _scan_blocks(self) -> tuple[dict[int, int], list[int]]:
+        """Reads only the lines that start a statement and hold code (the only ones that
+        open or close a block), and outside every def only the def lines. A line holding
+        code is in the innermost def open at the last such line: filled in by slices where
+        the stack changes, not line by line."""
         lines, code, n = self.text.lexed.lines, self.text.lexed.code, self.text.nlines
-        starts = self.logical_starts()
+        # A def line holds one of PY_DEF's words: lines found by str.find, then matched (a
+        # multi-line regex over the file would try every offset: slower than both).
+        candidates = _lines_holding(self.text.masked, self.text.starts, ("def", "fn", "function"))
+        defs = [i for i in sorted(candidates) if PY_DEF.match(lines[i])]
+        def_lines = set(defs)
+        heads = list(compress(range(n), map(and_, code, self.logical_starts())))
         ends: dict[int, int] = {}
-        enclosing = [0] * n
+        innermost = [0] * n  # the innermost def open at each line (code or not)
         stack: list[tuple[int, int]] = []  # (indent, def line)
-        last_code = 0
-        for i in range(n):
-            if not code[i]:
+        filled = 0  # innermost[:filled] is final; the lines from there on have the stack's top
+        at = 0
+        while at < len(heads):
+            i = heads[at]
+            at += 1
+            if not stack and i not in def_lines:  # outside every def: on to the next def
+                after = bisect_right(defs, i)
+                if after == len(defs):
+                    break
+                at = bisect_left(heads, defs[after], at)
                 continue
-            if starts[i]:
-                text = lines[i]
-                indent = len(text) - len(text.lstrip())
+            text = lines[i]
+            indent = len(text) - len(text.lstrip())
+            if stack and indent <= stack[-1][0]:
+                innermost[filled:i] = [stack[-1][1]] * (i - filled)
+                filled = i
+                last_code = i  # the code line before this one (the def line at the latest)
+                while not code[last_code - 1]:
+                    last_code -= 1
                 while stack and indent <= stack[-1][0]:
                     closes = indent == stack[-1][0] and _BLOCK_END.match(text) is not None
                     ends[stack.pop()[1]] = i + 1 if closes else last_code
-                if PY_DEF.match(text):
-                    stack.append((indent, i + 1))
-            enclosing[i] = stack[-1][1] if stack else 0
-            last_code = i + 1
-        for _, def_line in stack:
-            ends[def_line] = last_code
-        return ends, enclosing
+            if i in def_lines:
+                if stack:
+                    innermost[filled:i] = [stack[-1][1]] * (i - filled)
+                filled = i
+                stack.append((indent, i + 1))
+        if stack:
+            innermost[filled:] = [stack[-1][1]] * (n - filled)
+            last_code = n
+            while not code[last_code - 1]:
+                last_code -= 1
+            for _, def_line in stack:
+                ends[def_line] = last_code
+        # Lines without code are in no def.
+        return ends, list(map(mul, innermost, code))
 
     def statement_last(self, line: int) -> int:
         """Last line of the statement beginning at ``line``: where the brackets opened from
@@ -124,6 +155,21 @@ class LogicalLines:
         return self._in_string
 
 
+def _lines_holding(text: str, starts: list[int], words: tuple[str, ...]) -> set[int]:
+    """The lines (0-based) of ``text`` holding one of ``words``: one ``str.find`` a line at
+    most per word, where a regex would try every offset."""
+    found: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            line = bisect_right(starts, at)
+            found.add(line - 1)
+            if line == len(starts):
+                break
+            at = text.find(word, starts[line])
+    return found
+
+
 def _net(text: str) -> int:
     """Brackets ``text`` opens minus those it closes."""
     return (
@@ -136,6 +182,6 @@ def _net(text: str) -> int:
     )
 
 
-def _counts(lines: list[str], char: str) -> Iterator[int]:
-    """``_net``'s counts for every line at once, by ``map`` (no Python frame per line)."""
-    return map(str.count, lines, repeat(char))
+def _counts(pieces: list[bytes], char: bytes) -> Iterator[int]:
+    """The count of ``char`` in every piece at once, by ``map`` (no Python frame per line)."""
+    return map(bytes.count, pieces, repeat(char))

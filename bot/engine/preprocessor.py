@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 
 from bot.engine.source_text import SourceText, Span
 
@@ -13,7 +14,10 @@ from bot.engine.source_text import SourceText, Span
 # with only blanks before them on a line that does not continue the one above. Each
 # repetition ends at a newline, so it never backtracks over more than a line.
 _DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
-_PP = re.compile(r"^[ \t]*\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.M)
+# A conditional directive's '#' and word. It opens with a literal, so re finds candidates
+# at memchr speed; ``_conditionals`` keeps those with only blanks before them on their line
+# (a multi-line regex anchored at line starts would try every offset of the file).
+_PP = re.compile(r"\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
 _MACRO_LINES = 500  # lines one #define may continue over
 _BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
 # Per #if/#elif/#else/#endif of a file: start, end, word, innermost open group's #if offset
@@ -138,14 +142,13 @@ class Preprocessor:
         stack: list[list[int]] = []  # open groups: [its #if offset, current branch number]
         waiting: list[list[int]] = []  # per open group: directives whose branch it holds
         nexts: list[int] = []
-        for number, m in enumerate(_PP.finditer(self.text.masked)):
-            directive = m.group(1)
-            starts.append(m.start())
-            ends.append(m.end())
+        for number, (start, end, directive) in enumerate(_conditionals(self.text.masked)):
+            starts.append(start)
+            ends.append(end)
             words.append(directive)
             nexts.append(-1)
             if directive[0] == "i":
-                stack.append([m.start(), number])
+                stack.append([start, number])
                 waiting.append([])
             elif stack:
                 for earlier in waiting[-1]:  # the open branch ends here
@@ -172,8 +175,8 @@ class Preprocessor:
             stack: list[list[tuple[int, str]]] = []
             groups: list[tuple[list[tuple[int, str]], int]] = []
             starts = self.text.starts
-            for m in _PP.finditer(self.text.masked):
-                directive, line = m.group(1), bisect_right(starts, m.start())
+            for start, _, directive in _conditionals(self.text.masked):
+                line = bisect_right(starts, start)
                 if directive[0] == "i":  # if, ifdef, ifndef
                     stack.append([(line, directive)])
                 elif directive in ("elif", "else"):
@@ -187,3 +190,19 @@ class Preprocessor:
                     at[line] = (branches, index, end)
             self._branches = at
         return self._branches
+
+
+def _conditionals(masked: str) -> Iterator[tuple[int, int, str]]:
+    """Every ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` line: the offset
+    of its line's start, of the end of its word, and the word."""
+    line_end = -1  # the end of the last line read: only a line's first '#' may start one
+    for m in _PP.finditer(masked):
+        at = m.start()
+        if at < line_end:
+            continue
+        line = masked.rfind("\n", 0, at) + 1
+        line_end = masked.find("\n", at)
+        if line_end < 0:
+            line_end = len(masked)
+        if not masked[line:at].strip(" \t"):
+            yield line, m.end(), m.group(1)

@@ -330,10 +330,12 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
     join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
     strings, masked = src.lexed.strings, src.masked
     reached = -1  # last literal already claimed with its neighbours
-    for index in src.strings.strings_holding(keywords):
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    for index in holding:
         if index <= reached:
             continue
-        if not pattern.search(src.strings.string_body(index)):
+        if not pattern.search(body(index)):
             continue
         first = index
         while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
@@ -367,7 +369,9 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     chains: dict[int, bool] = {}  # branch line -> its chain names several kinds
     returners: dict[int, bool] = {}  # def line -> its returns name several kinds
     returning: dict[int, bool] = {}  # line -> it returns from such a def
-    body = src.strings.string_body
+    # Device kinds are common words: many literals hold them, and ``device_kinds`` reads
+    # every body anyway: cut them all at once.
+    body = src.strings.bodies().__getitem__
     collections: tuple[list[int], dict[int, int]] | None = None
     for index in src.strings.strings_holding(keywords):
         if not pattern.search(body(index)):

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import starmap
+from collections.abc import Callable
+from itertools import accumulate, starmap
 
 from bot.engine.logical_lines import LogicalLines
-from bot.engine.source_text import Keywords, SourceText, Span
+from bot.engine.source_text import Keywords, SourceText, Span, offsets
 
-_BRACKET = re.compile(r"[][(){}]")
 _OPENERS = "([{"
 # An assignment up to its value: blanks, newlines and parentheses before it are skipped.
 _ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t\n(]*", re.M)
 _CALL_TOKENS = re.compile(r"[()\[\]{}]")
 _VALUE_TOKENS = re.compile(r"[()\[\]{},]")
+_BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
 #: are not accelerators): a collection naming two of them is dispatch code.
@@ -29,10 +30,13 @@ class StringLiterals:
 
     __slots__ = (
         "_bodies",
+        "_body",
         "_collections",
         "_device_kinds",
         "_holding_keyword",
+        "_joined",
         "_string_starts",
+        "_tokens",
         "lines",
         "text",
     )
@@ -43,7 +47,10 @@ class StringLiterals:
         self._string_starts: list[int] | None = None
         self._collections: tuple[list[int], dict[int, int]] | None = None
         self._bodies: list[str] | None = None  # each literal's body
+        self._body: dict[int, str] = {}  # literal -> its body, for those read one by one
         self._holding_keyword: dict[str, list[int]] = {}  # keyword -> literals holding it
+        self._tokens: list[str] | None = None  # each literal as written
+        self._joined: tuple[str, list[int]] | None = None  # literals joined, their starts
         self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
 
     def string_starts(self) -> list[int]:
@@ -51,17 +58,34 @@ class StringLiterals:
             self._string_starts = [s for s, _ in self.text.lexed.strings]
         return self._string_starts
 
-    def string_body(self, index: int) -> str:
-        """``string_body`` of literal ``index``."""
-        return (self._bodies or self.bodies())[index]
+    def body_reader(self, wanted: int) -> Callable[[int], str]:
+        """``string_body`` by literal index, for ``wanted`` literals: a rule reads only the
+        literals holding its keywords, mostly a few of a file's thousands, each cut on first
+        use; when they are a good share of the file's, all are cut at once (``bodies``)."""
+        if self._bodies is None and wanted * _BULK_SHARE < len(self.text.lexed.strings):
+            return self._string_body
+        return self.bodies().__getitem__
+
+    def _string_body(self, index: int) -> str:
+        """``string_body`` of literal ``index``, cut once (rules share literals)."""
+        body = self._body.get(index)
+        if body is None:
+            start, end = self.text.lexed.strings[index]
+            body = self._body[index] = string_body(self.text.lexed.text[start:end])
+        return body
+
+    def tokens(self) -> list[str]:
+        """Every literal as written, cut once per file by ``map`` (no Python frame each)."""
+        if self._tokens is None:
+            text = self.text.lexed.text
+            self._tokens = list(map(text.__getitem__, starmap(slice, self.text.lexed.strings)))
+        return self._tokens
 
     def bodies(self) -> list[str]:
-        """``string_body`` of every literal, cut once per file (rules share literals) by
-        ``map``, with no Python frame per literal but the cut itself."""
+        """``string_body`` of every literal, cut once per file (``device_kinds`` reads them
+        all) by ``map``, with no Python frame per literal but the cut itself."""
         if self._bodies is None:
-            text = self.text.lexed.text
-            tokens = map(text.__getitem__, starmap(slice, self.text.lexed.strings))
-            self._bodies = list(map(string_body, tokens))
+            self._bodies = list(map(string_body, self.tokens()))
         return self._bodies
 
     def device_kinds(self) -> tuple[list[int], list[str], list[int]]:
@@ -90,20 +114,31 @@ class StringLiterals:
         return sorted(set().union(*map(self._holding, keywords)))
 
     def _holding(self, keyword: str) -> list[int]:
-        """Indexes of the literals holding ``keyword``, in order (rules share keywords)."""
+        """Indexes of the literals holding ``keyword``, in order (rules share keywords).
+
+        Searched in the file's literals joined by newlines (``_joined``), not in the file:
+        a keyword common in code (``cuda`` in a CUDA or PyTorch file) then costs nothing
+        where it stands outside a literal.
+        """
         found = self._holding_keyword.get(keyword)
         if found is not None:
             return found
-        text, strings, starts = self.text.lexed.text, self.text.lexed.strings, self.string_starts()
+        if self._joined is None:
+            tokens = self.tokens()
+            # Where each literal starts in the joined text: past the ones before and their
+            # newlines (the last entry is one past the end).
+            starts = [0, *accumulate(map((1).__add__, map(len, tokens)))]
+            self._joined = "\n".join(tokens), starts
+        joined, starts = self._joined
         found = self._holding_keyword[keyword] = []
-        i = text.find(keyword)
+        i = joined.find(keyword)
         while i >= 0:
             index = bisect_right(starts, i) - 1
-            if index >= 0 and i + len(keyword) <= strings[index][1]:
+            if i + len(keyword) < starts[index + 1]:  # within the literal, not its newline
                 found.append(index)
-                i = text.find(keyword, strings[index][1])
+                i = joined.find(keyword, starts[index + 1])
             else:
-                i = text.find(keyword, i + 1)
+                i = joined.find(keyword, i + 1)
         return found
 
     def collections(self) -> tuple[list[int], dict[int, int]]:
@@ -116,12 +151,12 @@ class StringLiterals:
             closing: dict[int, int] = {}
             stack: list[int] = []
             k = 0
-            for m in _BRACKET.finditer(self.text.masked):
-                pos = m.start()
+            masked = self.text.masked
+            for pos in offsets(masked, "()[]{}"):
                 while k < len(starts) and starts[k] < pos:
                     enclosing[k] = stack[-1] if stack else -1
                     k += 1
-                if m.group() in _OPENERS:
+                if masked[pos] in _OPENERS:
                     stack.append(pos)
                 elif stack:
                     closing[stack.pop()] = pos
