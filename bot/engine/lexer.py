@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
-from operator import attrgetter, mul, sub
+from operator import add, attrgetter, eq, getitem, mul, ne, sub
 
 FILL = "\x01"
 
@@ -177,7 +177,7 @@ class Lexed:
     def line_starts(self) -> list[int]:
         """Offset of the first character of each line (and one past the end)."""
         if self._starts is None:
-            self._starts = [0, *accumulate(map((1).__add__, map(len, self.lines)))]
+            self._starts = list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
         return self._starts
 
 
@@ -208,18 +208,19 @@ def lex(text: str, family: Family) -> Lexed:
     """``text`` lexed as ``family`` writes it."""
     # Each step is a map over all tokens at once, so no bytecode runs per token: a file has
     # a comment or string every few lines, and a loop over them cost a third of lexing.
+    # Operator functions over repeat(x): a bound x.__eq__ or x.__getitem__ costs twice as much.
     # Every token pattern consumes its opening character, so no token is empty.
     matches = list(family.tokens.finditer(text))
     kinds = list(map(family.kinds.__getitem__, map(_LASTINDEX, matches)))
     if _KEEP in kinds:  # kept tokens (C includes, CMake strings) stay as they are
-        kept = list(map(_KEEP.__ne__, kinds))
+        kept = list(map(ne, kinds, repeat(_KEEP)))
         matches, kinds = list(compress(matches, kept)), list(compress(kinds, kept))
     if not matches:
         return _lexed(text, text, [], [])
     starts = list(map(re.Match.start, matches))
     ends = list(map(re.Match.end, matches))
     if _TRIPLE in kinds:
-        for i in compress(range(len(kinds)), map(_TRIPLE.__eq__, kinds)):
+        for i in compress(range(len(kinds)), map(eq, kinds, repeat(_TRIPLE))):
             prefix = _docstring_prefix(text, starts[i], ends[i])
             # A docstring is blanked with its prefix (r'''...), so its line is not code.
             kinds[i] = _COMMENT if prefix >= 0 else _STRING
@@ -231,9 +232,9 @@ def lex(text: str, family: Family) -> Lexed:
     for i in spanning:
         masks[i] = _blank(text[starts[i] : ends[i]], fills[i])
     pieces: list[str] = [""] * (2 * len(starts) + 1)
-    pieces[0::2] = map(text.__getitem__, map(slice, [0, *ends], [*starts, len(text)]))
+    pieces[0::2] = map(getitem, repeat(text), map(slice, [0, *ends], [*starts, len(text)]))
     pieces[1::2] = masks
-    is_string = list(map(_STRING.__eq__, kinds))
+    is_string = list(map(eq, kinds, repeat(_STRING)))
     strings = list(compress(zip(starts, ends, strict=True), is_string))
     return _lexed(
         text,
