@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, islice, repeat
 from operator import add, attrgetter, eq, getitem, mul, ne, sub
 
 FILL = "\x01"
@@ -103,6 +103,7 @@ _KIND = {
 }
 _FILLS = {_COMMENT: " ", _STRING: FILL}
 _LASTINDEX = attrgetter("lastindex")
+_CHUNK = 4096  # matches read at a time
 
 # Configuration and build files: their quoted values are the configuration itself, so strings
 # stay visible to rules; they are tokenized only where a '#' inside them is not a comment.
@@ -206,19 +207,46 @@ def _docstring_prefix(text: str, start: int, end: int) -> int:
 
 def lex(text: str, family: Family) -> Lexed:
     """``text`` lexed as ``family`` writes it."""
+    # _mask's token lists are gone before the lines are made: one or the other at a time.
+    masked, strings, multiline = _mask(text, family)
+    lines = masked.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    code = list(map(bool, map(str.strip, lines)))
+    # A blank line inside a multi-line string literal is part of the value, so code, as scc
+    # counts it (a raw-string kernel's blank lines).
+    line = previous = 0
+    for start, newlines in multiline:
+        line += text.count("\n", previous, start)
+        previous = start
+        span = code[line : line + newlines + 1]
+        code[line : line + len(span)] = [True] * len(span)
+    return Lexed(text, masked, strings, lines, code)
+
+
+def _mask(text: str, family: Family) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    """The masked text, the string literals' spans, and (start, newlines) of each string
+    literal that spans lines."""
     # Each step is a map over all tokens at once, so no bytecode runs per token: a file has
     # a comment or string every few lines, and a loop over them cost a third of lexing.
     # Operator functions over repeat(x): a bound x.__eq__ or x.__getitem__ costs twice as much.
     # Every token pattern consumes its opening character, so no token is empty.
-    matches = list(family.tokens.finditer(text))
-    kinds = list(map(family.kinds.__getitem__, map(_LASTINDEX, matches)))
+    kinds: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    tokens = family.tokens.finditer(text)
+    # Read in chunks: a match object holds a dozen words, so a text made only of tokens
+    # would otherwise hold them all at once (twice the memory of the rest together).
+    while chunk := list(islice(tokens, _CHUNK)):
+        kinds += map(family.kinds.__getitem__, map(_LASTINDEX, chunk))
+        starts += map(re.Match.start, chunk)
+        ends += map(re.Match.end, chunk)
     if _KEEP in kinds:  # kept tokens (C includes, CMake strings) stay as they are
         kept = list(map(ne, kinds, repeat(_KEEP)))
-        matches, kinds = list(compress(matches, kept)), list(compress(kinds, kept))
-    if not matches:
-        return _lexed(text, text, [], [])
-    starts = list(map(re.Match.start, matches))
-    ends = list(map(re.Match.end, matches))
+        kinds = list(compress(kinds, kept))
+        starts, ends = list(compress(starts, kept)), list(compress(ends, kept))
+    if not kinds:
+        return text, [], []
     if _TRIPLE in kinds:
         for i in compress(range(len(kinds)), map(eq, kinds, repeat(_TRIPLE))):
             prefix = _docstring_prefix(text, starts[i], ends[i])
@@ -236,29 +264,4 @@ def lex(text: str, family: Family) -> Lexed:
     pieces[1::2] = masks
     is_string = list(map(eq, kinds, repeat(_STRING)))
     strings = list(compress(zip(starts, ends, strict=True), is_string))
-    return _lexed(
-        text,
-        "".join(pieces),
-        strings,
-        [(starts[i], breaks[i]) for i in spanning if is_string[i]],
-    )
-
-
-def _lexed(
-    text: str, masked: str, strings: list[tuple[int, int]], multiline: list[tuple[int, int]]
-) -> Lexed:
-    """``masked`` split in lines and flagged; ``multiline``: (start, newlines) of each string
-    literal that spans lines."""
-    lines = masked.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    code = list(map(bool, map(str.strip, lines)))
-    # A blank line inside a multi-line string literal is part of the value, so code, as scc
-    # counts it (a raw-string kernel's blank lines).
-    line = previous = 0
-    for start, newlines in multiline:
-        line += text.count("\n", previous, start)
-        previous = start
-        span = code[line : line + newlines + 1]
-        code[line : line + len(span)] = [True] * len(span)
-    return Lexed(text, masked, strings, lines, code)
+    return "".join(pieces), strings, [(starts[i], breaks[i]) for i in spanning if is_string[i]]
