@@ -35,6 +35,9 @@ _GENERATED = re.compile(
     re.I,
 )
 _GENERATED_HEAD = 2048
+# The same, case-sensitive, for the lower-cased head: about ten times faster, and the same
+# answer on ASCII (re.I also equates a few other letters with these, such as U+017F with s).
+_GENERATED_LOWER = re.compile(_GENERATED.pattern)
 # Claims covering more than this many times the file's lines in total are painted line by
 # line once each instead of slice by slice (which would be quadratic in the worst case).
 _OVERPAINT = 8
@@ -124,12 +127,14 @@ def _line_count(data: bytes) -> int:
 
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     head = text[:_GENERATED_HEAD].lower()
-    if ("generated" in head or "do not edit" in head) and _GENERATED.search(head):
+    if ("generated" in head or "do not edit" in head) and (
+        _GENERATED_LOWER.search(head) or (not head.isascii() and _GENERATED.search(head))
+    ):
         return True
     return (
         lang.name in _INSTANTIATING_LANGUAGES
         and code_lines <= _INSTANTIATION_MAX_LINES
-        and _INSTANTIATION.search(masked) is not None
+        and literals.search(_INSTANTIATION, masked)
         and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
     )
 

@@ -100,6 +100,24 @@ LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS, _BY_INTERPR
 _SHEBANG = re.compile(rb"#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S*[ \t]+)*)?(?:\S*/)?([\w.+-]+)")
 
 
+def _glob_words(globs: list[tuple[str, Language]]) -> re.Pattern[str]:
+    """A literal each glob's matches hold, as one regex: a name holding none of them is no
+    glob's, found at C speed (the globs' regex tries each of its '.*' at every offset).
+    A glob without such a literal makes it match every name."""
+    words: set[str] = set()
+    for glob, _ in globs:
+        need = literals.need(re.compile(fnmatch.translate(glob)))
+        if isinstance(need, tuple) and need[0] == "all":
+            need = next((part for part in need[1] if isinstance(part, str)), None)
+        if not isinstance(need, str):
+            return re.compile("")
+        words.add(need)
+    return re.compile("|".join(map(re.escape, sorted(words))))
+
+
+_GLOB_WORDS = _glob_words(_GLOBS)
+
+
 def expand(names: list[str] | tuple[str, ...]) -> frozenset[str]:
     """Language names, with group names (data/languages.yml `groups`) replaced by members."""
     out: set[str] = set()
@@ -113,24 +131,24 @@ def expand(names: list[str] | tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _extensions(filename: str) -> list[str]:
-    """Every dotted suffix of a file name, longest first: 'a.cu.cc' -> ['.cu.cc', '.cc']."""
-    lower = filename.lower()
-    return [lower[i:] for i, ch in enumerate(lower) if ch == "." and i > 0]
-
-
 def by_path(path: str) -> tuple[Language | None, str]:
     """The language a path names (before content heuristics) and the extension that chose it."""
     filename = path.rsplit("/", 1)[-1]
     if filename in _BY_FILE:
         return _BY_FILE[filename], ""
-    if _GLOB_RE is not None and _GLOB_RE.match(filename):
+    if _GLOB_RE is not None and _GLOB_WORDS.search(filename) and _GLOB_RE.match(filename):
         for glob, lang in _GLOBS:
             if fnmatch.fnmatchcase(filename, glob):
                 return lang, ""
-    for ext in _extensions(filename):
+    # Every dotted suffix, longest first ('a.cu.cc': '.cu.cc', then '.cc'); a leading dot
+    # opens no extension.
+    lower = filename.lower()
+    dot = lower.find(".", 1)
+    while dot > 0:
+        ext = lower[dot:]
         if ext in _BY_EXT:
             return _BY_EXT[ext], ext
+        dot = lower.find(".", dot + 1)
     return None, ""
 
 

@@ -16,8 +16,9 @@ word character, so no rule pattern matches inside it).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from itertools import accumulate
+from dataclasses import dataclass, field
+from itertools import accumulate, compress, islice, repeat
+from operator import add, attrgetter, eq, getitem, mul, ne, sub
 
 FILL = "\x01"
 
@@ -76,12 +77,14 @@ _FORTRAN = re.compile(
     r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})"
 )
 
+# Triple-quoted strings match groups of their own: a docstring is one of them that stands as a
+# statement (``_docstring_prefix``), and only they need that look.
 _PY = re.compile(
     r"\#(?P<comment>[^\n]*)"
-    r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    rf"|{_DQ_REST})"
-    r"|'(?P<sq_string>''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    rf"|{_SQ_REST})"
+    r'|"(?:(?P<triple_dq>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z))'
+    rf"|(?P<dq_string>{_DQ_REST}))"
+    r"|'(?:(?P<triple_sq>''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z))"
+    rf"|(?P<sq_string>{_SQ_REST}))"
 )
 # Julia: '#' comments and '#= ... =#' blocks, "..." and """...""" strings (docstrings are code,
 # as scc counts them). A single quote is a character literal or the adjoint operator (A'), so
@@ -91,7 +94,16 @@ _JULIA = re.compile(
     r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
     rf"|{_DQ_REST})"
 )
-_KIND = {"dq_string": "string", "sq_string": "string", "raw_string": "string"}
+# What a token is, by the name of the outermost group it matched (which closes last).
+_KEEP, _COMMENT, _STRING, _TRIPLE = "keep", "comment", "string", "triple"
+_KIND = {
+    "keep": _KEEP,
+    **dict.fromkeys(("string", "dq_string", "sq_string", "raw_string"), _STRING),
+    **dict.fromkeys(("triple_dq", "triple_sq"), _TRIPLE),  # a string, or a docstring
+}
+_FILLS = {_COMMENT: " ", _STRING: FILL}
+_LASTINDEX = attrgetter("lastindex")
+_CHUNK = 4096  # matches read at a time
 
 # Configuration and build files: their quoted values are the configuration itself, so strings
 # stay visible to rules; they are tokenized only where a '#' inside them is not a comment.
@@ -121,9 +133,16 @@ class Family:
     name: str
     tokens: re.Pattern[str]
     nesting: str  # "braces" (C-like), "indent" (Python-like) or "lines" (config, build)
-    docstrings: bool = False
     preprocessor: bool = False  # '#' lines are C preprocessor directives (not Rust attributes)
     line_statements: bool = False  # a statement ends with its line (and brackets), not at ';'
+    #: A match's ``lastindex`` -> what its token is (None: no group, a comment like the rest).
+    kinds: dict[int | None, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kinds: dict[int | None, str] = {None: _COMMENT}
+        for name, index in self.tokens.groupindex.items():
+            kinds[index] = _KIND.get(name, _COMMENT)
+        object.__setattr__(self, "kinds", kinds)
 
 
 FAMILIES: dict[str, Family] = {
@@ -132,7 +151,7 @@ FAMILIES: dict[str, Family] = {
     "swift": Family("swift", _SWIFT, "braces", line_statements=True),
     "js": Family("js", _JS, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
-    "python": Family("python", _PY, "indent", docstrings=True),
+    "python": Family("python", _PY, "indent"),
     "julia": Family("julia", _JULIA, "indent"),
     "hash": Family("hash", _HASH, "lines"),
     "make": Family("make", _MAKE, "lines"),
@@ -159,7 +178,7 @@ class Lexed:
     def line_starts(self) -> list[int]:
         """Offset of the first character of each line (and one past the end)."""
         if self._starts is None:
-            self._starts = [0, *accumulate(map((1).__add__, map(len, self.lines)))]
+            self._starts = list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
         return self._starts
 
 
@@ -187,43 +206,9 @@ def _docstring_prefix(text: str, start: int, end: int) -> int:
 
 
 def lex(text: str, family: Family) -> Lexed:
-    pieces: list[str] = []
-    strings: list[tuple[int, int]] = []
-    # Bound once: this loop runs once per comment and string literal of the file.
-    add_piece, add_string, kinds = pieces.append, strings.append, _KIND
-    last = 0
-    docstrings = family.docstrings
-    for m in family.tokens.finditer(text):
-        # The outermost group closes last: "keep", "comment" or a string group (every
-        # alternative of the token pattern is a named group).
-        group = m.lastgroup or ""
-        kind = kinds.get(group, group)
-        if kind == "keep":
-            continue
-        start, end = m.span()
-        if start == end:
-            continue
-        prefix = (
-            _docstring_prefix(text, start, end)
-            if kind == "string" and docstrings and text.startswith(('"""', "'''"), start, end)
-            else -1
-        )
-        # A docstring's prefix (r'''...) is blanked with it, so its line is not code.
-        add_piece(text[last : start - max(prefix, 0)] + " " * max(prefix, 0))
-        fill = " "
-        if kind == "string" and prefix < 0:
-            fill = FILL
-            add_string((start, end))
-        if text.find("\n", start, end) < 0:  # most tokens: no copy of the token needed
-            add_piece(fill * (end - start))
-        else:
-            add_piece(_blank(text[start:end], fill))
-        last = end
-    if last == 0:
-        masked = text
-    else:
-        pieces.append(text[last:])
-        masked = "".join(pieces)
+    """``text`` lexed as ``family`` writes it."""
+    # _mask's token lists are gone before the lines are made: one or the other at a time.
+    masked, strings, multiline = _mask(text, family)
     lines = masked.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -231,11 +216,52 @@ def lex(text: str, family: Family) -> Lexed:
     # A blank line inside a multi-line string literal is part of the value, so code, as scc
     # counts it (a raw-string kernel's blank lines).
     line = previous = 0
-    for start, end in strings:
-        if text.find("\n", start, end) < 0:  # most literals sit on one line
-            continue
+    for start, newlines in multiline:
         line += text.count("\n", previous, start)
         previous = start
-        span = code[line : line + text.count("\n", start, end) + 1]
+        span = code[line : line + newlines + 1]
         code[line : line + len(span)] = [True] * len(span)
     return Lexed(text, masked, strings, lines, code)
+
+
+def _mask(text: str, family: Family) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    """The masked text, the string literals' spans, and (start, newlines) of each string
+    literal that spans lines."""
+    # Each step is a map over all tokens at once, so no bytecode runs per token: a file has
+    # a comment or string every few lines, and a loop over them cost a third of lexing.
+    # Operator functions over repeat(x): a bound x.__eq__ or x.__getitem__ costs twice as much.
+    # Every token pattern consumes its opening character, so no token is empty.
+    kinds: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    tokens = family.tokens.finditer(text)
+    # Read in chunks: a match object holds a dozen words, so a text made only of tokens
+    # would otherwise hold them all at once (twice the memory of the rest together).
+    while chunk := list(islice(tokens, _CHUNK)):
+        kinds += map(family.kinds.__getitem__, map(_LASTINDEX, chunk))
+        starts += map(re.Match.start, chunk)
+        ends += map(re.Match.end, chunk)
+    if _KEEP in kinds:  # kept tokens (C includes, CMake strings) stay as they are
+        kept = list(map(ne, kinds, repeat(_KEEP)))
+        kinds = list(compress(kinds, kept))
+        starts, ends = list(compress(starts, kept)), list(compress(ends, kept))
+    if not kinds:
+        return text, [], []
+    if _TRIPLE in kinds:
+        for i in compress(range(len(kinds)), map(eq, kinds, repeat(_TRIPLE))):
+            prefix = _docstring_prefix(text, starts[i], ends[i])
+            # A docstring is blanked with its prefix (r'''...), so its line is not code.
+            kinds[i] = _COMMENT if prefix >= 0 else _STRING
+            starts[i] -= max(prefix, 0)
+    fills = list(map(_FILLS.__getitem__, kinds))
+    masks = list(map(mul, fills, map(sub, ends, starts)))
+    breaks = list(map(text.count, repeat("\n"), starts, ends))
+    spanning = list(compress(range(len(starts)), breaks))  # the few tokens over several lines
+    for i in spanning:
+        masks[i] = _blank(text[starts[i] : ends[i]], fills[i])
+    pieces: list[str] = [""] * (2 * len(starts) + 1)
+    pieces[0::2] = map(getitem, repeat(text), map(slice, [0, *ends], [*starts, len(text)]))
+    pieces[1::2] = masks
+    is_string = list(map(eq, kinds, repeat(_STRING)))
+    strings = list(compress(zip(starts, ends, strict=True), is_string))
+    return "".join(pieces), strings, [(starts[i], breaks[i]) for i in spanning if is_string[i]]

@@ -1,0 +1,59 @@
+"""by_path: file names, globs and every dotted suffix, as the language table lists them."""
+
+from __future__ import annotations
+
+import fnmatch
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine.languages import _BY_EXT, _BY_FILE, _GLOBS, Language, by_path
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "ext"),
+    [
+        ("src/kernel.cu", "CUDA", ".cu"),
+        ("tf/time_two_kernels.cu.cc", "CUDA", ".cu.cc"),  # the longest suffix first
+        ("a/b.tar.cc", "C++", ".cc"),  # '.tar.cc' names nothing: the next suffix does
+        ("A.CU", "CUDA", ".cu"),
+        ("ops/.hidden.py", "Python", ".py"),
+        ("CMakeLists.txt", "CMake", ""),
+        ("docker/x.Dockerfile", "Dockerfile", ""),
+        ("dockerfile.dev", "Dockerfile", ""),
+        ("requirements-dev.txt", "Requirements", ""),
+        ("constraints.txt", "Requirements", ""),
+        ("notes.txt", None, ""),
+        (".cu", None, ""),  # a leading dot opens no extension
+        ("Makefile.cu", "CUDA", ".cu"),
+    ],
+)
+def test_by_path(path: str, language: str | None, ext: str) -> None:
+    named, found = by_path(path)
+    assert (named.name if named else None, found) == (language, ext)
+
+
+def reference(filename: str) -> tuple[Language | None, str]:
+    """The table read the plain way: file name, then each glob, then each dotted suffix."""
+    if filename in _BY_FILE:
+        return _BY_FILE[filename], ""
+    for glob, lang in _GLOBS:
+        if fnmatch.fnmatchcase(filename, glob):
+            return lang, ""
+    lower = filename.lower()
+    for ext in [lower[i:] for i, ch in enumerate(lower) if ch == "." and i > 0]:
+        if ext in _BY_EXT:
+            return _BY_EXT[ext], ext
+    return None, ""
+
+
+# Pieces of the listed names, globs and extensions, so that many names hit one.
+PIECES = ["Dockerfile", "dockerfile", "Containerfile", "requirements", "constraints", "CMakeLists"]
+PIECES += [".txt", ".in", ".cu", ".cc", ".py", ".h", ".", "-", "_", "a", "X", "/"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=6).map("".join))
+def test_any_name_gets_the_tables_answer(path: str) -> None:
+    assert by_path(f"dir/{path}") == reference(path.rsplit("/", 1)[-1])
