@@ -24,7 +24,8 @@ from bot.engine.languages import _BY_EXT, _BY_FILE, _GLOBS, Language, by_path
         ("dockerfile.dev", "Dockerfile", ""),
         ("requirements-dev.txt", "Requirements", ""),
         ("constraints.txt", "Requirements", ""),
-        ("notes.txt", None, ""),
+        ("notes.txt", "Plain Text", ".txt"),  # documentation: counted apart from code
+        ("weights.bin", None, ""),
         (".cu", None, ""),  # a leading dot opens no extension
         ("Makefile.cu", "CUDA", ".cu"),
     ],
