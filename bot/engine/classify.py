@@ -22,7 +22,7 @@ from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, file_region
+from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c
 from bot.engine.source_text import Span
@@ -149,26 +149,18 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     rules = RULES_BY_LANGUAGE[lang.name]
     in_code = rules.keywords.occurrences(masked)
     # String kinds only ever find their keywords inside a literal: search the literals, one
-    # a line (keywords hold no newline), not the whole text once per keyword.
-    literals: str | None = None
-    in_literals: dict[str, bool] = {}
+    # a line (keywords hold no newline), not the whole text.
+    in_literals: set[str] = set()
+    if lexed.strings and rules.string_keywords.keywords:
+        text = lexed.text
+        in_literals = rules.string_keywords.found(
+            "\n".join([text[start:end] for start, end in lexed.strings])
+        )
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
-    for index in rules.candidates(in_code):
+    for index in rules.candidates(in_code, in_literals):
         spec = SPECS[index]
-        if spec.keywords and spec.kind in STRING_KINDS:
-            if literals is None:
-                text = lexed.text
-                literals = "\n".join([text[start:end] for start, end in lexed.strings])
-            for keyword in spec.keywords:
-                hit = in_literals.get(keyword)
-                if hit is None:
-                    hit = in_literals[keyword] = keyword in literals
-                if hit:
-                    break
-            else:
-                continue
         if spec.requires is not None and not _found(spec.requires, masked, searched):
             continue
         if spec.unless is not None and _found(spec.unless, masked, searched):

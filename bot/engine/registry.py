@@ -20,7 +20,7 @@ import ast
 import difflib
 import json
 import re
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -113,6 +113,15 @@ class KeywordIndex:
                 implementation=ahocorasick_rs.Implementation.DFA,
             )
         return self._text.find_matches_as_indexes(text, overlapping=True)
+
+    def found(self, text: str) -> set[str]:
+        """The keywords that occur in ``text``: a search of its UTF-8 bytes, where a
+        keyword's bytes can only match whole characters."""
+        if not self.keywords:
+            return set()
+        ordered = self._ordered
+        data = text.encode("utf-8", "surrogatepass")
+        return {ordered[i] for i, _, _ in self._bytes.find_matches_as_indexes(data, True)}
 
     def occurrences(self, text: str) -> dict[str, list[int]]:
         """Keyword -> its start offsets in ``text``, in increasing order."""
@@ -355,25 +364,40 @@ def _keyword_index(keywords: frozenset[str]) -> KeywordIndex:
 
 
 class LanguageRules:
-    """The rules that apply to one language, indexed by the keywords that gate them."""
+    """The rules that apply to one language, indexed by the keywords that gate them: in the
+    code, or for string kinds, inside a string literal."""
 
     def __init__(self, indexes: list[int]) -> None:
-        code = [i for i in indexes if SPECS[i].keywords and SPECS[i].kind not in STRING_KINDS]
-        #: Rules checked on every file of the language (string kinds test their own keywords).
-        self.always = tuple(i for i in indexes if i not in code)
+        gated = [i for i in indexes if SPECS[i].keywords]
+        strings = [i for i in gated if SPECS[i].kind in STRING_KINDS]
+        code = [i for i in gated if i not in strings]
+        #: Rules checked on every file of the language.
+        self.always = tuple(i for i in indexes if i not in gated)
         self.keywords = _keyword_index(frozenset(k for i in code for k in SPECS[i].keywords))
-        by_keyword: dict[str, list[int]] = {}
-        for i in code:
-            for keyword in SPECS[i].keywords:
-                by_keyword.setdefault(keyword, []).append(i)
-        self._by_keyword = {k: tuple(v) for k, v in by_keyword.items()}
+        self.string_keywords = _keyword_index(
+            frozenset(k for i in strings for k in SPECS[i].keywords)
+        )
+        self._by_keyword = _by_keyword(code)
+        self._by_string_keyword = _by_keyword(strings)
 
-    def candidates(self, found: dict[str, list[int]]) -> list[int]:
-        """Indexes into SPECS, in registry order, of the rules worth running on a file."""
+    def candidates(self, in_code: Iterable[str], in_literals: Iterable[str] = ()) -> list[int]:
+        """Indexes into SPECS, in registry order, of the rules worth running on a file that
+        holds the keywords ``in_code`` in its code and ``in_literals`` in string literals."""
         chosen = set(self.always)
-        for keyword in found:
+        for keyword in in_code:
             chosen.update(self._by_keyword[keyword])
+        for keyword in in_literals:
+            chosen.update(self._by_string_keyword[keyword])
         return sorted(chosen)
+
+
+def _by_keyword(indexes: list[int]) -> dict[str, tuple[int, ...]]:
+    """Keyword -> the rules (of ``indexes``) it gates."""
+    found: dict[str, list[int]] = {}
+    for i in indexes:
+        for keyword in SPECS[i].keywords:
+            found.setdefault(keyword, []).append(i)
+    return {keyword: tuple(rules) for keyword, rules in found.items()}
 
 
 class _RulesByLanguage(dict[str, LanguageRules]):
