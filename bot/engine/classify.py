@@ -11,11 +11,10 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right, insort
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from heapq import heappop, heappush
 from itertools import compress, groupby
-from operator import itemgetter, not_
+from operator import itemgetter, sub
 from typing import NamedTuple
 
 from bot.engine import literals, markers
@@ -25,7 +24,6 @@ from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c
-from bot.engine.source_text import Span
 
 _SNIFF = 8192
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
@@ -38,15 +36,10 @@ _GENERATED_HEAD = 2048
 # Claims covering more than this many times the file's lines in total are painted line by
 # line once each instead of slice by slice (which would be quadratic in the worst case).
 _OVERPAINT = 8
+#: Whether a line is code -> its line_rules entry: portable, or each rule's own.
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
-_NOT_CODE = -2  # owner of a line that is not code (blank, comment)
+_RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} for s in SPECS]
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
-#: Owner index -> line_rules entry: a rule id, "" for portable (-1), None for non-code (-2).
-_RULE_IDS: dict[int, str | None] = {
-    **{i: spec.rule.id for i, spec in enumerate(SPECS)},
-    -1: "",
-    _NOT_CODE: None,
-}
 #: Spec index -> the specs of its layer whose rules run on strictly more vendors, and the
 #: converse: those whose rules run on strictly fewer.
 _WIDER: dict[int, frozenset[int]] = {
@@ -57,10 +50,13 @@ _WIDER: dict[int, frozenset[int]] = {
     )
     for i, spec in enumerate(SPECS)
 }
-#: Spec index -> its layer's rank and its kind's specificity, for ``_ranked``.
+#: Spec index -> its layer's rank, and the ties it breaks (its kind's specificity, then the
+#: rule listed first) packed in one integer below ``_TIE_LEVELS``, for ``_ranked``.
 _RANKS: list[int] = [spec.rule.layer.rank for spec in SPECS]
-_SPECIFICITIES: list[int] = [SPECIFICITY.get(spec.kind, 0) for spec in SPECS]
-_LEVELS = max(_SPECIFICITIES) + 1
+_TIES: list[int] = [
+    SPECIFICITY.get(spec.kind, 0) * len(SPECS) + len(SPECS) - 1 - i for i, spec in enumerate(SPECS)
+]
+_TIE_LEVELS = (max(SPECIFICITY.values(), default=0) + 1) * len(SPECS)
 _WIDER_THAN: dict[int, frozenset[int]] = {
     j: frozenset(i for i, wider in _WIDER.items() if j in wider) for j in _WIDER
 }
@@ -87,6 +83,9 @@ class Claim(NamedTuple):
     spec: int  # the rule's index in ``SPECS``
     first: int  # first line of the region, 1-based
     last: int  # last line, inclusive
+
+
+_SPEC = itemgetter(0)  # a claim's spec, for map()
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -279,47 +278,57 @@ def _resolve(
     """
     n = len(code)
     ranked = _ranked(claims, n)
-    owner = _paint([claim.spec for claim in ranked], ranked, n)
+    owner = _paint(map(_SPEC, ranked), ranked, n)
     _repaint_narrower(ranked, owner)
-    # Only code lines count and only they form findings: pick them out at C speed.
+    # Only code lines count and only they form findings: a finding is a run of code lines
+    # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
+    # ids written over its finding in one slice: nothing in Python runs once per line.
     owners = list(compress(owner, code))
-    for index, count in Counter(owners).items():
-        if index == -1:
-            layers[Layer.PORTABLE] += count
-        else:
-            rule = SPECS[index].rule
-            layers[rule.layer] += count
-            ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
-    # A finding is a run of code lines owned by one rule; non-code lines do not break it.
     numbers = list(compress(range(1, n + 1), code))
+    line_rules = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
+    counts: dict[int, int] = {}  # spec index -> its code lines, in the order met
     at = 0
     for index, run in groupby(owners):
         size = len(list(run))
         if index >= 0:
-            rule = SPECS[index].rule
             first, last = numbers[at], numbers[at + size - 1]
-            findings.append(Finding(rule.id, rule.layer, rule.ecosystem, first, last))
+            counts[index] = counts.get(index, 0) + size
+            findings.append(_finding(index, first, last))
+            line_rules[first - 1 : last] = map(
+                _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
+            )
         at += size
-    for i in compress(range(n), map(not_, code)):
-        owner[i] = _NOT_CODE
-    return list(map(_RULE_IDS.__getitem__, owner))
+    for index, count in counts.items():
+        rule = SPECS[index].rule
+        layers[rule.layer] += count
+        ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
+    layers[Layer.PORTABLE] += len(numbers) - sum(counts.values())
+    return line_rules
+
+
+def _finding(index: int, first: int, last: int) -> Finding:
+    rule = SPECS[index].rule
+    return Finding(rule.id, rule.layer, rule.ecosystem, first, last)
 
 
 def _paint(labels: Iterable[int], claims: list[Claim], n: int) -> list[int]:
     """Each of ``n`` lines labelled with the label (one per claim, from ``labels``) of the
     last claim over it (-1: none)."""
     painted = [-1] * n
-    spans = [(first if first > 1 else 1, last if last < n else n) for _, first, last in claims]
-    labelled = list(zip(labels, spans, strict=True))
-    if sum(last - first + 1 for first, last in spans if first <= last) > _OVERPAINT * n:
-        return _paint_once(labelled, painted)
-    for label, (first, last) in labelled:
-        if first <= last:
-            painted[first - 1 : last] = [label] * (last - first + 1)
+    # Each claim as the slice [start, end) of line indexes it covers in the file.
+    starts = [first - 1 if first > 1 else 0 for _, first, _ in claims]
+    ends = [last if last < n else n for _, _, last in claims]
+    labelled = zip(labels, starts, ends, strict=True)
+    # (An empty claim counts zero or less here: the sum only picks how to paint.)
+    if sum(map(sub, ends, starts)) > _OVERPAINT * n:
+        return _paint_once(list(labelled), painted)
+    for label, start, end in labelled:
+        if start < end:
+            painted[start:end] = [label] * (end - start)
     return painted
 
 
-def _paint_once(labelled: list[tuple[int, Span]], painted: list[int]) -> list[int]:
+def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> list[int]:
     """``_paint`` for claims that overlap a lot (thousands of regions running to the end of
     the file): the strongest claim first, each line painted once, skipping painted runs
     through a next-unpainted-line forest with path halving. Linear in lines plus claims."""
@@ -332,9 +341,9 @@ def _paint_once(labelled: list[tuple[int, Span]], painted: list[int]) -> list[in
             i = after[i]
         return i
 
-    for label, (first, last) in reversed(labelled):
-        i = unpainted(first - 1) if first <= last else n
-        while i < last:
+    for label, start, end in reversed(labelled):
+        i = unpainted(start) if start < end else n
+        while i < end:
             painted[i] = label
             after[i] = i + 1
             i = unpainted(i + 1)
@@ -348,7 +357,7 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
-    specs = {claim.spec for claim in ranked}
+    specs = set(map(_SPEC, ranked))
     if len(specs) < 2:
         return
     wider_of = {index: wider for index in specs if (wider := _WIDER[index] & specs)}
@@ -440,12 +449,9 @@ def _ranked(claims: list[Claim], n: int) -> list[Claim]:
     lengths = [(last if last < n else n) - first for _, first, last in claims]
     low = min(lengths)
     width = max(lengths) - low + 1
-    count, rank, specificity, levels = len(SPECS), _RANKS, _SPECIFICITIES, _LEVELS
+    rank, ties, levels = _RANKS, _TIES, _TIE_LEVELS
     keys = [
-        ((rank[index] * width + length - low) * levels + specificity[index]) * count
-        + count
-        - 1
-        - index
+        (rank[index] * width + length - low) * levels + ties[index]
         for (index, _, _), length in zip(claims, lengths, strict=True)
     ]
-    return [claims[i] for i in sorted(range(len(claims)), key=keys.__getitem__)]
+    return list(map(claims.__getitem__, sorted(range(len(claims)), key=keys.__getitem__)))
