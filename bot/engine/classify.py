@@ -234,7 +234,7 @@ def _classify(path: str, data: bytes) -> FileReport:
     if lang.family is not named.family:
         lexed = lex(text, lang.family)
     code = lexed.code
-    code_lines = sum(code)
+    code_lines = code.count(True)  # sum() has no fast path for bools
     claims = _claims(lang, lexed)
     layers = zero_layers()
     ecosystems: dict[str, int] = {}
