@@ -293,7 +293,8 @@ def _resolve(
         if index >= 0:
             first, last = numbers[at], numbers[at + size - 1]
             counts[index] = counts.get(index, 0) + size
-            findings.append(_finding(index, first, last))
+            rule = SPECS[index].rule
+            findings.append(Finding(rule.id, rule.layer, rule.ecosystem, first, last))
             line_rules[first - 1 : last] = map(
                 _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
             )
@@ -304,11 +305,6 @@ def _resolve(
         ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
     layers[Layer.PORTABLE] += len(numbers) - sum(counts.values())
     return line_rules
-
-
-def _finding(index: int, first: int, last: int) -> Finding:
-    rule = SPECS[index].rule
-    return Finding(rule.id, rule.layer, rule.ecosystem, first, last)
 
 
 def _paint(labels: Iterable[int], claims: list[Claim], n: int) -> list[int]:

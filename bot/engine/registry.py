@@ -383,12 +383,12 @@ class LanguageRules:
     def candidates(self, in_code: Iterable[str], in_literals: Iterable[str] = ()) -> list[int]:
         """Indexes into SPECS, in registry order, of the rules worth running on a file that
         holds the keywords ``in_code`` in its code and ``in_literals`` in string literals."""
-        chosen = set(self.always)
-        for keyword in in_code:
-            chosen.update(self._by_keyword[keyword])
-        for keyword in in_literals:
-            chosen.update(self._by_string_keyword[keyword])
-        return sorted(chosen)
+        return sorted(
+            set(self.always).union(
+                *map(self._by_keyword.__getitem__, in_code),
+                *map(self._by_string_keyword.__getitem__, in_literals),
+            )
+        )
 
 
 def _by_keyword(indexes: list[int]) -> dict[str, tuple[int, ...]]:
