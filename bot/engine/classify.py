@@ -130,7 +130,7 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
 
 def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str], bool]) -> bool:
     """Whether ``pattern`` occurs in ``masked``, searched once per file: rules of one
-    ecosystem share their file-level conditions (re.compile returns one object per source)."""
+    ecosystem share their file-level conditions (patterns of one source compare equal)."""
     found = searched.get(pattern)
     if found is None:
         found = searched[pattern] = literals.search(pattern, masked)

@@ -119,9 +119,10 @@ class KeywordIndex:
         keyword's bytes can only match whole characters."""
         if not self.keywords:
             return set()
-        ordered = self._ordered
         data = text.encode("utf-8", "surrogatepass")
-        return {ordered[i] for i, _, _ in self._bytes.find_matches_as_indexes(data, True)}
+        matches = self._bytes.find_matches_as_indexes(data, overlapping=True)
+        ordered = self._ordered
+        return {ordered[index] for index, _, _ in matches}
 
     def occurrences(self, text: str) -> dict[str, list[int]]:
         """Keyword -> its start offsets in ``text``, in increasing order."""
@@ -380,7 +381,7 @@ class LanguageRules:
         self._by_keyword = _by_keyword(code)
         self._by_string_keyword = _by_keyword(strings)
 
-    def candidates(self, in_code: Iterable[str], in_literals: Iterable[str] = ()) -> list[int]:
+    def candidates(self, in_code: Iterable[str], in_literals: Iterable[str]) -> list[int]:
         """Indexes into SPECS, in registry order, of the rules worth running on a file that
         holds the keywords ``in_code`` in its code and ``in_literals`` in string literals."""
         return sorted(
