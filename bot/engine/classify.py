@@ -11,21 +11,18 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right, insort
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from heapq import heappop, heappush
 from itertools import compress, groupby
-from operator import itemgetter, not_
-from typing import NamedTuple
+from operator import itemgetter, sub
 
 from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, by_shebang, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.regions import KINDS, SPECIFICITY, STRING_KINDS, Source, file_region
+from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c
-from bot.engine.source_text import Span
 
 _SNIFF = 8192
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
@@ -41,15 +38,10 @@ _GENERATED_LOWER = re.compile(_GENERATED.pattern)
 # Claims covering more than this many times the file's lines in total are painted line by
 # line once each instead of slice by slice (which would be quadratic in the worst case).
 _OVERPAINT = 8
+#: Whether a line is code -> its line_rules entry: portable, or each rule's own.
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
-_NOT_CODE = -2  # owner of a line that is not code (blank, comment)
+_RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} for s in SPECS]
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
-#: Owner index -> line_rules entry: a rule id, "" for portable (-1), None for non-code (-2).
-_RULE_IDS: dict[int, str | None] = {
-    **{i: spec.rule.id for i, spec in enumerate(SPECS)},
-    -1: "",
-    _NOT_CODE: None,
-}
 #: Spec index -> the specs of its layer whose rules run on strictly more vendors, and the
 #: converse: those whose rules run on strictly fewer.
 _WIDER: dict[int, frozenset[int]] = {
@@ -60,10 +52,13 @@ _WIDER: dict[int, frozenset[int]] = {
     )
     for i, spec in enumerate(SPECS)
 }
-#: Spec index -> its layer's rank and its kind's specificity, for ``_ranked``.
+#: Spec index -> its layer's rank, and the ties it breaks (its kind's specificity, then the
+#: rule listed first) packed in one integer below ``_TIE_LEVELS``, for ``_ranked``.
 _RANKS: list[int] = [spec.rule.layer.rank for spec in SPECS]
-_SPECIFICITIES: list[int] = [SPECIFICITY.get(spec.kind, 0) for spec in SPECS]
-_LEVELS = max(_SPECIFICITIES) + 1
+_TIES: list[int] = [
+    SPECIFICITY.get(spec.kind, 0) * len(SPECS) + len(SPECS) - 1 - i for i, spec in enumerate(SPECS)
+]
+_TIE_LEVELS = (max(SPECIFICITY.values(), default=0) + 1) * len(SPECS)
 _WIDER_THAN: dict[int, frozenset[int]] = {
     j: frozenset(i for i, wider in _WIDER.items() if j in wider) for j in _WIDER
 }
@@ -84,12 +79,11 @@ _BODILESS = re.compile(
 )
 
 
-class Claim(NamedTuple):
-    """A rule's claim on a region of a file: the lines one match of its pattern owns."""
-
-    spec: int  # the rule's index in ``SPECS``
-    first: int  # first line of the region, 1-based
-    last: int  # last line, inclusive
+#: A rule's claim on a region of a file, the lines one match of its pattern owns: the rule's
+#: index in ``SPECS``, the region's first line (1-based) and last line (inclusive). A plain
+#: tuple: a NamedTuple is built by a Python-level __new__, six times slower, once per claim.
+Claim = tuple[int, int, int]
+_SPEC = itemgetter(0)  # a claim's spec, for map()
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -141,7 +135,7 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
 
 def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str], bool]) -> bool:
     """Whether ``pattern`` occurs in ``masked``, searched once per file: rules of one
-    ecosystem share their file-level conditions (re.compile returns one object per source)."""
+    ecosystem share their file-level conditions (patterns of one source compare equal)."""
     found = searched.get(pattern)
     if found is None:
         found = searched[pattern] = literals.search(pattern, masked)
@@ -154,26 +148,18 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     rules = RULES_BY_LANGUAGE[lang.name]
     in_code = rules.keywords.occurrences(masked)
     # String kinds only ever find their keywords inside a literal: search the literals, one
-    # a line (keywords hold no newline), not the whole text once per keyword.
-    literals: str | None = None
-    in_literals: dict[str, bool] = {}
+    # a line (keywords hold no newline), not the whole text.
+    in_literals: set[str] = set()
+    if lexed.strings and rules.string_keywords.keywords:
+        text = lexed.text
+        in_literals = rules.string_keywords.found(
+            "\n".join([text[start:end] for start, end in lexed.strings])
+        )
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
-    for index in rules.candidates(in_code):
+    for index in rules.candidates(in_code, in_literals):
         spec = SPECS[index]
-        if spec.keywords and spec.kind in STRING_KINDS:
-            if literals is None:
-                text = lexed.text
-                literals = "\n".join([text[start:end] for start, end in lexed.strings])
-            for keyword in spec.keywords:
-                hit = in_literals.get(keyword)
-                if hit is None:
-                    hit = in_literals[keyword] = keyword in literals
-                if hit:
-                    break
-            else:
-                continue
         if spec.requires is not None and not _found(spec.requires, masked, searched):
             continue
         if spec.unless is not None and _found(spec.unless, masked, searched):
@@ -193,9 +179,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         if found:
             claimed[index] = found
     return [
-        Claim(index, first, last)
-        for index in sorted(claimed)
-        for first, last in sorted(claimed[index])
+        (index, first, last) for index in sorted(claimed) for first, last in sorted(claimed[index])
     ]
 
 
@@ -254,7 +238,7 @@ def _classify(path: str, data: bytes) -> FileReport:
     if lang.family is not named.family:
         lexed = lex(text, lang.family)
     code = lexed.code
-    code_lines = sum(code)
+    code_lines = code.count(True)  # sum() has no fast path for bools
     claims = _claims(lang, lexed)
     layers = zero_layers()
     ecosystems: dict[str, int] = {}
@@ -278,7 +262,8 @@ def _classify(path: str, data: bytes) -> FileReport:
         includes=includes,
     )
     if markers.WORD in text:
-        markers.apply(report, lexed, [(SPECS[c.spec].rule.id, c.first, c.last) for c in claims])
+        regions = [(SPECS[spec].rule.id, first, last) for spec, first, last in claims]
+        markers.apply(report, lexed, regions)
     return report
 
 
@@ -298,47 +283,53 @@ def _resolve(
     """
     n = len(code)
     ranked = _ranked(claims, n)
-    owner = _paint([claim.spec for claim in ranked], ranked, n)
+    owner = _paint(map(_SPEC, ranked), ranked, n)
     _repaint_narrower(ranked, owner)
-    # Only code lines count and only they form findings: pick them out at C speed.
+    # Only code lines count and only they form findings: a finding is a run of code lines
+    # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
+    # ids written over its finding in one slice: nothing in Python runs once per line.
     owners = list(compress(owner, code))
-    for index, count in Counter(owners).items():
-        if index == -1:
-            layers[Layer.PORTABLE] += count
-        else:
-            rule = SPECS[index].rule
-            layers[rule.layer] += count
-            ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
-    # A finding is a run of code lines owned by one rule; non-code lines do not break it.
     numbers = list(compress(range(1, n + 1), code))
+    line_rules = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
+    counts: dict[int, int] = {}  # spec index -> its code lines, in the order met
     at = 0
     for index, run in groupby(owners):
         size = len(list(run))
         if index >= 0:
-            rule = SPECS[index].rule
             first, last = numbers[at], numbers[at + size - 1]
+            counts[index] = counts.get(index, 0) + size
+            rule = SPECS[index].rule
             findings.append(Finding(rule.id, rule.layer, rule.ecosystem, first, last))
+            line_rules[first - 1 : last] = map(
+                _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
+            )
         at += size
-    for i in compress(range(n), map(not_, code)):
-        owner[i] = _NOT_CODE
-    return list(map(_RULE_IDS.__getitem__, owner))
+    for index, count in counts.items():
+        rule = SPECS[index].rule
+        layers[rule.layer] += count
+        ecosystems[rule.ecosystem] = ecosystems.get(rule.ecosystem, 0) + count
+    layers[Layer.PORTABLE] += len(numbers) - sum(counts.values())
+    return line_rules
 
 
 def _paint(labels: Iterable[int], claims: list[Claim], n: int) -> list[int]:
     """Each of ``n`` lines labelled with the label (one per claim, from ``labels``) of the
     last claim over it (-1: none)."""
     painted = [-1] * n
-    spans = [(first if first > 1 else 1, last if last < n else n) for _, first, last in claims]
-    labelled = list(zip(labels, spans, strict=True))
-    if sum(last - first + 1 for first, last in spans if first <= last) > _OVERPAINT * n:
-        return _paint_once(labelled, painted)
-    for label, (first, last) in labelled:
-        if first <= last:
-            painted[first - 1 : last] = [label] * (last - first + 1)
+    # Each claim as the slice [start, end) of line indexes it covers in the file.
+    starts = [first - 1 if first > 1 else 0 for _, first, _ in claims]
+    ends = [last if last < n else n for _, _, last in claims]
+    labelled = zip(labels, starts, ends, strict=True)
+    # (An empty claim counts zero or less here: the sum only picks how to paint.)
+    if sum(map(sub, ends, starts)) > _OVERPAINT * n:
+        return _paint_once(list(labelled), painted)
+    for label, start, end in labelled:
+        if start < end:
+            painted[start:end] = [label] * (end - start)
     return painted
 
 
-def _paint_once(labelled: list[tuple[int, Span]], painted: list[int]) -> list[int]:
+def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> list[int]:
     """``_paint`` for claims that overlap a lot (thousands of regions running to the end of
     the file): the strongest claim first, each line painted once, skipping painted runs
     through a next-unpainted-line forest with path halving. Linear in lines plus claims."""
@@ -351,9 +342,9 @@ def _paint_once(labelled: list[tuple[int, Span]], painted: list[int]) -> list[in
             i = after[i]
         return i
 
-    for label, (first, last) in reversed(labelled):
-        i = unpainted(first - 1) if first <= last else n
-        while i < last:
+    for label, start, end in reversed(labelled):
+        i = unpainted(start) if start < end else n
+        while i < end:
             painted[i] = label
             after[i] = i + 1
             i = unpainted(i + 1)
@@ -367,7 +358,7 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
-    specs = {claim.spec for claim in ranked}
+    specs = set(map(_SPEC, ranked))
     if len(specs) < 2:
         return
     wider_of = {index: wider for index in specs if (wider := _WIDER[index] & specs)}
@@ -378,7 +369,7 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
     # "some region of this spec encloses [first, last]" is one bisection.
     starts: dict[int, list[int]] = {}
     reach: dict[int, list[int]] = {}
-    for index, first, last in sorted((c for c in ranked if c.spec in outer), key=itemgetter(1)):
+    for index, first, last in sorted((c for c in ranked if c[0] in outer), key=itemgetter(1)):
         starts.setdefault(index, []).append(first)
         ends = reach.setdefault(index, [])
         ends.append(max(last, ends[-1]) if ends else last)
@@ -400,15 +391,15 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
     # are kept sorted (weakest first), those ended dropped through a heap of their ends, and
     # only the strongest _NESTED_CHOICES are tried per line, so thousands of nested claims
     # (an unclosed function per line) cost linear time.
-    by_start = sorted(nested, key=lambda pos: ranked[pos].first)
+    by_start = sorted(nested, key=lambda pos: ranked[pos][1])
     active: list[int] = []
     closing: list[tuple[int, int]] = []
     k = 0
-    for first, last in _union((ranked[pos].first, ranked[pos].last) for pos in by_start):
+    for first, last in _union(ranked[pos][1:] for pos in by_start):
         for line in range(max(first, 1), min(last, n) + 1):
-            while k < len(by_start) and ranked[by_start[k]].first <= line:
+            while k < len(by_start) and ranked[by_start[k]][1] <= line:
                 insort(active, by_start[k])
-                heappush(closing, (ranked[by_start[k]].last, by_start[k]))
+                heappush(closing, (ranked[by_start[k]][2], by_start[k]))
                 k += 1
             while closing and closing[0][0] < line:
                 del active[bisect_left(active, heappop(closing)[1])]
@@ -417,20 +408,16 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
             while True:
                 # The strongest claim of ``cover`` inside ``winner``, of its layer, whose rule
                 # runs on strictly fewer vendors (inlined: this runs per claim per line).
-                held = ranked[winner]
-                narrower = _WIDER_THAN[held.spec]
+                spec, first_held, last_held = ranked[winner]
+                narrower = _WIDER_THAN[spec]
                 for p in reversed(cover):  # ranked weakest first: the last is the strongest
-                    inner = ranked[p]
-                    if (
-                        inner.spec in narrower
-                        and held.first <= inner.first
-                        and inner.last <= held.last
-                    ):
+                    inner, first_inner, last_inner = ranked[p]
+                    if inner in narrower and first_held <= first_inner and last_inner <= last_held:
                         winner = p
                         break
                 else:
                     break
-            owner[line - 1] = ranked[winner].spec
+            owner[line - 1] = ranked[winner][0]
 
 
 def _union(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
@@ -459,12 +446,9 @@ def _ranked(claims: list[Claim], n: int) -> list[Claim]:
     lengths = [(last if last < n else n) - first for _, first, last in claims]
     low = min(lengths)
     width = max(lengths) - low + 1
-    count, rank, specificity, levels = len(SPECS), _RANKS, _SPECIFICITIES, _LEVELS
+    rank, ties, levels = _RANKS, _TIES, _TIE_LEVELS
     keys = [
-        ((rank[index] * width + length - low) * levels + specificity[index]) * count
-        + count
-        - 1
-        - index
+        (rank[index] * width + length - low) * levels + ties[index]
         for (index, _, _), length in zip(claims, lengths, strict=True)
     ]
-    return [claims[i] for i in sorted(range(len(claims)), key=keys.__getitem__)]
+    return list(map(claims.__getitem__, sorted(range(len(claims)), key=keys.__getitem__)))

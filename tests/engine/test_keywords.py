@@ -24,6 +24,12 @@ def test_every_offset_of_every_keyword(keywords: set[str], text: str) -> None:
     assert KeywordIndex(keywords).occurrences(text) == _brute_force(keywords, text)
 
 
+@given(st.sets(WORDS, min_size=1, max_size=8), st.text(alphabet=ALPHABET + "\n ", max_size=80))
+def test_found_names_the_keywords_that_occur(keywords: set[str], text: str) -> None:
+    # Searched as UTF-8 bytes: a keyword's bytes never match inside another character's.
+    assert KeywordIndex(keywords).found(text) == set(_brute_force(keywords, text))
+
+
 def test_nested_and_self_overlapping_keywords() -> None:
     index = KeywordIndex({"<<<", "__device__", "__dev", "device", "e__d"})
     text = "<<<<< __device__device__"
