@@ -8,9 +8,9 @@ file did not hold before (HIP code in a CUDA file, CUDA in a new file) counts in
 because nothing was removed there to net against. Lines another file of the change removed,
 word for word, are code moved between files (a kernel split into several files, a folder
 reorganised): they count in neither file. Lines that only name source files (a
-CUDAExtension's or a CUDA target's source list) count for nothing either way: the lines of
-the files they name are counted in those files, and listing one more file in an extension
-that already builds with nvcc adds no lock-in the file itself does not bring. ``gate:
+CUDAExtension's or a CUDA target's source list) are no growth: the lines of the files they name are counted in
+those files, and listing one more file in an extension that already builds with nvcc adds
+no lock-in the file itself does not bring. ``gate:
 strict`` counts every added line, as a touch-based gate does.
 
 A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
@@ -169,7 +169,6 @@ def count_lines(
     before = _by_ecosystem(f.old_rules, gated)
     after = _by_ecosystem(f.new_rules, gated)
     listed = {} if strict else _listing(f.added_code, gated)
-    unlisted = {} if strict else _listing(f.removed_code, gated)
     ecosystems = []
     for name in sorted({*added, *removed}):
         a, r = sum(added.get(name, {}).values()), sum(removed.get(name, {}).values())
@@ -179,10 +178,11 @@ def count_lines(
         new = a > 0 and not sum(before.get(name, {}).values())
         into = moved.into.get(name, 0) if moved and not strict else 0
         out = moved.out.get(name, 0) if moved and not strict else 0
-        named, unnamed = listed.get(name, 0), unlisted.get(name, 0)
-        # Removed lines that went to another file do not offset this file's new ones, nor
-        # do removed file names; added file names are no growth.
-        counted = a if strict else max(0, a - named - into - max(0, r - unnamed - out))
+        named = listed.get(name, 0)
+        # Removed lines that went to another file do not offset this file's new ones; added
+        # file names are no growth (removed ones offset as any removed line: a source list
+        # folded into one variable is no growth either).
+        counted = a if strict else max(0, a - named - into - max(0, r - out))
         if not strict and name in f.reflowed:
             counted = 0  # the same code over more lines
         recorded = None

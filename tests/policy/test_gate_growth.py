@@ -426,16 +426,25 @@ def test_naming_more_sources_in_an_existing_cuda_extension_adds_nothing() -> Non
 
 
 def test_a_new_arch_flag_in_the_same_extension_still_counts() -> None:
-    # The same list shape holding an nvcc flag, not a file: a new target is new lock-in; and
-    # a removed source name does not pay for it.
-    old = _setup(["csrc/a.cu", "csrc/b.cu"], ["-gencode=arch=compute_89,code=sm_89"])
+    # The same list shape holding an nvcc flag, not a file: a new target is new lock-in.
+    old = _setup(["csrc/a.cu"], ["-gencode=arch=compute_89,code=sm_89"])
     new = _setup(
-        ["csrc/a.cu"],
+        ["csrc/a.cu", "csrc/b.cu"],
         ["-gencode=arch=compute_89,code=sm_89", "-gencode=arch=compute_90a,code=sm_90a"],
     )
     verdict = judge(delta("setup.py", old, new))
     assert verdict.conclusion == "failure"
     assert verdict.gated_lines == 1
+
+
+def test_a_source_list_folded_into_a_variable_adds_nothing() -> None:
+    # OpenNMT/CTranslate2 5674509e: the .cu files listed in cuda_add_library move into a
+    # CUDA_SOURCES variable set elsewhere; the call now names the variable.
+    old = "cuda_add_library(ct2\n  ${SOURCES}\n  src/cuda/primitives.cu\n  src/ops/topk_gpu.cu\n)\n"
+    new = "cuda_add_library(ct2\n  ${SOURCES}\n  ${CUDA_SOURCES}\n)\n"
+    change = delta("CMakeLists.txt", old, new)
+    assert change.added_non_portable == 1
+    assert judge(change).conclusion == "success"
 
 
 def test_a_new_cuda_extension_counts_its_call_but_not_its_file_names() -> None:
