@@ -8,10 +8,10 @@ file did not hold before (HIP code in a CUDA file, CUDA in a new file) counts in
 because nothing was removed there to net against. Lines another file of the change removed,
 word for word, are code moved between files (a kernel split into several files, a folder
 reorganised): they count in neither file. Lines that only name source files (a
-CUDAExtension's or a CUDA target's source list) are no growth: the lines of the files they name are counted in
-those files, and listing one more file in an extension that already builds with nvcc adds
-no lock-in the file itself does not bring. ``gate:
-strict`` counts every added line, as a touch-based gate does.
+CUDAExtension's or a CUDA target's source list) are no growth: the lines of the files they
+name are counted in those files, and listing one more file in an extension that already
+builds with nvcc adds no lock-in the file itself does not bring. ``gate: strict`` counts
+every added line, as a touch-based gate does.
 
 A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
 the recorded figure count, so a team can require the check on a codebase that already holds
