@@ -119,16 +119,55 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
     return moved
 
 
-#: A code line holding nothing but source file names: quoted, or a path with a folder, with
-#: a compiled-source extension, separated by commas (a Python or CMake list's items). Outside
-#: kernels code has this shape only in a build's source list (a bare ``p.h,`` is a member).
-_EXT = r"\.(?:cu|cuh|cpp|cc|cxx|c|h|hh|hpp|hxx|inl|hip|cl|metal|m|mm|sycl)"
-_SOURCE = rf"(?:\"[^\"\s]+{_EXT}\"|'[^'\s]+{_EXT}'|[\w.$@{{}}+/-]*/[\w.$@{{}}+-]+{_EXT})"
-_SOURCE_LIST_LINE = re.compile(rf"[\[(]?\s*(?:{_SOURCE}\s*,?\s*)+[\])]*\s*,?")
+#: Extensions of the files a build compiles: a source list names them.
+_SOURCE_EXTENSIONS = frozenset(
+    [
+        "cu",
+        "cuh",
+        "cpp",
+        "cc",
+        "cxx",
+        "c",
+        "h",
+        "hh",
+        "hpp",
+        "hxx",
+        "inl",
+        "hip",
+        "cl",
+        "metal",
+        "m",
+        "mm",
+        "sycl",
+    ]
+)
+_ITEMS = re.compile(r"[\s,]+")
+_PATH = re.compile(r"[\w.$@{}+/-]+")
 
 
 def _names_sources(layer: Layer, line: str) -> bool:
-    return layer != Layer.KERNEL and _SOURCE_LIST_LINE.fullmatch(line) is not None
+    """Whether a code line holds nothing but source file names, as a Python or CMake list's
+    items do: quoted, or a path with a folder, with a compiled-source extension. Outside
+    kernels code has this shape only in a build's source list (a bare ``p.h,`` is a member).
+    Token by token, in linear time: the line is a pull request author's."""
+    if layer == Layer.KERNEL:
+        return False
+    items = [item for item in _ITEMS.split(line.strip(" \t[](),")) if item]
+    return bool(items) and all(_source_name(item) for item in items)
+
+
+def _source_name(item: str) -> bool:
+    if len(item) > 2 and item[0] == item[-1] and item[0] in "\"'":
+        name = item[1:-1]
+    elif "/" in item:
+        name = item
+    else:
+        return False
+    return (
+        _PATH.fullmatch(name) is not None
+        and name.rpartition(".")[2] in _SOURCE_EXTENSIONS
+        and "." in name
+    )
 
 
 def _listing(code: Mapping[str, list[str]], layers: set[Layer]) -> dict[str, int]:
