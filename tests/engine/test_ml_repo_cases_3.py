@@ -241,3 +241,24 @@ bool small(int st, int gl) { return st < 3 && gl <= 4; }
     report = classify("kernels/fftconv/fftconv_non_pc.cu", source)
     assert report.line_rules[4:7] == ["thunderkittens.tile-types"] * 3
     assert report.line_rules[9:] == ["", ""]
+
+
+def test_ctranslate2_rocm_image_installs_amd_libraries_as_system_packages() -> None:
+    # OpenNMT/CTranslate2 docker/Dockerfile_rocm: ROCm's libraries come from apt; the other
+    # packages of the same step are not lock-in of their own (the ROCm path in ENV already
+    # counted).
+    source = b"""\
+FROM ubuntu:22.04 AS builder
+RUN apt-get update && \\
+    apt-get install -y --no-install-recommends \\
+        rocm-hip-runtime-dev \\
+        hipblas-dev \\
+        rocthrust-dev \\
+        python3-dev \\
+        wget
+ENV PATH=/opt/rocm-7.2/bin:$PATH
+"""
+    report = classify("docker/Dockerfile_rocm", source)
+    assert report.ecosystems == {"hip": 4}
+    assert report.line_rules[3:8] == ["deps.rocm-system-package"] * 3 + ["", ""]
+    assert report.line_rules[8] == "build.hip-offload-arch"
