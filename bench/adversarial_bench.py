@@ -236,6 +236,13 @@ def vulkan_vendor_if_line(size: int) -> tuple[str, str]:
     return "k.cpp", _repeat("if (x ", size) + "; VK_NV_x\n"
 
 
+def unclosed_import_lists(size: int) -> tuple[str, str]:
+    # Triton's and TileLang's file conditions look for the package named in an import list;
+    # open lists that never close must not make each `import (` scan to the end.
+    head = "@triton.jit\ndef k(x):\n    pass\n@T.prim_func\ndef m(x):\n    pass\n"
+    return "k.py", head + _repeat("import (", size) + "\ntriton tilelang\n"
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -278,6 +285,7 @@ INPUTS: dict[str, Maker] = {
     "cmake-languages-line": cmake_languages_line,
     "meson-add-languages-line": meson_add_languages_line,
     "vulkan-vendor-if-line": vulkan_vendor_if_line,
+    "unclosed-import-lists": unclosed_import_lists,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}

@@ -7,8 +7,11 @@ removed and one added; it is reported as changed and counts for nothing. An ecos
 file did not hold before (HIP code in a CUDA file, CUDA in a new file) counts in full,
 because nothing was removed there to net against. Lines another file of the change removed,
 word for word, are code moved between files (a kernel split into several files, a folder
-reorganised): they count in neither file. ``gate: strict`` counts every added line, as a
-touch-based gate does.
+reorganised): they count in neither file. Lines that only name source files (a
+CUDAExtension's or a CUDA target's source list) are no growth: the lines of the files they
+name are counted in those files, and listing one more file in an extension that already
+builds with nvcc adds no lock-in the file itself does not bring. ``gate: strict`` counts
+every added line, as a touch-based gate does.
 
 A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
 the recorded figure count, so a team can require the check on a codebase that already holds
@@ -17,6 +20,7 @@ lock-in nobody decided on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -37,6 +41,7 @@ class EcosystemLines:
     baseline: int | None = None  # lines the baseline records here; None: not recorded
     reflowed: bool = False  # the added lines hold no code the removed ones did not
     moved: int = 0  # added lines another file of the change removed word for word
+    listed: int = 0  # added lines that only name source files (a build's source list)
 
     @property
     def why(self) -> str:
@@ -49,6 +54,8 @@ class EcosystemLines:
             parts.append(f"{self.changed} changed keeping their rule")
         if self.moved:
             parts.append(f"{self.moved} moved from other files")
+        if self.listed:
+            parts.append(f"{self.listed} naming source files")
         if self.reflowed:
             parts.append("the same code reformatted")
         if self.baseline is not None:
@@ -112,11 +119,76 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
     return moved
 
 
+#: Extensions of the files a build compiles: a source list names them.
+_SOURCE_EXTENSIONS = frozenset(
+    [
+        "cu",
+        "cuh",
+        "cpp",
+        "cc",
+        "cxx",
+        "c",
+        "h",
+        "hh",
+        "hpp",
+        "hxx",
+        "inl",
+        "hip",
+        "cl",
+        "metal",
+        "m",
+        "mm",
+        "sycl",
+    ]
+)
+_ITEMS = re.compile(r"[\s,]+")
+_PATH = re.compile(r"[\w.$@{}+/-]+")
+
+
+def _names_sources(layer: Layer, line: str) -> bool:
+    """Whether a code line holds nothing but source file names, as a Python or CMake list's
+    items do: quoted, or a path with a folder, with a compiled-source extension. Outside
+    kernels code has this shape only in a build's source list (a bare ``p.h,`` is a member).
+    Token by token, in linear time: the line is a pull request author's."""
+    if layer == Layer.KERNEL:
+        return False
+    items = [item for item in _ITEMS.split(line.strip(" \t[](),")) if item]
+    return bool(items) and all(_source_name(item) for item in items)
+
+
+def _source_name(item: str) -> bool:
+    if len(item) > 2 and item[0] == item[-1] and item[0] in "\"'":
+        name = item[1:-1]
+    elif "/" in item:
+        name = item
+    else:
+        return False
+    return (
+        _PATH.fullmatch(name) is not None
+        and name.rpartition(".")[2] in _SOURCE_EXTENSIONS
+        and "." in name
+    )
+
+
+def _listing(code: Mapping[str, list[str]], layers: set[Layer]) -> dict[str, int]:
+    """Per ecosystem: gated lines that only name source files."""
+    out: dict[str, int] = {}
+    for rule_id, lines in code.items():
+        rule = RULES.get(rule_id)
+        if rule is None or rule.layer not in layers:
+            continue
+        if n := sum(1 for line in lines if _names_sources(rule.layer, line)):
+            out[rule.ecosystem] = out.get(rule.ecosystem, 0) + n
+    return out
+
+
 def _gated_code(code: Mapping[str, list[str]], layers: set[Layer]) -> Iterable[tuple[str, str]]:
     for rule_id, lines in code.items():
         rule = RULES.get(rule_id)
         if rule is not None and rule.layer in layers:
-            yield from ((rule.ecosystem, line) for line in lines)
+            yield from (
+                (rule.ecosystem, line) for line in lines if not _names_sources(rule.layer, line)
+            )
 
 
 def count_lines(
@@ -135,6 +207,7 @@ def count_lines(
     removed = _by_ecosystem(f.removed_rules, gated)
     before = _by_ecosystem(f.old_rules, gated)
     after = _by_ecosystem(f.new_rules, gated)
+    listed = {} if strict else _listing(f.added_code, gated)
     ecosystems = []
     for name in sorted({*added, *removed}):
         a, r = sum(added.get(name, {}).values()), sum(removed.get(name, {}).values())
@@ -144,8 +217,11 @@ def count_lines(
         new = a > 0 and not sum(before.get(name, {}).values())
         into = moved.into.get(name, 0) if moved and not strict else 0
         out = moved.out.get(name, 0) if moved and not strict else 0
-        # Removed lines that went to another file do not offset this file's new ones.
-        counted = a if strict else max(0, a - into - max(0, r - out))
+        named = listed.get(name, 0)
+        # Removed lines that went to another file do not offset this file's new ones; added
+        # file names are no growth (removed ones offset as any removed line: a source list
+        # folded into one variable is no growth either).
+        counted = a if strict else max(0, a - named - into - max(0, r - out))
         if not strict and name in f.reflowed:
             counted = 0  # the same code over more lines
         recorded = None
@@ -155,7 +231,7 @@ def count_lines(
             counted = max(0, min(counted, past))
         reflowed = not strict and name in f.reflowed
         ecosystems.append(
-            EcosystemLines(name, a, r, changed, counted, new, recorded, reflowed, into)
+            EcosystemLines(name, a, r, changed, counted, new, recorded, reflowed, into, named)
         )
     counting = {e.ecosystem for e in ecosystems if e.counted}
     kept = set(f.kept_lines)

@@ -382,3 +382,74 @@ def test_a_moved_kernel_with_new_code_beside_it_counts_the_new_code() -> None:
     # Strict counting counts every added line, moved or not.
     strict = judge(*changed, policy=load_policy("gate: strict\n"))
     assert strict.gated_lines > third.counted
+
+
+SETUP = """from torch.utils.cpp_extension import CUDAExtension, BuildExtension
+
+ext = CUDAExtension(
+    name="sage._qattn",
+    sources=[
+        "csrc/pybind.cpp",
+        {sources}
+    ],
+    extra_compile_args={{"nvcc": [
+        "-O3",
+        {flags}
+    ]}},
+)
+"""
+
+
+def _setup(sources: list[str], flags: list[str]) -> str:
+    return SETUP.format(
+        sources="\n        ".join(f'"{s}",' for s in sources),
+        flags="\n        ".join(f'"{f}",' for f in flags),
+    )
+
+
+def test_naming_more_sources_in_an_existing_cuda_extension_adds_nothing() -> None:
+    # thu-ml/SageAttention 7688d78 splits one .cu file into seven and lists the seven in the
+    # CUDAExtension that built the one: the kernels' lines are counted (moved) in their own
+    # files; the names in the build's source list bring no lock-in of their own.
+    old = _setup(["csrc/attn.cu"], ["-gencode=arch=compute_89,code=sm_89"])
+    new = _setup([f"csrc/attn_{n}.cu" for n in range(7)], ["-gencode=arch=compute_89,code=sm_89"])
+    change = delta("setup.py", old, new)
+    assert change.added_non_portable == 7  # the census still counts the statement's lines
+    verdict = judge(change)
+    assert (verdict.conclusion, verdict.gated_lines) == ("success", 0)
+    [lines] = count_lines(change, DEFAULT_POLICY.layers, strict=False).ecosystems
+    assert (lines.listed, lines.counted) == (7, 0)
+    assert "7 naming source files: no growth" in lines.why
+    # Strict counting counts every added line, as a touch-based gate does.
+    strict = judge(change, policy=load_policy("gate: strict\n"))
+    assert strict.gated_lines == 7
+
+
+def test_a_new_arch_flag_in_the_same_extension_still_counts() -> None:
+    # The same list shape holding an nvcc flag, not a file: a new target is new lock-in.
+    old = _setup(["csrc/a.cu"], ["-gencode=arch=compute_89,code=sm_89"])
+    new = _setup(
+        ["csrc/a.cu", "csrc/b.cu"],
+        ["-gencode=arch=compute_89,code=sm_89", "-gencode=arch=compute_90a,code=sm_90a"],
+    )
+    verdict = judge(delta("setup.py", old, new))
+    assert verdict.conclusion == "failure"
+    assert verdict.gated_lines == 1
+
+
+def test_a_source_list_folded_into_a_variable_adds_nothing() -> None:
+    # OpenNMT/CTranslate2 5674509e: the .cu files listed in cuda_add_library move into a
+    # CUDA_SOURCES variable set elsewhere; the call now names the variable.
+    old = "cuda_add_library(ct2\n  ${SOURCES}\n  src/cuda/primitives.cu\n  src/ops/topk_gpu.cu\n)\n"
+    new = "cuda_add_library(ct2\n  ${SOURCES}\n  ${CUDA_SOURCES}\n)\n"
+    change = delta("CMakeLists.txt", old, new)
+    assert change.added_non_portable == 1
+    assert judge(change).conclusion == "success"
+
+
+def test_a_new_cuda_extension_counts_its_call_but_not_its_file_names() -> None:
+    new = _setup(["csrc/a.cu", "csrc/b.cu"], [])
+    change = delta("setup.py", None, new)
+    verdict = judge(change)
+    assert verdict.conclusion == "failure"
+    assert verdict.gated_lines == change.added_non_portable - 3  # pybind.cpp, a.cu, b.cu
