@@ -229,6 +229,9 @@ def _classify(path: str, data: bytes) -> FileReport:
     text = _decode(data)
     if text is None:
         return _report(path, None, 0, "binary")
+    if named.text:
+        # A template that generates code is that code (flashinfer's CUDA kernels in .jinja).
+        named = refine(named, ext, path, text)
     if named.text:  # documentation or data: its lines counted apart, no rule reads it
         lines: list[str | None] = [None] * _line_count(data)
         counted = sum(lex(text, named.family).code)

@@ -183,3 +183,23 @@ def test_scan_lists_documentation_apart_and_keeps_the_share(tmp_path: Path) -> N
     assert (
         "Documentation and data, not code (lines): Plain Text 2,000 (1 file), Markdown 501 (1 file)"
     ) in text_out.getvalue()
+
+
+def test_a_jinja_template_of_a_cuda_source_is_cuda_and_its_kernels_count() -> None:
+    # flashinfer's csrc/*.jinja: kernel instantiations rendered to .cu files at JIT time.
+    source = """\
+#include <flashinfer/attention/decode.cuh>
+
+template cudaError_t
+BatchDecodeDispatched<{{ head_dim }}, {{ variant }}, Params>(Params p, cudaStream_t s);
+"""
+    report = classify("csrc/batch_decode_kernel_inst.jinja", source.encode())
+    assert report.language == "CUDA"
+    assert report.code_lines == 3
+    assert report.non_portable_lines > 0
+
+
+def test_a_jinja_template_of_a_page_stays_documentation() -> None:
+    source = "{# the docs layout #}\n<html>{{ body }}</html>\n"
+    report = classify("docs/_templates/layout.jinja", source.encode())
+    assert (report.language, report.code_lines, report.text_lines) == ("Jinja", 0, 1)
