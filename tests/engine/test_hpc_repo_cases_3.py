@@ -293,3 +293,28 @@ def test_cuda_code_without_a_hip_switch_stays_nvidia_only() -> None:
         assert not report.hip_switch
         census = Census([report])
         assert census.carried_by_shims() == 0
+
+
+def test_john_opencl_device_headers_are_opencl() -> None:
+    # run/opencl/opencl_hmac_sha256.h: device functions in OpenCL C, included by the .cl
+    # kernels beside it; only OpenCL's own types tell.
+    source = b"""\
+#include "opencl_sha2_ctx.h"
+inline void hmac_sha256(const void *_key, uint key_len, void *_digest)
+{
+    const uchar *key = _key;
+    uchar local_digest[32];
+    SHA256_CTX ctx;
+    SHA256_Init(&ctx);
+}
+"""
+    report = classify("run/opencl/opencl_hmac_sha256.h", source)
+    assert report.language == "OpenCL"
+    assert report.ecosystems == {"opencl": 8}
+    # Host headers in an opencl/ folder: C++ (xmrig's src/backend/opencl/wrappers/AdlHealth.h),
+    # system headers, or the OpenCL host API.
+    for path, host in (
+        ("src/backend/opencl/wrappers/AdlHealth.h", b"#include <cstdint>\nstruct A { int x; };\n"),
+        ("src/opencl/runtime.h", b'#include "CL/cl.h"\ncl_int build(cl_program p);\n'),
+    ):
+        assert classify(path, host).language == "C Header"
