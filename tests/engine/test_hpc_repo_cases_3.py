@@ -318,3 +318,60 @@ inline void hmac_sha256(const void *_key, uint key_len, void *_digest)
         ("src/opencl/runtime.h", b'#include "CL/cl.h"\ncl_int build(cl_program p);\n'),
     ):
         assert classify(path, host).language == "C Header"
+
+
+# -- metal-by-example/sample-code and libocca/occa: host API names -------------------------------
+
+
+def test_core_animation_metal_layers_and_module_imports_are_metal() -> None:
+    # objc/*/MBEMetalView.m, MBERenderer.h: CAMetalLayer and `@import Metal;`.
+    view = b"""\
+@implementation MBEMetalView
++ (Class)layerClass { return [CAMetalLayer class]; }
+@end
+"""
+    assert classify("objc/MBEMetalView.m", view).ecosystems == {"metal": 1}
+    assert classify(
+        "objc/MBERenderer.h", b"@import Metal;\n@interface R : NSObject\n@end\n"
+    ).ecosystems == {"metal": 1}
+    assert (
+        classify(
+            "objc/AppDelegate.h", b"@import UIKit;\n@interface A : NSObject\n@end\n"
+        ).ecosystems
+        == {}
+    )
+
+
+def test_occa_error_macros_per_back_end_stay_cpp() -> None:
+    # include/occa/defines/errors.hpp: one error-check macro per back end, SYCL's among them.
+    source = b"""\
+#define OCCA_CUDA_CHECK(expr) do { CUresult e = expr; if (e) fail(e); } while (false)
+#define OCCA_HIP_CHECK(expr) do { hipError_t e = expr; if (e) fail(e); } while (false)
+#define OCCA_SYCL_CHECK(expr) try { expr; } catch (const ::sycl::exception &e) { fail(e); }
+"""
+    report = classify("include/occa/defines/errors.hpp", source)
+    assert report.language == "C++"
+    assert set(report.ecosystems) == {"cuda", "hip", "sycl"}
+
+
+def test_project_backend_switches_claim_their_branches() -> None:
+    # krrishnarraj/clpeak src/common/options.cpp: one option per back end, each behind the
+    # project's ENABLE_* switch.
+    source = b"""\
+static const char* help =
+#ifdef ENABLE_CUDA
+    "  --cuda   run only the CUDA backend\\n"
+#endif
+#ifdef ENABLE_HIP
+    "  --hip    run only the HIP backend\\n"
+#endif
+#ifdef ENABLE_METAL
+    "  --metal  run only the Metal backend\\n"
+#endif
+    "  --all\\n";
+"""
+    report = classify("src/common/options.cpp", source)
+    assert report.line_rules[2] == "cuda.build-guard"
+    assert report.line_rules[5] == "hip.platform-guard"
+    assert report.line_rules[8] == "metal.build-guard"
+    assert report.line_rules[10] == ""
