@@ -10,7 +10,7 @@ layer of its lines and the ecosystem (so the vendors) they belong to.
 
 from __future__ import annotations
 
-from bot.engine import classify
+from bot.engine import RULES, classify
 from bot.engine.census import Census
 from bot.engine.model import Layer
 
@@ -375,3 +375,20 @@ static const char* help =
     assert report.line_rules[5] == "hip.platform-guard"
     assert report.line_rules[8] == "metal.build-guard"
     assert report.line_rules[10] == ""
+
+
+def test_vkfft_level_zero_backend_is_intel_only() -> None:
+    # vkFFT/vkFFT.h, VKFFT_BACKEND==4: Intel's Level Zero driver API beside the other back ends.
+    source = b"""\
+#if(VKFFT_BACKEND==4)
+#include <ze_api.h>
+static int submit(ze_command_list_handle_t list, ze_command_queue_handle_t queue) {
+  ze_result_t res = zeCommandListClose(list);
+  return res == ZE_RESULT_SUCCESS ? 0 : 1;
+}
+#endif
+"""
+    report = classify("vkFFT/vkFFT.h", source)
+    assert report.ecosystems == {"sycl": 4}
+    assert {f.rule for f in report.findings} == {"sycl.level-zero"}
+    assert RULES["sycl.level-zero"].vendors == frozenset({"intel"})
