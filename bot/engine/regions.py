@@ -554,20 +554,23 @@ def _fortran_directive_loop(
         first = src.line_of(m.start())
         if first <= covered:
             continue
-        depth, last = 0, first
+        depth, last = 0, 0
         for number in range(first + 1, len(lines) + 1):
             line = lines[number - 1]
-            if _FORTRAN_END_DO.match(line):
-                depth -= 1
-            elif _FORTRAN_DO.match(line):
+            if _FORTRAN_DO.match(line) and not _FORTRAN_END_DO.match(line):
                 depth += 1
-            elif not depth and line.strip():
-                break  # the directive is not followed by a loop
+            elif not depth:
+                if line.strip():
+                    break  # the directive is not followed by a loop
+                continue  # blank lines and comments before the loop
+            elif _FORTRAN_END_DO.match(line):
+                depth -= 1
             last = number
-            if depth <= 0:
+            if not depth:
                 break
-        covered = last
-        yield first, last
+        if last:
+            covered = last
+            yield first, last
 
 
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:

@@ -392,3 +392,20 @@ static int submit(ze_command_list_handle_t list, ze_command_queue_handle_t queue
     assert report.ecosystems == {"sycl": 4}
     assert {f.rule for f in report.findings} == {"sycl.level-zero"}
     assert RULES["sycl.level-zero"].vendors == frozenset({"intel"})
+
+
+def test_hecbench_per_compiler_makefiles_are_counted() -> None:
+    # src/*-omp/Makefile.nvc (nvc++ -mp=gpu) and Makefile.aomp (AMD's OpenMP offload): the
+    # same benchmark built for one vendor each.
+    nvc = b"CC = nvc++\nCFLAGS += -Minfo -mp=gpu -gpu=cc80\n"
+    aomp = (
+        b"CC = clang++\n"
+        b"CFLAGS += -fopenmp -fopenmp-targets=amdgcn-amd-amdhsa\n"
+        b"CFLAGS += -Xopenmp-target=amdgcn-amd-amdhsa -march=gfx906\n"
+    )
+    assert classify("src/triad-omp/Makefile.nvc", nvc).ecosystems == {"cuda": 1}
+    report = classify("src/triad-omp/Makefile.aomp", aomp)
+    assert report.language == "Makefile"
+    assert set(report.ecosystems) == {"hip"}
+    # autotools' inputs are not Makefiles of their own.
+    assert classify("src/Makefile.in", nvc).language is None
