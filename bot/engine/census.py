@@ -55,6 +55,7 @@ class FileSummary:
     generated: bool = False
     shim: bool = False
     includes: tuple[str, ...] = ()
+    hip_switch: bool = False  # its CUDA code builds for AMD through its own HIP switches
     ignored: tuple[Ignored, ...] = ()  # what inline markers took out (counted as portable)
     marker_problems: tuple[MarkerProblem, ...] = ()
     text_lines: int = 0  # documentation and data: lines counted apart from code
@@ -79,6 +80,7 @@ class FileSummary:
             generated=report.generated,
             shim=report.shim,
             includes=report.includes,
+            hip_switch=report.hip_switch,
             ignored=tuple(report.ignored),
             marker_problems=tuple(report.marker_problems),
             text_lines=report.text_lines,
@@ -201,6 +203,7 @@ class Census:
         self.generated = Totals()
         self.skipped: Counter[str] = Counter()
         self._shims: set[str] = set()  # paths of shim headers
+        self._hip_switched: set[str] = set()  # files whose own HIP switches carry them to AMD
         # Per rule: lines of counted files that reach a shim; None until asked after a change.
         self._shimmed_lines: Counter[str] | None = None
         for report in reports:
@@ -215,6 +218,7 @@ class Census:
             self._account(old, -1)
         # Any file can add or cut a path to a shim: recounted when next asked, if there is one.
         self._shims.discard(path)
+        self._hip_switched.discard(path)
         self._shimmed_lines = None
         if report is None:
             return
@@ -227,6 +231,8 @@ class Census:
         self._account(summary, 1)
         if summary.shim and not summary.skipped:
             self._shims.add(path)
+        if summary.hip_switch and not summary.skipped:
+            self._hip_switched.add(path)
 
     def _account(self, summary: FileSummary, sign: int) -> None:
         if summary.skipped:
@@ -254,6 +260,7 @@ class Census:
             theirs.rule_lines = Counter(mine.rule_lines)
         twin.skipped = Counter(self.skipped)
         twin._shims = set(self._shims)
+        twin._hip_switched = set(self._hip_switched)
         return twin
 
     def without_markers(self) -> Census:
@@ -294,10 +301,16 @@ class Census:
         return sorted((s for s in self._files.values() if s.generated), key=lambda s: s.path)
 
     def reaching_shim(self) -> frozenset[str]:
-        """Paths of the files that include a CUDA->HIP shim header, directly or not."""
+        """Paths of the files whose CUDA code AMD builds too: those that include a CUDA->HIP
+        shim header, directly or not, and those that switch on HIP themselves."""
         if not self._shims:
-            return frozenset()
-        return reaching_shim(s for s in self._files.values() if not s.skipped)
+            return frozenset(self._hip_switched)
+        reached = reaching_shim(s for s in self._files.values() if not s.skipped)
+        return reached | self._hip_switched
+
+    def hip_switched(self) -> list[str]:
+        """Paths of the files with CUDA code that switch on HIP themselves (no shim)."""
+        return sorted(self._hip_switched)
 
     def _shimmed(self) -> Counter[str]:
         if self._shimmed_lines is None:
@@ -315,8 +328,8 @@ class Census:
 
     def carried_by_shims(self) -> int:
         """Kernel and vendor-path CUDA lines left out of ``locked_to_nvidia`` because their
-        file reaches a shim and so also builds for AMD."""
-        if not self._shims:
+        file reaches a shim, or switches on HIP itself, and so also builds for AMD."""
+        if not self._shims and not self._hip_switched:
             return 0
         return sum(
             n
@@ -330,7 +343,7 @@ class Census:
     def _rule_vendors(self) -> Iterable[tuple[Rule, frozenset[str], int]]:
         """(rule, vendors its lines run on, lines) over the totals: a CUDA rule's lines in
         files that reach a shim run on AMD as well."""
-        shimmed = self._shimmed() if self._shims else Counter()
+        shimmed = self._shimmed() if self._shims or self._hip_switched else Counter()
         for rule_id, n in self.totals.rule_lines.items():
             rule = self.rules.get(rule_id)
             if rule is None:

@@ -22,9 +22,19 @@ from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
-from bot.engine.shims import scan_c
+from bot.engine.shims import scan_c, switches_on_hip
 
 _SNIFF = 8192
+# CUDA device code that a file switching on HIP builds for AMD too: kernel rules, but not
+# those claiming a preprocessor branch (`#else` of a HIP switch, `#if __CUDA_ARCH__`), which
+# only nvcc compiles.
+_CUDA_DEVICE_CODE = frozenset(
+    s.rule.id
+    for s in SPECS
+    if s.rule.ecosystem == "cuda"
+    and s.rule.layer is Layer.KERNEL
+    and not s.kind.startswith("preprocessor")
+)
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
 _GENERATED = re.compile(
     r"auto-?generated|automatically generated|generated (?:by|from|with)\b|do not edit"
@@ -263,6 +273,9 @@ def _classify(path: str, data: bytes) -> FileReport:
         generated=_generated(lang, text, lexed.masked, code_lines),
         shim=shim,
         includes=includes,
+        hip_switch=lang.family.name == "c"
+        and not _CUDA_DEVICE_CODE.isdisjoint(line_rules)
+        and switches_on_hip(lexed.masked),
     )
     if markers.WORD in text:
         regions = [(SPECS[spec].rule.id, first, last) for spec, first, last in claims]

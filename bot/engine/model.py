@@ -122,6 +122,10 @@ class FileReport:
     # uses both to find the CUDA code that AMD builds through such a shim.
     shim: bool = False
     includes: tuple[str, ...] = ()
+    # C family, CUDA lines only: the file switches on HIP itself (#if __HIPCC__, #if
+    # ALPAKA_LANG_CUDA || ALPAKA_LANG_HIP), so hipcc builds its CUDA code too, as if it
+    # reached a shim (engine/shims.py switches_on_hip).
+    hip_switch: bool = False
     # Inline markers (engine/markers.py): what they took out, and those that took nothing.
     ignored: list[Ignored] = field(default_factory=list)
     marker_problems: list[MarkerProblem] = field(default_factory=list)

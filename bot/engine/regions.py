@@ -26,6 +26,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
                           pattern opens, and string constants assigned to names used there
 ``fortran-procedure``     a Fortran subroutine or function, from the match to its ``end``
+``fortran-directive-loop`` the loop nest after a directive matched in the text with its
+                          comments (``!$cuf kernel do``), to the ``end do`` closing it
 ``file``                  every line of the file (when the pattern, if any, matches)
 
 A kind reads the file through ``Source``: its text and line index (``source_text``) and the
@@ -539,6 +541,42 @@ def _fortran_procedure(src: Source, pattern: re.Pattern[str], keywords: Keywords
         yield first, covered
 
 
+_FORTRAN_DO = re.compile(r"^[ \t]*(?:\w+[ \t]*:[ \t]*)?do\b", re.I)
+_FORTRAN_END_DO = re.compile(r"^[ \t]*end[ \t]*do\b", re.I)
+
+
+def _fortran_directive_loop(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    """From each directive the pattern finds in the text, comments kept (a directive is a
+    comment to Fortran: ``!$cuf kernel do``), through the ``do`` loop that follows it to the
+    ``end do`` closing that loop, nested loops included. ``keywords`` are not used: they are
+    found in the code, where a directive never is."""
+    lines = src.lexed.lines
+    covered = 0
+    for m in pattern.finditer(src.lexed.text):
+        first = src.line_of(m.start())
+        if first <= covered:
+            continue
+        depth, last = 0, 0
+        for number in range(first + 1, len(lines) + 1):
+            line = lines[number - 1]
+            if _FORTRAN_DO.match(line) and not _FORTRAN_END_DO.match(line):
+                depth += 1
+            elif not depth:
+                if line.strip():
+                    break  # the directive is not followed by a loop
+                continue  # blank lines and comments before the loop
+            elif _FORTRAN_END_DO.match(line):
+                depth -= 1
+            last = number
+            if not depth:
+                break
+        if last:
+            covered = last
+            yield first, last
+
+
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
     """The whole file, when the pattern (if any) is found in it: the one kind that may
     have no pattern."""
@@ -568,5 +606,6 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
     "fortran-procedure": _fortran_procedure,
+    "fortran-directive-loop": _fortran_directive_loop,
     "file": file_region,
 }

@@ -35,6 +35,14 @@ _ALIAS = re.compile(
     rf"|(?:using|namespace)[ \t]+\w+[ \t]*=[ \t]*(?:::)?{_HIP}[ \t]*;)[ \t]*$",
     re.M,
 )
+# A preprocessor condition naming HIP's compiler (__HIPCC__, __HIP_PLATFORM_AMD__) or a
+# project's HIP switch (ALPAKA_LANG_HIP, FUTHARK_HIP, USE_ROCM): the file is compiled by hipcc
+# too. `#ifndef X_HIP` (an include guard) is no such condition.
+_HIP_SWITCH = re.compile(
+    r"^[ \t]*\#[ \t]*(?:if|ifdef|elif)\b[^\n]*\b(?:__HIPCC__|__HIP__|__HIP_PLATFORM_(?:AMD|HCC)__"
+    r"|__HIP_DEVICE_COMPILE__|\w*USE_(?:HIP|ROCM)\w*|\w+_HIP)\b",
+    re.M,
+)
 # Not anchored at a line start: a pattern that starts with a literal is searched for it at C
 # speed (a sixth of the anchored pattern's time); the line start is checked per match.
 _QUOTED_INCLUDE = re.compile(r'\#[ \t]*include[ \t]*"([^"\n]+)"')
@@ -59,6 +67,14 @@ def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
             if _at_line_start(masked, m.start())
         )
     return shim, includes
+
+
+def switches_on_hip(masked: str) -> bool:
+    """Whether a C-family file tests HIP's compiler macros or a project's HIP switch itself
+    (alpaka's unifiedCudaHip headers, futhark's run-time system, GROMACS's shared CUDA/HIP
+    headers): one source built by nvcc and by hipcc, with no shim header in between. Its CUDA
+    code builds for AMD as the code of a shim's includers does."""
+    return ("HIP" in masked or "ROCM" in masked) and _HIP_SWITCH.search(masked) is not None
 
 
 def _at_line_start(text: str, at: int) -> bool:

@@ -81,13 +81,17 @@ def overview(
         reached,
     )
     census = Census(files)
-    shimmed = census.reaching_shim()
+    shimmed, switched = census.reaching_shim(), frozenset(census.hip_switched())
     for kernel in kernels:
         if kernel.path in shimmed and kernel.ecosystem in SHIMMED_ECOSYSTEMS:
-            why = "its file includes a CUDA-to-HIP compatibility header: it builds for AMD as it is"
+            if kernel.path in switched:
+                name, why = "HIP switch", "its file is built by hipcc too"
+            else:
+                name, why = "HIP shim", "its file includes a CUDA-to-HIP compatibility header"
+            why += ": it builds for AMD as it is"
             for target in SHIM_VENDORS:
                 kernel.targets[target] = Effort(
-                    Grade.NONE, (Reason("HIP shim", kernel.start_line, why, Grade.NONE),)
+                    Grade.NONE, (Reason(name, kernel.start_line, why, Grade.NONE),)
                 )
     register = build_register(
         files,

@@ -69,9 +69,14 @@ def render_scan(
     ]
     carried = census.carried_by_shims()
     if carried:
+        through = []
+        if shims := census.shim_headers():
+            through.append(f"a HIP shim header ({', '.join(shims)})")
+        if switched := census.hip_switched():
+            through.append(f"their own HIP switches ({len(switched):,} files)")
         out.append(
-            f"CUDA lines also built for AMD through a HIP shim header "
-            f"({', '.join(census.shim_headers())}): {carried:,}, not counted as NVIDIA-only"
+            f"CUDA lines also built for AMD through {' and '.join(through)}: {carried:,}, "
+            "not counted as NVIDIA-only"
         )
     rows = (
         scan_tables.file_rows(census, sort) if by_file else scan_tables.language_rows(census, sort)
