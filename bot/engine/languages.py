@@ -152,6 +152,20 @@ def by_path(path: str) -> tuple[Language | None, str]:
     return None, ""
 
 
+# Extensions a content heuristic may move to another language (a .jinja template of CUDA).
+_REFINABLE = frozenset(ext for h in _HEURISTICS for ext in h.extensions)
+
+
+def may_hold_code(path: str) -> bool:
+    """Whether the file at ``path`` may hold code lines, by its name alone: a code language,
+    a documentation one whose extension a heuristic may turn into code, or no extension at
+    all (a script its ``#!`` line names). What a pull request's check must read."""
+    lang, ext = by_path(path)
+    if lang is None:
+        return "." not in path.rsplit("/", 1)[-1]
+    return not lang.text or ext in _REFINABLE
+
+
 def by_shebang(data: bytes) -> Language | None:
     """The language of a script that no name or extension places, from its ``#!`` line:
     ``python3.11`` and ``python`` alike are Python (version digits dropped)."""

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.engine.delta import change_delta, changed_lines, changed_lines_from_patch, file_delta
-from bot.engine.languages import by_path
+from bot.engine.languages import may_hold_code
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
 from bot.github.contents import BlobReader, file_contents, read_tree
 from bot.github.errors import NotFound
@@ -131,10 +131,6 @@ def _plan(file: PRFile) -> _Plan:
             added, removed = changed_lines_from_patch(file.patch)
     status = _STATUS.get(file.status, file.status)
     return _Plan(file, status, file.previous_filename or file.filename, added, removed)
-
-
-def _known_language(path: str) -> bool:
-    return by_path(path)[0] is not None
 
 
 @dataclass(slots=True)
@@ -286,7 +282,7 @@ async def analyse_pr(
     plans: list[_Plan] = []
     binary = excluded = 0
     for file in files:
-        if not _known_language(file.filename):
+        if not may_hold_code(file.filename):
             continue
         if not paths.includes(file.filename):
             excluded += 1

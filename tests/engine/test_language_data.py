@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 
 from bot.cli import main
 from bot.engine import classify
-from bot.engine.languages import LANGUAGES, by_path
+from bot.engine.languages import LANGUAGES, by_path, may_hold_code
 from bot.engine.model import Layer
 from bot.engine.syntax import LanguageDataError, syntax_pattern
 from bot.render.json_out import load_schema
@@ -203,3 +203,18 @@ def test_a_jinja_template_of_a_page_stays_documentation() -> None:
     source = "{# the docs layout #}\n<html>{{ body }}</html>\n"
     report = classify("docs/_templates/layout.jinja", source.encode())
     assert (report.language, report.code_lines, report.text_lines) == ("Jinja", 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("path", "read"),
+    [
+        ("csrc/k.cu", True),
+        ("docs/guide.md", False),  # documentation: a pull request's check need not fetch it
+        ("vocab/merges.txt", False),
+        ("csrc/batch_decode_kernel_inst.jinja", True),  # a heuristic may make it CUDA
+        ("bin/launch", True),  # no extension: its #! line may name Python
+        ("weights/model.bin", False),
+    ],
+)
+def test_what_a_pull_requests_check_reads(path: str, read: bool) -> None:
+    assert may_hold_code(path) is read
