@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.census import Census, FileSummary
 from bot.engine.delta import ecosystem_totals
@@ -26,9 +26,11 @@ from bot.engine.model import (
     MarkerProblem,
 )
 from bot.engine.trend import census_figures
-from bot.policy.counting import FileLines
-from bot.policy.gate import Verdict
-from bot.policy.ratchet import Ratchet
+
+if TYPE_CHECKING:  # the gate's types: a scan document needs none of the gate's modules
+    from bot.policy.counting import FileLines
+    from bot.policy.gate import Verdict
+    from bot.policy.ratchet import Ratchet
 
 SCAN_SCHEMA = "lockin.scan/1"
 DIFF_SCHEMA = "lockin.diff/1"
