@@ -59,7 +59,7 @@ def over_budget(seconds: float) -> str:
 
 
 def _budgeted(seconds: float, path: str, work: Callable[[], FileReport]) -> FileReport:
-    report, _ = cpu_budget.within(seconds, work)
+    report = cpu_budget.bounded(seconds, work)
     return skipped(path, over_budget(seconds)) if report is None else report
 
 
@@ -148,7 +148,7 @@ def _deltas(
 ) -> list[FileDelta]:
     out = []
     for item in items:
-        delta, _ = cpu_budget.within(
+        delta = cpu_budget.bounded(
             seconds, partial(delta_of, item, include_generated, markers_allowed)
         )
         if delta is None:
