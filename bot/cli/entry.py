@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from textwrap import fill
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from bot.cli import baseline, diff, history, init, plan, report, rules, scan, serve
 from bot.cli.common import UsageError
@@ -44,6 +44,19 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for (argparse's own
+    action takes the text when the parser is built, which would load importlib.metadata on
+    every command)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        sys.stdout.write(f"lockin {sarif.tool_version()}\n")
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     """The whole command line, every command with its options."""
     top = _Parser(
@@ -57,9 +70,7 @@ def parser() -> argparse.ArgumentParser:
         + "\n\n`lockin COMMAND --help` describes a command.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    top.add_argument(
-        "--version", action="version", version=f"lockin {sarif.tool_version()}", help="the version"
-    )
+    top.add_argument("--version", action=_Version, help="the version")
     commands = top.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=_Parser
     )

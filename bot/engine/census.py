@@ -15,6 +15,7 @@ tree holds a shim at all.
 
 from __future__ import annotations
 
+import heapq
 import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -395,18 +396,20 @@ class Census:
         ranked = sorted(lines.items(), key=lambda item: (-item[1], item[0]))
         return [Alternative(eco, n, vendors[eco]) for eco, n in ranked]
 
+    def _non_portable(self) -> list[tuple[FileSummary, int]]:
+        """Counted files with non-portable lines, by path, each with those lines (a sum
+        worth computing once per file)."""
+        return [(s, lines) for s in self.files() if (lines := s.non_portable_lines)]
+
     def top_files(self, n: int = 10) -> list[FileSummary]:
         """Files with the most non-portable lines (ties by path), zero-line files left out."""
-        ranked = sorted(
-            (s for s in self.files() if s.non_portable_lines),
-            key=lambda s: (-s.non_portable_lines, s.path),
-        )
-        return ranked[:n]
+        # nsmallest is sorted(...)[:n], stable: ties keep the files' order, by path.
+        ranked = heapq.nsmallest(n, self._non_portable(), key=lambda item: -item[1])
+        return [summary for summary, _ in ranked]
 
     def top_directories(self, n: int = 10) -> list[tuple[str, int]]:
         """Directories by the non-portable lines of the files directly inside them."""
         per_dir: Counter[str] = Counter()
-        for summary in self.files():
-            if summary.non_portable_lines:
-                per_dir[posixpath.dirname(summary.path) or "."] += summary.non_portable_lines
-        return sorted(per_dir.items(), key=lambda item: (-item[1], item[0]))[:n]
+        for summary, lines in self._non_portable():
+            per_dir[posixpath.dirname(summary.path) or "."] += lines
+        return heapq.nsmallest(n, per_dir.items(), key=lambda item: (-item[1], item[0]))

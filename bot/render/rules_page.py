@@ -12,7 +12,6 @@ import functools
 import json
 import os
 from collections.abc import Sequence
-from importlib import metadata
 from typing import Any
 
 from bot import DISTRIBUTION
@@ -31,6 +30,10 @@ DOC_PATH = "docs/rules.md"
 @functools.cache
 def _source_url() -> str:
     """The repository named in pyproject's [project.urls] (Source), as installed."""
+    # late: importlib.metadata takes longer to load than a small scan to count, and only
+    # rule links (Markdown, SARIF, the rules page) ask
+    from importlib import metadata
+
     try:
         urls = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
     except metadata.PackageNotFoundError:

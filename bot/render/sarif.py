@@ -13,7 +13,6 @@ import hashlib
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from importlib import metadata
 from typing import Any
 from urllib.parse import quote
 
@@ -37,6 +36,10 @@ def level(layer: Layer) -> str:
 
 def tool_version() -> str:
     """The installed lockin version (the CLI's --version and SARIF's driver version)."""
+    # late: importlib.metadata takes longer to load than a small scan to count, and only
+    # --version and SARIF output ask
+    from importlib import metadata
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:

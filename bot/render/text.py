@@ -133,11 +133,13 @@ def render_scan(
         out += ["", f"Skipped: {reasons(census.skipped)}"]
     out += over_budget_text(census.not_counted())
     out += markers_out.text_block(*markers_out.of_census(census))
-    lines = [_finding_line(s.path, f) for s in census.files() for f in s.findings]
-    if findings and lines:
-        out += ["", f"Findings ({len(lines):,}):", *lines]
-    elif lines:
-        out += ["", f"{len(lines):,} findings: --findings lists them, --by-file per file"]
+    counted = census.files()
+    found = sum(len(s.findings) for s in counted)
+    if findings and found:
+        lines = (_finding_line(s.path, f) for s in counted for f in s.findings)
+        out += ["", f"Findings ({found:,}):", *lines]
+    elif found:
+        out += ["", f"{found:,} findings: --findings lists them, --by-file per file"]
     return "\n".join(out) + "\n"
 
 

@@ -58,21 +58,26 @@ def handling() -> Iterator[None]:
         signal.signal(signal.SIGPROF, previous)
 
 
-def within(seconds: float, work: Callable[[], T]) -> tuple[T | None, float]:
-    """``work()`` within ``seconds`` of CPU time: its result (None when it ran over) and
-    the CPU seconds it took. ``seconds`` 0 is no budget."""
+def bounded(seconds: float, work: Callable[[], T]) -> T | None:
+    """``work()`` within ``seconds`` of CPU time: its result, None when it ran over.
+    ``seconds`` 0 is no budget."""
     global _armed
-    start = time.process_time()
-    result: T | None = None
     try:
         try:
             _armed = seconds > 0
             if _armed:
                 signal.setitimer(signal.ITIMER_PROF, seconds)
-            result = work()
+            return work()
         finally:
             _armed = False
             signal.setitimer(signal.ITIMER_PROF, 0)
     except OverBudget:
-        result = None
+        return None
+
+
+def within(seconds: float, work: Callable[[], T]) -> tuple[T | None, float]:
+    """:func:`bounded`, and the CPU seconds the work took (two reads of the process's CPU
+    clock, a system call each: callers that need no figure call ``bounded``)."""
+    start = time.process_time()
+    result = bounded(seconds, work)
     return result, time.process_time() - start

@@ -75,6 +75,20 @@ def test_walk_honours_nested_gitignore_defaults_and_symlinks(tmp_path: Path) -> 
     assert found == [".gitignore", ".gitmodules", "a.cu", "pkg/.gitignore", "pkg/gen_keep.cu"]
 
 
+def test_walk_matches_non_ascii_patterns_and_undecodable_names(tmp_path: Path) -> None:
+    # Patterns are searched as UTF-8 bytes (bot/engine/paths.py): a name outside ASCII must
+    # match as the characters it holds, and one that is not UTF-8 at all as U+FFFD.
+    for rel in ("données/a.cu", "x.réf", "keep.cu", "naïve.cu"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    (tmp_path / ".gitignore").write_text("données/\n*.réf\nna?ve.cu\n", encoding="utf-8")
+    undecodable = os.fsdecode(b"bad\xff.cu")
+    (tmp_path / undecodable).write_text("")
+    found = list(walk(str(tmp_path), tree_filter(str(tmp_path), exclude=["bad?.cu"])))
+    assert found == [".gitignore", "keep.cu"]
+    assert tree_filter(str(tmp_path)).includes(undecodable)
+
+
 def test_walk_of_a_missing_directory_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no such directory"):
         list(walk(str(tmp_path / "nope"), DEFAULT_FILTER))
