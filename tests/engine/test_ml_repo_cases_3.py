@@ -7,10 +7,7 @@ expected layers are what a porting engineer reading that file would say.
 from __future__ import annotations
 
 from bot.engine import classify
-
-
-def _layers(path: str, source: bytes) -> dict[str, int]:
-    return {layer.value: n for layer, n in classify(path, source).layers.items() if n}
+from tests.engine.test_ml_repo_cases import _layers
 
 
 def test_tinygrad_nv_backend_is_an_nvidia_driver_from_first_line_to_last() -> None:
