@@ -21,7 +21,7 @@ def _vendors(report: FileReport) -> set[frozenset[str]]:
 # -- intel/torch-xpu-ops: SYCL kernels of PyTorch's XPU back end ---------------------------------
 
 
-def test_torch_xpu_ops_device_helpers_in_a_sycl_folder_are_not_cuda() -> None:
+def test_torch_xpu_ops_device_helpers_in_a_sycl_folder_are_sycl_not_cuda() -> None:
     # src/ATen/native/xpu/sycl/MemoryAccessUtils.h: PyTorch's C10_DEVICE marks the helpers,
     # empty under the SYCL compiler; the header never spells sycl:: itself.
     source = b"""\
@@ -39,7 +39,8 @@ struct vectorized_load_helper {
 """
     report = classify("src/ATen/native/xpu/sycl/MemoryAccessUtils.h", source)
     assert report.language == "SYCL"
-    assert report.ecosystems == {}
+    assert report.ecosystems == {"sycl": 4}  # template line and body: Intel, NVIDIA and AMD
+    assert report.layers[Layer.KERNEL] == 4
 
 
 def test_c10_device_helpers_outside_a_sycl_folder_stay_cuda() -> None:
