@@ -178,3 +178,19 @@ def test_ipex_cudnn_enable_parameter_is_not_cudnn() -> None:
 at::Tensor layer_norm(const at::Tensor& input, double eps, bool cudnn_enable);
 """
     assert classify("csrc/cpu/aten/LayerNorm.h", source).ecosystems == {}
+
+
+def test_ipex_cpu_kernel_asserting_a_tensor_is_not_on_cuda_is_portable() -> None:
+    # csrc/cpu/aten/kernels/NmsKrnl.cpp: the check guards the CPU kernel.
+    source = b"""\
+at::Tensor nms_cpu(const at::Tensor& dets, const at::Tensor& scores) {
+  AT_ASSERTM(!dets.is_cuda(), "dets must be a CPU tensor");
+  AT_ASSERTM(! scores.is_cuda(), "scores must be a CPU tensor");
+  if (dets.is_cuda()) {
+    return nms_cuda(dets, scores);
+  }
+  return dets;
+}
+"""
+    report = classify("csrc/cpu/aten/kernels/NmsKrnl.cpp", source)
+    assert [(f.rule, f.start_line) for f in report.findings] == [("torch.cpp-cuda", 4)]
