@@ -148,17 +148,30 @@ result ze_queue::submit_barrier(ze_event_handle_t evt) {
 # -- intel/intel-extension-for-pytorch: the CPU side of IPEX ---------------------------------------
 
 
-def test_ipex_imports_alone_pin_nothing_to_intel_gpus() -> None:
-    # intel_extension_for_pytorch/cpu/runtime/task.py, cpu/utils/_cpu_isa.py.
+def test_ipex_cpu_side_modules_pin_nothing_to_intel_gpus() -> None:
+    # intel_extension_for_pytorch/cpu/utils/_cpu_isa.py, cpu/tpp/fused_bert.py: IPEX's CPU code
+    # importing its private and CPU-side modules.
     source = b"""\
-import intel_extension_for_pytorch as ipex
 import intel_extension_for_pytorch._isa_help as isa
+import intel_extension_for_pytorch._C as torch_ipex_cpp
+from intel_extension_for_pytorch.cpu.tpp.utils import blocked_layout
 
 
-def run(model, x):
-    return ipex.optimize(model)(x)
+def check_avx512():
+    return isa.check_isa_avx512()
 """
-    assert classify("intel_extension_for_pytorch/cpu/runtime/task.py", source).ecosystems == {}
+    assert classify("intel_extension_for_pytorch/cpu/utils/_cpu_isa.py", source).ecosystems == {}
+
+
+def test_importing_ipex_to_enable_intel_gpus_is_intel() -> None:
+    # DeepSpeed's op_builder/xpu/flash_attn.py: the import registers IPEX's XPU kernels.
+    source = b"""\
+def flash_attn(q, k, v):
+    import intel_extension_for_pytorch  # noqa
+    return sdpa(q, k, v)
+"""
+    report = classify("op_builder/xpu/flash_attn.py", source)
+    assert report.ecosystems == {"xpu": 1}
 
 
 def test_ipex_xpu_paths_are_intel() -> None:
