@@ -27,6 +27,8 @@ COMMENT = {
     "fortran": "! cudaMalloc",
     "matlab": "% gpuArray CUDAKernel mexcuda",
     "python": "# torch.cuda .cuda() 'cuda'",
+    # Languages described by data are families of their own name (bot/engine/syntax.py).
+    "MSBuild": '<!-- <CudaCompile Include="k.cu" /> CUDA 12.4.props -->',
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
