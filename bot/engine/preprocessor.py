@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from itertools import repeat
 
 from bot.engine.source_text import SourceText, Span
 
@@ -31,6 +31,7 @@ class Preprocessor:
     __slots__ = (
         "_branch_ends",
         "_branches",
+        "_conditionals",
         "_directive_lines",
         "_directives",
         "_states",
@@ -42,6 +43,7 @@ class Preprocessor:
         self._branch_ends: dict[int, int | None] = {}  # branch directive -> its last line
         self._states: _DirectiveStates | None = None
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
+        self._conditionals: tuple[list[int], list[int], list[str]] | None = None
         self._directives: tuple[list[int], list[int]] | None = None
         self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
 
@@ -73,15 +75,17 @@ class Preprocessor:
         starts: list[int] = []
         ends: list[int] = []
         pos = 0
-        while m := _DIRECTIVE.search(masked, pos):
-            start = masked.rfind("\n", 0, m.start()) + 1
-            if (
-                masked[start : m.start()].strip(" \t")
-                or masked[max(0, start - 2) : start] == "\\\n"
+        search, rfind = _DIRECTIVE.search, masked.rfind
+        while m := search(masked, pos):
+            at = m.start()
+            start = rfind("\n", 0, at) + 1
+            # (``start - 1`` holds the newline ending the line before.)
+            if (start != at and masked[start:at].strip(" \t")) or (
+                start > 1 and masked[start - 2] == "\\"
             ):
                 # A '#' inside a line, or on a line continuing another: no directive starts
                 # on this line (skipping it keeps a line of many '#' linear).
-                end = masked.find("\n", m.start())
+                end = masked.find("\n", at)
                 if end < 0:
                     break
                 pos = end + 1
@@ -134,19 +138,13 @@ class Preprocessor:
         offset (-1: none), the number of its current branch's directive, and the number of
         the directive that branch ends at (-1: none). An ``#else`` or ``#endif`` with no
         group open is ignored."""
-        starts: list[int] = []
-        ends: list[int] = []
-        words: list[str] = []
+        starts, ends, words = self.conditionals()
         groups: list[int] = []
         branches: list[int] = []
         stack: list[list[int]] = []  # open groups: [its #if offset, current branch number]
         waiting: list[list[int]] = []  # per open group: directives whose branch it holds
-        nexts: list[int] = []
-        for number, (start, end, directive) in enumerate(_conditionals(self.text.masked)):
-            starts.append(start)
-            ends.append(end)
-            words.append(directive)
-            nexts.append(-1)
+        nexts = [-1] * len(starts)
+        for number, (start, directive) in enumerate(zip(starts, words, strict=True)):
             if directive[0] == "i":
                 stack.append([start, number])
                 waiting.append([])
@@ -174,9 +172,9 @@ class Preprocessor:
             at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
             stack: list[list[tuple[int, str]]] = []
             groups: list[tuple[list[tuple[int, str]], int]] = []
-            starts = self.text.starts
-            for start, _, directive in _conditionals(self.text.masked):
-                line = bisect_right(starts, start)
+            offsets, _, words = self.conditionals()
+            lines = map(bisect_right, repeat(self.text.starts, len(offsets)), offsets)
+            for line, directive in zip(lines, words, strict=True):
                 if directive[0] == "i":  # if, ifdef, ifndef
                     stack.append([(line, directive)])
                 elif directive in ("elif", "else"):
@@ -191,10 +189,20 @@ class Preprocessor:
             self._branches = at
         return self._branches
 
+    def conditionals(self) -> tuple[list[int], list[int], list[str]]:
+        """Every ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` line, in order:
+        the offsets of its line's start and of the end of its word, and the word (found once
+        for both the branches and the directive states)."""
+        if self._conditionals is None:
+            self._conditionals = _conditionals(self.text.masked)
+        return self._conditionals
 
-def _conditionals(masked: str) -> Iterator[tuple[int, int, str]]:
-    """Every ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` line: the offset
-    of its line's start, of the end of its word, and the word."""
+
+def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
+    """``Preprocessor.conditionals`` of ``masked``."""
+    starts: list[int] = []
+    ends: list[int] = []
+    words: list[str] = []
     line_end = -1  # the end of the last line read: only a line's first '#' may start one
     for m in _PP.finditer(masked):
         at = m.start()
@@ -204,5 +212,8 @@ def _conditionals(masked: str) -> Iterator[tuple[int, int, str]]:
         line_end = masked.find("\n", at)
         if line_end < 0:
             line_end = len(masked)
-        if not masked[line:at].strip(" \t"):
-            yield line, m.end(), m.group(1)
+        if line == at or not masked[line:at].strip(" \t"):
+            starts.append(line)
+            ends.append(m.end())
+            words.append(m.group(1))
+    return starts, ends, words
