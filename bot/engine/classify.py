@@ -364,11 +364,14 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
         return i
 
     for label, start, end in reversed(labelled):
-        i = unpainted(start) if start < end else n
+        # An unpainted line is its own entry: only a painted one calls ``unpainted``.
+        i = start if start >= end or after[start] == start else unpainted(start)
         while i < end:
             painted[i] = label
             after[i] = i + 1
-            i = unpainted(i + 1)
+            i += 1
+            if after[i] != i:
+                i = unpainted(i)
     return painted
 
 

@@ -74,25 +74,20 @@ class Preprocessor:
         masked = self.text.masked
         starts: list[int] = []
         ends: list[int] = []
-        pos = 0
-        search, rfind = _DIRECTIVE.search, masked.rfind
-        while m := search(masked, pos):
+        rfind = masked.rfind
+        # Each match runs to the end of its line and of the lines its backslashes continue
+        # it over, so the next starts on a later line: a line of many '#' stays linear.
+        for m in _DIRECTIVE.finditer(masked):
             at = m.start()
             start = rfind("\n", 0, at) + 1
-            # (``start - 1`` holds the newline ending the line before.)
+            # A '#' inside a line, or on a line continuing another (``start - 1`` holds the
+            # newline ending the line before), starts no directive.
             if (start != at and masked[start:at].strip(" \t")) or (
                 start > 1 and masked[start - 2] == "\\"
             ):
-                # A '#' inside a line, or on a line continuing another: no directive starts
-                # on this line (skipping it keeps a line of many '#' linear).
-                end = masked.find("\n", at)
-                if end < 0:
-                    break
-                pos = end + 1
                 continue
             starts.append(start)
             ends.append(m.end())
-            pos = m.end()
         return starts, ends
 
     def branch_in(self, lo: int, pos: int, hi: int) -> Span | None:
@@ -115,10 +110,12 @@ class Preprocessor:
         if at < 0 or groups[at] <= lo:
             return None
         opened = branches[at]
-        if opened not in self._branch_ends:
-            self._branch_ends[opened] = self._branch_end(pos, hi, nexts[at])
-        end = self._branch_ends[opened]
-        return None if end is None else (self.text.line_of(starts[opened]), end)
+        ends_of = self._branch_ends
+        if opened in ends_of:
+            end = ends_of[opened]
+        else:
+            end = ends_of[opened] = self._branch_end(pos, hi, nexts[at])
+        return None if end is None else (bisect_right(self.text.starts, starts[opened]), end)
 
     def _branch_end(self, pos: int, hi: int, following: int) -> int | None:
         """Last line of the branch open at ``pos`` whose group's next directive is number
@@ -129,7 +126,7 @@ class Preprocessor:
             return None
         if following - bisect_left(starts, pos) >= _BRANCH_DIRECTIVES:
             return None
-        line = self.text.line_of(starts[following])
+        line = bisect_right(self.text.starts, starts[following])  # ``line_of``, inlined
         return line if words[following] == "endif" else line - 1
 
     def _directive_states(self) -> _DirectiveStates:
