@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from heapq import heappop, heappush
 from itertools import compress, groupby
 from operator import itemgetter, sub
@@ -422,11 +422,12 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
     # (an unclosed function per line) cost linear time.
     by_start = sorted(nested, key=lambda pos: ranked[pos][1])
     firsts = [ranked[pos][1] for pos in by_start]
+    runs = _union(firsts, [ranked[pos][2] for pos in by_start])
     firsts.append(n + 1)  # past every line swept: ends the loop adding claims
     active: list[int] = []
     closing: list[tuple[int, int]] = []
     k = 0
-    for first, last in _union(ranked[pos][1:] for pos in by_start):
+    for first, last in runs:
         for line in range(max(first, 1), min(last, n) + 1):
             while firsts[k] <= line:
                 pos = by_start[k]
@@ -453,18 +454,22 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
                 owner[line - 1] = ranked[winner][0]
 
 
-def _union(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """The disjoint runs of lines that ``spans`` (sorted by first line) cover together."""
-    current: tuple[int, int] | None = None
-    for first, last in spans:
-        if current is not None and first <= current[1] + 1:
-            current = (current[0], max(current[1], last))
-            continue
-        if current is not None:
-            yield current
-        current = (first, last)
-    if current is not None:
-        yield current
+def _union(firsts: list[int], lasts: list[int]) -> list[tuple[int, int]]:
+    """The disjoint runs of lines that spans ``firsts[i]``-``lasts[i]`` (sorted by first
+    line) cover together."""
+    runs: list[tuple[int, int]] = []
+    if not firsts:
+        return runs
+    run_first, run_last = firsts[0], lasts[0]
+    for first, last in zip(firsts[1:], lasts[1:], strict=True):
+        if first > run_last + 1:
+            runs.append((run_first, run_last))
+            run_first = first
+            run_last = last
+        elif last > run_last:
+            run_last = last
+    runs.append((run_first, run_last))
+    return runs
 
 
 def _ranked(claims: list[Claim], n: int) -> list[Claim]:
