@@ -390,6 +390,8 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
     if not wider_of:
         return
     outer = set().union(*wider_of.values())
+    # Per spec with narrower ones in the file: those (a descent stops at a spec without).
+    narrower_of = {index: fewer for index in specs if (fewer := _WIDER_THAN[index] & specs)}
     # Per wider spec: its region starts in order and the furthest line reached so far, so
     # "some region of this spec encloses [first, last]" is one bisection.
     starts: dict[int, list[int]] = {}
@@ -436,22 +438,26 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
                 k += 1
             while closing and closing[0][0] < line:
                 del active[bisect_left(active, heappop(closing)[1])]
-            cover = active[: -_NESTED_CHOICES - 1 : -1]  # ranked weakest first: strongest here
             held = winner = holder[line - 1]
-            while True:
+            spec, first_held, last_held = ranked[winner]
+            narrower = narrower_of.get(spec)
+            if narrower is None:  # no claim here may take the line from its holder
+                continue
+            cover = active[: -_NESTED_CHOICES - 1 : -1]  # ranked weakest first: strongest here
+            while narrower is not None:
                 # The strongest claim of ``cover`` inside ``winner``, of its layer, whose rule
                 # runs on strictly fewer vendors (inlined: this runs per claim per line).
-                spec, first_held, last_held = ranked[winner]
-                narrower = _WIDER_THAN[spec]
                 for p in cover:
                     inner, first_inner, last_inner = ranked[p]
                     if inner in narrower and first_held <= first_inner and last_inner <= last_held:
                         winner = p
+                        spec, first_held, last_held = inner, first_inner, last_inner
+                        narrower = narrower_of.get(spec)
                         break
                 else:
                     break
             if winner != held:
-                owner[line - 1] = ranked[winner][0]
+                owner[line - 1] = spec
 
 
 def _union(firsts: list[int], lasts: list[int]) -> list[tuple[int, int]]:
