@@ -79,7 +79,7 @@ class Preprocessor:
         # it over, so the next starts on a later line: a line of many '#' stays linear.
         for m in _DIRECTIVE.finditer(masked):
             at = m.start()
-            start = rfind("\n", 0, at) + 1
+            start = at if not at or masked[at - 1] == "\n" else rfind("\n", 0, at) + 1
             # A '#' inside a line, or on a line continuing another (``start - 1`` holds the
             # newline ending the line before), starts no directive.
             if (start != at and masked[start:at].strip(" \t")) or (
@@ -205,12 +205,15 @@ def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
         at = m.start()
         if at < line_end:
             continue
-        line = masked.rfind("\n", 0, at) + 1
         line_end = masked.find("\n", at)
         if line_end < 0:
             line_end = len(masked)
-        if line == at or not masked[line:at].strip(" \t"):
-            starts.append(line)
-            ends.append(m.end())
-            words.append(m.group(1))
+        line = at  # most directives open their line: no search back for its start
+        if at and masked[at - 1] != "\n":
+            line = masked.rfind("\n", 0, at) + 1
+            if masked[line:at].strip(" \t"):
+                continue
+        starts.append(line)
+        ends.append(m.end())
+        words.append(m.group(1))
     return starts, ends, words
