@@ -116,7 +116,7 @@ class CStructure:
         and the brace closing it. Offsets must come in increasing order: one sweep over the
         file's braces serves every call."""
         masked, functions = self.text.masked, self._functions
-        pairs = self.brace_pairs()
+        pairs = self._pairs if self._pairs is not None else self.brace_pairs()
         braces, stack = self._braces, self._sweep_stack
         k, count = self._sweep_at, len(braces)
         while k < count and braces[k] < pos:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from heapq import heappop, heappush
 from itertools import compress, groupby
 from operator import itemgetter, sub
@@ -299,8 +299,13 @@ def _resolve(
     """
     n = len(code)
     ranked = _ranked(claims, n)
-    owner = _paint(map(_SPEC, ranked), ranked, n)
-    _repaint_narrower(ranked, owner)
+    # The claim (position in ranked) that won each line, then its spec: -1 (no claim) picks
+    # the -1 appended. One painting serves both, at C speed from the first.
+    holder = _paint(range(len(ranked)), ranked, n)
+    specs = list(map(_SPEC, ranked))
+    specs.append(-1)
+    owner = list(map(specs.__getitem__, holder))
+    _repaint_narrower(ranked, holder, owner)
     # Only code lines count and only they form findings: a finding is a run of code lines
     # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
     # ids written over its finding in one slice: nothing in Python runs once per line.
@@ -359,16 +364,20 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
         return i
 
     for label, start, end in reversed(labelled):
-        i = unpainted(start) if start < end else n
+        # An unpainted line is its own entry: only a painted one calls ``unpainted``.
+        i = start if start >= end or after[start] == start else unpainted(start)
         while i < end:
             painted[i] = label
             after[i] = i + 1
-            i = unpainted(i + 1)
+            i += 1
+            if after[i] != i:
+                i = unpainted(i)
     return painted
 
 
-def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
-    """On each line, hand the winner's lines on to a narrower claim nested in it.
+def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) -> None:
+    """On each line, hand the winner's lines (``holder``: its position in ``ranked``; ``owner``:
+    its spec) on to a narrower claim nested in it.
 
     The narrower rule says more about those lines: the `#ifdef COOPMAT2` branch of a Vulkan
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
@@ -381,6 +390,8 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
     if not wider_of:
         return
     outer = set().union(*wider_of.values())
+    # Per spec with narrower ones in the file: those (a descent stops at a spec without).
+    narrower_of = {index: fewer for index in specs if (fewer := _WIDER_THAN[index] & specs)}
     # Per wider spec: its region starts in order and the furthest line reached so far, so
     # "some region of this spec encloses [first, last]" is one bisection.
     starts: dict[int, list[int]] = {}
@@ -389,65 +400,82 @@ def _repaint_narrower(ranked: list[Claim], owner: list[int]) -> None:
         starts.setdefault(index, []).append(first)
         ends = reach.setdefault(index, [])
         ends.append(max(last, ends[-1]) if ends else last)
-    nested = [
-        pos
-        for pos, (index, first, last) in enumerate(ranked)
-        if index in wider_of
-        and any(
-            (at := bisect_right(starts[other], first)) and reach[other][at - 1] >= last
-            for other in wider_of[index]
-        )
-    ]
+    # Per spec with wider ones: their (starts, reach) pairs, tried in a plain loop (a
+    # generator per claim for ``any`` cost more than the bisections).
+    enclosing = {
+        index: [(starts[other], reach[other]) for other in wider]
+        for index, wider in wider_of.items()
+    }
+    nested: list[int] = []
+    for pos, (index, first, last) in enumerate(ranked):
+        pairs = enclosing.get(index)
+        if pairs is not None:
+            for firsts, furthest in pairs:
+                at = bisect_right(firsts, first)
+                if at and furthest[at - 1] >= last:
+                    nested.append(pos)
+                    break
     if not nested:
         return
     n = len(owner)
-    # The claim (position in ranked) that won each line.
-    holder = _paint(range(len(ranked)), ranked, n)
     # One sweep down the lines the nested claims cover: the claims covering the current line
     # are kept sorted (weakest first), those ended dropped through a heap of their ends, and
     # only the strongest _NESTED_CHOICES are tried per line, so thousands of nested claims
     # (an unclosed function per line) cost linear time.
     by_start = sorted(nested, key=lambda pos: ranked[pos][1])
+    firsts = [ranked[pos][1] for pos in by_start]
+    runs = _union(firsts, [ranked[pos][2] for pos in by_start])
+    firsts.append(n + 1)  # past every line swept: ends the loop adding claims
     active: list[int] = []
     closing: list[tuple[int, int]] = []
     k = 0
-    for first, last in _union(ranked[pos][1:] for pos in by_start):
+    for first, last in runs:
         for line in range(max(first, 1), min(last, n) + 1):
-            while k < len(by_start) and ranked[by_start[k]][1] <= line:
-                insort(active, by_start[k])
-                heappush(closing, (ranked[by_start[k]][2], by_start[k]))
+            while firsts[k] <= line:
+                pos = by_start[k]
+                insort(active, pos)
+                heappush(closing, (ranked[pos][2], pos))
                 k += 1
             while closing and closing[0][0] < line:
                 del active[bisect_left(active, heappop(closing)[1])]
-            cover = active[-_NESTED_CHOICES:]
-            winner = holder[line - 1]
-            while True:
+            held = winner = holder[line - 1]
+            spec, first_held, last_held = ranked[winner]
+            narrower = narrower_of.get(spec)
+            if narrower is None:  # no claim here may take the line from its holder
+                continue
+            cover = active[: -_NESTED_CHOICES - 1 : -1]  # ranked weakest first: strongest here
+            while narrower is not None:
                 # The strongest claim of ``cover`` inside ``winner``, of its layer, whose rule
                 # runs on strictly fewer vendors (inlined: this runs per claim per line).
-                spec, first_held, last_held = ranked[winner]
-                narrower = _WIDER_THAN[spec]
-                for p in reversed(cover):  # ranked weakest first: the last is the strongest
+                for p in cover:
                     inner, first_inner, last_inner = ranked[p]
                     if inner in narrower and first_held <= first_inner and last_inner <= last_held:
                         winner = p
+                        spec, first_held, last_held = inner, first_inner, last_inner
+                        narrower = narrower_of.get(spec)
                         break
                 else:
                     break
-            owner[line - 1] = ranked[winner][0]
+            if winner != held:
+                owner[line - 1] = spec
 
 
-def _union(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """The disjoint runs of lines that ``spans`` (sorted by first line) cover together."""
-    current: tuple[int, int] | None = None
-    for first, last in spans:
-        if current is not None and first <= current[1] + 1:
-            current = (current[0], max(current[1], last))
-            continue
-        if current is not None:
-            yield current
-        current = (first, last)
-    if current is not None:
-        yield current
+def _union(firsts: list[int], lasts: list[int]) -> list[tuple[int, int]]:
+    """The disjoint runs of lines that spans ``firsts[i]``-``lasts[i]`` (sorted by first
+    line) cover together."""
+    runs: list[tuple[int, int]] = []
+    if not firsts:
+        return runs
+    run_first, run_last = firsts[0], lasts[0]
+    for first, last in zip(firsts[1:], lasts[1:], strict=True):
+        if first > run_last + 1:
+            runs.append((run_first, run_last))
+            run_first = first
+            run_last = last
+        elif last > run_last:
+            run_last = last
+    runs.append((run_first, run_last))
+    return runs
 
 
 def _ranked(claims: list[Claim], n: int) -> list[Claim]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from itertools import repeat
 
 from bot.engine.source_text import SourceText, Span
 
@@ -31,6 +31,7 @@ class Preprocessor:
     __slots__ = (
         "_branch_ends",
         "_branches",
+        "_conditionals",
         "_directive_lines",
         "_directives",
         "_states",
@@ -42,6 +43,7 @@ class Preprocessor:
         self._branch_ends: dict[int, int | None] = {}  # branch directive -> its last line
         self._states: _DirectiveStates | None = None
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
+        self._conditionals: tuple[list[int], list[int], list[str]] | None = None
         self._directives: tuple[list[int], list[int]] | None = None
         self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
 
@@ -72,23 +74,20 @@ class Preprocessor:
         masked = self.text.masked
         starts: list[int] = []
         ends: list[int] = []
-        pos = 0
-        while m := _DIRECTIVE.search(masked, pos):
-            start = masked.rfind("\n", 0, m.start()) + 1
-            if (
-                masked[start : m.start()].strip(" \t")
-                or masked[max(0, start - 2) : start] == "\\\n"
+        rfind = masked.rfind
+        # Each match runs to the end of its line and of the lines its backslashes continue
+        # it over, so the next starts on a later line: a line of many '#' stays linear.
+        for m in _DIRECTIVE.finditer(masked):
+            at = m.start()
+            start = at if not at or masked[at - 1] == "\n" else rfind("\n", 0, at) + 1
+            # A '#' inside a line, or on a line continuing another (``start - 1`` holds the
+            # newline ending the line before), starts no directive.
+            if (start != at and masked[start:at].strip(" \t")) or (
+                start > 1 and masked[start - 2] == "\\"
             ):
-                # A '#' inside a line, or on a line continuing another: no directive starts
-                # on this line (skipping it keeps a line of many '#' linear).
-                end = masked.find("\n", m.start())
-                if end < 0:
-                    break
-                pos = end + 1
                 continue
             starts.append(start)
             ends.append(m.end())
-            pos = m.end()
         return starts, ends
 
     def branch_in(self, lo: int, pos: int, hi: int) -> Span | None:
@@ -111,10 +110,12 @@ class Preprocessor:
         if at < 0 or groups[at] <= lo:
             return None
         opened = branches[at]
-        if opened not in self._branch_ends:
-            self._branch_ends[opened] = self._branch_end(pos, hi, nexts[at])
-        end = self._branch_ends[opened]
-        return None if end is None else (self.text.line_of(starts[opened]), end)
+        ends_of = self._branch_ends
+        if opened in ends_of:
+            end = ends_of[opened]
+        else:
+            end = ends_of[opened] = self._branch_end(pos, hi, nexts[at])
+        return None if end is None else (bisect_right(self.text.starts, starts[opened]), end)
 
     def _branch_end(self, pos: int, hi: int, following: int) -> int | None:
         """Last line of the branch open at ``pos`` whose group's next directive is number
@@ -125,7 +126,7 @@ class Preprocessor:
             return None
         if following - bisect_left(starts, pos) >= _BRANCH_DIRECTIVES:
             return None
-        line = self.text.line_of(starts[following])
+        line = bisect_right(self.text.starts, starts[following])  # ``line_of``, inlined
         return line if words[following] == "endif" else line - 1
 
     def _directive_states(self) -> _DirectiveStates:
@@ -134,19 +135,13 @@ class Preprocessor:
         offset (-1: none), the number of its current branch's directive, and the number of
         the directive that branch ends at (-1: none). An ``#else`` or ``#endif`` with no
         group open is ignored."""
-        starts: list[int] = []
-        ends: list[int] = []
-        words: list[str] = []
+        starts, ends, words = self.conditionals()
         groups: list[int] = []
         branches: list[int] = []
         stack: list[list[int]] = []  # open groups: [its #if offset, current branch number]
         waiting: list[list[int]] = []  # per open group: directives whose branch it holds
-        nexts: list[int] = []
-        for number, (start, end, directive) in enumerate(_conditionals(self.text.masked)):
-            starts.append(start)
-            ends.append(end)
-            words.append(directive)
-            nexts.append(-1)
+        nexts = [-1] * len(starts)
+        for number, (start, directive) in enumerate(zip(starts, words, strict=True)):
             if directive[0] == "i":
                 stack.append([start, number])
                 waiting.append([])
@@ -174,9 +169,9 @@ class Preprocessor:
             at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
             stack: list[list[tuple[int, str]]] = []
             groups: list[tuple[list[tuple[int, str]], int]] = []
-            starts = self.text.starts
-            for start, _, directive in _conditionals(self.text.masked):
-                line = bisect_right(starts, start)
+            offsets, _, words = self.conditionals()
+            lines = map(bisect_right, repeat(self.text.starts, len(offsets)), offsets)
+            for line, directive in zip(lines, words, strict=True):
                 if directive[0] == "i":  # if, ifdef, ifndef
                     stack.append([(line, directive)])
                 elif directive in ("elif", "else"):
@@ -191,18 +186,34 @@ class Preprocessor:
             self._branches = at
         return self._branches
 
+    def conditionals(self) -> tuple[list[int], list[int], list[str]]:
+        """Every ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` line, in order:
+        the offsets of its line's start and of the end of its word, and the word (found once
+        for both the branches and the directive states)."""
+        if self._conditionals is None:
+            self._conditionals = _conditionals(self.text.masked)
+        return self._conditionals
 
-def _conditionals(masked: str) -> Iterator[tuple[int, int, str]]:
-    """Every ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` line: the offset
-    of its line's start, of the end of its word, and the word."""
+
+def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
+    """``Preprocessor.conditionals`` of ``masked``."""
+    starts: list[int] = []
+    ends: list[int] = []
+    words: list[str] = []
     line_end = -1  # the end of the last line read: only a line's first '#' may start one
     for m in _PP.finditer(masked):
         at = m.start()
         if at < line_end:
             continue
-        line = masked.rfind("\n", 0, at) + 1
         line_end = masked.find("\n", at)
         if line_end < 0:
             line_end = len(masked)
-        if not masked[line:at].strip(" \t"):
-            yield line, m.end(), m.group(1)
+        line = at  # most directives open their line: no search back for its start
+        if at and masked[at - 1] != "\n":
+            line = masked.rfind("\n", 0, at) + 1
+            if masked[line:at].strip(" \t"):
+                continue
+        starts.append(line)
+        ends.append(m.end())
+        words.append(m.group(1))
+    return starts, ends, words
