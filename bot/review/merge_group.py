@@ -7,12 +7,12 @@ compare API, the decisions linked by the pull requests in the group are read at 
 head, and a record one of them adds counts with the approval given on that pull request.
 No comment is written: a merge group has no conversation.
 
-When the queue drops the group (``merge_group`` destroyed) before the check ends, the run is
-cancelled at once. A run already completed with a result on the group's head (a
-redelivery) is left as it is;
+A run already completed with a result on the group's head (a redelivery) is left as it is;
 an error completes the run as failed, never leaves it in progress. The run is recorded as
 open (bot.runtime.open_runs) until completed, so the timed sweep checks the group again when
-its job died, or cancels the run when the queue has left that commit meanwhile.
+its job died, or cancels the run when the queue has left that commit meanwhile. When the
+queue drops the group (``merge_group`` destroyed) before the check ends, the run is
+cancelled at once.
 """
 
 from __future__ import annotations
