@@ -30,8 +30,7 @@ from bot.engine.delta import file_delta
 from bot.engine.model import NOT_COUNTED, FileDelta, FileReport
 from bot.sources import cpu_budget
 from bot.sources.changes import Change
-from bot.sources.files import MAX_FILE_BYTES, classify_entry, skipped
-from bot.sources.tree import read
+from bot.sources.files import classify_entry, classify_file, skipped
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
 CHUNK = 48
@@ -65,9 +64,8 @@ def _budgeted(seconds: float, path: str, work: Callable[[], FileReport]) -> File
 
 def _read_and_classify(root: str, path: str) -> FileReport:
     try:
-        # One byte past the limit is enough for classify_entry to say "too-large":
-        # a huge file never sits in memory whole.
-        return classify_entry(path, read(root, path, MAX_FILE_BYTES + 1))
+        with open(os.path.join(root, path), "rb") as file:
+            return classify_file(path, file)
     except OSError:
         return skipped(path, "unreadable")
 

@@ -4,7 +4,11 @@ the CLI, the PR check and the census agree on every file."""
 
 from __future__ import annotations
 
+import os
+from typing import BinaryIO
+
 from bot.engine import classify
+from bot.engine.classify import HEAD_BYTES, binary_from_head
 from bot.engine.model import FileReport, zero_layers
 
 #: Files above this size are listed as "too-large", not classified: hand-written source
@@ -23,3 +27,16 @@ def classify_entry(path: str, data: bytes) -> FileReport:
     if len(data) > MAX_FILE_BYTES:
         return skipped(path, "too-large")
     return classify(path, data)
+
+
+def classify_file(path: str, file: BinaryIO) -> FileReport:
+    """``classify_entry`` of an open file, reading no more of it than the report needs:
+    nothing of a file over the size limit, only the start of a binary one no name places."""
+    if os.fstat(file.fileno()).st_size > MAX_FILE_BYTES:
+        return skipped(path, "too-large")
+    head = file.read(HEAD_BYTES)
+    if len(head) == HEAD_BYTES and (report := binary_from_head(path, head)) is not None:
+        return report
+    # One byte past the limit is enough for classify_entry to say "too-large" of a file
+    # that grew since: a huge file never sits in memory whole.
+    return classify_entry(path, head + file.read(MAX_FILE_BYTES + 1 - len(head)))

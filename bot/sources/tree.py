@@ -190,9 +190,3 @@ def _walk(
                     hidden.files[pattern] += 1
                 continue
             yield rel
-
-
-def read(root: str, rel: str, limit: int = -1) -> bytes:
-    """A file's bytes, at most ``limit`` of them (all when negative)."""
-    with open(os.path.join(root, rel), "rb") as f:
-        return f.read(limit)
