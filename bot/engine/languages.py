@@ -1,4 +1,5 @@
-"""Path (and, for ambiguous extensions, content) -> language, from data/languages.yml."""
+"""Path (and, for ambiguous extensions, content) -> language, from data/languages.yml and the
+rows data/languages-scc.yml imports from scc's table."""
 
 from __future__ import annotations
 
@@ -46,22 +47,32 @@ class _Heuristic:
         )
 
 
+#: The hand-written table, then the rows imported from scc's (scripts/import_scc_languages.py),
+#: which name no language, extension or file name the first does.
+_FILES = ("languages.yml", "languages-scc.yml")
+
+
 def _load() -> tuple[
     dict[str, Language], dict[str, Language], dict[str, Language], re.Pattern[str] | None,
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
     dict[str, Language],
 ]:  # fmt: skip
-    data = resources.files("bot.engine").joinpath("data/languages.yml").read_bytes()
+    folder = resources.files("bot.engine").joinpath("data")
+    files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
     # Parsed and compiled once per content, like the rule registry (precompiled.py).
-    store = Precompiled(cache_dir(), [("languages.yml", data)], name="languages")
+    store = Precompiled(cache_dir(), files, name="languages")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    (raw,) = store.documents(lambda: [yaml.load(data.decode("utf-8"), Loader=loader)])
+    raw, imported = store.documents(
+        lambda: [yaml.load(data.decode("utf-8"), Loader=loader) for _, data in files]
+    )
+    if overlap := raw["languages"].keys() & imported["languages"].keys():
+        raise ValueError(f"languages named twice: {sorted(overlap)}")
     by_name: dict[str, Language] = {}
     by_file: dict[str, Language] = {}
     by_ext: dict[str, Language] = {}
     globs: list[tuple[str, Language]] = []
     by_interpreter: dict[str, Language] = {}
-    for name, spec in raw["languages"].items():
+    for name, spec in (raw["languages"] | imported["languages"]).items():
         family = (
             FAMILIES[spec["family"]]
             if "family" in spec

@@ -77,6 +77,17 @@ _FORTRAN = re.compile(
     r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})"
 )
 
+# Fixed-form Fortran (FORTRAN 77 and the HPC codes still kept in it): a C, c, * or ! in column
+# 1 makes the whole line a comment; elsewhere '!' opens one, except in column 6, where any
+# character marks a continuation line. (scc counts every line whose first non-blank character
+# is a c as a comment, `call` and `common` included; this counts them as code.)
+_FORTRAN_FIXED = re.compile(
+    r"(?P<comment>^[cC*!][^\n]*|(?<!^.....)![^\n]*)"
+    rf'|"(?P<dq_string>{_DQ_REST})'
+    rf"|'(?P<sq_string>{_SQ_REST})",
+    re.M,
+)
+
 # Triple-quoted strings match groups of their own: a docstring is one of them that stands as a
 # statement (``_docstring_prefix``), and only they need that look.
 _PY = re.compile(
@@ -151,6 +162,7 @@ FAMILIES: dict[str, Family] = {
     "swift": Family("swift", _SWIFT, "braces", line_statements=True),
     "js": Family("js", _JS, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
+    "fortran-fixed": Family("fortran-fixed", _FORTRAN_FIXED, "lines"),
     "python": Family("python", _PY, "indent"),
     "julia": Family("julia", _JULIA, "indent"),
     "hash": Family("hash", _HASH, "lines"),

@@ -218,3 +218,91 @@ def test_a_jinja_template_of_a_page_stays_documentation() -> None:
 )
 def test_what_a_pull_requests_check_reads(path: str, read: bool) -> None:
     assert may_hold_code(path) is read
+
+
+# scc's own table, imported (data/languages-scc.yml, scripts/import_scc_languages.py).
+_DATA = Path(__file__).resolve().parents[2] / "bot" / "engine" / "data"
+
+
+def _rows(name: str) -> dict[str, dict[str, list[str]]]:
+    import yaml
+
+    rows: dict[str, dict[str, list[str]]] = yaml.safe_load((_DATA / name).read_text("utf-8"))[
+        "languages"
+    ]
+    return rows
+
+
+def test_the_imported_rows_name_nothing_the_hand_written_table_names() -> None:
+    ours, imported = _rows("languages.yml"), _rows("languages-scc.yml")
+    assert len(imported) > 150
+    assert not ours.keys() & imported.keys()
+    for key in ("extensions", "filenames"):
+        mine = {e.lower() for row in ours.values() for e in row.get(key, ())}
+        theirs = [e.lower() for row in imported.values() for e in row.get(key, ())]
+        assert len(theirs) == len(set(theirs))  # each claimed once
+        assert not mine & set(theirs)
+    assert all(name in LANGUAGES for name in imported)
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "language", "code"),
+    [
+        ("tools/build.tcl", "# configure\nset x 1\n\nputs $x\n", "TCL", 2),
+        ("src/Main.elm", '{- a block\n   comment -}\nmain = text "hi" -- trailing\n', "Elm", 1),
+        ("legacy/payroll.cob", "      * comment\n       IDENTIFICATION DIVISION.\n", "COBOL", 1),
+        (
+            "src/shader.wesl",
+            "// a WGSL module\nfn main() {}\n",
+            "WebGPU Enhanced Shading Language",
+            1,
+        ),
+    ],
+)
+def test_a_language_only_scc_listed_is_counted_as_scc_counts_it(
+    path: str, source: str, language: str, code: int
+) -> None:
+    report = classify(path, source.encode())
+    assert report.language == language
+    assert report.code_lines == code
+
+
+def test_an_imported_documentation_language_counts_apart_from_code() -> None:
+    report = classify("docs/notes.rtf", b"{\\rtf1\\ansi\n{\\b bold} text\n}\n")
+    assert (report.language, report.code_lines, report.text_lines) == ("Rich Text Format", 0, 3)
+
+
+@pytest.mark.parametrize("path", ["app/app.pro", "rtl/core.v", "build/x.d", "parse.y", "t/basic.t"])
+def test_an_extension_trees_use_two_ways_stays_uncounted(path: str) -> None:
+    assert by_path(path)[0] is None
+
+
+def test_fixed_form_fortran_comments_go_by_column() -> None:
+    source = """\
+C     a comment line
+c     another
+*     and another
+      program main
+      call solve(x)
+      common /blk/ a
+     !  , b
+      x = 'it''s ! not a comment'  ! but this is
+! a bang comment
+
+      end
+"""
+    # scc counts `call` and `common` as comments (any line whose first character is a c).
+    assert _code("legacy/solver.f", source) == 6
+
+
+def test_cuda_fortran_in_fixed_form_is_kernel_code() -> None:
+    source = b"""\
+      attributes(global) subroutine scale(a, s)
+      real :: a(*), s
+      a(threadIdx%x) = s * a(threadIdx%x)
+      end subroutine
+"""
+    report = classify("legacy/scale.f", source)
+    assert report.language == "Fortran (fixed form)"
+    assert report.layers[Layer.KERNEL] == 4
+    assert {f.rule for f in report.findings} == {"cuda.fortran-kernel"}
