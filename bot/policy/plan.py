@@ -43,7 +43,8 @@ WORK_KINDS: tuple[str, ...] = (*(g.value for g in WORK), "map", "edit")
 @cache
 def _data() -> dict[str, Any]:
     text = resources.files("bot.engine").joinpath("data/counterparts.yml").read_text()
-    data: dict[str, Any] = yaml.safe_load(text)
+    # The C loader where PyYAML has one: every scan's summary reads this file.
+    data: dict[str, Any] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return data
 
 
