@@ -169,3 +169,35 @@ void Zero(amrex::Array4<amrex::Real> const& a, amrex::Box const& bx) {
 }
 """
     assert "cuda.device-lambda-macro" not in classify("Src/zero.cu", amrex).line_rules
+
+
+def test_ncnn_cpu_simd_assembly_is_not_inline_ptx() -> None:
+    # Tencent/ncnn src/layer/arm/*_fp16s.h, src/layer/mips/*.h, src/layer/loongarch/*.h: NEON,
+    # MSA and LASX inline assembly in headers that the architecture's .cpp includes (the
+    # guard lives there); the dotted mnemonics (`add.s`, `xvpermi.q`) look like PTX's.
+    neon = b"""\
+static void conv5x5s1_pack8_fp16sa_neon(const Mat& bottom_blob, Mat& top_blob)
+{
+    const __fp16* r0 = bottom_blob.channel(0);
+    float16x8_t _bias0 = vdupq_n_f16(0.f);
+    asm volatile(
+        "prfm   pldl1keep, [%0, #512]       \\n"
+        "ld1    {v28.8h, v29.8h}, [%0]      \\n"
+        "fmla   v28.8h, v16.8h, v0.h[0]     \\n"
+        : "=r"(r0)
+        : "0"(r0)
+        : "memory", "v0", "v16", "v28", "v29");
+}
+"""
+    assert _layers("src/layer/arm/convolution_5x5_pack8_fp16s.h", neon) == {"portable": 12}
+    lasx = b"""\
+static inline __m256 combine4x2_ps(__m128 a, __m128 b)
+{
+    __m256 dest;
+    __asm__("xvpermi.q %u0, %u2, 0x02"
+            : "=f"(dest)
+            : "0"(a), "f"(b));
+    return dest;
+}
+"""
+    assert _layers("src/layer/loongarch/loongarch_usability.h", lasx) == {"portable": 8}
