@@ -201,3 +201,58 @@ static inline __m256 combine4x2_ps(__m128 a, __m128 b)
 }
 """
     assert _layers("src/layer/loongarch/loongarch_usability.h", lasx) == {"portable": 8}
+
+
+def test_lmdeploy_per_architecture_registration_units_are_the_cuda_path() -> None:
+    # InternLM/lmdeploy src/turbomind/kernels/attention/kernel/*_sm70_*.cu and
+    # gemm/kernel/sm80_16816_*.cu: no kernel code, only the kernel configurations one NVIDIA
+    # architecture gets, under the project's own arch tags; the registry lambda is host code.
+    attention = b"""\
+#include "src/turbomind/kernels/attention/registrar.h"
+
+namespace turbomind::attention {
+
+constexpr int kHeadDim = 128;
+
+template<class T, bool Causal = true>
+using KT = AttentionUniversal<
+    arch::Sm70,
+    Mainloop<arch::Sm70, Impl<MMA_884, T, T, 1, 64, 64, 1, 16, 64, kHeadDim, 2>>,
+    LinearIteratorFactory<T, 64, kHeadDim>,
+    Causal>;
+
+namespace {
+Registrar reg([](Collector& c) {
+    c.add<KT<half>>();
+});
+}
+
+}  // namespace turbomind::attention
+"""
+    path = "src/turbomind/kernels/attention/kernel/attention_sm70_128.cu"
+    assert classify(path, attention).ecosystems == {"cuda": 6}
+    gemm = b"""\
+#include "src/turbomind/kernels/gemm/arch/config_sm80_s16816.h"
+
+namespace turbomind::gemm {
+
+using namespace sm80_s16816;
+
+namespace {
+Registrar reg([](Collector& c, int) {
+    using C = Config_F16<kRowMajor>;
+    c.add<C::Type<128, 256, 32, 1, 8, 1, 3>>();
+});
+}
+
+}  // namespace turbomind::gemm
+"""
+    path = "src/turbomind/kernels/gemm/kernel/sm80_16816_4.cu"
+    assert _layers(path, gemm) == {"vendor-path": 1, "portable": 9}
+    # A CUTLASS architecture tag is CUTLASS's rules' to read, and a host variable named for
+    # an architecture selects nothing.
+    host = b"""\
+int sm80_devices = 0;
+namespace small_s16 { int k = 0; }
+"""
+    assert _layers("src/count.cu", host) == {"portable": 2}
