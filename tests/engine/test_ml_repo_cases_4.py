@@ -256,3 +256,35 @@ int sm80_devices = 0;
 namespace small_s16 { int k = 0; }
 """
     assert _layers("src/count.cu", host) == {"portable": 2}
+
+
+def test_mnn_opencl_executions_through_the_cpp_bindings_are_opencl_host_code() -> None:
+    # alibaba/MNN source/backend/opencl/execution/*/*.cpp: the kernels come from the
+    # runtime's wrapper (buildKernel), the arguments go through cl::Kernel::setArg and the
+    # status through cl_int; no clCreate*/clEnqueue* call in the file.
+    source = b"""\
+#include "backend/opencl/execution/buffer/CastBufExecution.hpp"
+
+namespace MNN {
+namespace OpenCL {
+
+ErrorCode CastBufExecution::onEncode(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+    auto runtime = mOpenCLBackend->getOpenCLRuntime();
+    unit.kernel = runtime->buildKernel("cast_buf", "cast_buf", mBuildOptions, mOpenCLBackend->getPrecision(), inputs[0], outputs[0]);
+    uint32_t idx = 0;
+    cl_int ret = CL_SUCCESS;
+    ret |= unit.kernel->get().setArg(idx++, mGlobalWorkSize[0]);
+    ret |= unit.kernel->get().setArg(idx++, openCLBuffer(inputs[0]));
+    ret |= unit.kernel->get().setArg(idx++, openCLBuffer(outputs[0]));
+    MNN_CHECK_CL_SUCCESS(ret, "setArg CastBufExecution");
+    mOpenCLBackend->recordKernel3d(unit.kernel, mGlobalWorkSize, mLocalWorkSize);
+    return NO_ERROR;
+}
+
+} // namespace OpenCL
+} // namespace MNN
+"""
+    path = "source/backend/opencl/execution/buffer/CastBufExecution.cpp"
+    report = classify(path, source)
+    assert report.line_rules[9:13] == ["opencl.host-api"] + ["opencl.kernel-arg"] * 3
+    assert _layers(path, source) == {"vendor-path": 4, "portable": 13}
