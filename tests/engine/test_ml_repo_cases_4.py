@@ -268,9 +268,9 @@ def test_mnn_opencl_executions_through_the_cpp_bindings_are_opencl_host_code() -
 namespace MNN {
 namespace OpenCL {
 
-ErrorCode CastBufExecution::onEncode(const std::vector<Tensor*>& inputs, const std::vector<Tensor*>& outputs) {
+ErrorCode CastBufExecution::onEncode(const Tensors& inputs, const Tensors& outputs) {
     auto runtime = mOpenCLBackend->getOpenCLRuntime();
-    unit.kernel = runtime->buildKernel("cast_buf", "cast_buf", mBuildOptions, mOpenCLBackend->getPrecision(), inputs[0], outputs[0]);
+    unit.kernel = runtime->buildKernel("cast_buf", "cast_buf", mBuildOptions, mPrecision);
     uint32_t idx = 0;
     cl_int ret = CL_SUCCESS;
     ret |= unit.kernel->get().setArg(idx++, mGlobalWorkSize[0]);
