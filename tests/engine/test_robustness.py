@@ -29,6 +29,8 @@ COMMENT = {
     "python": "# torch.cuda .cuda() 'cuda'",
     # Languages described by data are families of their own name (bot/engine/syntax.py).
     "MSBuild": '<!-- <CudaCompile Include="k.cu" /> CUDA 12.4.props -->',
+    "Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
+    "AMDGPU Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
