@@ -306,3 +306,19 @@ def test_cuda_fortran_in_fixed_form_is_kernel_code() -> None:
     assert report.language == "Fortran (fixed form)"
     assert report.layers[Layer.KERNEL] == 4
     assert {f.rule for f in report.findings} == {"cuda.fortran-kernel"}
+
+
+def test_free_form_fortran_in_a_dot_f_file_is_read_as_free_form() -> None:
+    # cp2k keeps free-form sources in .F files: CONTAINS in column 1 is a statement there.
+    source = b"""\
+MODULE grid_api
+   IMPLICIT NONE
+CONTAINS
+   SUBROUTINE collocate(a, &
+                        b)
+      CALL foo(a) ! trailing
+   END SUBROUTINE
+END MODULE
+"""
+    report = classify("src/grid/grid_api.F", source)
+    assert (report.language, report.code_lines) == ("Fortran", 8)
