@@ -344,3 +344,30 @@ void FiniteDifferenceSolver::EvolveBCartesian(amrex::Box const& tbx,
 """
     report = classify("Source/FieldSolver/FiniteDifferenceSolver/EvolveB.cpp", source)
     assert set(report.ecosystems) == {"portable-gpu"}
+
+
+# -- glotzerlab/hoomd-blue: HIP first, __HIPCC__ meaning "a GPU compiler" -----------------------
+
+
+def test_hoomd_not_hipcc_branches_are_the_host_compile() -> None:
+    # hoomd/md/EvaluatorPairLJ.h, hoomd/ArrayView.h: HIP's headers define __HIPCC__ under nvcc
+    # as under hipcc, so the `#ifndef __HIPCC__` branch is what the host compiler builds (the
+    # pybind11 bindings), on every vendor.
+    source = b"""\
+#ifndef __HIPCC__
+#include <pybind11/pybind11.h>
+#include <string>
+#endif
+
+struct param_type {
+    float sigma_6;
+#ifndef __HIPCC__
+    param_type(pybind11::dict v) { sigma_6 = v["sigma"].cast<float>(); }
+    pybind11::dict asDict() { pybind11::dict v; v["sigma"] = sigma_6; return v; }
+#endif
+};
+"""
+    assert classify("hoomd/md/EvaluatorPairLJ.h", source).ecosystems == {}
+    # A CUDA-first project's `#ifndef USE_ROCM` branch is still its CUDA path.
+    rocm = b"#ifndef USE_ROCM\n#define WARP_SIZE 32\n#endif\n"
+    assert classify("csrc/compat.h", rocm).ecosystems == {"cuda": 3}
