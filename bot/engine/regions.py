@@ -548,8 +548,8 @@ _FORTRAN_END_DO = re.compile(r"^[ \t]*end[ \t]*do\b", re.I)
 def _fortran_directive_loop(
     src: Source, pattern: re.Pattern[str], keywords: Keywords
 ) -> Iterator[Span]:
-    """From each directive the pattern finds in the text, comments kept (a directive is a
-    comment to Fortran: ``!$cuf kernel do``), through the ``do`` loop that follows it to the
+    """From the ``do`` loop that follows each directive the pattern finds in the text,
+    comments kept (a directive is a comment to Fortran: ``!$cuf kernel do``), to the
     ``end do`` closing that loop, nested loops included. ``keywords`` are not used: they are
     found in the code, where a directive never is."""
     lines = src.lexed.lines
@@ -558,15 +558,18 @@ def _fortran_directive_loop(
         first = src.line_of(m.start())
         if first <= covered:
             continue
-        depth, last = 0, 0
+        depth, start, last = 0, 0, 0
         for number in range(first + 1, len(lines) + 1):
             line = lines[number - 1]
             if _FORTRAN_DO.match(line) and not _FORTRAN_END_DO.match(line):
                 depth += 1
+                start = start or number
             elif not depth:
-                if line.strip():
+                if line.strip() and not line.lstrip().startswith("#"):
                     break  # the directive is not followed by a loop
-                continue  # blank lines and comments before the loop
+                # Blank lines, comments and preprocessor lines before the loop: q-e puts
+                # `#else` / `!$omp parallel do` / `#endif` between `!$cuf kernel do` and its nest.
+                continue
             elif _FORTRAN_END_DO.match(line):
                 depth -= 1
             last = number
@@ -574,7 +577,7 @@ def _fortran_directive_loop(
                 break
         if last:
             covered = last
-            yield first, last
+            yield start, last
 
 
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
