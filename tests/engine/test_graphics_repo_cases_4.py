@@ -360,3 +360,41 @@ int listInit(void **host, unsigned int bytes)
     report = classify("CudaKeySearchDevice/CudaAtomicList.cu", source)
     assert report.layers[Layer.KERNEL] == 8  # the two __constant__ lines and the helper
     assert report.layers[Layer.VENDOR_PATH] >= 2
+
+
+# -- inducer/pyopencl: its own ElementwiseKernel and ReductionKernel take OpenCL C -----------
+
+
+def test_pyopencl_elementwise_and_reduction_snippets_are_opencl_kernels() -> None:
+    # examples/demo_elementwise.py and pyopencl/reduction.py: the operation, map and reduce
+    # expressions are OpenCL C pasted into a generated __kernel.
+    source = b"""\
+import numpy as np
+import pyopencl as cl
+from pyopencl.elementwise import ElementwiseKernel
+from pyopencl.reduction import ReductionKernel
+
+ctx = cl.create_some_context()
+lin_comb = ElementwiseKernel(ctx,
+    "float k1, float *a, float k2, float *b, float *res",
+    "res[i] = k1 * a[i] + k2 * b[i]",
+    "lin_comb")
+dot = ReductionKernel(ctx, np.float32, neutral="0",
+    reduce_expr="a+b", map_expr="x[i]*y[i]",
+    arguments="__global float *x, __global float *y")
+"""
+    report = classify("examples/demo_elementwise.py", source)
+    assert _rules(report) == {"opencl.pyopencl-kernel"}
+    assert set(report.ecosystems) == {"opencl"}  # OpenCL C, not CuPy's CUDA C
+    assert report.layers[Layer.KERNEL] == 6
+
+
+def test_cupy_elementwise_kernel_stays_cuda() -> None:
+    source = b"""\
+import cupy as cp
+double = cp.ElementwiseKernel("float32 x", "float32 y", "y = x * 2", "double")
+"""
+    report = classify("ops.py", source)
+    assert "cupy.raw-kernel" in _rules(report)
+    assert "opencl.pyopencl-kernel" not in _rules(report)
+    assert rule("cupy.raw-kernel").vendors == {"nvidia"}
