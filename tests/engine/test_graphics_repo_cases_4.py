@@ -398,3 +398,29 @@ double = cp.ElementwiseKernel("float32 x", "float32 y", "y = x * 2", "double")
     assert "cupy.raw-kernel" in _rules(report)
     assert "opencl.pyopencl-kernel" not in _rules(report)
     assert rule("cupy.raw-kernel").vendors == {"nvidia"}
+
+
+def test_pyopencl_scan_template_in_cluda_macros_is_opencl_kernel_code() -> None:
+    # pyopencl/scan.py: a mako template written with CLUDA's macros (KERNEL, GLOBAL_MEM,
+    # LOCAL_MEM, LID_0) that _cluda.py maps onto OpenCL C.
+    source = b'''\
+import pyopencl as cl
+
+UPDATE_SOURCE = r"""//CL//
+KERNEL
+void ${name_prefix}_final_update(
+    GLOBAL_MEM scan_type *output,
+    GLOBAL_MEM scan_type *interval_results)
+{
+    LOCAL_MEM scan_type carry[WG_SIZE];
+    carry[LID_0] = interval_results[GID_0];
+    local_barrier();
+    output[GID_0] += carry[LID_0];
+}
+"""
+
+RESERVED = {"LID_0", "GID_0", "GLOBAL_MEM", "LOCAL_MEM"}
+'''
+    report = classify("pyopencl/scan.py", source)
+    assert _rules(report) == {"opencl.cluda-string"}
+    assert report.layers[Layer.KERNEL] == 12  # the template, not the reserved names
