@@ -424,3 +424,31 @@ RESERVED = {"LID_0", "GID_0", "GLOBAL_MEM", "LOCAL_MEM"}
     report = classify("pyopencl/scan.py", source)
     assert _rules(report) == {"opencl.cluda-string"}
     assert report.layers[Layer.KERNEL] == 12  # the template, not the reserved names
+
+
+def test_pyopencl_device_header_in_a_cl_folder_is_opencl() -> None:
+    # pyopencl/cl/pyopencl-complex.h: complex arithmetic for kernels, beside the .cl files.
+    source = b"""\
+#pragma once
+#define PYOPENCL_DECLARE_COMPLEX_TYPE_INT(REAL_TP, TPROOT, TP) \\
+  inline REAL_TP TPROOT##_real(TP a) { return a.real; } \\
+  inline REAL_TP TPROOT##_abs(TP a) { return hypot(a.real, a.imag); }
+PYOPENCL_DECLARE_COMPLEX_TYPE_INT(float, cfloat, cfloat_t)
+"""
+    report = classify("pyopencl/cl/pyopencl-complex.h", source)
+    assert report.language == "OpenCL"
+    assert report.layers[Layer.KERNEL] == report.code_lines == 5
+
+
+def test_host_header_in_a_cl_folder_stays_c() -> None:
+    # xmrig/xmrig src/backend/opencl/cl/OclSource.h: host code naming the embedded sources.
+    source = b"""\
+#pragma once
+namespace xmrig {
+class OclSource {
+public:
+    static const char *get(int algorithm);
+};
+}
+"""
+    assert classify("src/backend/opencl/cl/OclSource.h", source).language == "C Header"
