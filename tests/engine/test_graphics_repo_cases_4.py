@@ -452,3 +452,17 @@ public:
 }
 """
     assert classify("src/backend/opencl/cl/OclSource.h", source).language == "C Header"
+
+
+def test_compiled_gpu_binary_kept_as_hex_in_a_cl_folder_is_no_opencl_source() -> None:
+    # xmrig/xmrig src/backend/opencl/cl/rx/randomx_run_gfx803.h: bin2h output of AMD code.
+    source = b"""\
+/* generated: clrxasm randomx_run_gfx803.asm, then bin2h */
+static unsigned char randomx_run_gfx803_bin[]={
+0x7f,0x45,0x4c,0x46,0x02,0x01,0x01,0x00,0x00,0x00
+,0x00,0x00,0x00,0x00,0x00,0x00,0xe8,0x17,0x00,0x00
+};
+"""
+    report = classify("src/backend/opencl/cl/rx/randomx_run_gfx803.h", source)
+    assert report.language == "C Header"
+    assert report.layers[Layer.KERNEL] == 0
