@@ -152,8 +152,12 @@ def by_path(path: str) -> tuple[Language | None, str]:
     return None, ""
 
 
-# Extensions a content heuristic may move to another language (a .jinja template of CUDA).
-_REFINABLE = frozenset(ext for h in _HEURISTICS for ext in h.extensions)
+# Per extension, the content heuristics that may move it to another language (a .jinja
+# template of CUDA), in the data's order: the first that holds wins.
+_HEURISTICS_BY_EXT: dict[str, tuple[_Heuristic, ...]] = {
+    ext: tuple(h for h in _HEURISTICS if ext in h.extensions)
+    for ext in sorted({ext for h in _HEURISTICS for ext in h.extensions})
+}
 
 
 def may_hold_code(path: str) -> bool:
@@ -163,7 +167,7 @@ def may_hold_code(path: str) -> bool:
     lang, ext = by_path(path)
     if lang is None:
         return "." not in path.rsplit("/", 1)[-1]
-    return not lang.text or ext in _REFINABLE
+    return not lang.text or ext in _HEURISTICS_BY_EXT
 
 
 def by_shebang(data: bytes) -> Language | None:
@@ -182,8 +186,7 @@ def refine(lang: Language, ext: str, path: str, code: str) -> Language:
     ``code`` is the text with comments (and string literals) masked: a ``[[kernel]]`` or a
     ``cuda_runtime`` named in a comment is no evidence of the language.
     """
-    if ext:
-        for h in _HEURISTICS:
-            if ext in h.extensions and h.holds(path, code):
-                return h.language
+    for h in _HEURISTICS_BY_EXT.get(ext, ()):
+        if h.holds(path, code):
+            return h.language
     return lang

@@ -27,6 +27,7 @@ FILL = "\x01"
 _DQ_REST = r'[^"\\\n]*(?:\\[\s\S]?[^"\\\n]*)*"?'
 _SQ_REST = r"[^'\\\n]*(?:\\[\s\S]?[^'\\\n]*)*'?"
 
+
 def until(close: str, rest: str = "") -> str:
     """The body and end of a token that runs to the first ``close`` character followed by
     ``rest`` (a pattern), or else to the end of the text.
