@@ -11,6 +11,7 @@ import yaml
 
 from bot.engine import literals
 from bot.engine.lexer import FAMILIES, Family
+from bot.engine.literal_first import literal_first
 from bot.engine.precompiled import Precompiled, cache_dir
 from bot.engine.syntax import syntax_family, syntax_pattern
 
@@ -77,14 +78,15 @@ def _load() -> tuple[
         by_interpreter.update(dict.fromkeys(spec.get("interpreters", ()), lang))
     regex = store.regex
     glob_re = regex("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs), 0) if globs else None
+    # Patterns opening with \b rewritten as the rules' are, so re can skip ahead to them.
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),
             by_name[h["language"]],
             regex(h["path"], 0) if h.get("path") else None,
             h.get("keyword", ""),
-            regex(h["pattern"], re.M) if h.get("pattern") else None,
-            regex(h["unless"], re.M) if h.get("unless") else None,
+            regex(literal_first(h["pattern"]), re.M) if h.get("pattern") else None,
+            regex(literal_first(h["unless"]), re.M) if h.get("unless") else None,
         )
         for h in raw.get("heuristics", ())
     ]
