@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.lexer import until
+from bot.engine.lexer import FAMILIES, until
 
 # (an opening as written, its pattern, the unrolled rest, the lazy rest it replaces): literal
 # closes of one and of several characters, self-overlapping ones, and closes naming a group.
@@ -44,3 +44,18 @@ def test_until_closes_at_the_first_delimiter_or_runs_to_the_end() -> None:
     assert comment.match("/**/ x */").group() == "/**/"
     assert comment.match("/* a ** b ***/ c").group() == "/* a ** b ***/"
     assert comment.match("/* open ***").group() == "/* open ***"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from([*"#\\ \t\na\x00\"'"]), max_size=40).map("".join))
+def test_literal_first_families_find_the_same_tokens(text: str) -> None:
+    # The configuration families' comments as first written (the opening '#' behind a
+    # lookbehind or an anchor), and Python's tokens without the branch that never matches.
+    hash_comment = re.compile(r"(?P<comment>(?:^|(?<=[ \t]))\#[^\n]*)", re.M)
+    make_comment = re.compile(r"(?P<comment>(?<!\\)\#[^\n]*)")
+    python = re.compile(FAMILIES["python"].tokens.pattern.removesuffix(r"|\x00(?!)"))
+    for family, before in (("hash", hash_comment), ("make", make_comment), ("python", python)):
+        now = FAMILIES[family].tokens
+        assert [(m.span(), m.lastindex) for m in now.finditer(text)] == [
+            (m.span(), m.lastindex) for m in before.finditer(text)
+        ]
