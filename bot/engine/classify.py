@@ -126,14 +126,17 @@ def binary_from_head(path: str, head: bytes) -> FileReport | None:
 
 def _decode(data: bytes) -> str | None:
     """Text of ``data`` with LF line ends and no BOM, or None when it looks binary."""
-    if b"\0" in data[:_SNIFF]:
+    if data.find(b"\0", 0, _SNIFF) >= 0:
         return None
+    # UTF-8, then the BOM dropped: what "utf-8-sig" does, without its Python-level codec.
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode()
     except UnicodeDecodeError:
         if _looks_binary(data):
             return None
-        text = data.decode("utf-8-sig", errors="replace")
+        text = data.decode(errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
     # CRLF becomes LF (the line count git sees); a lone CR stays inside its line.
     return text.replace("\r\n", "\n") if "\r" in text else text
 

@@ -12,6 +12,7 @@ import yaml
 
 from bot.engine import literals
 from bot.engine.lexer import FAMILIES, Family
+from bot.engine.literal_first import literal_first
 from bot.engine.precompiled import Precompiled, cache_dir
 from bot.engine.syntax import syntax_family, syntax_pattern
 
@@ -88,14 +89,15 @@ def _load() -> tuple[
         by_interpreter.update(dict.fromkeys(spec.get("interpreters", ()), lang))
     regex = store.regex
     glob_re = regex("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs), 0) if globs else None
+    # Patterns opening with \b rewritten as the rules' are, so re can skip ahead to them.
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),
             by_name[h["language"]],
             regex(h["path"], 0) if h.get("path") else None,
             h.get("keyword", ""),
-            regex(h["pattern"], re.M) if h.get("pattern") else None,
-            regex(h["unless"], re.M) if h.get("unless") else None,
+            regex(literal_first(h["pattern"]), re.M) if h.get("pattern") else None,
+            regex(literal_first(h["unless"]), re.M) if h.get("unless") else None,
         )
         for h in raw.get("heuristics", ())
     ]
@@ -163,8 +165,12 @@ def by_path(path: str) -> tuple[Language | None, str]:
     return None, ""
 
 
-# Extensions a content heuristic may move to another language (a .jinja template of CUDA).
-_REFINABLE = frozenset(ext for h in _HEURISTICS for ext in h.extensions)
+# Per extension, the content heuristics that may move it to another language (a .jinja
+# template of CUDA), in the data's order: the first that holds wins.
+_HEURISTICS_BY_EXT: dict[str, tuple[_Heuristic, ...]] = {
+    ext: tuple(h for h in _HEURISTICS if ext in h.extensions)
+    for ext in sorted({ext for h in _HEURISTICS for ext in h.extensions})
+}
 
 
 def may_hold_code(path: str) -> bool:
@@ -174,7 +180,7 @@ def may_hold_code(path: str) -> bool:
     lang, ext = by_path(path)
     if lang is None:
         return "." not in path.rsplit("/", 1)[-1]
-    return not lang.text or ext in _REFINABLE
+    return not lang.text or ext in _HEURISTICS_BY_EXT
 
 
 def by_shebang(data: bytes) -> Language | None:
@@ -193,8 +199,7 @@ def refine(lang: Language, ext: str, path: str, code: str) -> Language:
     ``code`` is the text with comments (and string literals) masked: a ``[[kernel]]`` or a
     ``cuda_runtime`` named in a comment is no evidence of the language.
     """
-    if ext:
-        for h in _HEURISTICS:
-            if ext in h.extensions and h.holds(path, code):
-                return h.language
+    for h in _HEURISTICS_BY_EXT.get(ext, ()):
+        if h.holds(path, code):
+            return h.language
     return lang

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from bot.engine.lexer import Family
+from bot.engine.lexer import Family, until
 
 
 class LanguageDataError(ValueError):
@@ -34,8 +34,8 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     for pair in syntax.get("block", ()):
         if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(pair)):
             raise LanguageDataError(f"a block comment is an [open, close] pair, not {pair!r}")
-        opens, closes = (re.escape(str(part)) for part in pair)
-        comments.append((str(pair[0]), rf"{opens}[\s\S]*?(?:{closes}|\Z)"))
+        opens, closes = str(pair[0]), str(pair[1])
+        comments.append((opens, re.escape(opens) + until(closes[0], re.escape(closes[1:]))))
     for line in syntax.get("line", ()):
         if not line:
             raise LanguageDataError("a line comment opener is not empty")

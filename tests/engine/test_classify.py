@@ -369,6 +369,12 @@ def test_crlf_and_bom_do_not_change_the_result() -> None:
     assert (
         classify("csrc/scale.cu", crlf).line_rules == classify("csrc/scale.cu", MIXED_CU).line_rules
     )
+    # Also when a stray byte that is not UTF-8 makes the file decode with replacements.
+    stray = MIXED_CU + b"// \xff\n"
+    assert (
+        classify("csrc/scale.cu", b"\xef\xbb\xbf" + stray).line_rules
+        == classify("csrc/scale.cu", stray).line_rules
+    )
     continued = b"#define LAUNCH(k) \\\r\n  k<<<1, 32>>>()\r\nint x;\r\n"
     assert classify("a.cu", continued).line_rules == ["cuda.launch", "cuda.launch", ""]
 
