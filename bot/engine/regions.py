@@ -102,7 +102,9 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
 
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     covered = 0  # last line of the previous statement: a match inside it adds nothing
-    starts = src.starts
+    starts, nlines = src.starts, src.nlines
+    # A statement left open to the end of the file (no ``;`` after it) holds every later
+    # match: they are not searched for.
     if src.family != "braces" or src.line_statements:  # ``_statement_span``, inlined
         statement_last = src.lines.statement_last
         for m in src.finditer(pattern, keywords):
@@ -110,6 +112,8 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
             if line > covered:
                 covered = statement_last(line)
                 yield line, covered
+                if covered >= nlines:
+                    return
         return
     for m in src.finditer(pattern, keywords):
         if bisect_right(starts, m.start()) <= covered:
@@ -117,6 +121,8 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
         span = _statement_span(src, m)
         covered = span[1]
         yield span
+        if covered >= nlines:
+            return
 
 
 def _block(

@@ -8,10 +8,15 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate, repeat
 
+from bot.engine import literals
 from bot.engine.lexer import Lexed
 
 Span = tuple[int, int]
 Keywords = tuple[str, ...]
+# Windows longer than this are searched only when they hold one of the literals every match
+# of the pattern needs (``literals.anchors``): a file dense with keywords is one window, in
+# which a pattern that ``re`` tries at every offset (``\b\w+(?:\.|->)is_cuda``) crawls.
+_ANCHORED_WINDOW = 200
 
 
 def offsets(text: str, chars: str) -> list[int]:
@@ -92,8 +97,14 @@ class SourceText:
         if not keywords:
             yield from pattern.finditer(masked)
             return
-        search = pattern.search
+        search, needed, find = pattern.search, literals.anchors(pattern), masked.find
         for start, end in self.windows(keywords):
+            if (
+                needed is not None
+                and end - start > _ANCHORED_WINDOW
+                and all(find(literal, start, end) < 0 for literal in needed)
+            ):
+                continue
             m = search(masked, start, end)
             while m is not None:
                 if m.start() == m.end():  # finditer knows how to step past an empty match

@@ -1,0 +1,102 @@
+"""Work region kinds do on the shapes the adversarial bench builds, counted, not timed: what
+a kind skips must stay skipped (a regression shows as a count growing with the input)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+import pytest
+
+from bot.engine import literals
+from bot.engine.languages import by_path
+from bot.engine.lexer import lex
+from bot.engine.regions import KINDS, Source
+from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
+
+
+class CountingPattern:
+    """A compiled pattern that counts the searches a kind makes with it."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.compiled = pattern
+        self.pattern = pattern.pattern
+        self.flags = pattern.flags
+        self.searches = 0
+
+    def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match[str] | None:
+        self.searches += 1
+        return self.compiled.search(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> Any:
+        self.searches += 1
+        return self.compiled.finditer(text, pos, endpos)
+
+
+def _source(path: str, text: str) -> Source:
+    language, _ = by_path(path)
+    assert language is not None
+    lexed = lex(text, language.family)
+    occurrences = RULES_BY_LANGUAGE[language.name].keywords.occurrences(lexed.masked)
+    return Source(lexed, language.family, occurrences)
+
+
+def _spec(rule_id: str) -> Any:
+    return next(spec for spec in SPECS if spec.rule.id == rule_id and spec.pattern is not None)
+
+
+def _run(path: str, text: str, rule_id: str) -> tuple[list[tuple[int, int]], int]:
+    """A rule's spans in ``text`` and the searches its pattern took to find them."""
+    spec = _spec(rule_id)
+    counting = CountingPattern(spec.pattern)
+    spans = list(KINDS[spec.kind](_source(path, text), cast(Any, counting), spec.keywords))
+    return spans, counting.searches
+
+
+def test_every_match_in_the_rules_examples_holds_one_of_its_anchors() -> None:
+    checked = 0
+    for spec in SPECS:
+        anchors = literals.anchors(spec.pattern) if spec.pattern is not None else None
+        if anchors is None:
+            continue
+        assert min(map(len, anchors)) >= 3
+        for example in spec.positive:
+            for m in spec.pattern.finditer(example.code):
+                checked += 1
+                assert any(anchor in m.group() for anchor in anchors), (spec.rule.id, m.group())
+    assert checked > 300  # the rules' examples, not a few
+
+
+def test_a_keyword_dense_window_without_the_patterns_anchors_is_not_searched() -> None:
+    # Every line holds "cuda", so the file is one window, but none holds what a match of
+    # PyTorch's C++ CUDA API needs ("at::cuda::", "is_cuda", ...): its pattern (which re tries
+    # at every offset) never runs, however long the file.
+    dense = "cudaMalloc(p); cudaFree(p);\n" * 2_000
+    spans, searches = _run("k.cu", dense, "torch.cpp-cuda")
+    assert (spans, searches) == ([], 0)
+    # One anchor anywhere in the window and the window is searched, the match found.
+    spans, searches = _run(
+        "k.cu", dense + "auto s = at::cuda::getCurrentCUDAStream();\n", "torch.cpp-cuda"
+    )
+    assert spans == [(2_001, 2_001)]
+    assert searches >= 1
+
+
+def test_zero_width_assertions_do_not_split_a_needed_literal() -> None:
+    # literal_first writes \bthreadIdx as t(?<!\wt)hreadIdx: the match still holds "threadIdx".
+    assert literals.anchors(re.compile(r"t(?<!\wt)hreadIdx\.x")) == ("threadIdx.x",)
+    assert literals.anchors(re.compile(r"(?:ab|cd)x")) is None  # too short to skip anything
+    assert literals.anchors(re.compile(r"\w+(?:\.|->)is_cuda\(|at::cuda::")) == (
+        "is_cuda(",
+        "at::cuda::",
+    )
+
+
+@pytest.mark.parametrize("units", [1_000, 4_000])
+def test_matches_after_a_statement_left_open_to_the_end_are_not_searched(units: int) -> None:
+    # `wmma::` on every line of one statement that never ends: one span, and the pattern
+    # searched a fixed number of times, not once per match.
+    text = "wmma::fill_fragment(a, 0)\n" * units
+    spans, searches = _run("k.cu", text, "cuda.arch-feature")
+    assert spans == [(1, units)]
+    assert searches <= 2
