@@ -381,10 +381,14 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     # every body anyway: cut them all at once.
     body = src.strings.bodies().__getitem__
     collections: tuple[list[int], dict[int, int]] | None = None
+    last: Span | None = None  # the span yielded last: a literal within it adds nothing
     for index in src.strings.strings_holding(keywords):
         if not pattern.search(body(index)):
             continue
         s, e = strings[index]
+        span = src.span(s, e)
+        if span == last:  # a line of literals (``["cuda", ["cuda", ...]]``) is read once
+            continue
         # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
         # probe's "attr" and a comma before the literal come first: str.find is cheaper
         # than a regex search over the 200 characters before every literal.
@@ -410,7 +414,8 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
                 returning[line] = _returned_among_kinds(src, line, returners)
             if _in_dispatch_chain(src, line, chains) or returning[line]:
                 continue
-        yield src.span(s, e)
+        last = span
+        yield span
 
 
 def _after_comma(masked: str, pos: int) -> bool:

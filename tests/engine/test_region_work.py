@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.engine import literals
+from bot.engine import literals, regions, string_literals
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
 from bot.engine.regions import KINDS, Source
@@ -100,3 +100,62 @@ def test_matches_after_a_statement_left_open_to_the_end_are_not_searched(units: 
     spans, searches = _run("k.cu", text, "cuda.arch-feature")
     assert spans == [(1, units)]
     assert searches <= 2
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Count the calls to ``module.name`` (a plain function the code looks up each time)."""
+    calls = [0]
+    original = getattr(module, name)
+
+    def counted(*args: Any) -> Any:
+        calls[0] += 1
+        return original(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_line_of_nested_device_lists_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``x = ['cuda', ['cuda', ...]]`` on one line: every literal would claim that line; once
+    # it is claimed, the other literals' collections are not read.
+    judged = _counting(monkeypatch, regions, "_names_several_kinds")
+    for half in (1_000, 4_000):
+        text = "x = " + "['cuda', " * half + "]" * half + "\n"
+        spans, _ = _run("k.py", text, "torch.device-string")
+        assert spans == [(1, 1)]
+    assert judged[0] == 2  # one a file, whatever the number of literals
+
+
+def test_repeated_literals_are_cut_and_matched_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    cut = _counting(monkeypatch, string_literals, "string_body")
+    matched = _counting(monkeypatch, string_literals, "_device_kind")
+    text = "".join(f"if d == 'cuda':\n    x = 'a{i % 3}'\n" for i in range(3_000))
+    literals_ = _source("k.py", text).strings
+    kinds = literals_.device_kinds()
+    assert (cut[0], matched[0]) == (4, 4)  # 'cuda', 'a0', 'a1', 'a2'
+    assert kinds[1] == ["cuda"] * 3_000
+    assert kinds[2] == [3_000] * 3_000  # no literal after any of them names another kind
+
+
+def test_device_kinds_match_their_definition_on_a_mix() -> None:
+    bodies = ["cuda", "CUDA:1", " xpu ", "cpu", "cuda:x", "mps", "mps", "hip", "rocm:0", "cuda"]
+    text = "".join(f"x = {body!r}\n" for body in bodies)
+    positions, kinds, other = _source("k.py", text).strings.device_kinds()
+    expected = ["cuda", "cuda", "xpu", "mps", "mps", "hip", "rocm", "cuda"]
+    assert kinds == expected
+    assert len(positions) == len(expected)
+    # other[k]: the first literal after k naming another kind (else their count).
+    assert other == [
+        next((j for j in range(k + 1, len(expected)) if expected[j] != expected[k]), len(expected))
+        for k in range(len(expected))
+    ]
+
+
+@pytest.mark.parametrize("share", [0, 1, 2, 10])
+def test_literals_holding_a_keyword_whatever_its_share(share: int) -> None:
+    # Found by a search per occurrence when rare, by testing every literal when common.
+    items = [("'cuda'" if i % 10 < share else "'cpu'") for i in range(400)] + ['"cu\\nda"']
+    text = "x = [" + ", ".join(items) + "]\n"
+    literals_ = _source("k.py", text).strings
+    tokens = literals_.tokens()
+    assert literals_.strings_holding(("cuda",)) == [i for i, t in enumerate(tokens) if "cuda" in t]
