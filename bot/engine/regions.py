@@ -293,6 +293,10 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
                     break
                 walked.append(line)
                 text = lines[line - 1]
+                # A decorator line goes on to the next without a regex (but Julia's
+                # ``@kernel function f(``, which PY_DEF takes as a def).
+                if text.lstrip(" \t").startswith("@") and "function" not in text:
+                    continue
                 if starts[line - 1] and PY_DEF.match(text):
                     found = line
                     break
@@ -452,7 +456,13 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
     # An `if` heads its own chain: the branches above it belong to another one.
     for step in (1,) if m.group(1) == "if" else (-1, 1):
         number = line + step
-        while 0 < number <= len(lines) and abs(number - line) <= _CHAIN_REACH:
+        # One past the last line read that way: the file's edge or _CHAIN_REACH lines off.
+        stop = (
+            max(line - _CHAIN_REACH, 1) - 1
+            if step < 0
+            else min(line + _CHAIN_REACH, len(lines)) + 1
+        )
+        while number != stop:
             code = lines[number - 1]
             stripped = code.lstrip()
             depth = len(code) - len(stripped)

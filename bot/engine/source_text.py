@@ -4,7 +4,7 @@ windows of lines holding a rule's keywords that its pattern runs in."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from itertools import accumulate, repeat
 
@@ -17,6 +17,10 @@ Keywords = tuple[str, ...]
 # of the pattern needs (``literals.anchors``): a file dense with keywords is one window, in
 # which a pattern that ``re`` tries at every offset (``\b\w+(?:\.|->)is_cuda``) crawls.
 _ANCHORED_WINDOW = 200
+# Many small windows: where the anchors stand is found once, by one ``str.find`` pass over the
+# windows' stretch per anchor (about 4,000 characters in the time of one regex search of a
+# window), and only the windows holding one are searched.
+_WINDOW_COST = 4000
 
 
 def offsets(text: str, chars: str) -> list[int]:
@@ -98,7 +102,10 @@ class SourceText:
             yield from pattern.finditer(masked)
             return
         search, needed, find = pattern.search, literals.anchors(pattern), masked.find
-        for start, end in self.windows(keywords):
+        windows = self.windows(keywords)
+        if needed is not None and len(windows) * _WINDOW_COST > len(masked) * len(needed):
+            windows = self._holding(windows, needed)
+        for start, end in windows:
             if (
                 needed is not None
                 and end - start > _ANCHORED_WINDOW
@@ -112,6 +119,27 @@ class SourceText:
                     break
                 yield m
                 m = search(masked, m.end(), end)
+
+    def _holding(
+        self, windows: list[tuple[int, int]], needed: tuple[str, ...]
+    ) -> list[tuple[int, int]]:
+        """Those of ``windows`` in which one of the literals ``needed`` starts (all of them
+        when the literals occur more often than there are windows: nothing to gain)."""
+        find, first, last = self.masked.find, windows[0][0], windows[-1][1]
+        found: list[int] = []
+        for literal in needed:
+            at = find(literal, first, last)
+            while at >= 0:
+                found.append(at)
+                if len(found) > len(windows):
+                    return windows
+                at = find(literal, at + 1, last)
+        found.sort()
+        return [
+            (start, end)
+            for start, end in windows
+            if (at := bisect_left(found, start)) < len(found) and found[at] < end
+        ]
 
     def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
         """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``

@@ -8,7 +8,8 @@ from typing import Any, cast
 
 import pytest
 
-from bot.engine import literals, regions, string_literals
+from bot.engine import literals, preprocessor, regions, string_literals
+from bot.engine.c_structure import CStructure
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
 from bot.engine.regions import KINDS, Source
@@ -27,6 +28,10 @@ class CountingPattern:
     def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match[str] | None:
         self.searches += 1
         return self.compiled.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match[str] | None:
+        self.searches += 1
+        return self.compiled.match(text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> Any:
         self.searches += 1
@@ -56,12 +61,13 @@ def _run(path: str, text: str, rule_id: str) -> tuple[list[tuple[int, int]], int
 def test_every_match_in_the_rules_examples_holds_one_of_its_anchors() -> None:
     checked = 0
     for spec in SPECS:
-        anchors = literals.anchors(spec.pattern) if spec.pattern is not None else None
-        if anchors is None:
+        pattern = spec.pattern
+        anchors = literals.anchors(pattern) if pattern is not None else None
+        if pattern is None or anchors is None:
             continue
         assert min(map(len, anchors)) >= 3
         for example in spec.positive:
-            for m in spec.pattern.finditer(example.code):
+            for m in pattern.finditer(example.code):
                 checked += 1
                 assert any(anchor in m.group() for anchor in anchors), (spec.rule.id, m.group())
     assert checked > 300  # the rules' examples, not a few
@@ -159,3 +165,49 @@ def test_literals_holding_a_keyword_whatever_its_share(share: int) -> None:
     literals_ = _source("k.py", text).strings
     tokens = literals_.tokens()
     assert literals_.strings_holding(("cuda",)) == [i for i, t in enumerate(tokens) if "cuda" in t]
+
+
+@pytest.mark.parametrize("units", [1_000, 4_000])
+def test_many_small_windows_without_the_patterns_anchors_are_not_searched(units: int) -> None:
+    # "CUDA" on every third line: thousands of one-line windows, none holding what PyTorch's
+    # C++ CUDA API needs. Where the anchors stand is found once; no window is searched.
+    text = "#ifdef USE_CUDA\n  p[i] = 0;\n#endif\n" * units
+    assert _run("k.cc", text, "torch.cpp-cuda") == ([], 0)
+    spans, searches = _run("k.cc", text + "#ifdef USE_CUDA\nat::cuda::sync();\n", "torch.cpp-cuda")
+    assert spans == [(3 * units + 2, 3 * units + 2)]
+    assert searches <= 2
+
+
+@pytest.mark.parametrize("defs", [20, 80])
+def test_stacked_decorators_are_passed_without_a_regex_each(
+    defs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting = CountingPattern(regions.PY_DEF)
+    monkeypatch.setattr(regions, "PY_DEF", counting)
+    text = "import triton\n" + ("@triton.jit\n" * 50 + "def k(x):\n    pass\n") * defs
+    spans, _ = _run("k.py", text, "triton.jit")
+    assert spans == [(2 + 52 * i, 2 + 52 * i + 51) for i in range(defs)]
+    assert counting.searches == defs  # each def line matched once, no decorator line
+
+
+def test_a_statement_start_is_measured_once_for_every_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    measured = _counting(monkeypatch, CStructure, "_statement_start")
+    units = 2_000
+    src = _source("k.cu", "threadIdx.x + blockIdx.x; cudaMalloc(p);\n" * units)
+    for rule_id in ("cuda.device-builtin", "cuda.device-body"):
+        spec = _spec(rule_id)
+        spans = list(KINDS[spec.kind](src, spec.pattern, spec.keywords))
+        assert spans == [(line, line) for line in range(1, units + 1)]
+    assert measured[0] == units
+
+
+def test_a_match_in_a_long_macro_belongs_to_it_up_to_its_line_cap() -> None:
+    text = "#define BODY \\\n" + "  threadIdx.x; \\\n" * 700 + "\n"
+    src = _source("k.cu", text)
+    cap = preprocessor._MACRO_LINES
+    # starts[i] opens line i + 1: the directive keeps lines 1 to cap + 1.
+    assert src.pp.directive_span(src.starts[cap] + 2) == (1, cap + 1)
+    assert src.pp.directive_span(src.starts[cap + 1] + 2) is None  # the line after it
+    assert src.pp.directive_span(len(text) - 3) is None
