@@ -24,15 +24,7 @@ _CONTROL_WORDS = frozenset(
 class CStructure:
     """Braces and function bodies of a C-family file, each found once, on first use."""
 
-    __slots__ = (
-        "_braces",
-        "_functions",
-        "_pairs",
-        "_statement_starts",
-        "_sweep_at",
-        "_sweep_stack",
-        "text",
-    )
+    __slots__ = ("_braces", "_functions", "_pairs", "_sweep_at", "_sweep_stack", "text")
 
     def __init__(self, text: SourceText) -> None:
         self.text = text
@@ -41,9 +33,6 @@ class CStructure:
         self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
         self._sweep_stack: list[int] = []
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
-        # Offset -> where its statement starts: the rules of one ecosystem match the same
-        # words (``threadIdx.x`` for a statement rule and an enclosing-function rule).
-        self._statement_starts: dict[int, int] = {}
 
     def brace_pairs(self) -> dict[int, int]:
         if self._pairs is None:
@@ -62,12 +51,6 @@ class CStructure:
     def c_statement_start(self, pos: int) -> int:
         """Offset where the C statement holding ``pos`` starts: after the previous ``;``,
         ``{`` or ``}`` and after any preprocessor line or access label in between."""
-        known = self._statement_starts.get(pos)
-        if known is None:
-            known = self._statement_starts[pos] = self._statement_start(pos)
-        return known
-
-    def _statement_start(self, pos: int) -> int:
         masked = self.text.masked
         lo = pos - _STATEMENT_WINDOW - 1 if pos > _STATEMENT_WINDOW else -1
         # The nearest end found bounds the search for the others (unrolled: this runs once

@@ -65,7 +65,7 @@ class Source(SourceText):
     braces and bodies (``c``), preprocessor directives and branches (``pp``), logical lines
     and indented blocks (``lines``), string literals (``strings``)."""
 
-    __slots__ = ("c", "lines", "pp", "strings")
+    __slots__ = ("c", "lines", "pp", "statement_starts", "strings")
 
     def __init__(self, lexed: Lexed, family: Family, occurrences: dict[str, list[int]]) -> None:
         super().__init__(
@@ -75,6 +75,9 @@ class Source(SourceText):
         self.pp = Preprocessor(self)
         self.lines = LogicalLines(self)
         self.strings = StringLiterals(self, self.lines)
+        # Match offset -> where its C statement starts: the statement and enclosing-function
+        # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
+        self.statement_starts: dict[int, int] = {}
 
 
 # -- kinds ------------------------------------------------------------------------------
@@ -94,7 +97,9 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
     if directive:
         return directive
     end = src.next_match(_C_STMT_END, m.end())
-    first = src.c.c_statement_start(start)
+    first = src.statement_starts.get(start)
+    if first is None:
+        first = src.statement_starts[start] = src.c.c_statement_start(start)
     last = end.end() - 1 if end else len(src.masked) - 1  # ``Source.span``, inlined
     starts = src.starts
     return bisect_right(starts, first), bisect_right(starts, last if last > first else first)

@@ -193,7 +193,7 @@ def test_stacked_decorators_are_passed_without_a_regex_each(
 def test_a_statement_start_is_measured_once_for_every_kind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    measured = _counting(monkeypatch, CStructure, "_statement_start")
+    measured = _counting(monkeypatch, CStructure, "c_statement_start")
     units = 2_000
     src = _source("k.cu", "threadIdx.x + blockIdx.x; cudaMalloc(p);\n" * units)
     for rule_id in ("cuda.device-builtin", "cuda.device-body"):
