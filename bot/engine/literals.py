@@ -136,10 +136,16 @@ def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return _AFTER_NEWLINE[pattern]
 
 
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """False when ``text`` lacks a literal every match of ``pattern`` contains: no part of it
+    can match. True says nothing."""
+    return _holds(need(pattern), text)
+
+
 def search(pattern: re.Pattern[str], text: str) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
     lacks a literal every match contains."""
-    if not _holds(need(pattern), text):
+    if not may_match(pattern, text):
         return False
     # re tries a pattern opening with ^ at every offset; a newline opening it is a literal,
     # which re finds at memchr speed before trying the rest (half the time on C sources).

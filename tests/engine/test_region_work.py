@@ -3,6 +3,7 @@ a kind skips must stay skipped (a regression shows as a count growing with the i
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import Any, cast
 
@@ -211,3 +212,20 @@ def test_a_match_in_a_long_macro_belongs_to_it_up_to_its_line_cap() -> None:
     assert src.pp.directive_span(src.starts[cap] + 2) == (1, cap + 1)
     assert src.pp.directive_span(src.starts[cap + 1] + 2) is None  # the line after it
     assert src.pp.directive_span(len(text) - 3) is None
+
+
+def test_spans_are_checked_against_a_line_condition_only_when_the_file_may_match_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # cuda.device-builtin leaves out lines launching or sizing a grid (``<<<``, ``dim3``): a
+    # file holding neither keeps every span without reading each span's line.
+    module = importlib.import_module("bot.engine.classify")
+    checked = _counting(monkeypatch, module, "_not_on_lines")
+    body = "__global__ void k(int* p) {\n  p[threadIdx.x] = 0;\n}\n" * 50
+    report = module.classify("k.cu", body.encode())
+    assert checked[0] == 0
+    assert report.layers["kernel"] == 150
+    launch = "void run() {\n  dim3 grid(blockDim.x);\n}\n"
+    report = module.classify("k.cu", (body + launch).encode())
+    assert checked[0] == 1
+    assert report.line_rules[151] != "cuda.device-builtin"  # the dim3 line left out
