@@ -418,7 +418,7 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
             if several:
                 continue
         else:
-            line = src.line_of(s)
+            line = span[0]  # the line the literal starts on
             if line not in returning:
                 returning[line] = _returned_among_kinds(src, line, returners)
             if _in_dispatch_chain(src, line, chains) or returning[line]:
