@@ -63,7 +63,8 @@ _ADJACENT_GAP = 200  # blanks between two literals that still join them
 class Source(SourceText):
     """A lexed file plus the structures region kinds share, each built lazily once: C-family
     braces and bodies (``c``), preprocessor directives and branches (``pp``), logical lines
-    and indented blocks (``lines``), string literals (``strings``)."""
+    and indented blocks (``lines``), string literals (``strings``), and the C statement
+    starts measured so far (``statement_starts``)."""
 
     __slots__ = ("c", "lines", "pp", "statement_starts", "strings")
 
@@ -390,7 +391,7 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     # every body anyway: cut them all at once.
     body = src.strings.bodies().__getitem__
     collections: tuple[list[int], dict[int, int]] | None = None
-    last: Span | None = None  # the span yielded last: a literal within it adds nothing
+    last: Span | None = None  # the span yielded last: a literal on the same lines adds nothing
     for index in src.strings.strings_holding(keywords):
         if not pattern.search(body(index)):
             continue
