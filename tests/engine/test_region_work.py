@@ -8,6 +8,8 @@ import re
 from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.engine import literals, preprocessor, regions, string_literals
 from bot.engine.c_structure import CStructure
@@ -74,6 +76,28 @@ def test_every_match_in_the_rules_examples_holds_one_of_its_anchors() -> None:
     assert checked > 300  # the rules' examples, not a few
 
 
+_ANCHORED = [
+    (spec.pattern, anchors)
+    for spec in SPECS
+    if spec.pattern is not None and (anchors := literals.anchors(spec.pattern)) is not None
+]
+# Pieces of matches: every anchor, split in two too (a match must not be assembled from
+# halves), and what stands around them in code.
+_PIECES = sorted(
+    {piece for _, anchors in _ANCHORED for a in anchors for piece in (a, a[:2], a[2:])}
+    | {" ", "\n", "(", ")", ".", "->", "::", "_", "x", ";", "#", "<<<", '"', "'", "="}
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_every_match_of_arbitrary_text_holds_one_of_its_anchors(text: str) -> None:
+    for pattern, anchors in _ANCHORED:
+        for m in pattern.finditer(text):
+            if m.start() != m.end():
+                assert any(anchor in m.group() for anchor in anchors), (pattern.pattern, m)
+
+
 def test_a_keyword_dense_window_without_the_patterns_anchors_is_not_searched() -> None:
     # Every line holds "cuda", so the file is one window, but none holds what a match of
     # PyTorch's C++ CUDA API needs ("at::cuda::", "is_cuda", ...): its pattern (which re tries
@@ -93,6 +117,8 @@ def test_zero_width_assertions_do_not_split_a_needed_literal() -> None:
     # literal_first writes \bthreadIdx as t(?<!\wt)hreadIdx: the match still holds "threadIdx".
     assert literals.anchors(re.compile(r"t(?<!\wt)hreadIdx\.x")) == ("threadIdx.x",)
     assert literals.anchors(re.compile(r"(?:ab|cd)x")) is None  # too short to skip anything
+    # A character class consumes one: the literals around it are not one run.
+    assert literals.anchors(re.compile(r"torch[_-]xla\[tpu\]")) == ("xla[tpu]",)
     assert literals.anchors(re.compile(r"\w+(?:\.|->)is_cuda\(|at::cuda::")) == (
         "is_cuda(",
         "at::cuda::",
