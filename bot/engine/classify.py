@@ -204,8 +204,10 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         # Drained at C speed (a kind may yield a span per match), deduplicated in the order
         # found: kinds mostly yield spans in file order, so sorting them below is near-linear.
         found = dict.fromkeys(spans)
-        if found and spec.unless_line is not None:
-            found = _not_on_lines(found, spec.unless_line, lexed, src)
+        # A file lacking what the line condition needs (``<<<``, ``dim3``) keeps every span.
+        unless_line = spec.unless_line
+        if found and unless_line is not None and literals.may_match(unless_line, lexed.text):
+            found = _not_on_lines(found, unless_line, lexed, src)
         if found:
             claimed[index] = found
     return [

@@ -24,7 +24,12 @@ from typing import Any
 Need = str | tuple[str, tuple["Need", ...]] | None
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+# Items that match no character: the literals on either side of one are adjacent in a match
+# (``t(?<!\wt)hreadIdx``, as ``literal_first`` writes ``\bthreadIdx``, needs "threadIdx").
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_ANCHOR_MIN = 3  # shorter literals are in most windows: searching for them skips little
 _NEEDS: dict[re.Pattern[str], Need] = {}
+_ANCHORS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
 _AFTER_NEWLINE: dict[re.Pattern[str], re.Pattern[str] | None] = {}
 
 
@@ -34,6 +39,8 @@ def _sequence(items: Any) -> Need:
     for op, av in items:
         if op is sre.LITERAL:
             run.append(chr(av))
+            continue
+        if op in _ZERO_WIDTH:
             continue
         if run:
             needs.append("".join(run))
@@ -71,6 +78,35 @@ def need(pattern: re.Pattern[str]) -> Need:
     return _NEEDS[pattern]
 
 
+def anchors(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Literals at least one of which every match of ``pattern`` contains, none shorter than
+    ``_ANCHOR_MIN`` (None: no such set), computed once per pattern: a stretch of text holding
+    none of them holds no match."""
+    if pattern not in _ANCHORS:
+        found = _anchors(need(pattern))
+        _ANCHORS[pattern] = found if found and min(map(len, found)) >= _ANCHOR_MIN else None
+    return _ANCHORS[pattern]
+
+
+def _anchors(requirement: Need) -> tuple[str, ...] | None:
+    if requirement is None:
+        return None
+    if isinstance(requirement, str):
+        return (requirement,)
+    kind, parts = requirement
+    if kind == "any":  # every alternative must bring its own
+        found: list[str] = []
+        for part in parts:
+            own = _anchors(part)
+            if own is None:
+                return None
+            found += own
+        return tuple(dict.fromkeys(found))
+    # Every part is needed: the one whose shortest literal is longest is the rarest.
+    options = [own for own in map(_anchors, parts) if own is not None]
+    return max(options, key=lambda own: min(map(len, own)), default=None)
+
+
 def _holds(requirement: Need, text: str) -> bool:
     if requirement is None:
         return True
@@ -100,10 +136,16 @@ def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return _AFTER_NEWLINE[pattern]
 
 
+def may_match(pattern: re.Pattern[str], text: str) -> bool:
+    """False when ``text`` lacks a literal every match of ``pattern`` contains: no part of it
+    can match. True says nothing."""
+    return _holds(need(pattern), text)
+
+
 def search(pattern: re.Pattern[str], text: str) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
     lacks a literal every match contains."""
-    if not _holds(need(pattern), text):
+    if not may_match(pattern, text):
         return False
     # re tries a pattern opening with ^ at every offset; a newline opening it is a literal,
     # which re finds at memchr speed before trying the rest (half the time on C sources).

@@ -45,7 +45,9 @@ class Preprocessor:
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._conditionals: tuple[list[int], list[int], list[str]] | None = None
         self._directives: tuple[list[int], list[int]] | None = None
-        self._directive_lines: dict[int, Span] = {}  # directive index -> its lines
+        # Directive index -> its lines (at most ``_MACRO_LINES`` after the first), and the
+        # offset where they end.
+        self._directive_lines: dict[int, tuple[Span, int]] = {}
 
     def directive_span(self, pos: int) -> Span | None:
         """The lines of the preprocessor directive holding ``pos``, ``\\`` continuations
@@ -61,13 +63,15 @@ class Preprocessor:
         at = bisect_right(starts, pos) - 1
         if at < 0 or pos > ends[at]:
             return None
-        lines = self._directive_lines.get(at)
-        if lines is None:  # once per directive, not per match inside it
+        known = self._directive_lines.get(at)
+        if known is None:  # once per directive, not per match inside it
             first, last = self.text.span(starts[at], ends[at])
-            lines = self._directive_lines[at] = (first, min(last, first + _MACRO_LINES))
-        if lines[1] - lines[0] < _MACRO_LINES:  # not cut short: it holds all of ``pos``'s lines
-            return lines
-        return lines if self.text.line_of(pos) <= lines[1] else None
+            cut = min(last, first + _MACRO_LINES)
+            # Past the end of its last line kept, a match is outside the directive.
+            line_starts = self.text.starts
+            limit = line_starts[cut] if cut < last else ends[at] + 1
+            known = self._directive_lines[at] = ((first, cut), limit)
+        return known[0] if pos < known[1] else None
 
     def _find_directives(self) -> tuple[list[int], list[int]]:
         """[start, end) offsets of every directive, from its line's start."""

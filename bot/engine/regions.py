@@ -63,9 +63,10 @@ _ADJACENT_GAP = 200  # blanks between two literals that still join them
 class Source(SourceText):
     """A lexed file plus the structures region kinds share, each built lazily once: C-family
     braces and bodies (``c``), preprocessor directives and branches (``pp``), logical lines
-    and indented blocks (``lines``), string literals (``strings``)."""
+    and indented blocks (``lines``), string literals (``strings``), and the C statement
+    starts measured so far (``statement_starts``)."""
 
-    __slots__ = ("c", "lines", "pp", "strings")
+    __slots__ = ("c", "lines", "pp", "statement_starts", "strings")
 
     def __init__(self, lexed: Lexed, family: Family, occurrences: dict[str, list[int]]) -> None:
         super().__init__(
@@ -75,6 +76,9 @@ class Source(SourceText):
         self.pp = Preprocessor(self)
         self.lines = LogicalLines(self)
         self.strings = StringLiterals(self, self.lines)
+        # Match offset -> where its C statement starts: the statement and enclosing-function
+        # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
+        self.statement_starts: dict[int, int] = {}
 
 
 # -- kinds ------------------------------------------------------------------------------
@@ -94,7 +98,9 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
     if directive:
         return directive
     end = src.next_match(_C_STMT_END, m.end())
-    first = src.c.c_statement_start(start)
+    first = src.statement_starts.get(start)
+    if first is None:
+        first = src.statement_starts[start] = src.c.c_statement_start(start)
     last = end.end() - 1 if end else len(src.masked) - 1  # ``Source.span``, inlined
     starts = src.starts
     return bisect_right(starts, first), bisect_right(starts, last if last > first else first)
@@ -102,7 +108,9 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
 
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     covered = 0  # last line of the previous statement: a match inside it adds nothing
-    starts = src.starts
+    starts, nlines = src.starts, src.nlines
+    # A statement left open to the end of the file (no ``;`` after it) holds every later
+    # match: they are not searched for.
     if src.family != "braces" or src.line_statements:  # ``_statement_span``, inlined
         statement_last = src.lines.statement_last
         for m in src.finditer(pattern, keywords):
@@ -110,6 +118,8 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
             if line > covered:
                 covered = statement_last(line)
                 yield line, covered
+                if covered >= nlines:
+                    return
         return
     for m in src.finditer(pattern, keywords):
         if bisect_right(starts, m.start()) <= covered:
@@ -117,6 +127,8 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
         span = _statement_span(src, m)
         covered = span[1]
         yield span
+        if covered >= nlines:
+            return
 
 
 def _block(
@@ -287,6 +299,10 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
                     break
                 walked.append(line)
                 text = lines[line - 1]
+                # A decorator line goes on to the next without a regex (but Julia's
+                # ``@kernel function f(``, which PY_DEF takes as a def).
+                if text.lstrip(" \t").startswith("@") and "function" not in text:
+                    continue
                 if starts[line - 1] and PY_DEF.match(text):
                     found = line
                     break
@@ -375,10 +391,14 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     # every body anyway: cut them all at once.
     body = src.strings.bodies().__getitem__
     collections: tuple[list[int], dict[int, int]] | None = None
+    last: Span | None = None  # the span yielded last: a literal on the same lines adds nothing
     for index in src.strings.strings_holding(keywords):
         if not pattern.search(body(index)):
             continue
         s, e = strings[index]
+        span = src.span(s, e)
+        if span == last:  # a line of literals (``["cuda", ["cuda", ...]]``) is read once
+            continue
         # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
         # probe's "attr" and a comma before the literal come first: str.find is cheaper
         # than a regex search over the 200 characters before every literal.
@@ -399,12 +419,13 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
             if several:
                 continue
         else:
-            line = src.line_of(s)
+            line = span[0]  # the line the literal starts on
             if line not in returning:
                 returning[line] = _returned_among_kinds(src, line, returners)
             if _in_dispatch_chain(src, line, chains) or returning[line]:
                 continue
-        yield src.span(s, e)
+        last = span
+        yield span
 
 
 def _after_comma(masked: str, pos: int) -> bool:
@@ -441,7 +462,13 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
     # An `if` heads its own chain: the branches above it belong to another one.
     for step in (1,) if m.group(1) == "if" else (-1, 1):
         number = line + step
-        while 0 < number <= len(lines) and abs(number - line) <= _CHAIN_REACH:
+        # One past the last line read that way: the file's edge or _CHAIN_REACH lines off.
+        stop = (
+            max(line - _CHAIN_REACH, 1) - 1
+            if step < 0
+            else min(line + _CHAIN_REACH, len(lines)) + 1
+        )
+        while number != stop:
             code = lines[number - 1]
             stripped = code.lstrip()
             depth = len(code) - len(stripped)

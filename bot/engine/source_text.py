@@ -4,14 +4,24 @@ windows of lines holding a rule's keywords that its pattern runs in."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from itertools import accumulate, repeat
 
+from bot.engine import literals
 from bot.engine.lexer import Lexed
 
 Span = tuple[int, int]
 Keywords = tuple[str, ...]
+# Windows longer than this are searched only when they hold one of the literals every match
+# of the pattern needs (``literals.anchors``): a file dense with keywords is one window, in
+# which a pattern that ``re`` tries at every offset (``\b\w+(?:\.|->)is_cuda``) crawls.
+_ANCHORED_WINDOW = 200
+# Many small windows: where the anchors stand is found once, by one ``str.find`` pass over the
+# windows' stretch per anchor (about 4,000 characters in the time of one regex search of a
+# window), and only the windows holding one are searched.
+_WINDOW_COST = 4000
+_SAMPLE = 8  # windows read first for an anchor
 
 
 def offsets(text: str, chars: str) -> list[int]:
@@ -92,8 +102,17 @@ class SourceText:
         if not keywords:
             yield from pattern.finditer(masked)
             return
-        search = pattern.search
-        for start, end in self.windows(keywords):
+        search, needed, find = pattern.search, literals.anchors(pattern), masked.find
+        windows = self.windows(keywords)
+        if needed is not None and len(windows) * _WINDOW_COST > len(masked) * len(needed):
+            windows = self._holding(windows, needed)
+        for start, end in windows:
+            if (
+                needed is not None
+                and end - start > _ANCHORED_WINDOW
+                and all(find(literal, start, end) < 0 for literal in needed)
+            ):
+                continue
             m = search(masked, start, end)
             while m is not None:
                 if m.start() == m.end():  # finditer knows how to step past an empty match
@@ -101,6 +120,36 @@ class SourceText:
                     break
                 yield m
                 m = search(masked, m.end(), end)
+
+    def _holding(
+        self, windows: list[tuple[int, int]], needed: tuple[str, ...]
+    ) -> list[tuple[int, int]]:
+        """Those of ``windows`` in which one of the literals ``needed`` starts (all of them
+        when the first windows hold one, or the literals occur in more than half as many
+        places as there are windows)."""
+        masked, first, last = self.masked, windows[0][0], windows[-1][1]
+        find = masked.find
+        # An anchor in the first windows (``USE_CUDA`` of a build guard) is likely in most:
+        # nothing to skip, and a pass over the file per anchor is not paid. Else counted at
+        # C speed before its places are collected one by one.
+        if any(
+            find(literal, start, end) >= 0 for start, end in windows[:_SAMPLE] for literal in needed
+        ):
+            return windows
+        if sum(masked.count(literal, first, last) for literal in needed) > len(windows) // 2:
+            return windows
+        found: list[int] = []
+        for literal in needed:
+            at = find(literal, first, last)
+            while at >= 0:
+                found.append(at)
+                at = find(literal, at + 1, last)
+        found.sort()
+        return [
+            (start, end)
+            for start, end in windows
+            if (at := bisect_left(found, start)) < len(found) and found[at] < end
+        ]
 
     def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
         """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from itertools import accumulate, starmap
+from itertools import accumulate, compress, groupby, repeat, starmap
 
 from bot.engine.logical_lines import LogicalLines
 from bot.engine.source_text import Keywords, SourceText, Span, offsets
@@ -85,7 +85,10 @@ class StringLiterals:
         """``string_body`` of every literal, cut once per file (``device_kinds`` reads them
         all) by ``map``, with no Python frame per literal but the cut itself."""
         if self._bodies is None:
-            self._bodies = list(map(string_body, self.tokens()))
+            tokens = self.tokens()
+            # Each distinct literal cut once: dispatch code repeats "cuda" thousands of times.
+            body_of = {token: string_body(token) for token in set(tokens)}
+            self._bodies = list(map(body_of.__getitem__, tokens))
         return self._bodies
 
     def device_kinds(self) -> tuple[list[int], list[str], list[int]]:
@@ -93,17 +96,19 @@ class StringLiterals:
         start offsets, their kinds and, for each, the number of the next one naming another
         kind (else their count), so whether a range names several kinds is two bisections."""
         if self._device_kinds is None:
-            found = list(map(_DEVICE_KIND.match, map(str.lower, map(str.strip, self.bodies()))))
-            named = [
-                (s, kind.group(1))
-                for s, kind in zip(self.string_starts(), found, strict=True)
-                if kind
-            ]
-            positions = [s for s, _ in named]
-            kinds = [kind for _, kind in named]
-            other = [len(kinds)] * len(kinds)
-            for k in range(len(kinds) - 2, -1, -1):
-                other[k] = k + 1 if kinds[k + 1] != kinds[k] else other[k + 1]
+            # Each distinct body matched once (dispatch code repeats a few kinds), then every
+            # literal's kind ("" for none) looked up and picked out at C speed.
+            read = list(map(str.lower, map(str.strip, self.bodies())))
+            kind_of = {body: _device_kind(body) for body in set(read)}
+            found = list(map(kind_of.__getitem__, read))
+            positions = list(compress(self.string_starts(), found))
+            kinds = list(filter(None, found))
+            # Each literal of a run naming one kind gets the number ending the run: filled
+            # a run at a time (a list naming one kind thousands of times is one run).
+            other: list[int] = []
+            for _, run in groupby(kinds):
+                size = len(list(run))
+                other += repeat(len(other) + size, size)
             self._device_kinds = positions, kinds, other
         return self._device_kinds
 
@@ -130,6 +135,15 @@ class StringLiterals:
             starts = [0, *accumulate(map((1).__add__, map(len, tokens)))]
             self._joined = "\n".join(tokens), starts
         joined, starts = self._joined
+        if joined.count(keyword) * _BULK_SHARE > len(starts):
+            # In a good share of the literals (``"cuda"`` in dispatch code): each literal
+            # tested at C speed beats a search and a bisection a literal in Python.
+            tokens = self.tokens()
+            found = list(
+                compress(range(len(tokens)), map(str.__contains__, tokens, repeat(keyword)))
+            )
+            self._holding_keyword[keyword] = found
+            return found
         found = self._holding_keyword[keyword] = []
         i = joined.find(keyword)
         while i >= 0:
@@ -202,6 +216,12 @@ class StringLiterals:
             count += 1
             m = search(masked, m.end())
         return len(masked)
+
+
+def _device_kind(body: str) -> str:
+    """The device kind a stripped, lower-cased literal body names (``cuda:0``), or ""."""
+    kind = _DEVICE_KIND.match(body)
+    return kind.group(1) if kind else ""
 
 
 def string_body(token: str) -> str:

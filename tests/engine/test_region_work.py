@@ -1,0 +1,257 @@
+"""Work region kinds do on the shapes the adversarial bench builds, counted, not timed: what
+a kind skips must stay skipped (a regression shows as a count growing with the input)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any, cast
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine import literals, preprocessor, regions, string_literals
+from bot.engine.c_structure import CStructure
+from bot.engine.languages import by_path
+from bot.engine.lexer import lex
+from bot.engine.regions import KINDS, Source
+from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
+
+
+class CountingPattern:
+    """A compiled pattern that counts the searches a kind makes with it."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.compiled = pattern
+        self.pattern = pattern.pattern
+        self.flags = pattern.flags
+        self.searches = 0
+
+    def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match[str] | None:
+        self.searches += 1
+        return self.compiled.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match[str] | None:
+        self.searches += 1
+        return self.compiled.match(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> Any:
+        self.searches += 1
+        return self.compiled.finditer(text, pos, endpos)
+
+
+def _source(path: str, text: str) -> Source:
+    language, _ = by_path(path)
+    assert language is not None
+    lexed = lex(text, language.family)
+    occurrences = RULES_BY_LANGUAGE[language.name].keywords.occurrences(lexed.masked)
+    return Source(lexed, language.family, occurrences)
+
+
+def _spec(rule_id: str) -> Any:
+    return next(spec for spec in SPECS if spec.rule.id == rule_id and spec.pattern is not None)
+
+
+def _run(path: str, text: str, rule_id: str) -> tuple[list[tuple[int, int]], int]:
+    """A rule's spans in ``text`` and the searches its pattern took to find them."""
+    spec = _spec(rule_id)
+    counting = CountingPattern(spec.pattern)
+    spans = list(KINDS[spec.kind](_source(path, text), cast(Any, counting), spec.keywords))
+    return spans, counting.searches
+
+
+def test_every_match_in_the_rules_examples_holds_one_of_its_anchors() -> None:
+    checked = 0
+    for spec in SPECS:
+        pattern = spec.pattern
+        anchors = literals.anchors(pattern) if pattern is not None else None
+        if pattern is None or anchors is None:
+            continue
+        assert min(map(len, anchors)) >= 3
+        for example in spec.positive:
+            for m in pattern.finditer(example.code):
+                checked += 1
+                assert any(anchor in m.group() for anchor in anchors), (spec.rule.id, m.group())
+    assert checked > 300  # the rules' examples, not a few
+
+
+_ANCHORED = [
+    (spec.pattern, anchors)
+    for spec in SPECS
+    if spec.pattern is not None and (anchors := literals.anchors(spec.pattern)) is not None
+]
+# Pieces of matches: every anchor, split in two too (a match must not be assembled from
+# halves), and what stands around them in code.
+_PIECES = sorted(
+    {piece for _, anchors in _ANCHORED for a in anchors for piece in (a, a[:2], a[2:])}
+    | {" ", "\n", "(", ")", ".", "->", "::", "_", "x", ";", "#", "<<<", '"', "'", "="}
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_every_match_of_arbitrary_text_holds_one_of_its_anchors(text: str) -> None:
+    for pattern, anchors in _ANCHORED:
+        for m in pattern.finditer(text):
+            if m.start() != m.end():
+                assert any(anchor in m.group() for anchor in anchors), (pattern.pattern, m)
+
+
+def test_a_keyword_dense_window_without_the_patterns_anchors_is_not_searched() -> None:
+    # Every line holds "cuda", so the file is one window, but none holds what a match of
+    # PyTorch's C++ CUDA API needs ("at::cuda::", "is_cuda", ...): its pattern (which re tries
+    # at every offset) never runs, however long the file.
+    dense = "cudaMalloc(p); cudaFree(p);\n" * 2_000
+    spans, searches = _run("k.cu", dense, "torch.cpp-cuda")
+    assert (spans, searches) == ([], 0)
+    # One anchor anywhere in the window and the window is searched, the match found.
+    spans, searches = _run(
+        "k.cu", dense + "auto s = at::cuda::getCurrentCUDAStream();\n", "torch.cpp-cuda"
+    )
+    assert spans == [(2_001, 2_001)]
+    assert searches >= 1
+
+
+def test_zero_width_assertions_do_not_split_a_needed_literal() -> None:
+    # literal_first writes \bthreadIdx as t(?<!\wt)hreadIdx: the match still holds "threadIdx".
+    assert literals.anchors(re.compile(r"t(?<!\wt)hreadIdx\.x")) == ("threadIdx.x",)
+    assert literals.anchors(re.compile(r"(?:ab|cd)x")) is None  # too short to skip anything
+    # A character class consumes one: the literals around it are not one run.
+    assert literals.anchors(re.compile(r"torch[_-]xla\[tpu\]")) == ("xla[tpu]",)
+    assert literals.anchors(re.compile(r"\w+(?:\.|->)is_cuda\(|at::cuda::")) == (
+        "is_cuda(",
+        "at::cuda::",
+    )
+
+
+@pytest.mark.parametrize("units", [1_000, 4_000])
+def test_matches_after_a_statement_left_open_to_the_end_are_not_searched(units: int) -> None:
+    # `wmma::` on every line of one statement that never ends: one span, and the pattern
+    # searched a fixed number of times, not once per match.
+    text = "wmma::fill_fragment(a, 0)\n" * units
+    spans, searches = _run("k.cu", text, "cuda.arch-feature")
+    assert spans == [(1, units)]
+    assert searches <= 2
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Count the calls to ``module.name`` (a plain function the code looks up each time)."""
+    calls = [0]
+    original = getattr(module, name)
+
+    def counted(*args: Any) -> Any:
+        calls[0] += 1
+        return original(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_line_of_nested_device_lists_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``x = ['cuda', ['cuda', ...]]`` on one line: every literal would claim that line; once
+    # it is claimed, the other literals' collections are not read.
+    judged = _counting(monkeypatch, regions, "_names_several_kinds")
+    for half in (1_000, 4_000):
+        text = "x = " + "['cuda', " * half + "]" * half + "\n"
+        spans, _ = _run("k.py", text, "torch.device-string")
+        assert spans == [(1, 1)]
+    assert judged[0] == 2  # one a file, whatever the number of literals
+
+
+def test_repeated_literals_are_cut_and_matched_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    cut = _counting(monkeypatch, string_literals, "string_body")
+    matched = _counting(monkeypatch, string_literals, "_device_kind")
+    text = "".join(f"if d == 'cuda':\n    x = 'a{i % 3}'\n" for i in range(3_000))
+    literals_ = _source("k.py", text).strings
+    kinds = literals_.device_kinds()
+    assert (cut[0], matched[0]) == (4, 4)  # 'cuda', 'a0', 'a1', 'a2'
+    assert kinds[1] == ["cuda"] * 3_000
+    assert kinds[2] == [3_000] * 3_000  # no literal after any of them names another kind
+
+
+def test_device_kinds_match_their_definition_on_a_mix() -> None:
+    bodies = ["cuda", "CUDA:1", " xpu ", "cpu", "cuda:x", "mps", "mps", "hip", "rocm:0", "cuda"]
+    text = "".join(f"x = {body!r}\n" for body in bodies)
+    positions, kinds, other = _source("k.py", text).strings.device_kinds()
+    expected = ["cuda", "cuda", "xpu", "mps", "mps", "hip", "rocm", "cuda"]
+    assert kinds == expected
+    assert len(positions) == len(expected)
+    # other[k]: the first literal after k naming another kind (else their count).
+    assert other == [
+        next((j for j in range(k + 1, len(expected)) if expected[j] != expected[k]), len(expected))
+        for k in range(len(expected))
+    ]
+
+
+@pytest.mark.parametrize("share", [0, 1, 2, 10])
+def test_literals_holding_a_keyword_whatever_its_share(share: int) -> None:
+    # Found by a search per occurrence when rare, by testing every literal when common.
+    items = [("'cuda'" if i % 10 < share else "'cpu'") for i in range(400)] + ['"cu\\nda"']
+    text = "x = [" + ", ".join(items) + "]\n"
+    literals_ = _source("k.py", text).strings
+    tokens = literals_.tokens()
+    assert literals_.strings_holding(("cuda",)) == [i for i, t in enumerate(tokens) if "cuda" in t]
+
+
+@pytest.mark.parametrize("units", [1_000, 4_000])
+def test_many_small_windows_without_the_patterns_anchors_are_not_searched(units: int) -> None:
+    # "CUDA" on every third line: thousands of one-line windows, none holding what PyTorch's
+    # C++ CUDA API needs. Where the anchors stand is found once; no window is searched.
+    text = "#ifdef USE_CUDA\n  p[i] = 0;\n#endif\n" * units
+    assert _run("k.cc", text, "torch.cpp-cuda") == ([], 0)
+    spans, searches = _run("k.cc", text + "#ifdef USE_CUDA\nat::cuda::sync();\n", "torch.cpp-cuda")
+    assert spans == [(3 * units + 2, 3 * units + 2)]
+    assert searches <= 2
+
+
+@pytest.mark.parametrize("defs", [20, 80])
+def test_stacked_decorators_are_passed_without_a_regex_each(
+    defs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting = CountingPattern(regions.PY_DEF)
+    monkeypatch.setattr(regions, "PY_DEF", counting)
+    text = "import triton\n" + ("@triton.jit\n" * 50 + "def k(x):\n    pass\n") * defs
+    spans, _ = _run("k.py", text, "triton.jit")
+    assert spans == [(2 + 52 * i, 2 + 52 * i + 51) for i in range(defs)]
+    assert counting.searches == defs  # each def line matched once, no decorator line
+
+
+def test_a_statement_start_is_measured_once_for_every_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    measured = _counting(monkeypatch, CStructure, "c_statement_start")
+    units = 2_000
+    src = _source("k.cu", "threadIdx.x + blockIdx.x; cudaMalloc(p);\n" * units)
+    for rule_id in ("cuda.device-builtin", "cuda.device-body"):
+        spec = _spec(rule_id)
+        spans = list(KINDS[spec.kind](src, spec.pattern, spec.keywords))
+        assert spans == [(line, line) for line in range(1, units + 1)]
+    assert measured[0] == units
+
+
+def test_a_match_in_a_long_macro_belongs_to_it_up_to_its_line_cap() -> None:
+    text = "#define BODY \\\n" + "  threadIdx.x; \\\n" * 700 + "\n"
+    src = _source("k.cu", text)
+    cap = preprocessor._MACRO_LINES
+    # starts[i] opens line i + 1: the directive keeps lines 1 to cap + 1.
+    assert src.pp.directive_span(src.starts[cap] + 2) == (1, cap + 1)
+    assert src.pp.directive_span(src.starts[cap + 1] + 2) is None  # the line after it
+    assert src.pp.directive_span(len(text) - 3) is None
+
+
+def test_spans_are_checked_against_a_line_condition_only_when_the_file_may_match_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # cuda.device-builtin leaves out lines launching or sizing a grid (``<<<``, ``dim3``): a
+    # file holding neither keeps every span without reading each span's line.
+    module = importlib.import_module("bot.engine.classify")
+    checked = _counting(monkeypatch, module, "_not_on_lines")
+    body = "__global__ void k(int* p) {\n  p[threadIdx.x] = 0;\n}\n" * 50
+    report = module.classify("k.cu", body.encode())
+    assert checked[0] == 0
+    assert report.layers["kernel"] == 150
+    launch = "void run() {\n  dim3 grid(blockDim.x);\n}\n"
+    report = module.classify("k.cu", (body + launch).encode())
+    assert checked[0] == 1
+    assert report.line_rules[151] != "cuda.device-builtin"  # the dim3 line left out
