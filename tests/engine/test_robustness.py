@@ -31,6 +31,7 @@ COMMENT = {
     "MSBuild": '<!-- <CudaCompile Include="k.cu" /> CUDA 12.4.props -->',
     "Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
     "AMDGPU Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
+    "Scala": _SLASH_COMMENT,  # a negative example: a Scala script beside bgfx's .sc shaders
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
