@@ -143,12 +143,18 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     )
 
 
-def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str], bool]) -> bool:
+def _found(
+    pattern: re.Pattern[str],
+    masked: str,
+    searched: dict[re.Pattern[str], bool],
+    present: dict[str, bool],
+) -> bool:
     """Whether ``pattern`` occurs in ``masked``, searched once per file: rules of one
-    ecosystem share their file-level conditions (patterns of one source compare equal)."""
+    ecosystem share their file-level conditions (patterns of one source compare equal), and
+    different conditions the literals they need (``present``)."""
     found = searched.get(pattern)
     if found is None:
-        found = searched[pattern] = literals.search(pattern, masked)
+        found = searched[pattern] = literals.search(pattern, masked, present)
     return found
 
 
@@ -168,11 +174,12 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
+    present: dict[str, bool] = {}
     for index in rules.candidates(in_code, in_literals):
         spec = SPECS[index]
-        if spec.requires is not None and not _found(spec.requires, masked, searched):
+        if spec.requires is not None and not _found(spec.requires, masked, searched, present):
             continue
-        if spec.unless is not None and _found(spec.unless, masked, searched):
+        if spec.unless is not None and _found(spec.unless, masked, searched, present):
             continue
         if src is None:
             src = Source(lexed, lang.family, in_code)

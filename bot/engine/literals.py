@@ -71,15 +71,27 @@ def need(pattern: re.Pattern[str]) -> Need:
     return _NEEDS[pattern]
 
 
-def _holds(requirement: Need, text: str) -> bool:
+def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
+    """Whether ``text`` holds what ``requirement`` needs; ``present`` remembers each literal
+    looked for (a file's conditions share them: ``import``, ``jax``, ``numba`` in three)."""
     if requirement is None:
         return True
     if isinstance(requirement, str):
-        return requirement in text
+        found = present.get(requirement)
+        if found is None:
+            found = present[requirement] = requirement in text
+        return found
     kind, parts = requirement
+    # Loops, not all()/any() over a generator: this runs for every condition of every file.
     if kind == "all":
-        return all(_holds(part, text) for part in parts)
-    return any(_holds(part, text) for part in parts)
+        for part in parts:
+            if not _holds(part, text, present):
+                return False
+        return True
+    for part in parts:
+        if _holds(part, text, present):
+            return True
+    return False
 
 
 def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
@@ -100,10 +112,13 @@ def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return _AFTER_NEWLINE[pattern]
 
 
-def search(pattern: re.Pattern[str], text: str) -> bool:
+def search(
+    pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None
+) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
-    lacks a literal every match contains."""
-    if not _holds(need(pattern), text):
+    lacks a literal every match contains. ``present`` (literal -> whether ``text`` holds it)
+    carries what earlier searches of the same text learnt."""
+    if not _holds(need(pattern), text, {} if present is None else present):
         return False
     # re tries a pattern opening with ^ at every offset; a newline opening it is a literal,
     # which re finds at memchr speed before trying the rest (half the time on C sources).
