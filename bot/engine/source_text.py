@@ -6,27 +6,47 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
+from functools import cache
 from itertools import accumulate, repeat
 
 from bot.engine.lexer import Lexed
 
 Span = tuple[int, int]
 Keywords = tuple[str, ...]
+_NEXT = (1).__add__
+_PREVIOUS = (-1).__add__
 
 
 def offsets(text: str, chars: str) -> list[int]:
     """The offsets of every one of ``chars`` in ``text``, in order: from the lengths of the
     pieces each splits ``text`` into, at C speed, where a regex of the characters would try
     every offset in Python's regex engine (three times as slow on a C file's braces)."""
+    if len(chars) > 2 and text.isascii():
+        # Each of ``chars`` made the first in the text's bytes (where offsets are character
+        # offsets): one split gives them all in order, with no merge of one list a char.
+        # A third cheaper for a Python file's six brackets; for two characters, a pass over
+        # every byte costs more than the two splits it saves.
+        pieces = text.encode("ascii").translate(_folding(chars)).split(chars[:1].encode())
+        return _piece_ends(pieces)
     found: list[int] = []
     for char in chars:
-        pieces = text.split(char)
-        pieces.pop()
-        # Each piece and the character after it: the running total, less one, is its offset.
-        found += map((-1).__add__, accumulate(map((1).__add__, map(len, pieces))))
+        found += _piece_ends(text.split(char))
     if len(chars) > 1:
         found.sort()  # sorted runs, merged
     return found
+
+
+def _piece_ends(pieces: list[str] | list[bytes]) -> list[int]:
+    """The offsets of the separators ``pieces`` were split at: the running total of each
+    piece's length and its separator's, less one (none after the last piece)."""
+    pieces.pop()
+    return list(map(_PREVIOUS, accumulate(map(_NEXT, map(len, pieces)))))
+
+
+@cache
+def _folding(chars: str) -> bytes:
+    """A bytes.translate table mapping each of ``chars`` (ASCII) to the first."""
+    return bytes.maketrans(chars.encode(), chars[:1].encode() * len(chars))
 
 
 class SourceText:

@@ -107,3 +107,15 @@ def test_a_match_at_the_start_after_a_newline_or_nowhere(text: str) -> None:
 def test_arbitrary_text_gets_the_patterns_answer(text: str) -> None:
     for pattern in CONDITIONS:
         assert literals.search(pattern, text) is (pattern.search(text) is not None), pattern
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
+def test_conditions_sharing_what_the_text_holds_get_the_patterns_answer(text: str) -> None:
+    # As a file's conditions are searched: one ``present`` for them all, filled in turn.
+    present: dict[str, bool] = {}
+    for pattern in CONDITIONS:
+        found = literals.search(pattern, text, present)
+        assert found is (pattern.search(text) is not None), pattern
+    assert present, "the conditions' literals were remembered"
+    assert all(held is (literal in text) for literal, held in present.items())
