@@ -182,7 +182,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         if spec.unless is not None and _found(spec.unless, masked, searched, present):
             continue
         if src is None:
-            src = Source(lexed, lang.family, in_code)
+            src = Source(lexed, lang.family, in_code, present)
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

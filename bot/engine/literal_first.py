@@ -49,7 +49,7 @@ def _grouping(source: str) -> list[tuple[int, str]] | None:
     return None if in_class else found
 
 
-def _split(source: str) -> list[str] | None:
+def alternatives(source: str) -> list[str] | None:
     """Top-level alternatives of a regex source (None when it cannot tell)."""
     marks = _grouping(source)
     if marks is None:
@@ -67,6 +67,19 @@ def _split(source: str) -> list[str] | None:
         return None
     parts.append(source[start:])
     return parts
+
+
+def opens_with_literal(source: str) -> bool:
+    """Whether ``source`` starts with one character matching itself, not repeated: what
+    ``re`` skips to when every alternative of a pattern starts so."""
+    first = source[:1]
+    if first == "\\":
+        first = source[:2]
+        if _WORD.fullmatch(first[1:]) or len(first) < 2:
+            return False  # \b, \w, \d...: a class or an anchor, not a literal
+    elif not _LITERAL.fullmatch(first):
+        return False
+    return source[len(first) : len(first) + 1] not in _QUANTIFIERS
 
 
 def _group_end(source: str) -> int | None:
@@ -112,11 +125,11 @@ def _branch(branch: str) -> list[str]:
         inner, after = rest[3:end], rest[end + 1 :]
         if after[:1] in _QUANTIFIERS:
             return [branch]
-        alternatives = _split(inner)
-        if alternatives is None:
+        inner_branches = alternatives(inner)
+        if inner_branches is None:
             return [branch]
         out = []
-        for alt in alternatives:
+        for alt in inner_branches:
             out.extend(_branch("\\b" + alt + after))
         return out
     first = rest[:1]
@@ -128,7 +141,7 @@ def _branch(branch: str) -> list[str]:
 def literal_first(source: str) -> str:
     """The same matches, sooner: a branch starting ``\\bx`` (x a word character) becomes
     ``x(?<!\\wx)``, which lets the engine skip to candidate characters."""
-    parts = _split(source)
+    parts = alternatives(source)
     if parts is None:
         return source
     out = []

@@ -20,12 +20,17 @@ from re import (  # type: ignore[attr-defined]  # internal modules typeshed leav
 from re import _parser  # type: ignore[attr-defined]  # the same
 from typing import Any
 
+from bot.engine.literal_first import alternatives, opens_with_literal
+
 #: A requirement: None (nothing), a literal, or ("all" | "any", requirements).
 Need = str | tuple[str, tuple["Need", ...]] | None
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _NEEDS: dict[re.Pattern[str], Need] = {}
 _AFTER_NEWLINE: dict[re.Pattern[str], re.Pattern[str] | None] = {}
+#: Pattern -> what its slow alternatives need, and the pattern without them (None: no such).
+_SLOW: dict[re.Pattern[str], tuple[tuple[Need, ...], re.Pattern[str]] | None] = {}
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]")
 
 
 def _sequence(items: Any) -> Need:
@@ -65,10 +70,13 @@ def _item(op: Any, av: Any) -> Need:
 def need(pattern: re.Pattern[str]) -> Need:
     """What every match of ``pattern`` contains (computed once per pattern)."""
     if pattern not in _NEEDS:
-        parsed = _parser.parse(pattern.pattern, pattern.flags)
-        ignore_case = parsed.state.flags & re.IGNORECASE
-        _NEEDS[pattern] = None if ignore_case else _sequence(parsed)
+        _NEEDS[pattern] = _need(pattern.pattern, pattern.flags)
     return _NEEDS[pattern]
+
+
+def _need(source: str, flags: int) -> Need:
+    parsed = _parser.parse(source, flags)
+    return None if parsed.state.flags & re.IGNORECASE else _sequence(parsed)
 
 
 def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
@@ -82,16 +90,9 @@ def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
             found = present[requirement] = requirement in text
         return found
     kind, parts = requirement
-    # Loops, not all()/any() over a generator: this runs for every condition of every file.
     if kind == "all":
-        for part in parts:
-            if not _holds(part, text, present):
-                return False
-        return True
-    for part in parts:
-        if _holds(part, text, present):
-            return True
-    return False
+        return all(_holds(part, text, present) for part in parts)
+    return any(_holds(part, text, present) for part in parts)
 
 
 def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
@@ -112,9 +113,7 @@ def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return _AFTER_NEWLINE[pattern]
 
 
-def search(
-    pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None
-) -> bool:
+def search(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
     lacks a literal every match contains. ``present`` (literal -> whether ``text`` holds it)
     carries what earlier searches of the same text learnt."""
@@ -127,3 +126,41 @@ def search(
     if after_newline is None:
         return pattern.search(text) is not None
     return pattern.match(text) is not None or after_newline.search(text) is not None
+
+
+def skippable(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> re.Pattern[str]:
+    """``pattern``, or when ``text`` lacks what each of its slow alternatives needs, the
+    pattern without them: the same matches in ``text``, found sooner.
+
+    An alternative is slow when it does not open with a literal (``\\b\\w+\\.is_cuda``, ``^``):
+    ``re`` then tries the whole pattern at every offset, where with literals opening every
+    alternative it skips to the characters that may start a match. An alternative whose
+    literal is missing matches nowhere, and alternatives are tried in order, so the others
+    find the same matches without it. ``present`` is ``search``'s memo of the literals.
+    """
+    if pattern not in _SLOW:
+        _SLOW[pattern] = _without_slow(pattern)
+    slow = _SLOW[pattern]
+    if slow is None:
+        return pattern
+    needs, faster = slow
+    for requirement in needs:
+        if _holds(requirement, text, present):
+            return pattern
+    return faster
+
+
+def _without_slow(pattern: re.Pattern[str]) -> tuple[tuple[Need, ...], re.Pattern[str]] | None:
+    """What ``pattern``'s slow alternatives need, and the pattern without them; None when it
+    has none, only such, groups (numbered by position), comments (re.X) or flags set inside
+    it for all."""
+    if pattern.groups or pattern.flags & re.VERBOSE or _GLOBAL_FLAGS.match(pattern.pattern):
+        return None
+    branches = alternatives(pattern.pattern) or []
+    fast = [branch for branch in branches if opens_with_literal(branch)]
+    if not fast or len(fast) == len(branches):
+        return None
+    needs = tuple(_need(branch, pattern.flags) for branch in branches if branch not in fast)
+    if None in needs:
+        return None
+    return needs, re.compile("|".join(fast), pattern.flags)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from functools import cache
 from itertools import accumulate, repeat
 
+from bot.engine import literals
 from bot.engine.lexer import Lexed
 
 Span = tuple[int, int]
@@ -62,6 +63,7 @@ class SourceText:
         "masked",
         "occurrences",
         "preprocessor",
+        "present",
         "starts",
     )
 
@@ -72,8 +74,11 @@ class SourceText:
         occurrences: dict[str, list[int]],
         preprocessor: bool = True,
         line_statements: bool = False,
+        present: dict[str, bool] | None = None,
     ) -> None:
         self.lexed = lexed
+        # Literal -> whether the masked code holds it (``literals.search``'s memo).
+        self.present = {} if present is None else present
         self.preprocessor = preprocessor  # '#' lines are directives (C), not attributes (Rust)
         # Swift, Go, JavaScript: a statement ends with its line unless brackets stay open.
         self.line_statements = line_statements
@@ -106,9 +111,11 @@ class SourceText:
         it there instead of over the whole file keeps a file with many rules linear and fast.
         Adjacent keyword lines form one window. A file may hold thousands of windows, most
         without a match: each is searched with ``search`` (one call when nothing is there)
-        rather than a ``finditer`` iterator of its own.
+        rather than a ``finditer`` iterator of its own. Alternatives the engine cannot skip
+        to are left out when the file lacks what they need (``literals.skippable``).
         """
         masked = self.masked
+        pattern = literals.skippable(pattern, masked, self.present)
         if not keywords:
             yield from pattern.finditer(masked)
             return
