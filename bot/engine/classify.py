@@ -311,12 +311,18 @@ def _resolve(
     holder = _paint(range(len(ranked)), ranked, n)
     specs = list(map(_SPEC, ranked))
     specs.append(-1)
-    owner = list(map(specs.__getitem__, holder))
-    _repaint_narrower(ranked, holder, owner)
     # Only code lines count and only they form findings: a finding is a run of code lines
     # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
-    # ids written over its finding in one slice: nothing in Python runs once per line.
-    owners = list(compress(owner, code))
+    # ids written over its finding in one slice: nothing in Python runs once per line. Every
+    # line's owner is written out only when narrower claims take some lines (seldom).
+    repainted = _repaint_narrower(ranked, holder)
+    if repainted:
+        owner = list(map(specs.__getitem__, holder))
+        for line, spec in repainted.items():
+            owner[line] = spec
+        owners = list(compress(owner, code))
+    else:
+        owners = list(map(specs.__getitem__, compress(holder, code)))
     numbers = list(compress(range(1, n + 1), code))
     line_rules = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
     counts: dict[int, int] = {}  # spec index -> its code lines, in the order met
@@ -382,20 +388,21 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
     return painted
 
 
-def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) -> None:
-    """On each line, hand the winner's lines (``holder``: its position in ``ranked``; ``owner``:
-    its spec) on to a narrower claim nested in it.
+def _repaint_narrower(ranked: list[Claim], holder: list[int]) -> dict[int, int]:
+    """The lines (0-based) whose winner (``holder``: its position in ``ranked``) hands them on
+    to a narrower claim nested in it -> that claim's spec.
 
     The narrower rule says more about those lines: the `#ifdef COOPMAT2` branch of a Vulkan
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
+    repainted: dict[int, int] = {}
     specs = set(map(_SPEC, ranked))
     if len(specs) < 2:
-        return
+        return repainted
     wider_of = {index: wider for index in specs if (wider := _WIDER[index] & specs)}
     if not wider_of:
-        return
+        return repainted
     outer = set().union(*wider_of.values())
     # Per spec with narrower ones in the file: those (a descent stops at a spec without).
     narrower_of = {index: fewer for index in specs if (fewer := _WIDER_THAN[index] & specs)}
@@ -423,8 +430,8 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
                     nested.append(pos)
                     break
     if not nested:
-        return
-    n = len(owner)
+        return repainted
+    n = len(holder)
     # One sweep down the lines the nested claims cover: the claims covering the current line
     # are kept sorted (weakest first), those ended dropped through a heap of their ends, and
     # only the strongest _NESTED_CHOICES are tried per line, so thousands of nested claims
@@ -464,7 +471,8 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
                 else:
                     break
             if winner != held:
-                owner[line - 1] = spec
+                repainted[line - 1] = spec
+    return repainted
 
 
 def _union(firsts: list[int], lasts: list[int]) -> list[tuple[int, int]]:
