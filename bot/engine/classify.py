@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from heapq import heappop, heappush
-from itertools import compress, groupby
+from itertools import compress, groupby, starmap
 from operator import itemgetter, sub
 
 from bot.engine import literals, markers
@@ -167,10 +167,9 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     # a line (keywords hold no newline), not the whole text.
     in_literals: set[str] = set()
     if lexed.strings and rules.string_keywords.keywords:
-        text = lexed.text
-        in_literals = rules.string_keywords.found(
-            "\n".join([text[start:end] for start, end in lexed.strings])
-        )
+        # Cut by map, with no Python frame per literal (a file may hold thousands).
+        literal_texts = map(lexed.text.__getitem__, starmap(slice, lexed.strings))
+        in_literals = rules.string_keywords.found("\n".join(literal_texts))
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
