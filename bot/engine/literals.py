@@ -28,9 +28,17 @@ Need = str | tuple[str, tuple["Need", ...]] | None
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _NEEDS: dict[re.Pattern[str], Need] = {}
 _AFTER_NEWLINE: dict[re.Pattern[str], re.Pattern[str] | None] = {}
-#: Pattern -> what its slow alternatives need, and the pattern without them (None: no such).
-_SLOW: dict[re.Pattern[str], tuple[tuple[Need, ...], re.Pattern[str]] | None] = {}
+#: Pattern -> what its slow alternatives need, and the source without them (None: no such).
+_SLOW: dict[re.Pattern[str], tuple[tuple[Need, ...], str] | None] = {}
+#: Pattern -> itself without its slow alternatives, compiled when first searched so.
+_WITHOUT_SLOW: dict[re.Pattern[str], re.Pattern[str]] = {}
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]")
+# A place where an alternative at some depth starts (the source's start, after any "|")
+# with no literal first, as ``opens_with_literal`` reads one: without any, every top-level
+# alternative opens with one, which this finds at C speed, before any split in Python.
+_NO_LITERAL_AFTER = re.compile(
+    r"(?:^|\|)(?![^\\.^$*+?{}\[\]()|](?![*+?{])|\\[^A-Za-z0-9_](?![*+?{]))"
+)
 
 
 def _sequence(items: Any) -> Need:
@@ -143,18 +151,24 @@ def skippable(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> 
     slow = _SLOW[pattern]
     if slow is None:
         return pattern
-    needs, faster = slow
+    needs, source = slow
     for requirement in needs:
         if _holds(requirement, text, present):
             return pattern
+    # Compiled on first use (a millisecond each): a process may never need it.
+    faster = _WITHOUT_SLOW.get(pattern)
+    if faster is None:
+        faster = _WITHOUT_SLOW[pattern] = re.compile(source, pattern.flags)
     return faster
 
 
-def _without_slow(pattern: re.Pattern[str]) -> tuple[tuple[Need, ...], re.Pattern[str]] | None:
-    """What ``pattern``'s slow alternatives need, and the pattern without them; None when it
+def _without_slow(pattern: re.Pattern[str]) -> tuple[tuple[Need, ...], str] | None:
+    """What ``pattern``'s slow alternatives need, and its source without them; None when it
     has none, only such, groups (numbered by position), comments (re.X) or flags set inside
     it for all."""
     if pattern.groups or pattern.flags & re.VERBOSE or _GLOBAL_FLAGS.match(pattern.pattern):
+        return None
+    if not _NO_LITERAL_AFTER.search(pattern.pattern):
         return None
     branches = alternatives(pattern.pattern) or []
     fast = [branch for branch in branches if opens_with_literal(branch)]
@@ -163,4 +177,4 @@ def _without_slow(pattern: re.Pattern[str]) -> tuple[tuple[Need, ...], re.Patter
     needs = tuple(_need(branch, pattern.flags) for branch in branches if branch not in fast)
     if None in needs:
         return None
-    return needs, re.compile("|".join(fast), pattern.flags)
+    return needs, "|".join(fast)
