@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from heapq import heappop, heappush
-from itertools import compress, groupby
+from itertools import compress, groupby, starmap
 from operator import itemgetter, sub
 
 from bot.engine import literals, markers
@@ -163,12 +163,18 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     )
 
 
-def _found(pattern: re.Pattern[str], masked: str, searched: dict[re.Pattern[str], bool]) -> bool:
+def _found(
+    pattern: re.Pattern[str],
+    masked: str,
+    searched: dict[re.Pattern[str], bool],
+    present: dict[str, bool],
+) -> bool:
     """Whether ``pattern`` occurs in ``masked``, searched once per file: rules of one
-    ecosystem share their file-level conditions (patterns of one source compare equal)."""
+    ecosystem share their file-level conditions (patterns of one source compare equal), and
+    different conditions the literals they need (``present``)."""
     found = searched.get(pattern)
     if found is None:
-        found = searched[pattern] = literals.search(pattern, masked)
+        found = searched[pattern] = literals.search(pattern, masked, present)
     return found
 
 
@@ -181,21 +187,21 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     # a line (keywords hold no newline), not the whole text.
     in_literals: set[str] = set()
     if lexed.strings and rules.string_keywords.keywords:
-        text = lexed.text
-        in_literals = rules.string_keywords.found(
-            "\n".join([text[start:end] for start, end in lexed.strings])
-        )
+        # Cut by map, with no Python frame per literal (a file may hold thousands).
+        literal_texts = map(lexed.text.__getitem__, starmap(slice, lexed.strings))
+        in_literals = rules.string_keywords.found("\n".join(literal_texts))
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
+    present: dict[str, bool] = {}
     for index in rules.candidates(in_code, in_literals):
         spec = SPECS[index]
-        if spec.requires is not None and not _found(spec.requires, masked, searched):
+        if spec.requires is not None and not _found(spec.requires, masked, searched, present):
             continue
-        if spec.unless is not None and _found(spec.unless, masked, searched):
+        if spec.unless is not None and _found(spec.unless, masked, searched, present):
             continue
         if src is None:
-            src = Source(lexed, lang.family, in_code)
+            src = Source(lexed, lang.family, in_code, present)
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)
@@ -326,12 +332,18 @@ def _resolve(
     holder = _paint(range(len(ranked)), ranked, n)
     specs = list(map(_SPEC, ranked))
     specs.append(-1)
-    owner = list(map(specs.__getitem__, holder))
-    _repaint_narrower(ranked, holder, owner)
     # Only code lines count and only they form findings: a finding is a run of code lines
     # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
-    # ids written over its finding in one slice: nothing in Python runs once per line.
-    owners = list(compress(owner, code))
+    # ids written over its finding in one slice: nothing in Python runs once per line. Every
+    # line's owner is written out only when narrower claims take some lines (seldom).
+    repainted = _repaint_narrower(ranked, holder)
+    if repainted:
+        owner = list(map(specs.__getitem__, holder))
+        for line, spec in repainted.items():
+            owner[line] = spec
+        owners = list(compress(owner, code))
+    else:
+        owners = list(map(specs.__getitem__, compress(holder, code)))
     numbers = list(compress(range(1, n + 1), code))
     line_rules = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
     counts: dict[int, int] = {}  # spec index -> its code lines, in the order met
@@ -397,20 +409,21 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
     return painted
 
 
-def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) -> None:
-    """On each line, hand the winner's lines (``holder``: its position in ``ranked``; ``owner``:
-    its spec) on to a narrower claim nested in it.
+def _repaint_narrower(ranked: list[Claim], holder: list[int]) -> dict[int, int]:
+    """The lines (0-based) whose winner (``holder``: its position in ``ranked``) hands them on
+    to a narrower claim nested in it -> that claim's spec.
 
     The narrower rule says more about those lines: the `#ifdef COOPMAT2` branch of a Vulkan
     shader that runs everywhere runs on NVIDIA only. Among several such claims the usual
     order picks one, and the descent repeats inside it (vendor sets shrink, so it ends).
     """
+    repainted: dict[int, int] = {}
     specs = set(map(_SPEC, ranked))
     if len(specs) < 2:
-        return
+        return repainted
     wider_of = {index: wider for index in specs if (wider := _WIDER[index] & specs)}
     if not wider_of:
-        return
+        return repainted
     outer = set().union(*wider_of.values())
     # Per spec with narrower ones in the file: those (a descent stops at a spec without).
     narrower_of = {index: fewer for index in specs if (fewer := _WIDER_THAN[index] & specs)}
@@ -438,8 +451,8 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
                     nested.append(pos)
                     break
     if not nested:
-        return
-    n = len(owner)
+        return repainted
+    n = len(holder)
     # One sweep down the lines the nested claims cover: the claims covering the current line
     # are kept sorted (weakest first), those ended dropped through a heap of their ends, and
     # only the strongest _NESTED_CHOICES are tried per line, so thousands of nested claims
@@ -479,7 +492,8 @@ def _repaint_narrower(ranked: list[Claim], holder: list[int], owner: list[int]) 
                 else:
                     break
             if winner != held:
-                owner[line - 1] = spec
+                repainted[line - 1] = spec
+    return repainted
 
 
 def _union(firsts: list[int], lasts: list[int]) -> list[tuple[int, int]]:

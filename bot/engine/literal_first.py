@@ -24,32 +24,26 @@ _LITERAL = re.compile(r"[^\\.^$*+?{}\[\]()|]")
 _QUANTIFIERS = ("*", "+", "?", "{")
 
 
+# What ``_grouping`` reads in a regex source: an escape, a character class (a "]" right after
+# "[" or "[^" is a member; group 1 is its closing "]", empty when it is left open), or one of
+# "(", ")", "|". Everything else is skipped at C speed.
+_GROUPING_TOKEN = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*(\]?)|[()|]", re.S)
+
+
 def _grouping(source: str) -> list[tuple[int, str]] | None:
     """Offsets of ``(``, ``)`` and ``|`` in a regex source, outside escapes and character
     classes (None when a class is left open)."""
     found: list[tuple[int, str]] = []
-    i, in_class = 0, False
-    while i < len(source):
-        ch = source[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-        elif ch == "[":
-            in_class = True
-            # A "]" right after "[" or "[^" is a member of the class, not its end.
-            if source[i + 1 : i + 2] == "]" or source[i + 1 : i + 3] == "^]":
-                i += 2 if source[i + 1] == "]" else 3
-                continue
-        elif ch in "()|":
-            found.append((i, ch))
-        i += 1
-    return None if in_class else found
+    for token in _GROUPING_TOKEN.finditer(source):
+        mark = token.group()
+        if mark in ("(", ")", "|"):
+            found.append((token.start(), mark))
+        elif mark[0] == "[" and not token.group(1):
+            return None
+    return found
 
 
-def _split(source: str) -> list[str] | None:
+def alternatives(source: str) -> list[str] | None:
     """Top-level alternatives of a regex source (None when it cannot tell)."""
     marks = _grouping(source)
     if marks is None:
@@ -67,6 +61,19 @@ def _split(source: str) -> list[str] | None:
         return None
     parts.append(source[start:])
     return parts
+
+
+def opens_with_literal(source: str) -> bool:
+    """Whether ``source`` starts with one character matching itself, not repeated: what
+    ``re`` skips to when every alternative of a pattern starts so."""
+    first = source[:1]
+    if first == "\\":
+        first = source[:2]
+        if _WORD.fullmatch(first[1:]) or len(first) < 2:
+            return False  # \b, \w, \d...: a class or an anchor, not a literal
+    elif not _LITERAL.fullmatch(first):
+        return False
+    return source[len(first) : len(first) + 1] not in _QUANTIFIERS
 
 
 def _group_end(source: str) -> int | None:
@@ -112,11 +119,11 @@ def _branch(branch: str) -> list[str]:
         inner, after = rest[3:end], rest[end + 1 :]
         if after[:1] in _QUANTIFIERS:
             return [branch]
-        alternatives = _split(inner)
-        if alternatives is None:
+        inner_branches = alternatives(inner)
+        if inner_branches is None:
             return [branch]
         out = []
-        for alt in alternatives:
+        for alt in inner_branches:
             out.extend(_branch("\\b" + alt + after))
         return out
     first = rest[:1]
@@ -128,7 +135,7 @@ def _branch(branch: str) -> list[str]:
 def literal_first(source: str) -> str:
     """The same matches, sooner: a branch starting ``\\bx`` (x a word character) becomes
     ``x(?<!\\wx)``, which lets the engine skip to candidate characters."""
-    parts = _split(source)
+    parts = alternatives(source)
     if parts is None:
         return source
     out = []

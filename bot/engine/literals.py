@@ -20,6 +20,8 @@ from re import (  # type: ignore[attr-defined]  # internal modules typeshed leav
 from re import _parser  # type: ignore[attr-defined]  # the same
 from typing import Any
 
+from bot.engine.literal_first import alternatives, opens_with_literal
+
 #: A requirement: None (nothing), a literal, or ("all" | "any", requirements).
 Need = str | tuple[str, tuple["Need", ...]] | None
 
@@ -31,6 +33,17 @@ _ANCHOR_MIN = 3  # shorter literals are in most windows: searching for them skip
 _NEEDS: dict[re.Pattern[str], Need] = {}
 _ANCHORS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
 _AFTER_NEWLINE: dict[re.Pattern[str], re.Pattern[str] | None] = {}
+#: Pattern -> what its slow alternatives need, and the source without them (None: no such).
+_SLOW: dict[re.Pattern[str], tuple[tuple[Need, ...], str] | None] = {}
+#: Pattern -> itself without its slow alternatives, compiled when first searched so.
+_WITHOUT_SLOW: dict[re.Pattern[str], re.Pattern[str]] = {}
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]")
+# A place where an alternative at some depth starts (the source's start, after any "|")
+# with no literal first, as ``opens_with_literal`` reads one: without any, every top-level
+# alternative opens with one, which this finds at C speed, before any split in Python.
+_NO_LITERAL_AFTER = re.compile(
+    r"(?:^|\|)(?![^\\.^$*+?{}\[\]()|](?![*+?{])|\\[^A-Za-z0-9_](?![*+?{]))"
+)
 
 
 def _sequence(items: Any) -> Need:
@@ -72,9 +85,7 @@ def _item(op: Any, av: Any) -> Need:
 def need(pattern: re.Pattern[str]) -> Need:
     """What every match of ``pattern`` contains (computed once per pattern)."""
     if pattern not in _NEEDS:
-        parsed = _parser.parse(pattern.pattern, pattern.flags)
-        ignore_case = parsed.state.flags & re.IGNORECASE
-        _NEEDS[pattern] = None if ignore_case else _sequence(parsed)
+        _NEEDS[pattern] = _need(pattern.pattern, pattern.flags)
     return _NEEDS[pattern]
 
 
@@ -107,15 +118,25 @@ def _anchors(requirement: Need) -> tuple[str, ...] | None:
     return max(options, key=lambda own: min(map(len, own)), default=None)
 
 
-def _holds(requirement: Need, text: str) -> bool:
+def _need(source: str, flags: int) -> Need:
+    parsed = _parser.parse(source, flags)
+    return None if parsed.state.flags & re.IGNORECASE else _sequence(parsed)
+
+
+def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
+    """Whether ``text`` holds what ``requirement`` needs; ``present`` remembers each literal
+    looked for (a file's conditions share them: ``import``, ``jax``, ``numba`` in three)."""
     if requirement is None:
         return True
     if isinstance(requirement, str):
-        return requirement in text
+        found = present.get(requirement)
+        if found is None:
+            found = present[requirement] = requirement in text
+        return found
     kind, parts = requirement
     if kind == "all":
-        return all(_holds(part, text) for part in parts)
-    return any(_holds(part, text) for part in parts)
+        return all(_holds(part, text, present) for part in parts)
+    return any(_holds(part, text, present) for part in parts)
 
 
 def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
@@ -136,16 +157,17 @@ def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     return _AFTER_NEWLINE[pattern]
 
 
-def may_match(pattern: re.Pattern[str], text: str) -> bool:
+def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:
     """False when ``text`` lacks a literal every match of ``pattern`` contains: no part of it
-    can match. True says nothing."""
-    return _holds(need(pattern), text)
+    can match. True says nothing. ``present`` (literal -> whether ``text`` holds it) carries
+    what earlier searches of the same text learnt."""
+    return _holds(need(pattern), text, {} if present is None else present)
 
 
-def search(pattern: re.Pattern[str], text: str) -> bool:
+def search(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
-    lacks a literal every match contains."""
-    if not may_match(pattern, text):
+    lacks a literal every match contains (``present`` as for ``may_match``)."""
+    if not may_match(pattern, text, present):
         return False
     # re tries a pattern opening with ^ at every offset; a newline opening it is a literal,
     # which re finds at memchr speed before trying the rest (half the time on C sources).
@@ -154,3 +176,47 @@ def search(pattern: re.Pattern[str], text: str) -> bool:
     if after_newline is None:
         return pattern.search(text) is not None
     return pattern.match(text) is not None or after_newline.search(text) is not None
+
+
+def skippable(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> re.Pattern[str]:
+    """``pattern``, or when ``text`` lacks what each of its slow alternatives needs, the
+    pattern without them: the same matches in ``text``, found sooner.
+
+    An alternative is slow when it does not open with a literal (``\\b\\w+\\.is_cuda``, ``^``):
+    ``re`` then tries the whole pattern at every offset, where with literals opening every
+    alternative it skips to the characters that may start a match. An alternative whose
+    literal is missing matches nowhere, and alternatives are tried in order, so the others
+    find the same matches without it. ``present`` is ``search``'s memo of the literals.
+    """
+    if pattern not in _SLOW:
+        _SLOW[pattern] = _without_slow(pattern)
+    slow = _SLOW[pattern]
+    if slow is None:
+        return pattern
+    needs, source = slow
+    for requirement in needs:
+        if _holds(requirement, text, present):
+            return pattern
+    # Compiled on first use (a millisecond each): a process may never need it.
+    faster = _WITHOUT_SLOW.get(pattern)
+    if faster is None:
+        faster = _WITHOUT_SLOW[pattern] = re.compile(source, pattern.flags)
+    return faster
+
+
+def _without_slow(pattern: re.Pattern[str]) -> tuple[tuple[Need, ...], str] | None:
+    """What ``pattern``'s slow alternatives need, and its source without them; None when it
+    has none, only such, groups (numbered by position), comments (re.X) or flags set inside
+    it for all."""
+    if pattern.groups or pattern.flags & re.VERBOSE or _GLOBAL_FLAGS.match(pattern.pattern):
+        return None
+    if not _NO_LITERAL_AFTER.search(pattern.pattern):
+        return None
+    branches = alternatives(pattern.pattern) or []
+    fast = [branch for branch in branches if opens_with_literal(branch)]
+    if not fast or len(fast) == len(branches):
+        return None
+    needs = tuple(_need(branch, pattern.flags) for branch in branches if branch not in fast)
+    if None in needs:
+        return None
+    return needs, "|".join(fast)

@@ -68,9 +68,15 @@ class Source(SourceText):
 
     __slots__ = ("c", "lines", "pp", "statement_starts", "strings")
 
-    def __init__(self, lexed: Lexed, family: Family, occurrences: dict[str, list[int]]) -> None:
+    def __init__(
+        self,
+        lexed: Lexed,
+        family: Family,
+        occurrences: dict[str, list[int]],
+        present: dict[str, bool] | None = None,
+    ) -> None:
         super().__init__(
-            lexed, family.nesting, occurrences, family.preprocessor, family.line_statements
+            lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
         )
         self.c = CStructure(self)
         self.pp = Preprocessor(self)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bot.engine
-from bot.engine.literal_first import literal_first
+from bot.engine.literal_first import alternatives, literal_first, opens_with_literal
 from bot.engine.registry import SPECS
 
 RULE_FILES = Path(bot.engine.__file__).parent / "data" / "rules"
@@ -81,3 +81,39 @@ def test_arbitrary_text_matches_the_same(text: str) -> None:
 def test_keyword_soup_matches_the_same(text: str) -> None:
     for rule in WRITTEN:
         assert spans(WRITTEN[rule], text) == spans(REWRITTEN[rule], text), rule
+
+
+@pytest.mark.parametrize(
+    ("source", "split"),
+    [
+        (r"a|b(c|d)|e", ["a", "b(c|d)", "e"]),
+        (r"a|[|(]|\||x", ["a", "[|(]", "\\|", "x"]),  # a class or an escape: no alternative
+        (r"[]|]|x", ["[]|]", "x"]),  # "]" first in a class is a member
+        (r"[^]|]|x", ["[^]|]", "x"]),
+        (r"[\]|]|x", ["[\\]|]", "x"]),
+        (r"[a|b", None),  # a class left open
+        (r"(a|b", None),  # a group left open
+        ("", [""]),
+    ],
+)
+def test_top_level_alternatives(source: str, split: list[str] | None) -> None:
+    assert alternatives(source) == split
+
+
+@pytest.mark.parametrize(
+    ("source", "opens"),
+    [
+        ("cuda", True),
+        (r"\.cu", True),
+        (r"\#x", True),
+        ("a*b", False),  # repeated
+        (r"\bx", False),
+        (r"\w+", False),
+        ("^x", False),
+        ("[ab]c", False),
+        ("(?:a)", False),
+        ("", False),
+    ],
+)
+def test_what_opens_with_a_literal(source: str, opens: bool) -> None:
+    assert opens_with_literal(source) is opens

@@ -107,3 +107,86 @@ def test_a_match_at_the_start_after_a_newline_or_nowhere(text: str) -> None:
 def test_arbitrary_text_gets_the_patterns_answer(text: str) -> None:
     for pattern in CONDITIONS:
         assert literals.search(pattern, text) is (pattern.search(text) is not None), pattern
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=40).map("".join))
+def test_conditions_sharing_what_the_text_holds_get_the_patterns_answer(text: str) -> None:
+    # As a file's conditions are searched: one ``present`` for them all, filled in turn.
+    present: dict[str, bool] = {}
+    for pattern in CONDITIONS:
+        found = literals.search(pattern, text, present)
+        assert found is (pattern.search(text) is not None), pattern
+    assert present, "the conditions' literals were remembered"
+    assert all(held is (literal in text) for literal, held in present.items())
+
+
+RULE_PATTERNS = sorted(
+    {spec.pattern for spec in SPECS if spec.pattern is not None}, key=lambda p: p.pattern
+)
+EXAMPLES = "\n".join(example.code for spec in SPECS for example in (*spec.positive, *spec.negative))
+# What the slow alternatives of rule patterns need, and the keywords beside them.
+SLOW_TOKENS = [
+    "is_cuda",
+    "TORCH_LIBRARY_IMPL",
+    "->",
+    ".",
+    "(",
+    ",",
+    "CUDA",
+    "cuda",
+    "at::cuda::",
+    "import",
+    "from",
+    "cuda.bindings",
+    "sycl::",
+    " ",
+    "\n",
+    "x",
+]
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "searched"),
+    [
+        # The slow alternative's literal is missing: the rest is searched.
+        (r"\b\w+\.is_cuda\(|cuda::\w+", "at::cuda::x", "cuda::\\w+"),
+        (r"\b\w+\.is_cuda\(|cuda::\w+", "t.is_cuda()", None),  # it is there: as written
+        (r"^[ \t]*import[ \t]+jax\b|jax\.\w+", "y = jax.numpy", "jax\\.\\w+"),
+        (r"(\w+)\.is_cuda|cuda::", "cuda::", None),  # a group: numbered by position
+        (r"\bx+\.is_cuda|\by_cuda", "", None),  # only slow alternatives
+        (r"(?i)\bx+\.is_cuda|cuda", "", None),  # a flag set for all inside the first
+        (r"\w+\.is_cuda|[ab]cuda|cuda", "acuda", None),  # one slow alternative may match
+        (r"\w+\.is_cuda|[ab]cuda|cuda", "cud", "cuda"),  # a class opens one: slow too
+        (r"\w+|cuda", "", None),  # the slow one needs nothing
+    ],
+)
+def test_slow_alternatives_left_out_where_they_cannot_match(
+    source: str, text: str, searched: str | None
+) -> None:
+    pattern = re.compile(source, re.M)
+    skipped = literals.skippable(pattern, text, {})
+    assert skipped.pattern == (source if searched is None else searched)
+    assert _spans(skipped, text) == _spans(pattern, text)
+
+
+def test_some_rule_patterns_have_slow_alternatives_and_match_the_same_without() -> None:
+    skipped = [p for p in RULE_PATTERNS if literals.skippable(p, "", {}) is not p]
+    assert len(skipped) >= 10
+    for pattern in RULE_PATTERNS:
+        assert _spans(literals.skippable(pattern, EXAMPLES, {}), EXAMPLES) == _spans(
+            pattern, EXAMPLES
+        ), pattern.pattern
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(SLOW_TOKENS), max_size=60).map("".join))
+def test_rule_patterns_find_the_same_matches_in_any_text(text: str) -> None:
+    present: dict[str, bool] = {}
+    for pattern in RULE_PATTERNS:
+        skipped = literals.skippable(pattern, text, present)
+        assert _spans(skipped, text) == _spans(pattern, text), pattern.pattern

@@ -26,6 +26,7 @@ class CountingPattern:
         self.compiled = pattern
         self.pattern = pattern.pattern
         self.flags = pattern.flags
+        self.groups = pattern.groups
         self.searches = 0
 
     def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match[str] | None:
@@ -57,6 +58,9 @@ def _run(path: str, text: str, rule_id: str) -> tuple[list[tuple[int, int]], int
     """A rule's spans in ``text`` and the searches its pattern took to find them."""
     spec = _spec(rule_id)
     counting = CountingPattern(spec.pattern)
+    # Searched as given: literals.skippable would swap in the pattern without its slow
+    # alternatives, whose searches the wrapper does not see.
+    literals._SLOW[cast(Any, counting)] = None
     spans = list(KINDS[spec.kind](_source(path, text), cast(Any, counting), spec.keywords))
     return spans, counting.searches
 
