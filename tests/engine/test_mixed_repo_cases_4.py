@@ -142,3 +142,72 @@ def general_cosine(M, a):
     kernel = [f for f in report.findings if f.layer is Layer.KERNEL]
     assert {f.ecosystem for f in kernel} == {"cupy"}
     assert 7 <= report.layers[Layer.KERNEL] <= 13  # the body, at most the whole call
+
+
+# -- milvus-io/knowhere: GPU vector indexes through RAPIDS' RAFT and cuVS -----------------------
+
+
+def test_knowhere_cagra_index_calls_raft_an_nvidia_library() -> None:
+    # src/index/cagra/cagra.cu: the CAGRA index node builds and searches through RAFT, with
+    # host code only; the calls are NVIDIA library calls, the copy a CUDA runtime call.
+    source = b"""\
+#include "common/raft/raft_utils.h"
+#include "raft/neighbors/cagra.cuh"
+namespace knowhere {
+Status CagraIndexNode::Train(const DataSet& dataset, const Config& cfg) {
+    auto& res = raft_utils::get_raft_resources();
+    auto data_gpu = raft::make_device_matrix<float, uint32_t>(res, rows, dim);
+    RAFT_CUDA_TRY(cudaMemcpyAsync(data_gpu.data_handle(), data, bytes, cudaMemcpyDefault,
+                                  res.get_stream().value()));
+    gpu_index_ = raft::neighbors::experimental::cagra::build(res, build_params,
+                                                             data_gpu.view());
+    return Status::success;
+}
+}  // namespace knowhere
+"""
+    report = classify("src/index/cagra/cagra.cu", source)
+    assert set(report.ecosystems) == {"cuda"}
+    lines = {(f.start_line, f.end_line, f.rule) for f in report.findings}
+    assert (2, 2, "raft.call") in lines
+    assert (6, 6, "raft.call") in lines
+    assert (9, 10, "raft.call") in lines
+    assert report.layers[Layer.VENDOR_LIBRARY] == 4
+    assert report.layers[Layer.VENDOR_PATH] == 2
+
+
+def test_faiss_cuvs_branch_is_an_nvidia_library_path() -> None:
+    # facebookresearch/faiss faiss/gpu/GpuIndexIVFFlat.cu: faiss's GPU code builds for ROCm
+    # too, but its USE_NVIDIA_CUVS branch hands training to cuVS, which runs on NVIDIA only.
+    source = b"""\
+#include <faiss/gpu/GpuIndexIVFFlat.h>
+#if defined USE_NVIDIA_CUVS
+#include <cuvs/neighbors/ivf_flat.hpp>
+#endif
+void GpuIndexIVFFlat::train(idx_t n, const float* x) {
+#if defined USE_NVIDIA_CUVS
+    cuvs::neighbors::ivf_flat::index_params params;
+    auto index = cuvs::neighbors::ivf_flat::build(handle, params, view);
+#endif
+    trainQuantizer_(n, x);
+}
+"""
+    report = classify("faiss/gpu/GpuIndexIVFFlat.cu", source)
+    assert report.layers[Layer.VENDOR_LIBRARY] == 3
+    assert set(report.ecosystems) == {"cuda"}
+
+
+def test_raft_consensus_namespace_is_not_rapids() -> None:
+    # A Raft consensus library names its namespace raft:: with no RAPIDS header folder; and
+    # RAFT's own sources (namespace raft) are the library itself, counted by what they do.
+    consensus = b"""\
+#include "raft/raft.h"
+void Server::append(raft::LogEntry const& entry) { raft::Log::instance().append(entry); }
+"""
+    assert classify("src/raft/server.cc", consensus).ecosystems == {}
+    library = b"""\
+#include <raft/core/resources.hpp>
+namespace raft {
+inline int n_streams(raft::resources const& res) { return res.count(); }
+}  // namespace raft
+"""
+    assert classify("cpp/include/raft/core/streams.hpp", library).ecosystems == {}
