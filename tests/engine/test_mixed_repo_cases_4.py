@@ -211,3 +211,51 @@ inline int n_streams(raft::resources const& res) { return res.count(); }
 }  // namespace raft
 """
     assert classify("cpp/include/raft/core/streams.hpp", library).ecosystems == {}
+
+
+# -- rapidsai/cuvs: the vector-search library and its Python bindings ---------------------------
+
+
+def test_cuvs_host_code_on_raft_primitives_is_nvidia_library_code() -> None:
+    # cpp/src/neighbors/refine/refine_device.cuh: host code of cuVS (namespace cuvs::) built
+    # on RAFT's device views and primitives; no kernel of its own, but no path off NVIDIA.
+    source = b"""\
+#pragma once
+#include <raft/core/device_mdarray.hpp>
+#include <raft/linalg/map.cuh>
+namespace cuvs::neighbors::detail {
+template <typename idx_t>
+void refine_device(raft::resources const& handle,
+                   raft::device_matrix_view<const float, idx_t> dataset)
+{
+  idx_t n = dataset.extent(0);
+  rmm::device_uvector<uint32_t> fake(n, raft::resource::get_cuda_stream(handle));
+  raft::linalg::map_offset(handle, raft::make_device_vector_view(fake.data(), n),
+                           raft::cast_op<uint32_t>{});
+}
+}  // namespace cuvs::neighbors::detail
+"""
+    report = classify("cpp/src/neighbors/refine/refine_device.cuh", source)
+    assert set(report.ecosystems) == {"cuda"}
+    assert report.layers[Layer.VENDOR_LIBRARY] >= 6
+
+
+def test_cuvs_python_import_is_a_vendor_library_line() -> None:
+    # python/cuvs/cuvs/tests/test_cagra.py and code built on it: the import binds the module
+    # to cuVS; the CPU twin through hnswlib stays portable.
+    gpu = b"""\
+import numpy as np
+from cuvs.neighbors import cagra
+
+
+def build(dataset):
+    return cagra.build(cagra.IndexParams(metric="sqeuclidean"), dataset)
+"""
+    report = classify("search/gpu_index.py", gpu)
+    assert report.ecosystems == {"cuda": 1}
+    cpu = b"""\
+import hnswlib
+
+index = hnswlib.Index(space="l2", dim=128)
+"""
+    assert classify("search/cpu_index.py", cpu).ecosystems == {}
