@@ -178,3 +178,46 @@ struct SingleStepBuild {
 __global__ void singleStepKernel(const SingleStepBuild ssb) { ssb(); }
 """
     assert _layers("gpu/octree/src/cuda/octree_builder.cu", source) == {"kernel": 8, "portable": 4}
+
+
+def test_opencv_cudacodec_video_codec_sdk_is_vendor_library() -> None:
+    # opencv/opencv_contrib modules/cudacodec/src/NvEncoder.cpp and frame_queue.hpp: NVENC
+    # through nvEncodeAPI.h and NVDEC's parser structures; the host code around them stays
+    # portable, the SDK's calls and types are NVIDIA's library.
+    source = b"""\
+#include "nvEncodeAPI.h"
+#include <vector>
+
+void NvEncoder::CreateEncoder(const NV_ENC_INITIALIZE_PARAMS* params) {
+    if (!m_hEncoder)
+        return;
+    m_nvenc.nvEncInitializeEncoder(m_hEncoder, const_cast<NV_ENC_INITIALIZE_PARAMS*>(params));
+    m_nEncoderBuffer = m_nExtraOutputDelay + 1;
+}
+
+class FrameQueue {
+    std::vector<CUVIDPARSERDISPINFO> displayQueue_;
+    int maxSz_ = 0;
+};
+"""
+    assert _layers("modules/cudacodec/src/NvEncoder.cpp", source) == {
+        "vendor-library": 4,
+        "portable": 8,
+    }
+
+
+def test_pcl_ncv_staging_functions_are_not_npp() -> None:
+    # PointCloudLibrary/pcl gpu/people/src/cuda/nvidia/NPP_staging.hpp: NVIDIA's NCV staging
+    # code, vendored with its kernels, names its own host entry points nppiSt*/nppsSt*;
+    # declaring or calling them is a call into the repository, not into NPP. The CUDA stream
+    # in a signature is the vendor part.
+    source = b"""\
+#include "NCV.hpp"
+
+cudaStream_t nppStSetActiveCUDAstream(cudaStream_t cudaStream);
+NCVStatus nppiStIntegral_8u32u_C1R(Ncv8u *d_src, Ncv32u srcStep, Ncv32u *d_dst,
+                                   Ncv32u dstStep, NcvSize32u roiSize, Ncv8u *pBuffer);
+NCVStatus nppsStCompact_32u(Ncv32u *d_src, Ncv32u srcLen, Ncv32u *d_dst, Ncv32u *p_dstLen);
+"""
+    report = classify("gpu/people/src/cuda/nvidia/NPP_staging.hpp", source)
+    assert {f.rule for f in report.findings} == {"cuda.runtime"}
