@@ -221,3 +221,30 @@ NCVStatus nppsStCompact_32u(Ncv32u *d_src, Ncv32u srcLen, Ncv32u *d_dst, Ncv32u 
 """
     report = classify("gpu/people/src/cuda/nvidia/NPP_staging.hpp", source)
     assert {f.rule for f in report.findings} == {"cuda.runtime"}
+
+
+def test_kaldi_cu_file_switching_on_its_hip_build_stays_cuda() -> None:
+    # kaldi-asr/kaldi src/cudadecoder/batched-static-nnet3-kernels.cu: nvcc builds it by
+    # default; only `#ifdef __IS_HIP_COMPILE__` brings in the HIP runtime and the hipify.h
+    # shim. Written for both vendors, it is CUDA with a HIP branch, not AMD-only HIP code.
+    source = b"""\
+#include "cudadecoder/batched-static-nnet3-kernels.h"
+#ifdef __IS_HIP_COMPILE__
+#include "hip/hip_runtime.h"
+#include "hipify.h"
+#endif
+
+__global__ void save_context_kernel(Params params) {
+  for (int slot = blockIdx.z; slot < params.batch_size; slot += gridDim.z)
+    params.out[slot * blockDim.x + threadIdx.x] = params.in[slot];
+}
+
+void SaveContext(const dim3 &grid, const dim3 &block, const cudaStream_t &stream,
+                 const Params &params) {
+  save_context_kernel<<<grid, block, 0, stream>>>(params);
+}
+"""
+    report = classify("src/cudadecoder/batched-static-nnet3-kernels.cu", source)
+    assert report.language == "CUDA"
+    assert report.ecosystems["cuda"] > report.ecosystems.get("hip", 0)
+    assert _layers("src/cudadecoder/batched-static-nnet3-kernels.cu", source)["kernel"] == 4
