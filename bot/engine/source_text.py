@@ -130,7 +130,13 @@ class SourceText:
             return
         search, needed, find = pattern.search, literals.anchors(pattern), masked.find
         windows = self.windows(keywords)
-        if needed is not None and len(windows) * _WINDOW_COST > len(masked) * len(needed):
+        # A few windows are each searched, or skipped by the ``find`` below when long, at
+        # less cost than ``_holding`` (a small file's keyword lines are one or two windows).
+        if (
+            needed is not None
+            and len(windows) > _SAMPLE
+            and len(windows) * _WINDOW_COST > len(masked) * len(needed)
+        ):
             windows = self._holding(windows, needed)
         for start, end in windows:
             if (
