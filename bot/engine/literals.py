@@ -186,9 +186,14 @@ def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | No
 
 def search(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
-    lacks a literal every match contains (``present`` as for ``may_match``)."""
+    lacks a literal every match contains (``present`` as for ``may_match``), and the
+    alternatives that make ``re`` try every offset when the text lacks what they need
+    (``skippable``: a file condition listing x86 intrinsics, 3 ms a CUDA file, 0.2 without)."""
+    if present is None:
+        present = {}
     if not may_match(pattern, text, present):
         return False
+    pattern = skippable(pattern, text, present)
     # re tries a pattern opening with ^ at every offset; a newline opening it is a literal,
     # which re finds at memchr speed before trying the rest (half the time on C sources).
     # Same answer: a match at a line start is one at the text's start or after a newline.
