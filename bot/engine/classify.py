@@ -51,8 +51,9 @@ _OVERPAINT = 8
 #: Whether a line is code -> its line_rules entry: portable, or each rule's own.
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
 _RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} for s in SPECS]
-# A rule's line condition is searched on each of its spans' first lines unless there are
-# more than one a 2**9 characters of text, when the text is first scanned for its literals.
+# A rule's line condition is searched on each of its spans' first lines at once, unless
+# there is more than one span per 2**9 characters of text: then the text is first scanned
+# for the condition's literals.
 _SPANS_BEFORE_SCAN = 9
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 #: Spec index -> the specs of its layer whose rules run on strictly more vendors, and the
