@@ -51,6 +51,10 @@ _OVERPAINT = 8
 #: Whether a line is code -> its line_rules entry: portable, or each rule's own.
 _PORTABLE_OR_BLANK: dict[bool, str | None] = {True: "", False: None}
 _RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} for s in SPECS]
+# A rule's line condition is searched on each of its spans' first lines at once, unless
+# there is more than one span per 2**9 characters of text: then the text is first scanned
+# for the condition's literals.
+_SPANS_BEFORE_SCAN = 9
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 #: Spec index -> the specs of its layer whose rules run on strictly more vendors, and the
 #: converse: those whose rules run on strictly fewer.
@@ -210,9 +214,18 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         # Drained at C speed (a kind may yield a span per match), deduplicated in the order
         # found: kinds mostly yield spans in file order, so sorting them below is near-linear.
         found = dict.fromkeys(spans)
-        # A file lacking what the line condition needs (``<<<``, ``dim3``) keeps every span.
+        # A file lacking what the line condition needs (``<<<``, ``dim3``) keeps every span:
+        # looked for in the whole text only when the spans are many, as a few lines are
+        # searched sooner than a file is scanned for each literal.
         unless_line = spec.unless_line
-        if found and unless_line is not None and literals.may_match(unless_line, lexed.text):
+        if (
+            found
+            and unless_line is not None
+            and (
+                len(found) <= len(lexed.text) >> _SPANS_BEFORE_SCAN
+                or literals.may_match(unless_line, lexed.text)
+            )
+        ):
             found = _not_on_lines(found, unless_line, lexed, src)
         if found:
             claimed[index] = found

@@ -14,11 +14,12 @@ never wrong, only sometimes useless.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from re import (  # type: ignore[attr-defined]  # internal modules typeshed leaves out
     _constants as sre,  # the parser's opcodes (internal, stable within 3.11+)
 )
 from re import _parser  # type: ignore[attr-defined]  # the same
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.engine.literal_first import alternatives, opens_with_literal
 
@@ -30,13 +31,19 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 # (``t(?<!\wt)hreadIdx``, as ``literal_first`` writes ``\bthreadIdx``, needs "threadIdx").
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _ANCHOR_MIN = 3  # shorter literals are in most windows: searching for them skips little
-_NEEDS: dict[re.Pattern[str], Need] = {}
-_ANCHORS: dict[re.Pattern[str], tuple[str, ...] | None] = {}
-_AFTER_NEWLINE: dict[re.Pattern[str], re.Pattern[str] | None] = {}
+_T = TypeVar("_T")
+#: What is learnt of a pattern, once: id(pattern) -> (pattern, the answer). Keyed by
+#: identity, not by the pattern: hashing a compiled pattern hashes its whole compiled code
+#: every time (a microsecond for a rule of a few hundred characters, and every rule's
+#: search asks two of these). Holding the pattern keeps its id from being reused.
+Memo = dict[int, tuple[re.Pattern[str], _T]]
+_NEEDS: Memo[Need] = {}
+_ANCHORS: Memo[tuple[str, ...] | None] = {}
+_AFTER_NEWLINE: Memo[re.Pattern[str] | None] = {}
 #: Pattern -> what its slow alternatives need, and the source without them (None: no such).
-_SLOW: dict[re.Pattern[str], tuple[tuple[Need, ...], str] | None] = {}
+_SLOW: Memo[tuple[tuple[Need, ...], str] | None] = {}
 #: Pattern -> itself without its slow alternatives, compiled when first searched so.
-_WITHOUT_SLOW: dict[re.Pattern[str], re.Pattern[str]] = {}
+_WITHOUT_SLOW: Memo[re.Pattern[str]] = {}
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]")
 # A place where an alternative at some depth starts (the source's start, after any "|")
 # with no literal first, as ``opens_with_literal`` reads one: without any, every top-level
@@ -82,21 +89,33 @@ def _item(op: Any, av: Any) -> Need:
     return None
 
 
+def _memo(memo: Memo[_T], pattern: re.Pattern[str], compute: Callable[[re.Pattern[str]], _T]) -> _T:
+    """``compute(pattern)``, remembered in ``memo``."""
+    known = memo.get(id(pattern))
+    if known is None:
+        known = memo[id(pattern)] = (pattern, compute(pattern))
+    return known[1]
+
+
 def need(pattern: re.Pattern[str]) -> Need:
     """What every match of ``pattern`` contains (computed once per pattern)."""
-    if pattern not in _NEEDS:
-        _NEEDS[pattern] = _need(pattern.pattern, pattern.flags)
-    return _NEEDS[pattern]
+    return _memo(_NEEDS, pattern, _pattern_need)
+
+
+def _pattern_need(pattern: re.Pattern[str]) -> Need:
+    return _need(pattern.pattern, pattern.flags)
 
 
 def anchors(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     """Literals at least one of which every match of ``pattern`` contains, none shorter than
     ``_ANCHOR_MIN`` (None: no such set), computed once per pattern: a stretch of text holding
     none of them holds no match."""
-    if pattern not in _ANCHORS:
-        found = _anchors(need(pattern))
-        _ANCHORS[pattern] = found if found and min(map(len, found)) >= _ANCHOR_MIN else None
-    return _ANCHORS[pattern]
+    return _memo(_ANCHORS, pattern, _pattern_anchors)
+
+
+def _pattern_anchors(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    found = _anchors(need(pattern))
+    return found if found and min(map(len, found)) >= _ANCHOR_MIN else None
 
 
 def _anchors(requirement: Need) -> tuple[str, ...] | None:
@@ -142,19 +161,20 @@ def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
 def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     """For a pattern that opens with ``^`` under re.M (every alternative of it, if any), the
     same pattern with ``\\n`` in place of that ``^``; None for any other pattern."""
-    if pattern not in _AFTER_NEWLINE:
-        source, flags = pattern.pattern, pattern.flags
-        at_line = (
-            flags & (re.MULTILINE | re.VERBOSE) == re.MULTILINE
-            and source.startswith("^")
-            # ^a|b parses as a branch; ^a|^b as the ^ shared by both alternatives.
-            and list(_parser.parse(source, flags))[:1] == [(sre.AT, sre.AT_BEGINNING)]
-        )
-        # The group keeps the newline in front of every alternative; a ^ left in one holds
-        # after the newline.
-        variant = re.compile(f"\\n(?:{source[1:]})", flags) if at_line else None
-        _AFTER_NEWLINE[pattern] = variant
-    return _AFTER_NEWLINE[pattern]
+    return _memo(_AFTER_NEWLINE, pattern, _newline_variant)
+
+
+def _newline_variant(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    source, flags = pattern.pattern, pattern.flags
+    at_line = (
+        flags & (re.MULTILINE | re.VERBOSE) == re.MULTILINE
+        and source.startswith("^")
+        # ^a|b parses as a branch; ^a|^b as the ^ shared by both alternatives.
+        and list(_parser.parse(source, flags))[:1] == [(sre.AT, sre.AT_BEGINNING)]
+    )
+    # The group keeps the newline in front of every alternative; a ^ left in one holds
+    # after the newline.
+    return re.compile(f"\\n(?:{source[1:]})", flags) if at_line else None
 
 
 def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:
@@ -166,9 +186,14 @@ def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | No
 
 def search(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, skipping the regex when the text
-    lacks a literal every match contains (``present`` as for ``may_match``)."""
+    lacks a literal every match contains (``present`` as for ``may_match``), and the
+    alternatives that make ``re`` try every offset when the text lacks what they need
+    (``skippable``: cuda.ptx-asm's condition, naming CPU types and ``\\w*cpuid\\w*``)."""
+    if present is None:
+        present = {}
     if not may_match(pattern, text, present):
         return False
+    pattern = skippable(pattern, text, present)
     # re tries a pattern opening with ^ at every offset; a newline opening it is a literal,
     # which re finds at memchr speed before trying the rest (half the time on C sources).
     # Same answer: a match at a line start is one at the text's start or after a newline.
@@ -188,9 +213,7 @@ def skippable(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> 
     literal is missing matches nowhere, and alternatives are tried in order, so the others
     find the same matches without it. ``present`` is ``search``'s memo of the literals.
     """
-    if pattern not in _SLOW:
-        _SLOW[pattern] = _without_slow(pattern)
-    slow = _SLOW[pattern]
+    slow = _memo(_SLOW, pattern, _without_slow)
     if slow is None:
         return pattern
     needs, source = slow
@@ -198,10 +221,7 @@ def skippable(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> 
         if _holds(requirement, text, present):
             return pattern
     # Compiled on first use (a millisecond each): a process may never need it.
-    faster = _WITHOUT_SLOW.get(pattern)
-    if faster is None:
-        faster = _WITHOUT_SLOW[pattern] = re.compile(source, pattern.flags)
-    return faster
+    return _memo(_WITHOUT_SLOW, pattern, lambda pattern: re.compile(source, pattern.flags))
 
 
 def _without_slow(pattern: re.Pattern[str]) -> tuple[tuple[Need, ...], str] | None:

@@ -130,7 +130,13 @@ class SourceText:
             return
         search, needed, find = pattern.search, literals.anchors(pattern), masked.find
         windows = self.windows(keywords)
-        if needed is not None and len(windows) * _WINDOW_COST > len(masked) * len(needed):
+        # A few windows are each searched, or skipped by the ``find`` below when long, at
+        # less cost than ``_holding`` (a small file's keyword lines are one or two windows).
+        if (
+            needed is not None
+            and len(windows) > _SAMPLE
+            and len(windows) * _WINDOW_COST > len(masked) * len(needed)
+        ):
             windows = self._holding(windows, needed)
         for start, end in windows:
             if (
@@ -198,15 +204,16 @@ class SourceText:
             lines = self.keyword_lines(occurring[0])
         else:
             lines = sorted(set().union(*map(self.keyword_lines, occurring)))
-        # starts[i] is where line i + 1 starts; a window ends at its last line's newline.
-        starts, size = self.lexed.line_starts, len(self.masked)
+        # starts[i] is where line i + 1 starts; a window ends at its last line's newline
+        # (only the last line may have none).
+        starts = self.lexed.line_starts
         first = previous = lines[0]
         for line in lines[1:]:
             if line != previous + 1:
-                found.append((starts[first - 1], min(starts[previous] - 1, size)))
+                found.append((starts[first - 1], starts[previous] - 1))
                 first = line
             previous = line
-        found.append((starts[first - 1], min(starts[previous] - 1, size)))
+        found.append((starts[first - 1], min(starts[previous] - 1, len(self.masked))))
         return found
 
     def keyword_lines(self, keyword: str) -> list[int]:
@@ -215,10 +222,14 @@ class SourceText:
         found = self._keyword_lines.get(keyword)
         if found is None:
             offsets = self.occurrences.get(keyword, ())
-            # Offsets come in order, so their lines do too: dict.fromkeys drops repeats.
-            found = self._keyword_lines[keyword] = list(
-                dict.fromkeys(map(bisect_right, repeat(self.starts, len(offsets)), offsets))
-            )
+            if len(offsets) == 1:  # most keywords a file holds, at a tenth of the cost
+                found = [bisect_right(self.starts, offsets[0])]
+            else:
+                # Offsets come in order, so their lines do too: dict.fromkeys drops repeats.
+                found = list(
+                    dict.fromkeys(map(bisect_right, repeat(self.starts, len(offsets)), offsets))
+                )
+            self._keyword_lines[keyword] = found
         return found
 
     def next_match(self, pattern: re.Pattern[str], pos: int) -> re.Match[str] | None:

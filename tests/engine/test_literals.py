@@ -190,3 +190,32 @@ def test_rule_patterns_find_the_same_matches_in_any_text(text: str) -> None:
     for pattern in RULE_PATTERNS:
         skipped = literals.skippable(pattern, text, present)
         assert _spans(skipped, text) == _spans(pattern, text), pattern.pattern
+
+
+_CPU_CONDITION = r"\b\w*(?:cpuid|rdtsc)\w*|f(?<!\wf)loat(?:16|32)x\d+_t"
+_WITHOUT_CPUID = r"f(?<!\wf)loat(?:16|32)x\d+_t"
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "searched"),
+    [
+        ("float4 x_t = 32;\n" * 50, False, _WITHOUT_CPUID),  # no cpuid: the slow one left out
+        ("typedef float32x4_t v;", True, _WITHOUT_CPUID),
+        ("int a = get_cpuid();", True, _CPU_CONDITION),  # cpuid is there: as written
+    ],
+)
+def test_a_condition_is_searched_without_slow_alternatives_that_cannot_match(
+    text: str, found: bool, searched: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Like cuda.ptx-asm's CPU condition: a \w* alternative makes re try every offset.
+    pattern = re.compile(_CPU_CONDITION)
+    tried: list[str] = []
+    skippable = literals.skippable
+
+    def spy(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> re.Pattern[str]:
+        tried.append(skippable(pattern, text, present).pattern)
+        return skippable(pattern, text, present)
+
+    monkeypatch.setattr(literals, "skippable", spy)
+    assert literals.search(pattern, text) is found is (pattern.search(text) is not None)
+    assert tried == [searched]

@@ -60,7 +60,7 @@ def _run(path: str, text: str, rule_id: str) -> tuple[list[tuple[int, int]], int
     counting = CountingPattern(spec.pattern)
     # Searched as given: literals.skippable would swap in the pattern without its slow
     # alternatives, whose searches the wrapper does not see.
-    literals._SLOW[cast(Any, counting)] = None
+    literals._SLOW[id(counting)] = (cast(Any, counting), None)
     spans = list(KINDS[spec.kind](_source(path, text), cast(Any, counting), spec.keywords))
     return spans, counting.searches
 
