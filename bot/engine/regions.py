@@ -289,7 +289,7 @@ def _preprocessor_else(src: Source, pattern: re.Pattern[str], keywords: Keywords
 
 
 def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    ends, _ = src.lines.blocks()
+    block_end = src.lines.block_end  # the matched defs' blocks alone, not every one
     starts = src.lines.logical_starts()
     lines = src.lexed.lines
     def_of: dict[int, int | None] = {}  # decorator line -> the def it decorates (walked once)
@@ -320,7 +320,7 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
         # others, so each def yields once.
         if def_line is not None and def_line != last_def:
             last_def = def_line
-            yield first, ends.get(def_line, def_line)
+            yield first, block_end(def_line)
 
 
 def _python_enclosing_def(
