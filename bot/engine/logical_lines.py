@@ -9,7 +9,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from functools import cache
 from itertools import accumulate, chain, compress, repeat
-from operator import and_, mul, not_, or_, sub
+from operator import and_, itemgetter, mul, not_, or_, sub
 
 from bot.engine.source_text import SourceText
 
@@ -31,6 +31,7 @@ _WALK_SHARE = 1
 #: that finds every line, so a file of many indentations compiles few regexes.
 _DEEP = 32
 _STATEMENT_LINES = 1000  # lines one statement may span
+_START, _END = itemgetter(0), itemgetter(1)  # a string literal's offsets, for map()
 
 
 class LogicalLines:
@@ -189,11 +190,13 @@ class LogicalLines:
         """flags[i]: line i + 1 opens inside a multi-line string literal."""
         if self._in_string is None:
             flags = [False] * self.text.nlines
-            text = self.text.lexed.text
-            for s, e in self.text.lexed.strings:
-                if text.find("\n", s, e) >= 0:  # most literals sit on one line
-                    first, last = self.text.span(s, e)
-                    flags[first:last] = [True] * (last - first)
+            text, strings = self.text.lexed.text, self.text.lexed.strings
+            # Most literals sit on one line: those holding a newline are picked out first,
+            # at C speed (``map``, no Python frame per literal).
+            newlines = map(text.find, repeat("\n"), map(_START, strings), map(_END, strings))
+            for s, e in compress(strings, map((-1).__lt__, newlines)):
+                first, last = self.text.span(s, e)
+                flags[first:last] = [True] * (last - first)
             self._in_string = flags
         return self._in_string
 
