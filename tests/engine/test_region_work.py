@@ -157,10 +157,26 @@ def test_a_line_of_nested_device_lists_is_judged_once(monkeypatch: pytest.Monkey
     # it is claimed, the other literals' collections are not read.
     judged = _counting(monkeypatch, regions, "_names_several_kinds")
     for half in (1_000, 4_000):
-        text = "x = " + "['cuda', " * half + "]" * half + "\n"
+        # (The file names another kind too: else no collection is read at all.)
+        text = "x = " + "['cuda', " * half + "]" * half + "\nkinds = ('cuda', 'xpu')\n"
         spans, _ = _run("k.py", text, "torch.device-string")
         assert spans == [(1, 1)]
-    assert judged[0] == 2  # one a file, whatever the number of literals
+    # Two a file (the nested line once, the tuple), whatever the number of literals.
+    assert judged[0] == 4
+
+
+def test_brackets_go_unread_when_the_file_names_one_device_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A collection naming one kind is no dispatch code: with one kind in the whole file, no
+    # literal's collection, chain or function is read.
+    read = _counting(monkeypatch, string_literals.StringLiterals, "collections")
+    text = "x = ['cuda', 'cpu']\nif d == 'cuda':\n    return 'cuda'\n"
+    assert _run("k.py", text, "torch.device-string")[0] == [(1, 1), (2, 2), (3, 3)]
+    assert read[0] == 0
+    spans, _ = _run("k.py", text + "y = ('cuda', 'xpu')\n", "torch.device-string")
+    assert spans == [(1, 1), (2, 2), (3, 3)]
+    assert read[0] == 1
 
 
 def test_repeated_literals_are_cut_and_matched_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
