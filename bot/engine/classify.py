@@ -190,10 +190,12 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     # String kinds only ever find their keywords inside a literal: search the literals, one
     # a line (keywords hold no newline), not the whole text.
     in_literals: set[str] = set()
+    literal_texts: tuple[list[str], str] | None = None  # handed on to the string kinds
     if lexed.strings and rules.string_keywords.keywords:
         # Cut by map, with no Python frame per literal (a file may hold thousands).
-        literal_texts = map(lexed.text.__getitem__, starmap(slice, lexed.strings))
-        in_literals = rules.string_keywords.found("\n".join(literal_texts))
+        tokens = list(map(lexed.text.__getitem__, starmap(slice, lexed.strings)))
+        literal_texts = tokens, "\n".join(tokens)
+        in_literals = rules.string_keywords.found(literal_texts[1])
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
@@ -205,7 +207,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         if spec.unless is not None and _found(spec.unless, masked, searched, present):
             continue
         if src is None:
-            src = Source(lexed, lang.family, in_code, present)
+            src = Source(lexed, lang.family, in_code, present, literal_texts)
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

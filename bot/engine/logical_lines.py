@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from itertools import accumulate, compress, repeat
-from operator import and_, mul, not_, or_, sub
+from functools import cache
+from itertools import accumulate, chain, compress, repeat
+from operator import and_, itemgetter, mul, not_, or_, sub
 
 from bot.engine.source_text import SourceText
 
@@ -23,17 +24,28 @@ PY_DEF = re.compile(
 _FOLD = bytes.maketrans(b"[{]}", b"(())")
 _OTHERS = bytes(set(range(256)) - set(b"()[]{}\n"))
 _BLOCK_END = re.compile(r"[ \t]*end[ \t]*$")
+#: Lines ``block_end`` may walk in all, as a multiple of the file's, before it measures every
+#: block at once (``blocks``): nested defs would otherwise walk their outer bodies again.
+_WALK_SHARE = 1
+#: What measuring one def costs ``block_end`` beyond its lines, in lines ``blocks`` reads
+#: for the same time: a file of many small matched defs is soon measured all at once.
+_DEF_COST = 8
+#: Indentations given a regex of their own by ``block_end``; deeper defs (seldom) share one
+#: that finds every line, so a file of many indentations compiles few regexes.
+_DEEP = 32
 _STATEMENT_LINES = 1000  # lines one statement may span
+_START, _END = itemgetter(0), itemgetter(1)  # a string literal's offsets, for map()
 
 
 class LogicalLines:
     """Statement starts and ends and indented blocks of a file, each found once."""
 
-    __slots__ = ("_blocks", "_in_string", "_logical", "text")
+    __slots__ = ("_blocks", "_in_string", "_logical", "_walked", "text")
 
     def __init__(self, text: SourceText) -> None:
         self.text = text
         self._blocks: tuple[dict[int, int], list[int]] | None = None
+        self._walked = 0  # lines walked by ``block_end``
         self._logical: list[bool] | None = None
         self._in_string: list[bool] | None = None
 
@@ -46,7 +58,6 @@ class LogicalLines:
         """
         if self._logical is None:
             lines = self.text.lexed.lines
-            starts = list(map(not_, self.string_continued()))
             # Each line's opened minus closed brackets, counted at C speed (map, no frames)
             # on the file's brackets alone: its UTF-8 bytes with every other byte but the
             # newlines deleted and each bracket folded to "(" or ")", so two counts a line.
@@ -58,11 +69,12 @@ class LogicalLines:
                 depth = 0
                 for i, net in enumerate(nets):
                     depths[i] = depth = max(0, depth + net)
-            # A line continues the one before when brackets are open or it ends with "\\".
+            # A line continues the one before when brackets are open or it ends with "\\",
+            # and one opening inside a string continues too: flags combined a line at a
+            # time by ``map`` (no Python frame per line).
             ends_open = map(or_, depths, map(str.endswith, lines, repeat("\\")))
-            for i in compress(range(1, len(lines)), ends_open):
-                starts[i] = False
-            self._logical = starts
+            continued = map(or_, self.string_continued(), chain((False,), ends_open))
+            self._logical = list(map(not_, continued))
         return self._logical
 
     def blocks(self) -> tuple[dict[int, int], list[int]]:
@@ -70,6 +82,45 @@ class LogicalLines:
         if self._blocks is None:
             self._blocks = self._scan_blocks()
         return self._blocks
+
+    def block_end(self, def_line: int) -> int:
+        """``blocks()[0].get(def_line, def_line)``: the last line of the body of the def on
+        ``def_line``, that line itself when it opens no block.
+
+        Measured for this def alone, from its line to the next statement indented no
+        deeper (found by a regex at C speed): a file's decorated defs are a few of its
+        blocks, and ``blocks`` reads every def and statement line. Past a file's worth of
+        lines walked (nested defs walk their outer bodies again) ``blocks`` takes over.
+        """
+        if self._blocks is not None or self._walked > _WALK_SHARE * self.text.nlines:
+            return self.blocks()[0].get(def_line, def_line)
+        lines, code = self.text.lexed.lines, self.text.lexed.code
+        logical, at = self.logical_starts(), def_line - 1
+        text = lines[at]
+        # What makes ``_scan_blocks`` open a block: a statement's first line, code, a def.
+        if not (code[at] and logical[at] and PY_DEF.match(text)):
+            return def_line
+        indent = len(text) - len(text.lstrip())
+        starts = self.text.lexed.line_starts  # one past the last line's too
+        # From the newline ending the def line (none past the last line).
+        dedented = _dedented(min(indent, _DEEP))
+        for m in dedented.finditer(self.text.masked, starts[def_line] - 1):
+            line = bisect_right(starts, m.start())  # 0-based, the line after the newline
+            if len(m.group(1)) <= indent and code[line] and logical[line]:
+                closes = len(m.group(1)) == indent and _BLOCK_END.match(lines[line])
+                end = line + 1 if closes else self.last_code(line)
+                break
+        else:  # no statement closes it
+            end = self.last_code(len(lines))
+        self._walked += end - def_line + _DEF_COST
+        return end
+
+    def last_code(self, line: int) -> int:
+        """The last line holding code up to ``line`` (1-based) included."""
+        code = self.text.lexed.code
+        while not code[line - 1]:
+            line -= 1
+        return line
 
     def _scan_blocks(self) -> tuple[dict[int, int], list[int]]:
         """Reads only the lines that start a statement and hold code (the only ones that
@@ -102,9 +153,7 @@ class LogicalLines:
             if stack and indent <= stack[-1][0]:
                 innermost[filled:i] = [stack[-1][1]] * (i - filled)
                 filled = i
-                last_code = i  # the code line before this one (the def line at the latest)
-                while not code[last_code - 1]:
-                    last_code -= 1
+                last_code = self.last_code(i)  # before this line (the def line at the latest)
                 while stack and indent <= stack[-1][0]:
                     closes = indent == stack[-1][0] and _BLOCK_END.match(text) is not None
                     ends[stack.pop()[1]] = i + 1 if closes else last_code
@@ -115,9 +164,7 @@ class LogicalLines:
                 stack.append((indent, i + 1))
         if stack:
             innermost[filled:] = [stack[-1][1]] * (n - filled)
-            last_code = n
-            while not code[last_code - 1]:
-                last_code -= 1
+            last_code = self.last_code(n)
             for _, def_line in stack:
                 ends[def_line] = last_code
         # Lines without code are in no def.
@@ -146,13 +193,26 @@ class LogicalLines:
         """flags[i]: line i + 1 opens inside a multi-line string literal."""
         if self._in_string is None:
             flags = [False] * self.text.nlines
-            text = self.text.lexed.text
-            for s, e in self.text.lexed.strings:
-                if text.find("\n", s, e) >= 0:  # most literals sit on one line
-                    first, last = self.text.span(s, e)
-                    flags[first:last] = [True] * (last - first)
+            text, strings = self.text.lexed.text, self.text.lexed.strings
+            # Most literals sit on one line: those holding a newline are picked out first,
+            # at C speed (``map``, no Python frame per literal).
+            newlines = map(text.find, repeat("\n"), map(_START, strings), map(_END, strings))
+            for s, e in compress(strings, map((-1).__lt__, newlines)):
+                first, last = self.text.span(s, e)
+                flags[first:last] = [True] * (last - first)
             self._in_string = flags
         return self._in_string
+
+
+@cache
+def _dedented(indent: int) -> re.Pattern[str]:
+    """A newline, then a line indented (group 1) by ``indent`` characters or fewer (any
+    number from ``_DEEP`` on), up to its first non-blank one: one that may close a block
+    opened at ``indent`` (``str.lstrip``'s blanks are ``\\s``'s). Led by the newline, not
+    ``^``: the regex engine then skips to each newline at C speed instead of trying ``^``
+    at every offset."""
+    most = "" if indent >= _DEEP else indent
+    return re.compile(rf"\n([^\S\n]{{0,{most}}})\S")
 
 
 def _lines_holding(text: str, starts: list[int], words: tuple[str, ...]) -> set[int]:

@@ -74,6 +74,7 @@ class Source(SourceText):
         family: Family,
         occurrences: dict[str, list[int]],
         present: dict[str, bool] | None = None,
+        literals: tuple[list[str], str] | None = None,
     ) -> None:
         super().__init__(
             lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
@@ -81,7 +82,7 @@ class Source(SourceText):
         self.c = CStructure(self)
         self.pp = Preprocessor(self)
         self.lines = LogicalLines(self)
-        self.strings = StringLiterals(self, self.lines)
+        self.strings = StringLiterals(self, self.lines, literals)
         # Match offset -> where its C statement starts: the statement and enclosing-function
         # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
         self.statement_starts: dict[int, int] = {}
@@ -289,7 +290,7 @@ def _preprocessor_else(src: Source, pattern: re.Pattern[str], keywords: Keywords
 
 
 def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    ends, _ = src.lines.blocks()
+    block_end = src.lines.block_end  # the matched defs' blocks alone, not every one
     starts = src.lines.logical_starts()
     lines = src.lexed.lines
     def_of: dict[int, int | None] = {}  # decorator line -> the def it decorates (walked once)
@@ -320,7 +321,7 @@ def _python_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> It
         # others, so each def yields once.
         if def_line is not None and def_line != last_def:
             last_def = def_line
-            yield first, ends.get(def_line, def_line)
+            yield first, block_end(def_line)
 
 
 def _python_enclosing_def(
@@ -397,6 +398,7 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     # every body anyway: cut them all at once.
     body = src.strings.bodies().__getitem__
     collections: tuple[list[int], dict[int, int]] | None = None
+    mixed: bool | None = None  # the file's literals name several device kinds
     last: Span | None = None  # the span yielded last: a literal on the same lines adds nothing
     for index in src.strings.strings_holding(keywords):
         if not pattern.search(body(index)):
@@ -414,22 +416,29 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
             and _ATTRIBUTE_PROBE.search(masked, max(0, s - 200), s)
         ):
             continue
-        if collections is None:
-            collections = src.strings.collections()
-        enclosing, closing = collections
-        opener = enclosing[index]
-        if opener >= 0 and opener in closing:
-            several = verdicts.get(opener)
-            if several is None:
-                several = verdicts[opener] = _names_several_kinds(src, opener, closing[opener])
-            if several:
-                continue
-        else:
-            line = span[0]  # the line the literal starts on
-            if line not in returning:
-                returning[line] = _returned_among_kinds(src, line, returners)
-            if _in_dispatch_chain(src, line, chains) or returning[line]:
-                continue
+        if mixed is None:
+            # One device kind in the file (or none, most files): no collection, chain or
+            # function names several, so no literal is dispatch code: brackets go unread.
+            _, kinds, other = src.strings.device_kinds()
+            mixed = bool(kinds) and other[0] < len(kinds)
+        if mixed:
+            if collections is None:
+                collections = src.strings.collections()
+            enclosing, closing = collections
+            opener = enclosing[index]
+            if opener >= 0 and opener in closing:
+                several = verdicts.get(opener)
+                if several is None:
+                    several = _names_several_kinds(src, opener, closing[opener])
+                    verdicts[opener] = several
+                if several:
+                    continue
+            else:
+                line = span[0]  # the line the literal starts on
+                if line not in returning:
+                    returning[line] = _returned_among_kinds(src, line, returners)
+                if _in_dispatch_chain(src, line, chains) or returning[line]:
+                    continue
         last = span
         yield span
 

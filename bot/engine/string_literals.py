@@ -35,13 +35,18 @@ class StringLiterals:
         "_device_kinds",
         "_holding_keyword",
         "_joined",
+        "_joined_starts",
         "_string_starts",
         "_tokens",
         "lines",
         "text",
     )
 
-    def __init__(self, text: SourceText, lines: LogicalLines) -> None:
+    def __init__(
+        self, text: SourceText, lines: LogicalLines, literals: tuple[list[str], str] | None = None
+    ) -> None:
+        """``literals``: every literal as written and them joined by newlines, when the
+        caller has cut them already (``classify`` searches the joined text for keywords)."""
         self.text = text
         self.lines = lines
         self._string_starts: list[int] | None = None
@@ -50,7 +55,10 @@ class StringLiterals:
         self._body: dict[int, str] = {}  # literal -> its body, for those read one by one
         self._holding_keyword: dict[str, list[int]] = {}  # keyword -> literals holding it
         self._tokens: list[str] | None = None  # each literal as written
-        self._joined: tuple[str, list[int]] | None = None  # literals joined, their starts
+        self._joined: str | None = None  # the literals joined by newlines
+        self._joined_starts: list[int] | None = None  # where each starts in ``_joined``
+        if literals is not None:
+            self._tokens, self._joined = literals
         self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
 
     def string_starts(self) -> list[int]:
@@ -128,13 +136,14 @@ class StringLiterals:
         found = self._holding_keyword.get(keyword)
         if found is not None:
             return found
-        if self._joined is None:
-            tokens = self.tokens()
+        joined, starts = self._joined, self._joined_starts
+        if joined is None:
+            joined = self._joined = "\n".join(self.tokens())
+        if starts is None:
             # Where each literal starts in the joined text: past the ones before and their
             # newlines (the last entry is one past the end).
-            starts = [0, *accumulate(map((1).__add__, map(len, tokens)))]
-            self._joined = "\n".join(tokens), starts
-        joined, starts = self._joined
+            lengths = map(len, self.tokens())
+            starts = self._joined_starts = [0, *accumulate(map((1).__add__, lengths))]
         if joined.count(keyword) * _BULK_SHARE > len(starts):
             # In a good share of the literals (``"cuda"`` in dispatch code): each literal
             # tested at C speed beats a search and a bisection a literal in Python.

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import literals, preprocessor, regions, string_literals
+from bot.engine import literals, logical_lines, preprocessor, regions, string_literals
 from bot.engine.c_structure import CStructure
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
@@ -157,10 +157,26 @@ def test_a_line_of_nested_device_lists_is_judged_once(monkeypatch: pytest.Monkey
     # it is claimed, the other literals' collections are not read.
     judged = _counting(monkeypatch, regions, "_names_several_kinds")
     for half in (1_000, 4_000):
-        text = "x = " + "['cuda', " * half + "]" * half + "\n"
+        # (The file names another kind too: else no collection is read at all.)
+        text = "x = " + "['cuda', " * half + "]" * half + "\nkinds = ('cuda', 'xpu')\n"
         spans, _ = _run("k.py", text, "torch.device-string")
         assert spans == [(1, 1)]
-    assert judged[0] == 2  # one a file, whatever the number of literals
+    # Two a file (the nested line once, the tuple), whatever the number of literals.
+    assert judged[0] == 4
+
+
+def test_brackets_go_unread_when_the_file_names_one_device_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A collection naming one kind is no dispatch code: with one kind in the whole file, no
+    # literal's collection, chain or function is read.
+    read = _counting(monkeypatch, string_literals.StringLiterals, "collections")
+    text = "x = ['cuda', 'cpu']\nif d == 'cuda':\n    return 'cuda'\n"
+    assert _run("k.py", text, "torch.device-string")[0] == [(1, 1), (2, 2), (3, 3)]
+    assert read[0] == 0
+    spans, _ = _run("k.py", text + "y = ('cuda', 'xpu')\n", "torch.device-string")
+    assert spans == [(1, 1), (2, 2), (3, 3)]
+    assert read[0] == 1
 
 
 def test_repeated_literals_are_cut_and_matched_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -219,6 +235,59 @@ def test_stacked_decorators_are_passed_without_a_regex_each(
     spans, _ = _run("k.py", text, "triton.jit")
     assert spans == [(2 + 52 * i, 2 + 52 * i + 51) for i in range(defs)]
     assert counting.searches == defs  # each def line matched once, no decorator line
+
+
+_BLOCKS = (
+    "import triton\n"
+    "@triton.jit\n"
+    "def k(x,\n"
+    "y):\n"  # a continuation line at column 0 closes nothing
+    "    s = '''\n"
+    "text'''\n"  # nor does a string's line
+    "    def inner():\n"
+    "        # a comment at any depth\n"
+    "\n"
+    "        return 1\n"
+    "    return inner\n"
+    "class C:\n"
+    "    @triton.jit\n"
+    "    def m(self): pass\n"
+    "    def n(self):\n"
+    "      \tpass\n"  # mixed blanks: lstrip's indentation
+    "function f(x)\n"
+    "    x\n"
+    "end\n"
+    "def last(): pass"
+)
+
+
+@pytest.mark.parametrize("deep", [0, 2, 32])
+def test_a_defs_block_end_alone_is_the_one_every_block_gives(
+    deep: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Measured for one def (``_python_def``), a block ends where ``blocks`` ends it, on
+    # every line, with the deeper defs' regex (any indentation, filtered) too.
+    monkeypatch.setattr(logical_lines, "_DEEP", deep)
+    logical_lines._dedented.cache_clear()
+    for path in ("k.py", "k.jl"):
+        ends = _source(path, _BLOCKS).lines.blocks()[0]
+        lines = _source(path, _BLOCKS).lines
+        for line in range(1, lines.text.nlines + 1):
+            lines._walked = 0
+            assert lines.block_end(line) == ends.get(line, line), (path, line)
+    logical_lines._dedented.cache_clear()
+
+
+@pytest.mark.parametrize("depth", [200, 800])
+def test_nested_decorated_defs_walk_a_file_at_most_once(depth: int) -> None:
+    # Each def's body holds the next: measured one by one they would walk a quadratic
+    # number of lines; past a file's worth ``blocks`` measures them all at once.
+    text = "".join(" " * i + "@triton.jit\n" + " " * i + "def k():\n" for i in range(depth))
+    src = _source("k.py", "import triton\n" + text + " " * depth + "pass\n")
+    spec = _spec("triton.jit")
+    spans = list(KINDS[spec.kind](src, spec.pattern, spec.keywords))
+    assert spans == [(2 + 2 * i, 2 * depth + 2) for i in range(depth)]
+    assert src.lines._walked <= 2 * src.nlines + 2
 
 
 def test_a_statement_start_is_measured_once_for_every_kind(
