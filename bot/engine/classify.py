@@ -123,7 +123,8 @@ def binary_from_head(path: str, head: bytes) -> FileReport | None:
     Lets a reader leave the bulk of such files unread: on the bench corpus they are three
     quarters of the bytes and none of the code.
     """
-    if by_path(path)[0] is not None or head.startswith(b"#!") or not _looks_binary(head):
+    # The path last: most heads are text, and classify looks the path up again anyway.
+    if head.startswith(b"#!") or not _looks_binary(head) or by_path(path)[0] is not None:
         return None
     return _report(path, None, 0, "binary")
 

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator
 
 from bot.cli import main
@@ -225,8 +226,6 @@ _DATA = Path(__file__).resolve().parents[2] / "bot" / "engine" / "data"
 
 
 def _rows(name: str) -> dict[str, dict[str, list[str]]]:
-    import yaml
-
     rows: dict[str, dict[str, list[str]]] = yaml.safe_load((_DATA / name).read_text("utf-8"))[
         "languages"
     ]
