@@ -4,19 +4,29 @@ A job records its run when it starts it and forgets it when it completes it. A r
 recorded long after any job could still be working on it (`JOB_TIMEOUT` and a margin) was
 abandoned: its process was killed, or GitHub failed the write that would have completed it.
 The sweep (bot.runtime.sweep) finds those on a timer and queues a job that finishes each
-one. In memory for the embedded mode; in Redis with scale-out, where it outlives workers.
+one. In Redis with scale-out, where it outlives workers. The embedded mode keeps them in
+memory and in the trend store too, where they outlive the process: the server that replaces
+a killed one finds the runs it left, a merge group's included (no pull request lists those,
+so the start-up scan of bot.review.stale cannot find them).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cachetools import TTLCache
 
 from bot.github.payloads import MergeGroup
+from bot.store.keeper import StoreUnavailable
 
+if TYPE_CHECKING:
+    from bot.store import Store
+
+log = logging.getLogger("lockin.open_runs")
 #: A run recorded this long ago is forgotten: GitHub's own checks give up after 14 days.
 RECORD_TTL = 14 * 24 * 3600.0
 
@@ -100,6 +110,48 @@ class MemoryOpenRuns:
 
     async def claim_sweep(self, interval: float) -> bool:
         return True  # the only process that knows these runs
+
+
+class StoredOpenRuns:
+    """The embedded mode's runs in progress: in memory, and in the trend store, which a
+    restarted process reads. The store is optional: while it is degraded its writes wait in
+    its backlog and the sweep reads this process's own runs from memory."""
+
+    def __init__(self, store: Store, memory: OpenRuns | None = None) -> None:
+        self._store = store
+        self._memory: OpenRuns = memory or MemoryOpenRuns()
+
+    async def add(self, run: OpenRun) -> None:
+        await self._memory.add(run)
+        opened = dt.datetime.fromtimestamp(run.opened_at, dt.UTC)
+        try:
+            await self._store.keep_open_run(run.key, opened, run.to_dict())
+        except Exception as exc:  # the store never stops a check
+            log.warning("open runs: could not store run %s (%s)", run.run_id, exc)
+
+    async def remove(self, repo: str, run_id: int) -> None:
+        await self._memory.remove(repo, run_id)
+        try:
+            await self._store.forget_open_run(f"{repo}/{run_id}")
+        except Exception as exc:
+            log.warning("open runs: could not forget stored run %s (%s)", run_id, exc)
+
+    async def older_than(self, seconds: float) -> list[OpenRun]:
+        moment = dt.datetime.fromtimestamp(time.time() - seconds, dt.UTC)
+        try:
+            stored = await self._store.open_runs_before(moment)
+        except StoreUnavailable:
+            return await self._memory.older_than(seconds)
+        runs = []
+        for data in stored:
+            try:
+                runs.append(OpenRun.from_dict(data))
+            except (ValueError, KeyError, TypeError):
+                log.warning("open runs: a stored run cannot be read: %r", data)
+        return runs
+
+    async def claim_sweep(self, interval: float) -> bool:
+        return True  # one process per store in the embedded mode
 
 
 #: The event of the job the sweep queues for each abandoned run (GitHub never sends it:

@@ -20,6 +20,7 @@ from bot.runtime.github_auth import github_auth
 from bot.runtime.jobs import JobQueue, LocalJobQueue
 from bot.runtime.logs import REDACTOR
 from bot.runtime.metrics import Metrics
+from bot.runtime.open_runs import StoredOpenRuns
 from bot.runtime.settings import Settings
 from bot.runtime.sweep import sweep_open_runs
 from bot.server.access import add_signin_routes
@@ -117,6 +118,9 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
             shutdown_timeout=settings.shutdown_timeout,
         )
     store = await services.open_store()
+    if backend is None:
+        # Runs in progress outlive this process in the store: a successor finishes them.
+        services.caches.open_runs = StoredOpenRuns(store, services.caches.open_runs)
     services.metrics.watch_queue(queue.depth, queue.capacity)
     await queue.start()
     services.queue = queue

@@ -17,7 +17,7 @@ from bot.engine.trend import MONTH
 from bot.github.refs import RepoRef
 from bot.store.keeper import Keeper, StoreUnavailable, is_unavailable
 from bot.store.records import OrgRow, Overview, Point, Repository, Trend
-from bot.store.schema import EndedSessionRow, PointRow, ReportRow, RepositoryRow
+from bot.store.schema import EndedSessionRow, OpenRunRow, PointRow, ReportRow, RepositoryRow
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -402,6 +402,32 @@ class Store:
         query = select(EndedSessionRow.session_id).where(EndedSessionRow.session_id == session_id)
         async with self._sessions() as session:
             return await session.scalar(query) is not None
+
+    @_writes(None, named=False)
+    async def keep_open_run(self, key: str, opened_at: dt.datetime, run: dict[str, Any]) -> None:
+        """A check run of ours went in progress (bot.runtime.open_runs)."""
+        insert = self._insert(OpenRunRow).values(key=key, opened_at=_utc(opened_at), run=run)
+        async with self._sessions.begin() as session:
+            await session.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
+
+    @_writes(None, named=False)
+    async def forget_open_run(self, key: str) -> None:
+        """The run was completed (or is gone)."""
+        async with self._sessions.begin() as session:
+            await session.execute(delete(OpenRunRow).where(OpenRunRow.key == key))
+
+    async def open_runs_before(self, moment: dt.datetime) -> list[dict[str, Any]]:
+        """The runs recorded open before ``moment`` and not forgotten since. Raises
+        `StoreUnavailable` while the store is degraded: a forgetting may still wait in the
+        backlog, and a run finished meanwhile must not be taken for abandoned."""
+        if self.keeper.problem is not None:
+            raise StoreUnavailable(self.keeper.problem)
+        return await self._open_runs_before(_utc(moment))
+
+    @_reads
+    async def _open_runs_before(self, moment: dt.datetime) -> list[dict[str, Any]]:
+        query = select(OpenRunRow.run).where(OpenRunRow.opened_at < moment)
+        return [run for (run,) in await self._run(query)]
 
     async def _run(self, query: Executable) -> Sequence[Any]:
         async with self._sessions() as session:

@@ -87,3 +87,14 @@ class EndedSessionRow(Base):
 
     session_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     ended_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class OpenRunRow(Base):
+    """A check run of ours in progress (bot.runtime.open_runs), kept so that the process
+    replacing a killed one finds the runs it left, merge groups' included."""
+
+    __tablename__ = "open_runs"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)  # repo/run id
+    opened_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    run: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from bot.github.refs import RepoRef
+from bot.runtime.open_runs import OpenRun
 from bot.store import Point, Store, open_store, store_url, store_url_from_env
 from tests.support.postgres import PostgresCluster
 
@@ -48,8 +49,9 @@ async def test_migrations_run_from_empty_and_again_change_nothing(url: str) -> N
     finally:
         await store.close()
     names, versions = first
-    assert {"repositories", "points", "reports", "ended_sessions", "alembic_version"} <= names
-    assert versions == ["0004"]
+    tables_made = {"repositories", "points", "reports", "ended_sessions", "open_runs"}
+    assert tables_made | {"alembic_version"} <= names
+    assert versions == ["0005"]
 
 
 async def test_two_processes_starting_together_migrate_once(
@@ -59,8 +61,8 @@ async def test_two_processes_starting_together_migrate_once(
     stores = await asyncio.gather(open_store(url), open_store(url))
     try:
         upgrades = [r for r in caplog.records if r.getMessage().startswith("Running upgrade")]
-        assert len(upgrades) == 4  # each migration once: 0001 to 0004
-        assert (await tables(stores[1]))[1] == ["0004"]
+        assert len(upgrades) == 5  # each migration once: 0001 to 0005
+        assert (await tables(stores[1]))[1] == ["0005"]
     finally:
         for store in stores:
             await store.close()
@@ -76,6 +78,33 @@ async def test_points_survive_a_restart(url: str) -> None:
     finally:
         await store.close()
     assert kept == point(1, 10, 40)
+
+
+async def test_open_runs_survive_a_restart_until_forgotten(url: str) -> None:
+    """The embedded server's runs in progress (bot.runtime.open_runs.StoredOpenRuns): what a
+    killed process recorded, the next reads; a run forgotten is gone; recording twice (a
+    retried write) keeps one row."""
+    runs = {
+        "octo/ml/7": OpenRun(1, "octo/ml", 0, "a" * 40, 7, 1_000.0, "gh-readonly-queue/x", "b"),
+        "octo/ml/8": OpenRun(1, "octo/ml", 3, "c" * 40, 8, 2_000.0),
+    }
+    store = await open_store(url)
+    for key, run in [*runs.items(), ("octo/ml/7", runs["octo/ml/7"])]:
+        await store.keep_open_run(
+            key, dt.datetime.fromtimestamp(run.opened_at, dt.UTC), run.to_dict()
+        )
+    await store.close()
+    store = await open_store(url)
+    try:
+        late = dt.datetime.fromtimestamp(5_000, dt.UTC)
+        found = [OpenRun.from_dict(d) for d in await store.open_runs_before(late)]
+        assert sorted(found, key=lambda r: r.run_id) == list(runs.values())
+        middle = dt.datetime.fromtimestamp(1_500, dt.UTC)
+        assert [d["run_id"] for d in await store.open_runs_before(middle)] == [7]
+        await store.forget_open_run("octo/ml/7")
+        assert [d["run_id"] for d in await store.open_runs_before(late)] == [8]
+    finally:
+        await store.close()
 
 
 async def test_a_redelivered_push_records_nothing_twice(url: str) -> None:
