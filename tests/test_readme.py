@@ -10,7 +10,7 @@ import shlex
 import pytest
 
 from bot.cli import main
-from bot.policy import DEFAULT_POLICY, load_policy
+from bot.policy.config import DEFAULT_POLICY, load_policy
 from tests.support.readme import ROOT, blocks
 
 COMMANDS = [

@@ -12,30 +12,39 @@ invalid configuration).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from textwrap import fill
+from types import ModuleType
 from typing import Any, NoReturn, TextIO
 
-from bot.cli import baseline, diff, history, init, plan, report, rules, scan, serve
 from bot.cli.common import UsageError
 from bot.cli.help import HELP_WIDTH, epilog
 from bot.policy.config import PolicyError
-from bot.render import sarif
 from bot.sources import SourceError
 
-#: What runs each command but ``serve`` and ``worker``, as parsed.
-RUNS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
-    "scan": scan.scan,
-    "diff": diff.diff,
-    "history": history.history,
-    "plan": plan.plan,
-    "baseline": baseline.baseline,
-    "report": report.report,
-    "rules": rules.rules,
-    "init": init.init,
+#: Each command's module in this package, the function of it that adds the command's parser
+#: and the one that runs it as parsed, in the order `lockin --help` lists them. A command
+#: loads its own module only: `lockin scan` never imports the gate, the history walker or
+#: the report's page, a quarter of its start-up.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "scan": ("scan", "add_scan_parser", "scan"),
+    "diff": ("diff", "add_diff_parser", "diff"),
+    "history": ("history", "add_history_parser", "history"),
+    "plan": ("plan", "add_plan_parser", "plan"),
+    "baseline": ("baseline", "add_baseline_parser", "baseline"),
+    "report": ("report", "add_report_parser", "report"),
+    "rules": ("rules", "add_rules_parser", "rules"),
+    "init": ("init", "add_init_parser", "init"),
+    "serve": ("serve", "add_server_parsers", "serve"),
+    "worker": ("serve", "add_server_parsers", "serve"),
 }
+
+
+def _module(command: str) -> ModuleType:
+    return importlib.import_module(f"bot.cli.{COMMANDS[command][0]}")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,12 +62,15 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
-        sys.stdout.write(f"lockin {sarif.tool_version()}\n")
+        from bot.render.sarif import tool_version  # late: importlib.metadata is slow to load
+
+        sys.stdout.write(f"lockin {tool_version()}\n")
         parser.exit()
 
 
-def parser() -> argparse.ArgumentParser:
-    """The whole command line, every command with its options."""
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, every command with its options; only ``command``'s when it
+    names one (what its usage, help and errors print is the same)."""
     top = _Parser(
         prog="lockin",
         description=fill(
@@ -74,26 +86,21 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=_Parser
     )
-    # In the order `lockin --help` lists them.
-    scan.add_scan_parser(commands)
-    diff.add_diff_parser(commands)
-    history.add_history_parser(commands)
-    plan.add_plan_parser(commands)
-    baseline.add_baseline_parser(commands)
-    report.add_report_parser(commands)
-    rules.add_rules_parser(commands)
-    init.add_init_parser(commands)
-    serve.add_server_parsers(commands)
+    named = [command] if command in COMMANDS else list(COMMANDS)
+    # serve's module adds both serve and worker: each adder once.
+    for module, adder, _ in dict.fromkeys(COMMANDS[name] for name in named):
+        getattr(importlib.import_module(f"bot.cli.{module}"), adder)(commands)
     return top
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line parsed; ``UsageError`` (one line) when it is wrong."""
-    args = parser().parse_args(argv)
-    if args.command == "scan":
-        scan.check_args(args)
-    elif args.command == "diff":
-        diff.check_args(args)
+    argv = sys.argv[1:] if argv is None else argv
+    # The command is the first word that is no option (the top level's take no value).
+    command = next((word for word in argv if not word.startswith("-")), None)
+    args = parser(command).parse_args(argv)
+    if args.command is not None and (check := getattr(_module(args.command), "check_args", None)):
+        check(args)
     return args
 
 
@@ -107,9 +114,10 @@ def main(
         if args.command is None:  # a bare `lockin`: what it can do
             out.write(parser().format_help())
             return 0
+        run: Callable[..., int] = getattr(_module(args.command), COMMANDS[args.command][2])
         if args.command in ("serve", "worker"):
-            return serve.serve(args.command)
-        return RUNS[args.command](args, out, err)
+            return run(args.command)
+        return run(args, out, err)
     except PolicyError as exc:
         # Every problem of the file, one line each: fixing them one run at a time is slow.
         err.writelines(f"lockin: error: {line}\n" for line in exc.lines())

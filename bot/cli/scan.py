@@ -17,7 +17,6 @@ from bot.cli.common import (
     read_policy,
 )
 from bot.cli.help import add_command
-from bot.cli.history import scan_revision
 from bot.engine.census import Census
 from bot.engine.paths import PathFilter
 from bot.render import scan_tables, text
@@ -200,5 +199,8 @@ def check_args(args: argparse.Namespace) -> None:
 def scan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``lockin scan`` as parsed in ``args``."""
     if _revision_scan(args):
+        # Late: the history walker's modules are for --rev only.
+        from bot.cli.history import scan_revision
+
         return scan_revision(args, out, err)
     return _scan_directory(args, out, err)
