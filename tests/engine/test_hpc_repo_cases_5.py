@@ -87,7 +87,11 @@ string opencl_c_container() { return R(
     assert report.language == "C++"
     assert report.layers[Layer.KERNEL] == report.code_lines
     # AMD's builtins in device code with no OpenCL and no CUDA side still make a HIP file.
-    aiter = b"__device__ void add(float* a, float v) { __builtin_amdgcn_global_atomic_fadd_f32(a, v); }\n"
+    aiter = b"""\
+__device__ void add(float* a, float v) {
+  __builtin_amdgcn_global_atomic_fadd_f32(a, v);
+}
+"""
     assert classify("csrc/kernels/add.cuh", aiter).language == "HIP"
 
 
@@ -237,7 +241,8 @@ __global__ void simple_scal(index num_entries, scalar_type data[], scalar_type s
 template<typename scalar_type, typename index>
 void scale_data(cudaStream_t stream, index num_entries, scalar_type *data, double factor){
     if (num_entries == 0) return;
-    simple_scal<scalar_type, 256><<<(num_entries + 255) / 256, 256, 0, stream>>>(num_entries, data, factor);
+    simple_scal<scalar_type, 256><<<(num_entries + 255) / 256, 256, 0, stream>>>(
+        num_entries, data, factor);
 }
 """
     report = classify("src/heffte_backend_cuda.cu", source)
