@@ -285,3 +285,73 @@ void copyTo(ExecSpace exec_space, View l_view, View lg_view, int n)
     assert set(classify("grid/src/Cabana_Grid_FastFourierTransform.hpp", lambdas).ecosystems) == {
         "portable-gpu"
     }
+
+
+# -- paboyle/Grid: CPU SIMD assembly beside its CUDA, HIP and SYCL back ends ------------------
+
+
+def test_grid_avx512_assembly_from_register_macros_is_not_ptx() -> None:
+    # Grid/simd/Intel512wilson.h: the Wilson kernel's AVX-512 assembly, its operands named by
+    # macros (`#define psi_00 %zmm0`) and its templates built by other macros.
+    source = b"""\
+#include "Intel512common.h"
+#define psi_00 %zmm0
+#define psi_01 %zmm1
+#define LOAD_CHI(PTR) LOAD64(%r8, PTR) __asm__ ( LOAD_CHIi );
+#define MULT_2SPIN(ptr) \\
+  LOAD64(%r8, ptr) \\
+  __asm__ ( \\
+    VLOAD(0, %r8, psi_00) \\
+    VMUL(psi_00, psi_01, psi_00) );
+"""
+    assert classify("Grid/simd/Intel512wilson.h", source).ecosystems == {}
+
+
+def test_grid_a64fx_and_bgq_assembly_is_not_ptx() -> None:
+    # Grid/simd/Fujitsu_A64FX_intrin_double.h: SVE intrinsics beside a cache-zeroing asm;
+    # Grid/simd/BGQQPX.h: a BG/Q template opening with a blank.
+    sve = b"""\
+#define ZERO_PSI \\
+  asm( "dc zva, %[fetchptr] \\n\\t" : : [fetchptr] "r" (base) : "memory" );
+svfloat64_t result_00 = svdup_f64(0.);
+"""
+    assert classify("Grid/simd/Fujitsu_A64FX_intrin_double.h", sve).ecosystems == {}
+    qpx = b"""\
+inline void cache_lock(void* ptr) {
+  asm (" dcbtls  %%r0, %0 \\n" : : "r" (ptr));
+}
+"""
+    assert classify("Grid/simd/BGQQPX.h", qpx).ecosystems == {}
+    # PTX opening with a blank is still PTX.
+    ptx = b"""\
+static inline unsigned lane() {
+  unsigned r;
+  asm volatile (" mov.u32 %0, %%laneid;" : "=r"(r));
+  return r;
+}
+"""
+    assert classify("Grid/threads/Accelerator.h", ptx).line_rules[2] == "cuda.ptx-asm"
+
+
+# -- LLNL/sundials: SYCL kernels handed to a launch macro ---------------------------------------
+
+
+def test_sundials_sycl_for_bodies_are_kernels() -> None:
+    # src/nvector/sycl/nvector_sycl.cpp: every vector operation is a SYCL_FOR whose last
+    # argument is the parallel_for's body.
+    source = b"""\
+void N_VLinearSum_Sycl(sunrealtype a, N_Vector x, sunrealtype b, N_Vector y, N_Vector z)
+{
+  const sunindextype N = NVEC_SYCL_LENGTH(z);
+  sunrealtype* zdata = NVEC_SYCL_DDATAp(z);
+  ::sycl::queue* Q = NVEC_SYCL_QUEUE(z);
+  SYCL_FOR(
+    Q, nthreads_total, nthreads_per_block, item, GRID_STRIDE_XLOOP(item, i, N) {
+      zdata[i] = (a * xdata[i]) + (b * ydata[i]);
+    });
+}
+"""
+    report = classify("src/nvector/sycl/nvector_sycl.cpp", source)
+    assert report.line_rules[5:9] == ["sycl.for-macro"] * 4
+    assert report.layers[Layer.KERNEL] == 4
+    assert report.line_rules[4] == "sycl.runtime"
