@@ -298,3 +298,46 @@ IMPL_OP_OPTILING(SparseAttention).Tiling(TilingSparseAttention);
     report = classify(path, source)
     assert report.ecosystems == {"ascend": 3}
     assert _layers(path, source) == {"vendor-path": 3, "portable": 7}
+
+
+def test_vllm_ascend_cmake_finding_cann_is_the_ascend_build() -> None:
+    # CMakeLists.txt: the CANN toolkit's path and ascendc.cmake, then ascendc_library().
+    source = b"""\
+cmake_minimum_required(VERSION 3.16)
+project(vllm_ascend_C)
+set(ASCEND_CANN_PACKAGE_PATH ${ASCEND_HOME_PATH})
+set(ASCENDC_CMAKE_DIR ${ASCEND_HOME_PATH}/tools/tikcpp/ascendc_kernel_cmake)
+include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
+ascendc_library(vllm_ascend_kernels SHARED ${KERNEL_FILES})
+add_library(vllm_ascend_C SHARED csrc/torch_binding.cpp)
+"""
+    report = classify("CMakeLists.txt", source)
+    assert report.ecosystems == {"ascend": 4}
+    assert report.line_rules[2:6] == ["build.ascend-cann"] * 4
+
+
+# -- AutoGPTQ/AutoGPTQ: Intel Gaudi ---------------------------------------------------------------
+
+
+def test_autogptq_hpu_linear_is_gaudi_code_not_intel_gpu_code() -> None:
+    # auto_gptq/nn_modules/qlinear/qlinear_hpu.py: habana_frameworks, a torch.ops.hpu custom op
+    # and tensors moved to 'hpu' (the class's "hpu" tag reads as a device string too, as
+    # qlinear_cuda.py's "cuda" does); Gaudi is Intel's, yet none of this runs on an Intel GPU.
+    source = b"""\
+import torch
+import habana_frameworks.torch.core as htcore
+
+
+class QuantLinear(torch.nn.Module):
+    QUANT_TYPE = "hpu"
+
+    def post_init(self):
+        self.qweight = self.qweight.to("hpu")
+
+    def forward(self, x):
+        w = torch.ops.hpu.convert_from_uint4(self.qweight, self.scales, self.zeros, x.dtype)
+        return x @ w
+"""
+    report = classify("auto_gptq/nn_modules/qlinear/qlinear_hpu.py", source)
+    assert report.ecosystems == {"gaudi": 4}
+    assert ECOSYSTEMS["gaudi"].vendors == {"habana"}
