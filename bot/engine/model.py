@@ -31,8 +31,21 @@ NON_PORTABLE: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_LIBRARY, Layer.VEN
 #: All layers in report order.
 LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 
-#: Vendors a target can be. "nvidia" is the incumbent the census measures lock-in against.
-VENDORS: tuple[str, ...] = ("nvidia", "amd", "intel", "apple", "google")
+#: Vendors code can run on. "nvidia" is the incumbent the census measures lock-in against;
+#: the last four make accelerators PyTorch reaches through their own plug-ins (MUSA, MLU,
+#: Ascend NPU, Gaudi HPU): code for them is lock-in too, though no team plans a move onto
+#: them. Gaudi is Intel's, but its code runs on no Intel GPU: "intel" stays the GPU target.
+VENDORS: tuple[str, ...] = (
+    "nvidia",
+    "amd",
+    "intel",
+    "apple",
+    "google",
+    "moorethreads",
+    "cambricon",
+    "huawei",
+    "habana",
+)
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
 
