@@ -1,6 +1,7 @@
-"""Cases seen in the fifth audit round: GPU code driven from Julia, C# and Java, Vulkan compute
-and a GPU prover (JuliaGPU/Metal.jl, m4rs-mt/ILGPU, beehive-lab/TornadoVM,
-KomputeProject/kompute, MetalPetal/MetalPetal, matter-labs/era-bellman-cuda).
+"""Cases seen in the fifth audit round: GPU code driven from Julia, C#, Java and Rust, Vulkan
+compute and a GPU prover (JuliaGPU/Metal.jl, JuliaGPU/oneAPI.jl, m4rs-mt/ILGPU,
+beehive-lab/TornadoVM, cogciprocate/ocl, KomputeProject/kompute, MetalPetal/MetalPetal,
+matter-labs/era-bellman-cuda).
 
 Each snippet is a small rewrite, in our own words, of a pattern found there; the repository is
 named per test. They pin the verdict a porting engineer gives the file: its language, whether
@@ -138,6 +139,65 @@ function grid(n)
 end
 """
     assert _layers("src/backends.jl", source) == {"portable": 4}
+
+
+# -- JuliaGPU/oneAPI.jl: the Intel twin ---------------------------------------------------------
+
+
+def test_oneapi_jl_kernel_and_launch_are_intel_code() -> None:
+    # examples/vadd.jl: SPIRVIntrinsics' get_global_id() in a kernel launched with @oneapi.
+    source = b"""\
+using oneAPI
+
+function vadd(a, b, c)
+    i = get_global_id()
+    @inbounds c[i] = a[i] + b[i]
+    return
+end
+
+d_a = oneArray(rand(Float32, 8))
+@oneapi items=8 vadd(d_a, d_a, d_a)
+"""
+    report = classify("examples/vadd.jl", source)
+    assert report.ecosystems == {"sycl": 8}
+    assert _layers("examples/vadd.jl", source) == {"kernel": 5, "vendor-path": 3}
+
+
+def test_an_opencl_jl_kernel_is_not_oneapi_code() -> None:
+    # JuliaGPU/OpenCL.jl spells kernels with the same SPIRVIntrinsics; nothing says Intel.
+    source = b"""\
+using OpenCL
+
+function vadd(a, b, c)
+    i = get_global_id()
+    c[i] = a[i] + b[i]
+    return
+end
+"""
+    assert "sycl" not in classify("examples/vadd.jl", source).ecosystems
+
+
+def test_oneapi_jl_level_zero_and_onemkl_wrappers() -> None:
+    # lib/level-zero/error.jl and cmdlist.jl: Level Zero's types and calls; lib/mkl/
+    # wrappers_blas.jl: oneMKL's shim named in a loop of (symbol, type) pairs.
+    level_zero = b"""\
+struct ZeError <: Exception
+    code::ze_result_t
+end
+
+function append_barrier!(list, signal)
+    zeCommandListAppendBarrier(list, signal, 0, C_NULL)
+end
+"""
+    assert _layers("lib/level-zero/cmdlist.jl", level_zero) == {"vendor-path": 2, "portable": 4}
+    mkl = b"""\
+for (fname, elty) in ((:onemklSgemm, :Float32),
+                      (:onemklDgemm, :Float64))
+    @eval gemm!(A::Matrix{$elty}, B, C) = $fname(sycl_queue(), A, B, C)
+end
+"""
+    assert _layers("lib/mkl/wrappers_blas.jl", mkl)["vendor-library"] == 2
+    assert classify("lib/mkl/wrappers_blas.jl", mkl).ecosystems.keys() == {"sycl"}
 
 
 # -- m4rs-mt/ILGPU: C# kernels for CUDA, OpenCL and the CPU ------------------------------------
@@ -348,6 +408,49 @@ package com.example.cudatools;
 public class Ptxish { int x; }
 """
     assert _layers("Ptxish.java", named) == {"portable": 2}
+
+
+# -- cogciprocate/ocl: OpenCL from Rust ---------------------------------------------------------
+
+
+def test_ocl_pro_que_host_code_and_its_kernel_string() -> None:
+    # ocl/examples/trivial.rs: OpenCL C in a raw string, driven through ProQue.
+    source = b"""\
+use ocl::ProQue;
+
+fn trivial() -> ocl::Result<()> {
+    let src = r#"
+        __kernel void add(__global float* buffer, float scalar) {
+            buffer[get_global_id(0)] += scalar;
+        }
+    "#;
+    let pro_que = ProQue::builder().src(src).dims(1 << 20).build()?;
+    let buffer = pro_que.create_buffer::<f32>()?;
+    Ok(())
+}
+"""
+    layers = _layers("ocl/examples/trivial.rs", source)
+    assert layers["kernel"] >= 3
+    assert layers["vendor-path"] == 3
+    assert classify("ocl/examples/trivial.rs", source).ecosystems.keys() == {"opencl"}
+
+
+def test_ocl_core_ffi_calls_and_ocl_layer_calls_are_opencl_host_code() -> None:
+    # ocl-core/src/functions.rs calls the C API through cl-sys; ocl/src/standard/buffer.rs
+    # calls ocl-core as core::enqueue_*; Rust's own core:: paths stay portable.
+    source = b"""\
+pub fn finish(queue: &CommandQueue) -> OclCoreResult<()> {
+    let errcode = unsafe { ffi::clFinish(queue.as_ptr()) };
+    eval_errcode(errcode, (), "clFinish", None::<String>)
+}
+
+pub fn read(&self, queue: &Queue, data: &mut [T]) -> OclResult<()> {
+    core::enqueue_read_buffer(queue, &self.obj_core, true, 0, data, None::<Event>, None)?;
+    let n = core::mem::size_of::<T>();
+    Ok(())
+}
+"""
+    assert _layers("ocl-core/src/functions.rs", source) == {"vendor-path": 2, "portable": 7}
 
 
 # -- KomputeProject/kompute, MetalPetal/MetalPetal, matter-labs/era-bellman-cuda --------------
