@@ -261,6 +261,26 @@ static ulong Twice(ulong x) => 2 * x;
     assert layers == {"kernel": 7, "portable": 1}
 
 
+def test_ilgpu_ptx_behind_is_supported_counts_only_the_ptx() -> None:
+    # Src/ILGPU.Tests/LanguageTests.cs: CudaAsm.IsSupported keeps a portable branch, so the
+    # kernel runs everywhere and only its PTX statement is NVIDIA's.
+    source = b"""\
+internal static void OutputEmitKernel(Index1D index, ArrayView<int> buffer)
+{
+    if (CudaAsm.IsSupported)
+    {
+        CudaAsm.Emit("add.s32 %0, %1, %2;", out int result, index.X, 42);
+        buffer[index] = result;
+    }
+    else
+    {
+        buffer[index] = index;
+    }
+}
+"""
+    assert _layers("Src/ILGPU.Tests/LanguageTests.cs", source) == {"kernel": 1, "portable": 11}
+
+
 def test_ilgpu_cuda_runtime_and_ptx_backend_namespaces_count_whole() -> None:
     # Src/ILGPU/Runtime/Cuda/CudaAPI.cs (P/Invoke into nvcuda) and Src/ILGPU/Backends/PTX:
     # every line of these namespaces is the NVIDIA back end.
