@@ -42,6 +42,8 @@ _GENERATED = re.compile(
     re.I,
 )
 _GENERATED_HEAD = 2048
+_HEADER_CODE_LINES = 2  # code lines a generated mark may follow (see _header_end)
+_CODE_LINE = re.compile(r"[^\s][^\n]*")
 # The same, case-sensitive, for the lower-cased head: about ten times faster, and the same
 # answer on ASCII (re.I also equates a few other letters with these, such as U+017F with s).
 _GENERATED_LOWER = re.compile(_GENERATED.pattern)
@@ -157,7 +159,8 @@ def _line_count(data: bytes) -> int:
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     head = text[:_GENERATED_HEAD].lower()
     if ("generated" in head or "do not edit" in head) and (
-        _GENERATED_LOWER.search(head) or (not head.isascii() and _GENERATED.search(head))
+        _GENERATED_LOWER.search(head := head[: _header_end(masked)])
+        or (not head.isascii() and _GENERATED.search(head))
     ):
         return True
     return (
@@ -166,6 +169,20 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
         and literals.search(_INSTANTIATION, masked)
         and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
     )
+
+
+def _header_end(masked: str) -> int:
+    """Where a file's header ends for its generated mark: after its second code line. A
+    generator writes the mark before the code it emits (or just after a `#pragma once` or a
+    docstring's opening line); the same words further down describe something else, as in
+    ingowald/optix7course's "generated from base name component of source file" comment
+    below the includes of every SampleRenderer.cpp."""
+    seen = 0
+    for line in _CODE_LINE.finditer(masked, 0, _GENERATED_HEAD):
+        seen += 1
+        if seen == _HEADER_CODE_LINES:
+            return line.end()
+    return _GENERATED_HEAD
 
 
 def _found(
