@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from heapq import heappop, heappush
-from itertools import compress, groupby, starmap
+from itertools import compress, groupby, islice, starmap
 from operator import itemgetter, sub
 
 from bot.engine import literals, markers
@@ -177,12 +177,9 @@ def _header_end(masked: str) -> int:
     docstring's opening line); the same words further down describe something else, as in
     ingowald/optix7course's "generated from base name component of source file" comment
     below the includes of every SampleRenderer.cpp."""
-    seen = 0
-    for line in _CODE_LINE.finditer(masked, 0, _GENERATED_HEAD):
-        seen += 1
-        if seen == _HEADER_CODE_LINES:
-            return line.end()
-    return _GENERATED_HEAD
+    lines = _CODE_LINE.finditer(masked, 0, _GENERATED_HEAD)
+    last = next(islice(lines, _HEADER_CODE_LINES - 1, None), None)
+    return _GENERATED_HEAD if last is None else last.end()
 
 
 def _found(
