@@ -158,11 +158,16 @@ def _line_count(data: bytes) -> int:
 
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     head = text[:_GENERATED_HEAD].lower()
-    if ("generated" in head or "do not edit" in head) and (
-        _GENERATED_LOWER.search(head := head[: _header_end(masked)])
-        or (not head.isascii() and _GENERATED.search(head))
-    ):
-        return True
+    if "generated" in head or "do not edit" in head:
+        # "@generated" in code, not in a comment the masked text blanks, is Julia's macro for
+        # generated functions (Metal.jl's device intrinsics), not a mark.
+        marks = (
+            _GENERATED_LOWER.finditer(head, 0, _header_end(masked))
+            if head.isascii()
+            else _GENERATED.finditer(text, 0, min(_header_end(masked), _GENERATED_HEAD))
+        )
+        if any(text[m.start()] != "@" or masked[m.start()] != "@" for m in marks):
+            return True
     return (
         lang.name in _INSTANTIATING_LANGUAGES
         and code_lines <= _INSTANTIATION_MAX_LINES
