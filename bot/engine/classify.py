@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from heapq import heappop, heappush
-from itertools import compress, groupby, starmap
+from itertools import compress, groupby, islice, starmap
 from operator import itemgetter, sub
 
 from bot.engine import literals, markers
@@ -55,6 +55,8 @@ _GENERATED = re.compile(
     re.I | re.M,
 )
 _GENERATED_HEAD = 2048
+_HEADER_CODE_LINES = 2  # code lines a generated mark may follow (see _header_end)
+_CODE_LINE = re.compile(r"[^\s][^\n]*")
 # The same, case-sensitive, for the lower-cased head: about ten times faster, and the same
 # answer on ASCII (re.I also equates a few other letters with these, such as U+017F with s).
 _GENERATED_LOWER = re.compile(_GENERATED.pattern, re.M)
@@ -169,16 +171,33 @@ def _line_count(data: bytes) -> int:
 
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
     head = text[:_GENERATED_HEAD].lower()
-    if ("generated" in head or "do not edit" in head) and (
-        _GENERATED_LOWER.search(head) or (not head.isascii() and _GENERATED.search(head))
-    ):
-        return True
+    if "generated" in head or "do not edit" in head:
+        # "@generated" in code, not in a comment the masked text blanks, is Julia's macro for
+        # generated functions (Metal.jl's device intrinsics), not a mark.
+        marks = (
+            _GENERATED_LOWER.finditer(head, 0, _header_end(masked))
+            if head.isascii()
+            else _GENERATED.finditer(text, 0, min(_header_end(masked), _GENERATED_HEAD))
+        )
+        if any(text[m.start()] != "@" or masked[m.start()] != "@" for m in marks):
+            return True
     return (
         lang.name in _INSTANTIATING_LANGUAGES
         and code_lines <= _INSTANTIATION_MAX_LINES
         and literals.search(_INSTANTIATION, masked)
         and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
     )
+
+
+def _header_end(masked: str) -> int:
+    """Where a file's header ends for its generated mark: after its second code line. A
+    generator writes the mark before the code it emits (or just after a `#pragma once` or a
+    docstring's opening line); the same words further down describe something else, as in
+    ingowald/optix7course's "generated from base name component of source file" comment
+    below the includes of every SampleRenderer.cpp."""
+    lines = _CODE_LINE.finditer(masked, 0, _GENERATED_HEAD)
+    last = next(islice(lines, _HEADER_CODE_LINES - 1, None), None)
+    return _GENERATED_HEAD if last is None else last.end()
 
 
 def _found(

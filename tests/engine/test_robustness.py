@@ -32,6 +32,7 @@ COMMENT = {
     "Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
     "AMDGPU Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
     "Scala": _SLASH_COMMENT,  # a negative example: a Scala script beside bgfx's .sc shaders
+    "C#": _SLASH_COMMENT,  # ILGPU's samples (rules cuda.dotnet-*)
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
