@@ -66,7 +66,13 @@ class CStructure:
             cut = found
         if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
-        begin = _after_barriers(masked, cut + 1, pos) if self.text.preprocessor else cut + 1
+        begin = cut + 1
+        if self.text.preprocessor:
+            # The lines between holding a ``#`` or a ``:`` may be barriers; most statements
+            # hold neither (two ``rfind`` here, no call).
+            hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)
+            if hash_at >= 0 or colon_at >= 0:
+                begin = _after_barriers(masked, begin, pos, hash_at, colon_at)
         first = _NON_SPACE.search(masked, begin, pos + 1)
         return first.start() if first else pos
 
@@ -144,14 +150,13 @@ class CStructure:
         return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
 
 
-def _after_barriers(masked: str, begin: int, pos: int) -> int:
+def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: int) -> int:
     """Where the last preprocessor line or access label starting in [begin, pos) ends (a
-    line's end, or ``pos``), else ``begin``. Such a line holds a ``#`` or a ``:``: the lines
-    holding one are read backward from ``pos`` (each character passed once), so a statement
-    with none costs two ``rfind``, where a multi-line regex would try every offset."""
-    hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)
+    line's end, or ``pos``), else ``begin``, given the last ``#`` and ``:`` there (-1: none).
+    Such a line holds a ``#`` or a ``:``: the lines holding one are read backward from
+    ``pos`` (each character passed once), where a multi-line regex would try every offset."""
     while hash_at >= 0 or colon_at >= 0:
-        line = masked.rfind("\n", 0, max(hash_at, colon_at)) + 1
+        line = masked.rfind("\n", 0, hash_at if hash_at > colon_at else colon_at) + 1
         if line < begin:  # the line starts before the statement: it bounds nothing
             break
         barrier = _C_BARRIER.match(masked, line, pos)
