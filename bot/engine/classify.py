@@ -371,9 +371,12 @@ def _resolve(
             counts[index] = counts.get(index, 0) + size
             rule = SPECS[index].rule
             findings.append(Finding(rule.id, rule.layer, rule.ecosystem, first, last))
-            line_rules[first - 1 : last] = map(
-                _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
-            )
+            if last - first < size:  # every line of the run is code (most): no map needed
+                line_rules[first - 1 : last] = [rule.id] * size
+            else:
+                line_rules[first - 1 : last] = map(
+                    _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
+                )
         at += size
     for index, count in counts.items():
         rule = SPECS[index].rule
