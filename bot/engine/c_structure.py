@@ -4,6 +4,7 @@ function or lambda bodies, and the innermost body around an offset."""
 from __future__ import annotations
 
 import re
+import string
 
 from bot.engine.source_text import SourceText, offsets
 
@@ -13,6 +14,7 @@ _NON_SPACE = re.compile(r"\S")
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
 _WORD_START = re.compile(r"\w+")
+_ASCII_WORD = string.ascii_letters + string.digits + "_"
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
@@ -91,12 +93,18 @@ class CStructure:
         """
         masked = self.text.masked
         lo = open_brace - _HEADER_WINDOW if open_brace > _HEADER_WINDOW else 0
-        cut = max(
-            lo - 1,
-            masked.rfind(";", lo, open_brace),
-            masked.rfind("{", lo, open_brace),
-            masked.rfind("}", lo, open_brace),
-        )
+        # The previous ``;``, ``{`` or ``}``: the nearest found bounds the search for the
+        # others (as in ``c_statement_start``; in a file without one, each would read the
+        # whole window).
+        cut = masked.rfind(";", lo, open_brace)
+        if cut < lo:
+            cut = lo - 1
+        found = masked.rfind("{", cut + 1, open_brace)
+        if found > cut:
+            cut = found
+        found = masked.rfind("}", cut + 1, open_brace)
+        if found > cut:
+            cut = found
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
             return False
@@ -105,9 +113,9 @@ class CStructure:
         depth, at = 1, close
         while depth:
             opening = masked.rfind("(", lo, at)
-            closing = masked.rfind(")", lo, at)
             if opening < 0:
                 return False
+            closing = masked.rfind(")", opening + 1, at)
             if closing > opening:
                 depth += 1
                 at = closing
@@ -176,5 +184,8 @@ def _name_before(text: str) -> str | None:
     text = text.rstrip(" \t\n")
     if text.endswith("]"):
         return ""
+    if text.isascii():  # \w is these characters in ASCII text: stripped at C speed
+        head = text.rstrip(_ASCII_WORD)
+        return text[len(head) :] or None
     word = _WORD_START.match(text[::-1])
     return word.group()[::-1] if word else None
