@@ -210,19 +210,19 @@ def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
     starts: list[int] = []
     ends: list[int] = []
     words: list[str] = []
-    line_end = -1  # the end of the last line read: only a line's first '#' may start one
+    read = -1  # the last '#' matched: only a line's first '#' may start one
     for m in _PP.finditer(masked):
-        at = m.start()
-        if at < line_end:
-            continue
-        line_end = masked.find("\n", at)
-        if line_end < 0:
-            line_end = len(masked)
-        line = at  # most directives open their line: no search back for its start
+        at = line = m.start()  # most directives open their line: no search for its start
         if at and masked[at - 1] != "\n":
-            line = masked.rfind("\n", 0, at) + 1
-            if masked[line:at].strip(" \t"):
+            # The newline before it, searched for back to the last '#' only (a line of
+            # many '#' stays linear): none there, and it is on that '#''s line.
+            newline = masked.rfind("\n", read if read > 0 else 0, at)
+            line = newline + 1
+            skip = (newline < 0 and read >= 0) or masked[line:at].strip(" \t")
+            read = at
+            if skip:
                 continue
+        read = at
         starts.append(line)
         ends.append(m.end())
         words.append(m.group(1))
