@@ -171,7 +171,6 @@ class Preprocessor:
         if self._branches is None:
             at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
             stack: list[list[tuple[int, str]]] = []
-            groups: list[tuple[list[tuple[int, str]], int]] = []
             _, _, words = self.conditionals()
             for line, directive in zip(self.conditional_lines(), words, strict=True):
                 if directive[0] == "i":  # if, ifdef, ifndef
@@ -179,12 +178,13 @@ class Preprocessor:
                 elif directive in ("elif", "else"):
                     if stack:
                         stack[-1].append((line, directive))
-                elif stack:
-                    groups.append((stack.pop(), line))
-            groups += [(branches, self.text.nlines) for branches in stack]  # unclosed: to the end
-            for branches, end in groups:
-                for index, (line, _) in enumerate(branches):
-                    at[line] = (branches, index, end)
+                elif stack:  # a group closes: its branches are known
+                    branches = stack.pop()
+                    for index, (first, _) in enumerate(branches):
+                        at[first] = (branches, index, line)
+            for branches in stack:  # unclosed: to the end
+                for index, (first, _) in enumerate(branches):
+                    at[first] = (branches, index, self.text.nlines)
             self._branches = at
         return self._branches
 
