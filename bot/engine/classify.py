@@ -416,6 +416,7 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
             i = after[i]
         return i
 
+    left = n  # lines not painted yet: once none, the weaker claims left paint nothing
     for label, start, end in reversed(labelled):
         # An unpainted line is its own entry: only a painted one calls ``unpainted``.
         i = start if start >= end or after[start] == start else unpainted(start)
@@ -423,8 +424,11 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
             painted[i] = label
             after[i] = i + 1
             i += 1
+            left -= 1
             if after[i] != i:
                 i = unpainted(i)
+        if not left:
+            break
     return painted
 
 
