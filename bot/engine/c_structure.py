@@ -8,8 +8,9 @@ import string
 
 from bot.engine.source_text import SourceText, offsets
 
-# Lines that end a C statement without a semicolon: directives and access labels.
-_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
+# Lines that end a C statement without a semicolon: directives and access labels, and the
+# blanks after them (the statement starts where they end).
+_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$\s*", re.M)
 _NON_SPACE = re.compile(r"\S")
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
@@ -74,7 +75,9 @@ class CStructure:
             # hold neither (two ``rfind`` here, no call).
             hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)
             if hash_at >= 0 or colon_at >= 0:
-                begin = _after_barriers(masked, begin, pos, hash_at, colon_at)
+                after = _after_barriers(masked, begin, pos, hash_at, colon_at)
+                if after >= 0:
+                    return after
         first = _NON_SPACE.search(masked, begin, pos + 1)
         return first.start() if first else pos
 
@@ -159,8 +162,9 @@ class CStructure:
 
 
 def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: int) -> int:
-    """Where the last preprocessor line or access label starting in [begin, pos) ends (a
-    line's end, or ``pos``), else ``begin``, given the last ``#`` and ``:`` there (-1: none).
+    """Where the blanks after the last preprocessor line or access label starting in
+    [begin, pos) end (at ``pos`` at the latest), else -1, given the last ``#`` and ``:``
+    there (-1: none).
     Such a line holds a ``#`` or a ``:``: the lines holding one are read backward from
     ``pos`` (each character passed once), where a multi-line regex would try every offset."""
     while hash_at >= 0 or colon_at >= 0:
@@ -174,7 +178,7 @@ def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: i
             hash_at = masked.rfind("#", begin, line)
         if colon_at >= line:
             colon_at = masked.rfind(":", begin, line)
-    return begin
+    return -1
 
 
 def _name_before(text: str) -> str | None:
