@@ -56,17 +56,7 @@ class CStructure:
         ``{`` or ``}`` and after any preprocessor line or access label in between."""
         masked = self.text.masked
         lo = pos - _STATEMENT_WINDOW - 1 if pos > _STATEMENT_WINDOW else -1
-        # The nearest end found bounds the search for the others (unrolled: this runs once
-        # per match of every C statement rule).
-        cut = masked.rfind(";", lo + 1, pos)
-        if cut < lo:
-            cut = lo
-        found = masked.rfind("{", cut + 1, pos)
-        if found > cut:
-            cut = found
-        found = masked.rfind("}", cut + 1, pos)
-        if found > cut:
-            cut = found
+        cut = _last_end(masked, lo + 1, pos)
         if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
         begin = cut + 1
@@ -96,18 +86,7 @@ class CStructure:
         """
         masked = self.text.masked
         lo = open_brace - _HEADER_WINDOW if open_brace > _HEADER_WINDOW else 0
-        # The previous ``;``, ``{`` or ``}``: the nearest found bounds the search for the
-        # others (as in ``c_statement_start``; in a file without one, each would read the
-        # whole window).
-        cut = masked.rfind(";", lo, open_brace)
-        if cut < lo:
-            cut = lo - 1
-        found = masked.rfind("{", cut + 1, open_brace)
-        if found > cut:
-            cut = found
-        found = masked.rfind("}", cut + 1, open_brace)
-        if found > cut:
-            cut = found
+        cut = _last_end(masked, lo, open_brace)
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
             return False
@@ -159,6 +138,20 @@ class CStructure:
         for brace in walked:
             functions[brace] = found
         return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+
+
+def _last_end(masked: str, start: int, pos: int) -> int:
+    """Offset of the last ``;``, ``{`` or ``}`` in [start, pos), else ``start - 1``. The
+    nearest found bounds the search for the others: a text lacking one of them is not read
+    back to ``start`` for it (this runs once per match of every C statement rule)."""
+    cut = masked.rfind(";", start, pos)
+    if cut < start:
+        cut = start - 1
+    found = masked.rfind("{", cut + 1, pos)
+    if found > cut:
+        cut = found
+    found = masked.rfind("}", cut + 1, pos)
+    return found if found > cut else cut
 
 
 def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: int) -> int:
