@@ -4,15 +4,18 @@ function or lambda bodies, and the innermost body around an offset."""
 from __future__ import annotations
 
 import re
+import string
 
 from bot.engine.source_text import SourceText, offsets
 
-# Lines that end a C statement without a semicolon: directives and access labels.
-_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$", re.M)
+# Lines that end a C statement without a semicolon: directives and access labels, and the
+# blanks after them (the statement starts where they end).
+_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$\s*", re.M)
 _NON_SPACE = re.compile(r"\S")
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
 _WORD_START = re.compile(r"\w+")
+_ASCII_WORD = string.ascii_letters + string.digits + "_"
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
@@ -53,20 +56,18 @@ class CStructure:
         ``{`` or ``}`` and after any preprocessor line or access label in between."""
         masked = self.text.masked
         lo = pos - _STATEMENT_WINDOW - 1 if pos > _STATEMENT_WINDOW else -1
-        # The nearest end found bounds the search for the others (unrolled: this runs once
-        # per match of every C statement rule).
-        cut = masked.rfind(";", lo + 1, pos)
-        if cut < lo:
-            cut = lo
-        found = masked.rfind("{", cut + 1, pos)
-        if found > cut:
-            cut = found
-        found = masked.rfind("}", cut + 1, pos)
-        if found > cut:
-            cut = found
+        cut = _last_end(masked, lo + 1, pos)
         if cut == lo and lo >= 0:  # no statement end in the window: start at the line
             return masked.rfind("\n", 0, pos) + 1
-        begin = _after_barriers(masked, cut + 1, pos) if self.text.preprocessor else cut + 1
+        begin = cut + 1
+        if self.text.preprocessor:
+            # The lines between holding a ``#`` or a ``:`` may be barriers; most statements
+            # hold neither (two ``rfind`` here, no call).
+            hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)
+            if hash_at >= 0 or colon_at >= 0:
+                after = _after_barriers(masked, begin, pos, hash_at, colon_at)
+                if after >= 0:
+                    return after
         first = _NON_SPACE.search(masked, begin, pos + 1)
         return first.start() if first else pos
 
@@ -85,12 +86,7 @@ class CStructure:
         """
         masked = self.text.masked
         lo = open_brace - _HEADER_WINDOW if open_brace > _HEADER_WINDOW else 0
-        cut = max(
-            lo - 1,
-            masked.rfind(";", lo, open_brace),
-            masked.rfind("{", lo, open_brace),
-            masked.rfind("}", lo, open_brace),
-        )
+        cut = _last_end(masked, lo, open_brace)
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
             return False
@@ -99,9 +95,9 @@ class CStructure:
         depth, at = 1, close
         while depth:
             opening = masked.rfind("(", lo, at)
-            closing = masked.rfind(")", lo, at)
             if opening < 0:
                 return False
+            closing = masked.rfind(")", opening + 1, at)
             if closing > opening:
                 depth += 1
                 at = closing
@@ -144,14 +140,28 @@ class CStructure:
         return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
 
 
-def _after_barriers(masked: str, begin: int, pos: int) -> int:
-    """Where the last preprocessor line or access label starting in [begin, pos) ends (a
-    line's end, or ``pos``), else ``begin``. Such a line holds a ``#`` or a ``:``: the lines
-    holding one are read backward from ``pos`` (each character passed once), so a statement
-    with none costs two ``rfind``, where a multi-line regex would try every offset."""
-    hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)
+def _last_end(masked: str, start: int, pos: int) -> int:
+    """Offset of the last ``;``, ``{`` or ``}`` in [start, pos), else ``start - 1``. The
+    nearest found bounds the search for the others: a text lacking one of them is not read
+    back to ``start`` for it (this runs once per match of every C statement rule)."""
+    cut = masked.rfind(";", start, pos)
+    if cut < start:
+        cut = start - 1
+    found = masked.rfind("{", cut + 1, pos)
+    if found > cut:
+        cut = found
+    found = masked.rfind("}", cut + 1, pos)
+    return found if found > cut else cut
+
+
+def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: int) -> int:
+    """Where the blanks after the last preprocessor line or access label starting in
+    [begin, pos) end (at ``pos`` at the latest), else -1, given the last ``#`` and ``:``
+    there (-1: none).
+    Such a line holds a ``#`` or a ``:``: the lines holding one are read backward from
+    ``pos`` (each character passed once), where a multi-line regex would try every offset."""
     while hash_at >= 0 or colon_at >= 0:
-        line = masked.rfind("\n", 0, max(hash_at, colon_at)) + 1
+        line = masked.rfind("\n", 0, hash_at if hash_at > colon_at else colon_at) + 1
         if line < begin:  # the line starts before the statement: it bounds nothing
             break
         barrier = _C_BARRIER.match(masked, line, pos)
@@ -161,7 +171,7 @@ def _after_barriers(masked: str, begin: int, pos: int) -> int:
             hash_at = masked.rfind("#", begin, line)
         if colon_at >= line:
             colon_at = masked.rfind(":", begin, line)
-    return begin
+    return -1
 
 
 def _name_before(text: str) -> str | None:
@@ -171,5 +181,8 @@ def _name_before(text: str) -> str | None:
     text = text.rstrip(" \t\n")
     if text.endswith("]"):
         return ""
+    if text.isascii():  # \w is these characters in ASCII text: stripped at C speed
+        head = text.rstrip(_ASCII_WORD)
+        return text[len(head) :] or None
     word = _WORD_START.match(text[::-1])
     return word.group()[::-1] if word else None

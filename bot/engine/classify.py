@@ -403,9 +403,12 @@ def _resolve(
             counts[index] = counts.get(index, 0) + size
             rule = SPECS[index].rule
             findings.append(Finding(rule.id, rule.layer, rule.ecosystem, first, last))
-            line_rules[first - 1 : last] = map(
-                _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
-            )
+            if last - first < size:  # every line of the run is code (most): no map needed
+                line_rules[first - 1 : last] = [rule.id] * size
+            else:
+                line_rules[first - 1 : last] = map(
+                    _RULE_OR_BLANK[index].__getitem__, code[first - 1 : last]
+                )
         at += size
     for index, count in counts.items():
         rule = SPECS[index].rule
@@ -438,23 +441,29 @@ def _paint_once(labelled: list[tuple[int, int, int]], painted: list[int]) -> lis
     through a next-unpainted-line forest with path halving. Linear in lines plus claims."""
     n = len(painted)
     after = list(range(n + 1))  # after[i]: an index <= the first unpainted line >= i
-
-    def unpainted(i: int) -> int:
-        while after[i] != i:
-            after[i] = after[after[i]]
-            i = after[i]
-        return i
-
+    left = n  # lines not painted yet: once none, the weaker claims left paint nothing
     for label, start, end in reversed(labelled):
-        # An unpainted line is its own entry: only a painted one calls ``unpainted``.
-        i = start if start >= end or after[start] == start else unpainted(start)
+        # An unpainted line is its own entry: only a painted one calls ``_unpainted``.
+        i = start if start >= end or after[start] == start else _unpainted(after, start)
         while i < end:
             painted[i] = label
             after[i] = i + 1
             i += 1
+            left -= 1
             if after[i] != i:
-                i = unpainted(i)
+                i = _unpainted(after, i)
+        if not left:
+            break
     return painted
+
+
+def _unpainted(after: list[int], i: int) -> int:
+    """The first unpainted line at or after ``i`` in ``_paint_once``'s forest, halving the
+    paths walked."""
+    while after[i] != i:
+        after[i] = after[after[i]]
+        i = after[i]
+    return i
 
 
 def _repaint_narrower(ranked: list[Claim], holder: list[int]) -> dict[int, int]:

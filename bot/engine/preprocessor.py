@@ -31,6 +31,7 @@ class Preprocessor:
     __slots__ = (
         "_branch_ends",
         "_branches",
+        "_conditional_lines",
         "_conditionals",
         "_directive_lines",
         "_directives",
@@ -44,6 +45,7 @@ class Preprocessor:
         self._states: _DirectiveStates | None = None
         self._branches: dict[int, tuple[list[tuple[int, str]], int, int]] | None = None
         self._conditionals: tuple[list[int], list[int], list[str]] | None = None
+        self._conditional_lines: list[int] | None = None
         self._directives: tuple[list[int], list[int]] | None = None
         # Directive index -> its lines (at most ``_MACRO_LINES`` after the first), and the
         # offset where they end.
@@ -107,31 +109,28 @@ class Preprocessor:
         """
         if self._states is None:
             self._states = self._directive_states()
-        starts, ends, _, groups, branches, nexts = self._states
-        at = bisect_left(starts, pos) - 1
+        starts, ends, words, groups, branches, nexts = self._states
+        after = bisect_left(starts, pos)  # the directives starting before ``pos``
+        at = after - 1
         if at >= 0 and ends[at] > pos:  # a directive running over ``pos`` is not before it
             at -= 1
         if at < 0 or groups[at] <= lo:
             return None
         opened = branches[at]
+        lines = self._conditional_lines or self.conditional_lines()
         ends_of = self._branch_ends
         if opened in ends_of:
             end = ends_of[opened]
         else:
-            end = ends_of[opened] = self._branch_end(pos, hi, nexts[at])
-        return None if end is None else (bisect_right(self.text.starts, starts[opened]), end)
-
-    def _branch_end(self, pos: int, hi: int, following: int) -> int | None:
-        """Last line of the branch open at ``pos`` whose group's next directive is number
-        ``following`` (-1: none): the line before it (``#endif`` itself included), if it
-        comes before ``hi`` and is at most ``_BRANCH_DIRECTIVES`` directives on."""
-        starts, ends, words, _, _, _ = self._states or self._directive_states()
-        if following < 0 or ends[following] > hi:
-            return None
-        if following - bisect_left(starts, pos) >= _BRANCH_DIRECTIVES:
-            return None
-        line = bisect_right(self.text.starts, starts[following])  # ``line_of``, inlined
-        return line if words[following] == "endif" else line - 1
+            # The line before the group's next directive (``#endif`` itself included), if it
+            # comes before ``hi`` and at most ``_BRANCH_DIRECTIVES`` directives on.
+            following = nexts[at]
+            if following < 0 or ends[following] > hi or following - after >= _BRANCH_DIRECTIVES:
+                end = None
+            else:
+                end = lines[following] - (words[following] != "endif")
+            ends_of[opened] = end
+        return None if end is None else (lines[opened], end)
 
     def _directive_states(self) -> _DirectiveStates:
         """Every ``#if``/``#elif``/``#else``/``#endif`` of the file, parsed once: their start
@@ -172,23 +171,30 @@ class Preprocessor:
         if self._branches is None:
             at: dict[int, tuple[list[tuple[int, str]], int, int]] = {}
             stack: list[list[tuple[int, str]]] = []
-            groups: list[tuple[list[tuple[int, str]], int]] = []
-            offsets, _, words = self.conditionals()
-            lines = map(bisect_right, repeat(self.text.starts, len(offsets)), offsets)
-            for line, directive in zip(lines, words, strict=True):
+            _, _, words = self.conditionals()
+            for line, directive in zip(self.conditional_lines(), words, strict=True):
                 if directive[0] == "i":  # if, ifdef, ifndef
                     stack.append([(line, directive)])
                 elif directive in ("elif", "else"):
                     if stack:
                         stack[-1].append((line, directive))
-                elif stack:
-                    groups.append((stack.pop(), line))
-            groups += [(branches, self.text.nlines) for branches in stack]  # unclosed: to the end
-            for branches, end in groups:
-                for index, (line, _) in enumerate(branches):
-                    at[line] = (branches, index, end)
+                elif stack:  # a group closes: its branches are known
+                    branches = stack.pop()
+                    for index, (first, _) in enumerate(branches):
+                        at[first] = (branches, index, line)
+            for branches in stack:  # unclosed: to the end
+                for index, (first, _) in enumerate(branches):
+                    at[first] = (branches, index, self.text.nlines)
             self._branches = at
         return self._branches
+
+    def conditional_lines(self) -> list[int]:
+        """The line of each of ``conditionals`` (the branches and ``branch_in`` read it)."""
+        if self._conditional_lines is None:
+            offsets = self.conditionals()[0]
+            starts = self.text.starts
+            self._conditional_lines = list(map(bisect_right, repeat(starts, len(offsets)), offsets))
+        return self._conditional_lines
 
     def conditionals(self) -> tuple[list[int], list[int], list[str]]:
         """Every ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` line, in order:
@@ -204,19 +210,19 @@ def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
     starts: list[int] = []
     ends: list[int] = []
     words: list[str] = []
-    line_end = -1  # the end of the last line read: only a line's first '#' may start one
+    read = -1  # the last '#' matched: only a line's first '#' may start one
     for m in _PP.finditer(masked):
-        at = m.start()
-        if at < line_end:
-            continue
-        line_end = masked.find("\n", at)
-        if line_end < 0:
-            line_end = len(masked)
-        line = at  # most directives open their line: no search back for its start
+        at = line = m.start()  # most directives open their line: no search for its start
         if at and masked[at - 1] != "\n":
-            line = masked.rfind("\n", 0, at) + 1
-            if masked[line:at].strip(" \t"):
+            # The newline before it, searched for back to the last '#' only (a line of
+            # many '#' stays linear): none there, and it is on that '#''s line.
+            newline = masked.rfind("\n", read if read > 0 else 0, at)
+            line = newline + 1
+            skip = (newline < 0 and read >= 0) or masked[line:at].strip(" \t")
+            read = at
+            if skip:
                 continue
+        read = at
         starts.append(line)
         ends.append(m.end())
         words.append(m.group(1))

@@ -176,6 +176,8 @@ class SourceText:
             while at >= 0:
                 found.append(at)
                 at = find(literal, at + 1, last)
+        if not found:  # the usual case here: no window to keep, none to look through
+            return []
         found.sort()
         return [
             (start, end)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import literals, logical_lines, preprocessor, regions, string_literals
+from bot.engine import c_structure, literals, logical_lines, preprocessor, regions, string_literals
 from bot.engine.c_structure import CStructure
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
@@ -328,3 +328,59 @@ def test_spans_are_checked_against_a_line_condition_only_when_the_file_may_match
     report = module.classify("k.cu", (body + launch).encode())
     assert checked[0] == 1
     assert report.line_rules[151] != "cuda.device-builtin"  # the dim3 line left out
+
+
+def test_claims_weaker_than_one_over_every_line_look_for_no_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Unclosed functions, one a line, each claimed to the end of the file: the first claim
+    # (the longest, so the strongest) paints every line, and the weaker ones are not walked.
+    module = importlib.import_module("bot.engine.classify")
+    walked = _counting(monkeypatch, module, "_unpainted")
+    for count in (2_000, 8_000):
+        claims = [(0, line, count) for line in range(1, count + 1)]
+        ranked = module._ranked(claims, count)
+        assert module._paint(range(len(ranked)), ranked, count) == [len(ranked) - 1] * count
+    assert walked[0] == 0
+    # A weaker claim reaching past the strongest one's lines still paints them.
+    claims = [(0, 1, 3_000), *((0, line, 3_500) for line in range(3_001, 3_500))]
+    ranked = module._ranked(claims, 4_000)
+    painted = module._paint(range(len(ranked)), ranked, 4_000)
+    assert painted[:3_500].count(-1) == 0
+    assert painted[3_500:] == [-1] * 500
+    assert walked[0] > 0
+
+
+class _ReadCounting(str):
+    """Text that counts the characters its backward searches may read."""
+
+    read = 0
+
+    def rfind(self, sub: str, start: Any = None, end: Any = None) -> int:
+        lo = 0 if start is None else start
+        hi = len(self) if end is None else end
+        _ReadCounting.read += max(hi - lo, 0)
+        return super().rfind(sub, lo, hi)
+
+
+@pytest.mark.parametrize("units", [5_000, 20_000])
+def test_a_line_of_many_conditionals_is_read_once(units: int) -> None:
+    # `#if` after code on a line opens no directive, and only the line's first '#' may: each
+    # is checked reading back no further than the '#' before it, not to the line's start.
+    _ReadCounting.read = 0
+    text = _ReadCounting("x #if A" * units + "\n#if B\n #  endif\n")
+    starts, _, words = preprocessor._conditionals(text)
+    line = len("x #if A") * units + 1
+    assert (starts, words) == ([line, line + 6], ["if", "endif"])
+    assert _ReadCounting.read <= len(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZ_9 \t\n])(:<>*éßİ²٠ǅ"), max_size=12))
+def test_the_name_before_a_parameter_list_is_the_last_word(text: str) -> None:
+    # The ASCII shortcut (strip the word characters) reads what \w reads, and other text
+    # goes to the regex: the word before the blanks ending ``text``, "" after a ``]``.
+    stripped = text.rstrip(" \t\n")
+    word = re.search(r"\w+\Z", stripped)
+    expected = "" if stripped.endswith("]") else (word.group() if word else None)
+    assert c_structure._name_before(text) == expected
