@@ -373,9 +373,11 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
 
 
 def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
-    """Only blanks (or a line continuation) separate literal ``index`` from the next one."""
+    """Only blanks, a line continuation or a ``+`` separate literal ``index`` from the next
+    one: the program is one string in C and Python (``"..." "..."``) and in Java, C#, Go or
+    JavaScript (``"..." +``, a line each)."""
     gap = masked[strings[index][1] : strings[index + 1][0]]
-    return not gap.strip(" \t\r\n\\") and len(gap) < _ADJACENT_GAP
+    return not gap.strip(" \t\r\n\\+") and len(gap) < _ADJACENT_GAP
 
 
 _ATTRIBUTE_PROBE = re.compile(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")

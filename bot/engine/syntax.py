@@ -25,9 +25,11 @@ class LanguageDataError(ValueError):
 
 def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     """The master regex of a language with the given ``line`` comment openers, ``block``
-    comment delimiter pairs and one-character string ``quotes``. Longer openers are tried
-    first, so Lua's ``--[[`` opens a block where ``--`` would open a line comment."""
-    unknown = set(syntax) - {"line", "block", "quotes"}
+    comment delimiter pairs, one-character string ``quotes`` and ``verbatim`` strings
+    ([opener, closing quote] pairs: C#'s ``@"..."`` runs over lines, a doubled quote inside
+    it being one quote). Longer openers are tried first, so Lua's ``--[[`` opens a block
+    where ``--`` would open a line comment."""
+    unknown = set(syntax) - {"line", "block", "quotes", "verbatim"}
     if unknown:
         raise LanguageDataError(f"unknown syntax keys: {sorted(unknown)}")
     comments: list[tuple[str, str]] = []
@@ -42,6 +44,13 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
         comments.append((str(line), rf"{re.escape(str(line))}[^\n]*"))
     comments.sort(key=lambda item: -len(item[0]))
     strings, quotes = [], []
+    for pair in syntax.get("verbatim", ()):
+        if not (isinstance(pair, list | tuple) and len(pair) == 2 and len(str(pair[1])) == 1):
+            raise LanguageDataError(f"a verbatim string is an [open, quote] pair, not {pair!r}")
+        opens, q = str(pair[0]), re.escape(str(pair[1]))
+        quotes.append(opens[0])
+        # Unterminated, it runs to the end of the file, as a block comment does.
+        strings.append(rf"{re.escape(opens)}[^{q}]*(?:{q}{q}[^{q}]*)*{q}?")
     for quote in syntax.get("quotes", ()):
         if not (isinstance(quote, str) and len(quote) == 1):
             raise LanguageDataError(f"a quote is one character, not {quote!r}")

@@ -141,6 +141,23 @@ def test_syntax_entries_are_checked() -> None:
         syntax_pattern({"block": [["/*"]]})
     with pytest.raises(LanguageDataError, match="one character"):
         syntax_pattern({"quotes": ['"""']})
+    with pytest.raises(LanguageDataError, match="verbatim"):
+        syntax_pattern({"verbatim": [['@"', '""']]})
+
+
+def test_a_csharp_verbatim_string_runs_over_lines_and_doubles_its_quotes() -> None:
+    # A GPU program held in a C# @"..." string (ILGPU's and ComputeSharp's hosts, Metal
+    # sources compiled at run time): its lines are the string's, not code to lex.
+    pattern = re.compile(LANGUAGES["C#"].family.tokens.pattern)
+    source = 'var s = @"kernel void f() {\n  x = ""a"";\n}"; // done\nvar t = "u";\n'
+    tokens = [(m.lastgroup, m.group()) for m in pattern.finditer(source)]
+    assert tokens == [
+        ("string", '@"kernel void f() {\n  x = ""a"";\n}"'),
+        ("comment", "// done"),
+        ("string", '"u"'),
+    ]
+    unclosed = [m.group() for m in pattern.finditer('s = @"open\nnever closed\n')]
+    assert unclosed == ['@"open\nnever closed\n']
 
 
 def test_an_unclosed_comment_runs_to_the_end_and_an_unclosed_string_to_its_line() -> None:
