@@ -94,7 +94,7 @@ def test_pyfr_portable_templates_stay_mako() -> None:
     # backends/openmp/kernels/*.mako are C with OpenMP: every back end renders them.
     solver = b"""\
 <%namespace module='pyfr.backends.base.makoutil' name='pyfr'/>
-<%pyfr:kernel name='negdivconf' ndim='2' t='scalar fpdtype_t' tdivtconf='inout fpdtype_t[${str(nvars)}]'>
+<%pyfr:kernel name='negdivconf' ndim='2' tdivtconf='inout fpdtype_t[${str(nvars)}]'>
 % for i in range(nvars):
     tdivtconf[${i}] = -rcpdjac*tdivtconf[${i}];
 % endfor
