@@ -161,12 +161,23 @@ def _block(
         end = next_match(ends, match_end)
         if end is None:
             last = last_offset
-        elif end.group() == ";":
+        elif end.group() == ";" or _initializer(src.masked, end.start()):
+            # A variable's brace initializer is data (a constant table of hundreds of lines
+            # in a kernel library): the declaration is the device code, up to its brace.
             last = end.start()
         else:
             last = src.c.block_end(end.start())
         # ``Source.span(start, last + 1)``, inlined: this runs once per match.
         yield bisect_right(starts, start), bisect_right(starts, last if last > start else start)
+
+
+def _initializer(masked: str, brace: int) -> bool:
+    """Whether the ``{`` at ``brace`` opens a variable's initializer (``= {``; blanks
+    between them read no further back than 200 characters)."""
+    at, stop = brace - 1, max(brace - 200, 0)
+    while at >= stop and masked[at] in " \t\r\n":
+        at -= 1
+    return at >= stop and masked[at] == "="
 
 
 def _spans(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[tuple[int, int]]:

@@ -401,3 +401,31 @@ end
 int count(id<MTLDevice> d) { return 1; }
 """
     assert classify("src/ext_metal.m", objc).language == "Objective-C"
+
+
+def test_a_device_tables_initializer_is_data_its_declaration_the_device_code() -> None:
+    # bitsandbytes csrc/gemm_4bit_common.cuh's NF4 lookup table, matter-labs/era-bellman-cuda's
+    # 512-line MSM bases: the `__device__ __constant__` declaration is what a port rewrites
+    # (a SYCL device_global, a HIP __constant__ as is); the numbers stay as they are.
+    source = b"""\
+static __device__ __constant__ float NF4[4] = {
+    -1.0f,
+    -0.5f,
+    0.5f,
+    1.0f,
+};
+
+__device__ float dequant(int i) {
+  return NF4[i & 3];
+}
+"""
+    report = classify("csrc/gemm_4bit_common.cuh", source)
+    assert report.line_rules[0] == "cuda.device-function"
+    assert report.line_rules[1:6] == [""] * 5  # the table's values and its closing brace
+    assert report.line_rules[7:10] == ["cuda.device-function"] * 3
+    # A function's body is claimed whole, a brace after `=` only when it opens data.
+    lambda_in_call = (
+        b"void f(float* p, int n) {\n  run(p, n, [=] __device__ (float& v) {\n"
+        b"    v *= 2;\n  });\n}\n"
+    )
+    assert classify("a.cu", lambda_in_call).line_rules[1:4] == ["cuda.device-function"] * 3
