@@ -114,8 +114,10 @@ class MemoryOpenRuns:
 
 class StoredOpenRuns:
     """The embedded mode's runs in progress: in memory, and in the trend store, which a
-    restarted process reads. The store is optional: while it is degraded its writes wait in
-    its backlog and the sweep reads this process's own runs from memory."""
+    restarted process reads. The store is optional: while it is degraded a run is kept in
+    memory only (its writes are not worth a place in the store's backlog) and the sweep
+    reads this process's own runs from memory. A row left behind by a forgetting the store
+    missed costs its recovery job one request: the job finds the run completed."""
 
     def __init__(self, store: Store, memory: OpenRuns | None = None) -> None:
         self._store = store

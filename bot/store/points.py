@@ -95,6 +95,29 @@ def _writes(
     return decorate
 
 
+def _best_effort(
+    method: Callable[Concatenate[Store, P], Awaitable[None]],
+) -> Callable[Concatenate[Store, P], Awaitable[None]]:
+    """A write done now while the store answers and nothing waits before it, else never:
+    it never enters the backlog, where it would crowd out the points the trend needs (the
+    runs in progress it records are kept in memory too, and read from the store only while
+    it answers)."""
+
+    @functools.wraps(method)
+    async def write(self: Store, *args: P.args, **kwargs: P.kwargs) -> None:
+        keeper = self.keeper
+        if not keeper.ready or keeper.problem is not None or keeper.pending:
+            return
+        try:
+            await method(self, *args, **kwargs)
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            keeper.failed(exc)
+
+    return write
+
+
 class Store:
     """The points of every repository's default branch."""
 
@@ -403,14 +426,14 @@ class Store:
         async with self._sessions() as session:
             return await session.scalar(query) is not None
 
-    @_writes(None, named=False)
+    @_best_effort
     async def keep_open_run(self, key: str, opened_at: dt.datetime, run: dict[str, Any]) -> None:
         """A check run of ours went in progress (bot.runtime.open_runs)."""
         insert = self._insert(OpenRunRow).values(key=key, opened_at=_utc(opened_at), run=run)
         async with self._sessions.begin() as session:
             await session.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
 
-    @_writes(None, named=False)
+    @_best_effort
     async def forget_open_run(self, key: str) -> None:
         """The run was completed (or is gone)."""
         async with self._sessions.begin() as session:
