@@ -390,6 +390,7 @@ def _resolve(
     # ids written over its finding in one slice: nothing in Python runs once per line. Every
     # line's owner is written out only when narrower claims take some lines (seldom).
     for first, end in off:
+        end = min(end, n)
         holder[first:end] = repeat(-1, end - first)
     repainted = _repaint_narrower(ranked, holder)
     for first, end in off if repainted else ():

@@ -257,7 +257,8 @@ def switched_off(masked: str) -> list[tuple[int, int]]:
                     depth -= 1
             stop = starts[end] if end < len(starts) else len(masked)
             line += masked.count("\n", counted, begin)
-            last = line + masked.count("\n", begin, stop)
+            # Unclosed, the group runs to the file's end: its last line is switched off too.
+            last = line + masked.count("\n", begin, stop) + (end == len(starts))
             counted = covered = stop
             spans.append((line + 1, last))
             line = last
