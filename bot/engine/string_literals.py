@@ -193,11 +193,16 @@ class StringLiterals:
         """The lines of every statement assigning one of ``names`` a string literal
         (``SRC = r'''...'''``) or appending one to it (``SRC += f'''...'''``): code
         that builds a kernel's source piece by piece (rapidsai/cucim's regionprops kernels)
-        hands it all to the call. Other assignments cost one set lookup each."""
+        hands it all to the call. So are the pieces named after one of them (``source_pre``,
+        ``source_post`` for ``source``), which helper functions build and return for the
+        caller to join. Other assignments cost a set lookup per underscore in their name."""
         starts = set(self.string_starts())
         assigned: list[Span] = []
         for m in _ASSIGN.finditer(self.text.masked):
-            if m.group(1) not in names:
+            name = m.group(1)
+            while name not in names and (cut := name.rfind("_")) > 0:
+                name = name[:cut]
+            if name not in names:
                 continue
             value = m.end()
             # A string prefix (r, b, f, rb...) is code before the literal's first quote.

@@ -309,3 +309,29 @@ __gpuservCount(int n)
 }
 """
     assert _layers("src/gpu_service.c", source) == {"portable": 6}
+
+
+def test_cucim_kernel_pieces_returned_by_helpers_count() -> None:
+    # skimage/measure/_regionprops_gpu_basic_kernels.py: helpers build `source_pre`,
+    # `source_operation` and `source_post`, which the kernel's builder joins into `source`.
+    source = b'''\
+import cupy as cp
+
+
+def _get_count_code(array_size):
+    source_pre = f"""
+    uint32_t counts[{array_size}];"""
+    source_post = """
+    atomicAdd(&num_pixels[L - 1], counts[0]);"""
+    return source_pre, source_post
+
+
+def get_count_kernel(array_size):
+    count_pre, count_post = _get_count_code(array_size)
+    source = count_pre
+    source += count_post
+    return cp.ElementwiseKernel("raw X label", "raw Y num_pixels", source)
+'''
+    layers = _layers("skimage/measure/_regionprops_gpu_basic_kernels.py", source)
+    # The two pieces (4 lines) and the call's parameter strings (1).
+    assert layers["kernel"] == 5
