@@ -13,13 +13,14 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from heapq import heappop, heappush
-from itertools import compress, groupby, islice, starmap
+from itertools import compress, groupby, islice, repeat, starmap
 from operator import itemgetter, sub
 
 from bot.engine import literals, markers
 from bot.engine.languages import Language, by_path, by_shebang, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
+from bot.engine.preprocessor import switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c, switches_on_hip
@@ -336,7 +337,9 @@ def _classify(path: str, data: bytes) -> FileReport:
         layers[Layer.PORTABLE] = code_lines
         line_rules: list[str | None] = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
     else:
-        line_rules = _resolve(claims, code, layers, ecosystems, findings)
+        # `#if 0` branches are never compiled: no claim owns their lines.
+        off = switched_off(lexed.masked) if lang.family.name == "c" else []
+        line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
     shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
     report = FileReport(
         path=path,
@@ -365,8 +368,10 @@ def _resolve(
     layers: dict[Layer, int],
     ecosystems: dict[str, int],
     findings: list[Finding],
+    off: list[tuple[int, int]],
 ) -> list[str | None]:
-    """Give each line to one claim and tally the result.
+    """Give each line to one claim and tally the result; lines in ``off`` ([first, end)
+    line indices) go to none.
 
     The higher layer wins, then the longer (enclosing) region, then the more specific kind,
     then the rule listed first; claims are painted weakest first so the winner paints last.
@@ -384,7 +389,13 @@ def _resolve(
     # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
     # ids written over its finding in one slice: nothing in Python runs once per line. Every
     # line's owner is written out only when narrower claims take some lines (seldom).
+    for first, end in off:
+        end = min(end, n)
+        holder[first:end] = repeat(-1, end - first)
     repainted = _repaint_narrower(ranked, holder)
+    for first, end in off if repainted else ():
+        for line in range(first, end):
+            repainted.pop(line, None)
     if repainted:
         owner = list(map(specs.__getitem__, holder))
         for line, spec in repainted.items():

@@ -227,3 +227,46 @@ def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
         ends.append(m.end())
         words.append(m.group(1))
     return starts, ends, words
+
+
+# `#if 0`: the group a C programmer switched off. It opens with a literal, so re finds
+# candidates at memchr speed; ``switched_off`` keeps those with only blanks before them.
+_IF_ZERO = re.compile(r"\#[ \t]*if[ \t]+0+[ \t]*(?=\n|$)")
+
+
+def switched_off(masked: str) -> list[tuple[int, int]]:
+    """The lines no compiler ever reads: each ``#if 0`` group's first branch, from the line
+    after the ``#if 0`` up to its ``#elif``/``#else``/``#endif`` (0-based, end excluded),
+    nested groups included. A kernel kept there for reference (anilshanbhag/crystal's
+    load.cuh) is no code to port. Other groups are not read: their conditions depend on the
+    build."""
+    m = _IF_ZERO.search(masked)
+    if m is None:
+        return []
+    starts, _, words = _conditionals(masked)
+    spans: list[tuple[int, int]] = []
+    covered = 0  # the offset the last switched-off branch ends at (a nested `#if 0` is in it)
+    counted, line = 0, 0  # newlines are counted once, forward: linear in the file
+    while m is not None:
+        begin = masked.rfind("\n", 0, m.start()) + 1
+        at = bisect_left(starts, begin)
+        if begin >= covered and at < len(starts) and starts[at] == begin and words[at] == "if":
+            depth, end = 0, len(starts)
+            for k in range(at + 1, len(starts)):  # each directive read by one group at most
+                word = words[k]
+                if word.startswith("if"):
+                    depth += 1
+                elif depth == 0:
+                    end = k
+                    break
+                elif word == "endif":
+                    depth -= 1
+            stop = starts[end] if end < len(starts) else len(masked)
+            line += masked.count("\n", counted, begin)
+            # Unclosed, the group runs to the file's end: its last line is switched off too.
+            last = line + masked.count("\n", begin, stop) + (end == len(starts))
+            counted = covered = stop
+            spans.append((line + 1, last))
+            line = last
+        m = _IF_ZERO.search(masked, max(m.end(), covered))
+    return spans

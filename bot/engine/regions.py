@@ -575,7 +575,7 @@ def _call_argument_string(
             names.update(_NAME.findall(masked, start, end))
             scanned = end
     if names:
-        yield from src.strings.assigned_strings(names).values()
+        yield from src.strings.assigned_strings(names)
 
 
 # The statement that closes a Fortran procedure: `end subroutine`, `end function`, or the

@@ -12,8 +12,9 @@ from bot.engine.logical_lines import LogicalLines
 from bot.engine.source_text import Keywords, SourceText, Span, offsets
 
 _OPENERS = "([{"
-# An assignment up to its value: blanks, newlines and parentheses before it are skipped.
-_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t\n(]*", re.M)
+# An assignment (or a ``+=`` appending to it) up to its value: blanks, newlines and
+# parentheses before it are skipped.
+_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?\+?=[ \t\n(]*", re.M)
 _CALL_TOKENS = re.compile(r"[()\[\]{}]")
 _VALUE_TOKENS = re.compile(r"[()\[\]{},]")
 _BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
@@ -188,19 +189,26 @@ class StringLiterals:
             self._collections = enclosing, closing
         return self._collections
 
-    def assigned_strings(self, names: set[str]) -> dict[str, Span]:
-        """Those of ``names`` assigned a string literal (``SRC = r'''...'''``) -> the last
-        such assignment's lines. Other assignments cost one set lookup each."""
+    def assigned_strings(self, names: set[str]) -> list[Span]:
+        """The lines of every statement assigning one of ``names`` a string literal
+        (``SRC = r'''...'''``) or appending one to it (``SRC += f'''...'''``): code
+        that builds a kernel's source piece by piece (rapidsai/cucim's regionprops kernels)
+        hands it all to the call. So are the pieces named after one of them (``source_pre``,
+        ``source_post`` for ``source``), which helper functions build and return for the
+        caller to join. Other assignments cost a set lookup per underscore in their name."""
         starts = set(self.string_starts())
-        assigned: dict[str, Span] = {}
+        assigned: list[Span] = []
         for m in _ASSIGN.finditer(self.text.masked):
-            if m.group(1) not in names:
+            name = m.group(1)
+            while name not in names and (cut := name.rfind("_")) > 0:
+                name = name[:cut]
+            if name not in names:
                 continue
             value = m.end()
             # A string prefix (r, b, f, rb...) is code before the literal's first quote.
             if value in starts or value + 1 in starts or value + 2 in starts:
                 line = self.text.line_of(m.start())
-                assigned[m.group(1)] = (line, self.lines.statement_last(line))
+                assigned.append((line, self.lines.statement_last(line)))
         return assigned
 
     def argument_end(self, pos: int, value: bool) -> int:
