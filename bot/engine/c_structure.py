@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.engine.preprocessor import conditionals
 from bot.engine.source_text import SourceText, offsets
 
 # Lines that end a C statement without a semicolon: directives and access labels.
@@ -39,7 +40,10 @@ class CStructure:
             pairs: dict[int, int] = {}
             stack: list[int] = []
             masked = self.text.masked
-            self._braces = braces = offsets(masked, "{}")
+            braces = offsets(masked, "{}")
+            if self.text.preprocessor:
+                braces = _first_branch_braces(masked, braces)
+            self._braces = braces
             for at in braces:
                 if masked[at] == "{":
                     stack.append(at)
@@ -173,3 +177,42 @@ def _name_before(text: str) -> str | None:
         return ""
     word = _WORD_START.match(text[::-1])
     return word.group()[::-1] if word else None
+
+
+def _first_branch_braces(masked: str, braces: list[int]) -> list[int]:
+    """``braces`` but those of the #elif/#else branches of a conditional whose branches do
+    not each balance their braces: there the first branch stands for the code. A header
+    written twice (fastllm's fastllm-cuda.cu: `#if CUDART_VERSION < 10000 ... if (a) {
+    #else ... if (b) { #endif`) otherwise leaves one brace open, and the function around it
+    (and every kernel after it) runs to the end of the file. Branches that each balance
+    (a function per branch) keep their braces."""
+    starts, _, words = conditionals(masked)
+    if "else" not in words and "elif" not in words:
+        return braces
+    dropped: set[int] = set()
+    # Open conditionals, innermost last: [net braces per branch so far, later branches' braces]
+    groups: list[tuple[list[int], list[int]]] = []
+    d, count = 0, len(starts)
+    for at in braces:
+        while d < count and starts[d] < at:
+            word = words[d]
+            d += 1
+            if word.startswith("if"):
+                groups.append(([0], []))
+            elif groups:
+                nets, later = groups[-1]
+                if word == "endif":
+                    groups.pop()
+                    if len(nets) > 1 and any(nets):
+                        dropped.update(later)
+                else:  # elif, else: a further branch
+                    nets.append(0)
+        step = 1 if masked[at] == "{" else -1
+        for nets, later in groups:
+            nets[-1] += step
+            if len(nets) > 1:
+                later.append(at)
+    for nets, later in groups:  # unclosed at the end of the file
+        if len(nets) > 1 and any(nets):
+            dropped.update(later)
+    return [at for at in braces if at not in dropped] if dropped else braces

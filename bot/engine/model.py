@@ -34,7 +34,8 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: Vendors code can run on. "nvidia" is the incumbent the census measures lock-in against;
 #: the last five make accelerators PyTorch or PaddlePaddle reach through their own plug-ins
 #: (MUSA, MLU, Ascend NPU, Gaudi HPU, Kunlunxin XPU): code for them is lock-in too, though no
-#: team plans a move onto them. Gaudi is Intel's, but its code runs on no Intel GPU: "intel" stays the GPU target.
+#: team plans a move onto them. Gaudi is Intel's, but its code runs on no Intel GPU: "intel"
+#: stays the GPU target.
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",

@@ -195,11 +195,11 @@ class Preprocessor:
         the offsets of its line's start and of the end of its word, and the word (found once
         for both the branches and the directive states)."""
         if self._conditionals is None:
-            self._conditionals = _conditionals(self.text.masked)
+            self._conditionals = conditionals(self.text.masked)
         return self._conditionals
 
 
-def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
+def conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
     """``Preprocessor.conditionals`` of ``masked``."""
     starts: list[int] = []
     ends: list[int] = []
