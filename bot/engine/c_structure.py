@@ -4,6 +4,8 @@ function or lambda bodies, and the innermost body around an offset."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import pairwise
 
 from bot.engine.preprocessor import conditionals
 from bot.engine.source_text import SourceText, offsets
@@ -189,30 +191,42 @@ def _first_branch_braces(masked: str, braces: list[int]) -> list[int]:
     starts, _, words = conditionals(masked)
     if "else" not in words and "elif" not in words:
         return braces
-    dropped: set[int] = set()
-    # Open conditionals, innermost last: [net braces per branch so far, later branches' braces]
-    groups: list[tuple[list[int], list[int]]] = []
-    d, count = 0, len(starts)
+    # depth[k]: the net of braces[:k]; a branch's net is a difference of two of them, so each
+    # conditional costs the same however deep it sits (unclosed ones nest without end).
+    depth = [0]
     for at in braces:
-        while d < count and starts[d] < at:
-            word = words[d]
-            d += 1
-            if word.startswith("if"):
-                groups.append(([0], []))
-            elif groups:
-                nets, later = groups[-1]
-                if word == "endif":
-                    groups.pop()
-                    if len(nets) > 1 and any(nets):
-                        dropped.update(later)
-                else:  # elif, else: a further branch
-                    nets.append(0)
-        step = 1 if masked[at] == "{" else -1
-        for nets, later in groups:
-            nets[-1] += step
-            if len(nets) > 1:
-                later.append(at)
-    for nets, later in groups:  # unclosed at the end of the file
-        if len(nets) > 1 and any(nets):
-            dropped.update(later)
-    return [at for at in braces if at not in dropped] if dropped else braces
+        depth.append(depth[-1] + (1 if masked[at] == "{" else -1))
+    dropped: list[tuple[int, int]] = []  # [first, end) ranges of braces to leave out
+    groups: list[list[int]] = []  # open conditionals: the brace index each branch starts at
+    for start, word in zip(starts, words, strict=True):
+        k = bisect_left(braces, start)
+        if word.startswith("if"):
+            groups.append([k])
+        elif not groups:
+            continue
+        elif word == "endif":
+            _drop_later_branches(groups.pop(), k, depth, dropped)
+        else:  # elif, else: a further branch
+            groups[-1].append(k)
+    for branches in groups:  # unclosed at the end of the file
+        _drop_later_branches(branches, len(braces), depth, dropped)
+    if not dropped:
+        return braces
+    kept: list[int] = []
+    done = 0
+    for first, end in sorted(dropped):
+        if first > done:
+            kept += braces[done:first]
+        done = max(done, end)
+    kept += braces[done:]
+    return kept
+
+
+def _drop_later_branches(
+    branches: list[int], end: int, depth: list[int], dropped: list[tuple[int, int]]
+) -> None:
+    """Note the braces after the first branch when some branch leaves its braces unbalanced."""
+    if len(branches) > 1:
+        bounds = [*branches, end]
+        if any(depth[b] != depth[a] for a, b in pairwise(bounds)):
+            dropped.append((branches[1], end))
