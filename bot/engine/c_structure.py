@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 import string
+from bisect import bisect_left
+from itertools import pairwise
 
+from bot.engine.preprocessor import conditionals
 from bot.engine.source_text import SourceText, offsets
 
 # Lines that end a C statement without a semicolon: directives and access labels, and the
@@ -14,6 +17,7 @@ _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$\s
 _NON_SPACE = re.compile(r"\S")
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
+_ENCLOSING_BRACES = 256  # braces read back for the block around a left-out brace
 _WORD_START = re.compile(r"\w+")
 _ASCII_WORD = string.ascii_letters + string.digits + "_"
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
@@ -42,7 +46,10 @@ class CStructure:
             pairs: dict[int, int] = {}
             stack: list[int] = []
             masked = self.text.masked
-            self._braces = braces = offsets(masked, "{}")
+            braces = offsets(masked, "{}")
+            if self.text.preprocessor:
+                braces = _first_branch_braces(masked, braces)
+            self._braces = braces
             for at in braces:
                 if masked[at] == "{":
                     stack.append(at)
@@ -72,8 +79,29 @@ class CStructure:
         return first.start() if first else pos
 
     def block_end(self, open_brace: int) -> int:
-        """Offset of the brace closing ``open_brace`` (end of file when unbalanced)."""
-        return self.brace_pairs().get(open_brace, len(self.text.masked) - 1)
+        """Offset of the brace closing ``open_brace`` (end of file when unbalanced). A brace
+        of a later ``#else`` branch left out of the pairs (``_first_branch_braces``) ends
+        where the innermost block around it does: its first branch's brace stands for it
+        (AMReX's `#ifdef AMREX_USE_SYCL ... [=] (Handler const& gh) {` / `#else ... [=] () {`
+        lambdas share one body)."""
+        pairs = self.brace_pairs()
+        end = pairs.get(open_brace)
+        if end is not None:
+            return end
+        masked, braces = self.text.masked, self._braces
+        k = bisect_left(braces, open_brace)
+        if k < len(braces) and braces[k] == open_brace:
+            return len(masked) - 1  # kept but never closed
+        depth, stop = 0, max(k - _ENCLOSING_BRACES, 0)
+        while k > stop:  # bounded: a hostile file of such braces stays linear
+            k -= 1
+            if masked[braces[k]] == "}":
+                depth += 1
+            elif depth:
+                depth -= 1
+            else:
+                return pairs.get(braces[k], len(masked) - 1)
+        return len(masked) - 1
 
     def is_function_body(self, open_brace: int) -> bool:
         """Whether the block opening at ``open_brace`` is a function's or a lambda's body.
@@ -186,3 +214,70 @@ def _name_before(text: str) -> str | None:
         return text[len(head) :] or None
     word = _WORD_START.match(text[::-1])
     return word.group()[::-1] if word else None
+
+
+def _first_branch_braces(masked: str, braces: list[int]) -> list[int]:
+    """``braces`` but those of the #elif/#else branches of a conditional whose branches do
+    not each balance their braces: there the first branch stands for the code. A header
+    written twice (fastllm's fastllm-cuda.cu: `#if CUDART_VERSION < 10000 ... if (a) {
+    #else ... if (b) { #endif`) otherwise leaves one brace open, and the function around it
+    (and every kernel after it) runs to the end of the file. Branches that each balance
+    (a function per branch) keep their braces. A branch's balance is read with the braces
+    its own nested conditionals dropped left out: a GPU branch holding such a header split
+    balances (AMReX's AMReX_Reduce.H), and its CPU `#else` keeps its braces."""
+    starts, _, words = conditionals(masked)
+    if "else" not in words and "elif" not in words:
+        return braces
+    # depth[k]: the net of braces[:k]; a branch's net is a difference of two of them, so each
+    # conditional costs the same however deep it sits (unclosed ones nest without end).
+    depth = [0]
+    for at in braces:
+        depth.append(depth[-1] + (1 if masked[at] == "{" else -1))
+    dropped: list[tuple[int, int]] = []  # [first, end) ranges of braces to leave out
+    # Open conditionals, innermost last: the brace index each branch starts at, and per
+    # branch what its nested conditionals' dropped braces take from its net.
+    groups: list[tuple[list[int], list[int]]] = []
+    for start, word in zip(starts, words, strict=True):
+        k = bisect_left(braces, start)
+        if word.startswith("if"):
+            groups.append(([k], [0]))
+        elif not groups:
+            continue
+        elif word == "endif":
+            _close(groups, k, depth, dropped)
+        else:  # elif, else: a further branch
+            groups[-1][0].append(k)
+            groups[-1][1].append(0)
+    while groups:  # unclosed at the end of the file, innermost first
+        _close(groups, len(braces), depth, dropped)
+    if not dropped:
+        return braces
+    kept: list[int] = []
+    done = 0
+    for first, end in sorted(dropped):
+        if first > done:
+            kept += braces[done:first]
+        done = max(done, end)
+    kept += braces[done:]
+    return kept
+
+
+def _close(
+    groups: list[tuple[list[int], list[int]]],
+    end: int,
+    depth: list[int],
+    dropped: list[tuple[int, int]],
+) -> None:
+    """Close the innermost open conditional at brace index ``end``: when a branch leaves its
+    braces unbalanced, note the braces after its first branch as dropped; tell the branch
+    around it what that takes from its net."""
+    branches, taken = groups.pop()
+    bounds = [*branches, end]
+    nets = [depth[b] - depth[a] + t for (a, b), t in zip(pairwise(bounds), taken, strict=True)]
+    if len(branches) > 1 and any(nets):
+        dropped.append((branches[1], end))
+        kept = nets[0]
+    else:
+        kept = sum(nets)
+    if groups:
+        groups[-1][1][-1] += kept - (depth[end] - depth[branches[0]])

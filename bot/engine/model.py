@@ -32,9 +32,10 @@ NON_PORTABLE: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_LIBRARY, Layer.VEN
 LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 
 #: Vendors code can run on. "nvidia" is the incumbent the census measures lock-in against;
-#: the last four make accelerators PyTorch reaches through their own plug-ins (MUSA, MLU,
-#: Ascend NPU, Gaudi HPU): code for them is lock-in too, though no team plans a move onto
-#: them. Gaudi is Intel's, but its code runs on no Intel GPU: "intel" stays the GPU target.
+#: the last five make accelerators PyTorch or PaddlePaddle reach through their own plug-ins
+#: (MUSA, MLU, Ascend NPU, Gaudi HPU, Kunlunxin XPU): code for them is lock-in too, though no
+#: team plans a move onto them. Gaudi is Intel's, but its code runs on no Intel GPU: "intel"
+#: stays the GPU target.
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -45,6 +46,7 @@ VENDORS: tuple[str, ...] = (
     "cambricon",
     "huawei",
     "habana",
+    "kunlunxin",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")

@@ -15,7 +15,7 @@ from bot.engine.source_text import SourceText, Span
 # repetition ends at a newline, so it never backtracks over more than a line.
 _DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
 # A conditional directive's '#' and word. It opens with a literal, so re finds candidates
-# at memchr speed; ``_conditionals`` keeps those with only blanks before them on their line
+# at memchr speed; ``conditionals`` keeps those with only blanks before them on their line
 # (a multi-line regex anchored at line starts would try every offset of the file).
 _PP = re.compile(r"\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
 _MACRO_LINES = 500  # lines one #define may continue over
@@ -201,11 +201,11 @@ class Preprocessor:
         the offsets of its line's start and of the end of its word, and the word (found once
         for both the branches and the directive states)."""
         if self._conditionals is None:
-            self._conditionals = _conditionals(self.text.masked)
+            self._conditionals = conditionals(self.text.masked)
         return self._conditionals
 
 
-def _conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
+def conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
     """``Preprocessor.conditionals`` of ``masked``."""
     starts: list[int] = []
     ends: list[int] = []
@@ -243,7 +243,7 @@ def switched_off(masked: str) -> list[tuple[int, int]]:
     m = _IF_ZERO.search(masked)
     if m is None:
         return []
-    starts, _, words = _conditionals(masked)
+    starts, _, words = conditionals(masked)
     spans: list[tuple[int, int]] = []
     covered = 0  # the offset the last switched-off branch ends at (a nested `#if 0` is in it)
     counted, line = 0, 0  # newlines are counted once, forward: linear in the file

@@ -429,3 +429,32 @@ __device__ float dequant(int i) {
         b"    v *= 2;\n  });\n}\n"
     )
     assert classify("a.cu", lambda_in_call).line_rules[1:4] == ["cuda.device-function"] * 3
+
+
+def test_a_lambda_opened_in_both_branches_ends_with_its_shared_body() -> None:
+    # AMReX Src/Base/AMReX_Reduce.H: the SYCL and CUDA branches each open the same lambda, and
+    # one body closes it. The #else branch's brace is left out of the pairs; a claim from it
+    # ends where the first branch's lambda does, not at the end of the file.
+    source = b"""\
+template <typename T>
+void run(T* p, int n) {
+#ifdef AMREX_USE_SYCL
+    amrex::launch(n, [=] AMREX_GPU_DEVICE (Gpu::Handler const& gh) noexcept
+    {
+        int i = gh.threadIdx();
+#else
+    amrex::launch_global<<<n, 256>>>([=] AMREX_GPU_DEVICE () noexcept
+    {
+        int i = threadIdx.x;
+#endif
+        p[i] = 0;
+    });
+}
+
+void host_only(int* q) {
+    q[0] = 1;
+}
+"""
+    report = classify("Src/Base/AMReX_Reduce.H", source)
+    assert report.line_rules[15:18] == ["", "", ""]  # host_only stays portable
+    assert report.line_rules[11] != ""  # the shared body is device code

@@ -369,7 +369,7 @@ def test_a_line_of_many_conditionals_is_read_once(units: int) -> None:
     # is checked reading back no further than the '#' before it, not to the line's start.
     _ReadCounting.read = 0
     text = _ReadCounting("x #if A" * units + "\n#if B\n #  endif\n")
-    starts, _, words = preprocessor._conditionals(text)
+    starts, _, words = preprocessor.conditionals(text)
     line = len("x #if A") * units + 1
     assert (starts, words) == ([line, line + 6], ["if", "endif"])
     assert _ReadCounting.read <= len(text)
