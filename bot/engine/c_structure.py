@@ -8,7 +8,7 @@ import string
 from bisect import bisect_left
 from itertools import pairwise
 
-from bot.engine.preprocessor import conditionals
+from bot.engine.preprocessor import Preprocessor
 from bot.engine.source_text import SourceText, offsets
 
 # Lines that end a C statement without a semicolon: directives and access labels, and the
@@ -31,10 +31,11 @@ _CONTROL_WORDS = frozenset(
 class CStructure:
     """Braces and function bodies of a C-family file, each found once, on first use."""
 
-    __slots__ = ("_braces", "_functions", "_pairs", "_sweep_at", "_sweep_stack", "text")
+    __slots__ = ("_braces", "_functions", "_pairs", "_pp", "_sweep_at", "_sweep_stack", "text")
 
-    def __init__(self, text: SourceText) -> None:
+    def __init__(self, text: SourceText, pp: Preprocessor) -> None:
         self.text = text
+        self._pp = pp  # its conditional directives, found once for both
         self._pairs: dict[int, int] | None = None
         self._braces: list[int] = []  # offsets of every brace, in order (with the pairs)
         self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
@@ -48,7 +49,7 @@ class CStructure:
             masked = self.text.masked
             braces = offsets(masked, "{}")
             if self.text.preprocessor:
-                braces = _first_branch_braces(masked, braces)
+                braces = _first_branch_braces(masked, braces, self._pp.conditionals())
             self._braces = braces
             for at in braces:
                 if masked[at] == "{":
@@ -216,7 +217,9 @@ def _name_before(text: str) -> str | None:
     return word.group()[::-1] if word else None
 
 
-def _first_branch_braces(masked: str, braces: list[int]) -> list[int]:
+def _first_branch_braces(
+    masked: str, braces: list[int], found: tuple[list[int], list[int], list[str]]
+) -> list[int]:
     """``braces`` but those of the #elif/#else branches of a conditional whose branches do
     not each balance their braces: there the first branch stands for the code. A header
     written twice (fastllm's fastllm-cuda.cu: `#if CUDART_VERSION < 10000 ... if (a) {
@@ -224,8 +227,9 @@ def _first_branch_braces(masked: str, braces: list[int]) -> list[int]:
     (and every kernel after it) runs to the end of the file. Branches that each balance
     (a function per branch) keep their braces. A branch's balance is read with the braces
     its own nested conditionals dropped left out: a GPU branch holding such a header split
-    balances (AMReX's AMReX_Reduce.H), and its CPU `#else` keeps its braces."""
-    starts, _, words = conditionals(masked)
+    balances (AMReX's AMReX_Reduce.H), and its CPU `#else` keeps its braces. ``found``: the
+    file's conditional directives (``Preprocessor.conditionals``)."""
+    starts, _, words = found
     if "else" not in words and "elif" not in words:
         return braces
     # depth[k]: the net of braces[:k]; a branch's net is a difference of two of them, so each

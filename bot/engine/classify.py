@@ -389,13 +389,13 @@ def _resolve(
     # owned by one rule (non-code lines do not break it). Picked out at C speed, and a rule's
     # ids written over its finding in one slice: nothing in Python runs once per line. Every
     # line's owner is written out only when narrower claims take some lines (seldom).
-    for first, end in off:
+    repainted = _repaint_narrower(ranked, holder)
+    for first, end in off:  # `#if 0` lines go to no claim, narrower or not
         end = min(end, n)
         holder[first:end] = repeat(-1, end - first)
-    repainted = _repaint_narrower(ranked, holder)
-    for first, end in off if repainted else ():
-        for line in range(first, end):
-            repainted.pop(line, None)
+        if repainted:
+            for line in range(first, end):
+                repainted.pop(line, None)
     if repainted:
         owner = list(map(specs.__getitem__, holder))
         for line, spec in repainted.items():

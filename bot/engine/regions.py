@@ -79,8 +79,8 @@ class Source(SourceText):
         super().__init__(
             lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
         )
-        self.c = CStructure(self)
         self.pp = Preprocessor(self)
+        self.c = CStructure(self, self.pp)
         self.lines = LogicalLines(self)
         self.strings = StringLiterals(self, self.lines, literals)
         # Match offset -> where its C statement starts: the statement and enclosing-function

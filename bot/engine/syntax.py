@@ -45,7 +45,9 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     comments.sort(key=lambda item: -len(item[0]))
     strings, quotes = [], []
     for pair in syntax.get("verbatim", ()):
-        if not (isinstance(pair, list | tuple) and len(pair) == 2 and len(str(pair[1])) == 1):
+        if not (
+            isinstance(pair, list | tuple) and len(pair) == 2 and pair[0] and len(str(pair[1])) == 1
+        ):
             raise LanguageDataError(f"a verbatim string is an [open, quote] pair, not {pair!r}")
         opens, q = str(pair[0]), re.escape(str(pair[1]))
         quotes.append(opens[0])

@@ -441,8 +441,8 @@ class Store:
 
     async def open_runs_before(self, moment: dt.datetime) -> list[dict[str, Any]]:
         """The runs recorded open before ``moment`` and not forgotten since. Raises
-        `StoreUnavailable` while the store is degraded: a forgetting may still wait in the
-        backlog, and a run finished meanwhile must not be taken for abandoned."""
+        `StoreUnavailable` while the store is degraded: the runs recorded and forgotten
+        meanwhile were not written (``_best_effort``), and only memory knows them."""
         if self.keeper.problem is not None:
             raise StoreUnavailable(self.keeper.problem)
         return await self._open_runs_before(_utc(moment))
