@@ -1,0 +1,147 @@
+"""Cases from a seventh audit: robotics and edge inference (issue 27).
+
+NVIDIA-AI-IOT/torch2trt (PyTorch-to-TensorRT converters in Python, TensorRT plug-ins in C++),
+NVIDIA-AI-IOT/CUDA-PointPillars (lidar pre- and post-processing kernels around a TensorRT
+engine) and dusty-nv/jetson-utils (image kernels and vector math for Jetson boards). Each snippet
+is a small rewrite, in our own words, of a pattern found in the repository its test names; the
+expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from tests.engine.test_ml_repo_cases import _layers
+
+# -- NVIDIA-AI-IOT/torch2trt: a TensorRT network built from Python ------------------------------
+
+
+def test_torch2trt_converters_reached_through_a_star_import_are_tensorrt() -> None:
+    # torch2trt/converters/native_converters.py: `trt` comes from `from torch2trt.torch2trt
+    # import *`, never from `import tensorrt`; every converter adds INetworkDefinition layers.
+    # The file is TensorRT's from top to bottom; before, it counted as portable.
+    source = b"""\
+from torch2trt.torch2trt import *
+
+
+@tensorrt_converter('torch.nn.functional.leaky_relu')
+def convert_leaky_relu(ctx):
+    x = get_arg(ctx, 'input', pos=0, default=None)
+    slope = get_arg(ctx, 'negative_slope', pos=1, default=0.01)
+    x_trt = add_missing_trt_tensors(ctx.network, [x])[0]
+    layer = ctx.network.add_activation(x_trt, trt.ActivationType.LEAKY_RELU)
+    layer.alpha = slope
+    ctx.method_return._trt = layer.get_output(0)
+
+
+@tensorrt_converter('torch.add')
+def convert_add(ctx):
+    a, b = ctx.method_args[:2]
+    a_trt, b_trt = add_missing_trt_tensors(ctx.network, [a, b])
+    layer = ctx.network.add_elementwise(a_trt, b_trt, trt.ElementWiseOperation.SUM)
+    ctx.method_return._trt = layer.get_output(0)
+"""
+    path = "torch2trt/converters/native_converters.py"
+    assert classify(path, source).ecosystems == {"cuda": 2}
+    assert _layers(path, source) == {"vendor-library": 2, "portable": 13}
+
+
+def test_onnx_graph_builder_with_the_same_method_names_stays_portable() -> None:
+    # A graph builder of another project whose methods share TensorRT's names: no TensorRT in
+    # the file, so nothing is NVIDIA's.
+    source = b"""\
+import onnx_graphsurgeon as gs
+
+
+def build(graph, a, b):
+    c = graph.add_constant(values=[1.0])
+    return graph.add_elementwise(a, c)
+"""
+    assert _layers("tools/graph.py", source) == {"portable": 4}
+
+
+def test_torch2trt_plugin_after_using_namespace_is_tensorrt() -> None:
+    # torch2trt/plugins/group_norm.cpp: `using namespace nvinfer1;` then a bare IPluginV2
+    # subclass and its creator. The header, the plug-in's base class and its creator are
+    # TensorRT's; the ATen code inside the methods is not.
+    source = b"""\
+#include <NvInfer.h>
+#include <ATen/ATen.h>
+
+using namespace nvinfer1;
+
+namespace torch2trt {
+
+class GroupNormPlugin : public IPluginV2 {
+ public:
+  int getNbOutputs() const noexcept override { return 1; }
+  at::Tensor run(const at::Tensor &x) { return at::group_norm(x, groups_); }
+
+ private:
+  int64_t groups_ = 1;
+};
+
+class GroupNormPluginCreator : public IPluginCreator {
+ public:
+  const char *getPluginName() const noexcept override { return "group_norm"; }
+};
+
+}  // namespace torch2trt
+"""
+    path = "torch2trt/plugins/group_norm.cpp"
+    report = classify(path, source)
+    assert report.ecosystems == {"cuda": 3}
+    assert _layers(path, source)["vendor-library"] == 3
+
+
+# -- NVIDIA-AI-IOT/CUDA-PointPillars and dusty-nv/jetson-utils: kernels beside host tables ------
+
+
+def test_pointpillars_nms_kernel_and_device_helpers_are_kernel_code() -> None:
+    # src/pointpillar/lidar-postprocess.cu: __device__ geometry helpers, the NMS kernel, and the
+    # host function that launches it.
+    source = b"""\
+#include <cuda_runtime.h>
+
+__device__ inline float cross(const float2 p1, const float2 p2, const float2 p0) {
+  return (p1.x - p0.x) * (p2.y - p0.y) - (p2.x - p0.x) * (p1.y - p0.y);
+}
+
+__global__ void nms_cuda(const int n, const float thresh, const float *boxes, uint64_t *mask) {
+  const int row = blockIdx.y, col = blockIdx.x;
+  const int tid = threadIdx.x;
+  __shared__ float block_boxes[64 * 7];
+  if (tid < n) block_boxes[tid] = boxes[tid];
+  __syncthreads();
+  if (cross(make_float2(0, 0), make_float2(1, 1), make_float2(0, 1)) > thresh) mask[row] = col;
+}
+
+int nms_launch(unsigned int n, float *boxes, float thresh, uint64_t *mask, cudaStream_t stream) {
+  dim3 blocks(n / 64 + 1, n / 64 + 1);
+  nms_cuda<<<blocks, 64, 0, stream>>>(n, thresh, boxes, mask);
+  return 0;
+}
+"""
+    layers = _layers("src/pointpillar/lidar-postprocess.cu", source)
+    assert layers["kernel"] == 11
+    assert layers["vendor-path"] == 3  # the include, the stream-taking signature, the launch
+    assert layers["portable"] == 3
+
+
+def test_jetson_utils_colormap_table_is_host_data_beside_its_kernel() -> None:
+    # cuda/cudaColormap.cu: a 1,500-line host table of palettes (copied to the GPU at run time)
+    # and a short kernel. The table is plain C++ data; only the kernel is device code.
+    rows = b"".join(b"  {%d.0f, 0.5f, 0.25f, 1.0f},\n" % i for i in range(40))
+    source = (
+        b'#include "cudaColormap.h"\n\n'
+        b"static const float4 colormapPalettes[] = {\n" + rows + b"};\n\n"
+        b"__global__ void gpuColormapPalette(float4* palette, float* input, float4* output,\n"
+        b"                                   int width, int height) {\n"
+        b"  const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        b"  const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+        b"  if (x >= width || y >= height) return;\n"
+        b"  output[y * width + x] = palette[(int)input[y * width + x]];\n"
+        b"}\n"
+    )
+    layers = _layers("cuda/cudaColormap.cu", source)
+    assert layers["kernel"] == 7
+    assert layers["portable"] == 43
