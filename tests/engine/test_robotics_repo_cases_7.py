@@ -2,7 +2,9 @@
 
 NVIDIA-AI-IOT/torch2trt (PyTorch-to-TensorRT converters in Python, TensorRT plug-ins in C++),
 NVIDIA-AI-IOT/CUDA-PointPillars (lidar pre- and post-processing kernels around a TensorRT
-engine) and dusty-nv/jetson-utils (image kernels and vector math for Jetson boards). Each snippet
+engine), dusty-nv/jetson-utils (image kernels and vector math for Jetson boards),
+dusty-nv/jetson-inference (its Python examples) and NVIDIA-AI-IOT/deepstream_python_apps
+(video-analytics pipelines of DeepStream's GStreamer elements). Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names; the
 expected layers are what a porting engineer reading that file would say.
 """
@@ -145,3 +147,73 @@ def test_jetson_utils_colormap_table_is_host_data_beside_its_kernel() -> None:
     layers = _layers("cuda/cudaColormap.cu", source)
     assert layers["kernel"] == 7
     assert layers["portable"] == 43
+
+
+# -- NVIDIA-AI-IOT/deepstream_python_apps and dusty-nv/jetson-inference: NVIDIA's SDKs ----------
+
+
+def test_deepstream_app_pipeline_and_metadata_probe_are_nvidia_only() -> None:
+    # apps/deepstream-test1/deepstream_test_1.py: a pipeline of DeepStream's elements (decoder,
+    # muxer, inference, converter, on-screen display) and a probe reading its metadata through
+    # pyds. Before, the file counted as portable: 6 lines of 12,500 in the repository.
+    source = b"""\
+import sys
+import pyds
+from gi.repository import Gst
+
+
+def osd_probe(pad, info, u_data):
+    batch_meta = pyds.gst_buffer_get_nvds_batch_meta(hash(info.get_buffer()))
+    frame = batch_meta.frame_meta_list
+    while frame is not None:
+        frame_meta = pyds.NvDsFrameMeta.cast(frame.data)
+        print(frame_meta.frame_num)
+        frame = frame.next
+    return Gst.PadProbeReturn.OK
+
+
+def build(pipeline):
+    source = Gst.ElementFactory.make("filesrc", "file-source")
+    decoder = Gst.ElementFactory.make("nvv4l2decoder", "decoder")
+    streammux = Gst.ElementFactory.make("nvstreammux", "muxer")
+    pgie = Gst.ElementFactory.make("nvinfer", "primary-inference")
+    nvosd = Gst.ElementFactory.make("nvdsosd", "osd")
+    sink = Gst.ElementFactory.make("fakesink", "sink")
+    for element in (source, decoder, streammux, pgie, nvosd, sink):
+        pipeline.add(element)
+"""
+    path = "apps/deepstream-test1/deepstream_test_1.py"
+    assert classify(path, source).ecosystems == {"cuda": 7}
+    assert _layers(path, source) == {"vendor-library": 3, "vendor-path": 4, "portable": 13}
+
+
+def test_gstreamer_pipeline_without_nvidia_elements_stays_portable() -> None:
+    # The same pipeline on GStreamer's own elements: nothing here is NVIDIA's.
+    source = b"""\
+from gi.repository import Gst
+
+pipeline = Gst.parse_launch("filesrc location=a.mp4 ! decodebin ! videoconvert ! autovideosink")
+print("nvinfer would need DeepStream")
+"""
+    assert _layers("apps/play.py", source) == {"portable": 3}
+
+
+def test_jetson_inference_python_example_depends_on_nvidia_libraries() -> None:
+    # python/examples/detectnet.py: jetson_inference's detectNet runs a TensorRT engine and
+    # jetson_utils' video I/O lives in CUDA memory; the imports make the script NVIDIA's.
+    source = b"""\
+import sys
+
+from jetson_inference import detectNet
+from jetson_utils import videoSource, videoOutput
+
+net = detectNet("ssd-mobilenet-v2", sys.argv, 0.5)
+camera = videoSource("csi://0")
+display = videoOutput("display://0")
+while display.IsStreaming():
+    img = camera.Capture()
+    detections = net.Detect(img)
+    display.Render(img)
+"""
+    path = "python/examples/detectnet.py"
+    assert _layers(path, source) == {"vendor-library": 2, "portable": 8}
