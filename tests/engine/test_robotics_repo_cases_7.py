@@ -3,8 +3,9 @@
 NVIDIA-AI-IOT/torch2trt (PyTorch-to-TensorRT converters in Python, TensorRT plug-ins in C++),
 NVIDIA-AI-IOT/CUDA-PointPillars (lidar pre- and post-processing kernels around a TensorRT
 engine), dusty-nv/jetson-utils (image kernels and vector math for Jetson boards),
-dusty-nv/jetson-inference (its Python examples) and NVIDIA-AI-IOT/deepstream_python_apps
-(video-analytics pipelines of DeepStream's GStreamer elements). Each snippet
+dusty-nv/jetson-inference (its Python examples), NVIDIA-AI-IOT/deepstream_python_apps
+(video-analytics pipelines of DeepStream's GStreamer elements) and
+NVIDIA-ISAAC-ROS/isaac_ros_image_pipeline (ROS 2 nodes on NVIDIA VPI, GXF and NITROS). Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names; the
 expected layers are what a porting engineer reading that file would say.
 """
@@ -217,3 +218,48 @@ while display.IsStreaming():
 """
     path = "python/examples/detectnet.py"
     assert _layers(path, source) == {"vendor-library": 2, "portable": 8}
+
+
+# -- NVIDIA-ISAAC-ROS/isaac_ros_image_pipeline: VPI, GXF and NITROS -----------------------------
+
+
+def test_isaac_ros_vpi_stream_and_nitros_image_are_nvidia_libraries() -> None:
+    # isaac_ros_gxf_extensions/.../VPIColorConvertImpl.cpp and the image_proc nodes: a VPI
+    # stream and image wrapped around a GXF video buffer. Before, only the CUDA stream counted:
+    # the VPI calls and the GXF types read as portable C++.
+    source = b"""\
+#include "gxf/multimedia/video.hpp"
+#include "vpi/VPI.h"
+#include "vpi/algo/ConvertImageFormat.h"
+
+namespace nvidia {
+namespace isaac {
+
+gxf_result_t ColorConvert::tick(gxf::Handle<gxf::VideoBuffer> in) {
+  VPIImage image = nullptr;
+  VPIImageData data{};
+  data.bufferType = VPI_IMAGE_BUFFER_CUDA_PITCH_LINEAR;
+  vpiImageCreateWrapper(&data, nullptr, VPI_BACKEND_CUDA, &image);
+  vpiSubmitConvertImageFormat(stream_, VPI_BACKEND_CUDA, image, out_, nullptr);
+  vpiStreamSync(stream_);
+  int frames = count_ + 1;
+  count_ = frames;
+  return GXF_SUCCESS;
+}
+
+}  // namespace isaac
+}  // namespace nvidia
+"""
+    path = "gxf_isaac_tensorops/gxf/extensions/tensorops/core/VPIColorConvertImpl.cpp"
+    layers = _layers(path, source)
+    assert layers["vendor-library"] == 11
+    assert layers["portable"] == 7
+
+
+def test_a_project_variable_named_after_vpi_is_not_vpi() -> None:
+    # isaac_ros_image_proc keeps a `vpiImageData` counter in a node that does not call VPI.
+    source = b"""\
+int vpiImageData = 0;
+auto vpiImg = wrap(image);
+"""
+    assert _layers("src/node.cpp", source) == {"portable": 2}
