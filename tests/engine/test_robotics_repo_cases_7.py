@@ -5,7 +5,8 @@ NVIDIA-AI-IOT/CUDA-PointPillars (lidar pre- and post-processing kernels around a
 engine), dusty-nv/jetson-utils (image kernels and vector math for Jetson boards),
 dusty-nv/jetson-inference (its Python examples), NVIDIA-AI-IOT/deepstream_python_apps
 (video-analytics pipelines of DeepStream's GStreamer elements) and
-NVIDIA-ISAAC-ROS/isaac_ros_image_pipeline (ROS 2 nodes on NVIDIA VPI, GXF and NITROS). Each snippet
+NVIDIA-ISAAC-ROS/isaac_ros_image_pipeline (ROS 2 nodes on NVIDIA VPI, GXF and NITROS) and
+IntelRealSense/librealsense (format converters with optional CUDA paths). Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names; the
 expected layers are what a porting engineer reading that file would say.
 """
@@ -263,3 +264,43 @@ int vpiImageData = 0;
 auto vpiImg = wrap(image);
 """
     assert _layers("src/node.cpp", source) == {"portable": 2}
+
+
+# -- IntelRealSense/librealsense: a project's own CUDA switch ------------------------------------
+
+
+def test_librealsense_converter_branch_under_its_cuda_switch_is_nvidia_path() -> None:
+    # src/proc/depth-formats-converter.cpp: RS2_USE_CUDA picks the CUDA converter when a GPU is
+    # there; the CPU loop after it is the portable path. CUDA's own switches (__CUDACC__,
+    # USE_CUDA) counted, a project's PREFIX_USE_CUDA did not, while PREFIX_USE_HIP did.
+    source = b"""\
+#include "depth-formats-converter.h"
+#ifdef RS2_USE_CUDA
+#include "cuda/cuda-conversion.cuh"
+#endif
+
+void unpack_z16_y8(uint8_t *out, const uint16_t *in, int count) {
+#ifdef RS2_USE_CUDA
+  if (rsutils::rs2_is_gpu_available()) {
+    rscuda::unpack_z16_y8_cuda(out, in, count);
+    return;
+  }
+#endif
+  for (int i = 0; i < count; ++i) out[i] = in[i] >> 2;
+}
+"""
+    path = "src/proc/depth-formats-converter.cpp"
+    assert classify(path, source).ecosystems == {"cuda": 9}
+    assert _layers(path, source) == {"vendor-path": 9, "portable": 4}
+
+
+def test_a_branch_for_cuda_or_hip_builds_is_no_cuda_only_path() -> None:
+    # AMReX-Codes/amrex Src/Base/AMReX_GpuReduce.H: one branch serves both GPU vendors.
+    source = b"""\
+#if defined(AMREX_USE_SYCL)
+int reduce_sycl(int x);
+#elif defined(AMREX_USE_CUDA) || defined(AMREX_USE_HIP)
+int reduce_cuda_or_hip(int x);
+#endif
+"""
+    assert "cuda" not in classify("Src/Base/AMReX_GpuReduce.H", source).ecosystems
