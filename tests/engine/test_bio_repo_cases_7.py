@@ -425,3 +425,172 @@ extern __constant__ double reciprocal_lattice_vectors[9];
         "kernel": 2,
         "portable": 3,
     }
+
+
+# -- Project-MONAI/MONAI: CuPy and cuCIM loaded through an import helper ----------------------
+
+
+def test_monai_cupy_and_cucim_loaded_by_optional_import_are_vendor_code() -> None:
+    # monai/transforms/utils.py: the connected-component and distance-transform fast paths
+    # take cuCIM and CuPy from optional_import when the tensor is on a CUDA device. Before,
+    # only the torch device check counted.
+    source = b"""\
+import torch
+from monai.utils import optional_import
+
+cp, has_cp = optional_import("cupy")
+
+
+def get_largest_connected_component_mask(img):
+    skimage, has_cucim = optional_import("cucim.skimage")
+    use_cp = has_cp and has_cucim and img.device != torch.device("cpu")
+    if use_cp:
+        img_ = cp.asarray(img)
+        return skimage.measure.label(img_)
+    return img
+
+
+def distance_transform_edt(img):
+    edt, has_cucim = optional_import(
+        "cucim.core.operations.morphology", name="distance_transform_edt"
+    )
+    return edt(img)
+"""
+    report = classify("monai/transforms/utils.py", source)
+    assert {(f.rule, f.start_line) for f in report.findings} == {
+        ("cupy.dynamic-import", 4),
+        ("cudf.python-dynamic-import", 8),
+        ("cudf.python-dynamic-import", 18),
+    }
+    # The cp. calls are left to the import line: the module name is a string, and file-level
+    # conditions read the code with strings masked.
+    assert _layers("monai/transforms/utils.py", source) == {
+        "vendor-library": 2,
+        "vendor-path": 1,
+        "portable": 12,
+    }
+
+
+def test_monai_backend_names_beside_an_import_helper_are_not_imports() -> None:
+    # monai/data/wsi_reader.py and monai/utils/enums.py: "cucim" and "cupy" as back-end names
+    # and enum values, next to optional_import calls for other modules.
+    source = b"""\
+from monai.utils import optional_import
+
+openslide, _ = optional_import("openslide")
+
+
+class TransformBackends:
+    NUMPY = "numpy"
+    CUPY = "cupy"
+
+
+class WSIReader:
+    supported_backends = ["cucim", "openslide", "tifffile"]
+
+    def spacing(self, wsi):
+        if "cucim" in wsi.metadata:
+            return wsi.metadata["cucim"].get("spacing")
+        return None
+"""
+    assert _layers("monai/data/wsi_reader.py", source) == {"portable": 11}
+
+
+# -- KCL-BMEIS/niftyreg: CUDA and OpenCL back ends of one registration library ----------------
+
+
+def test_niftyreg_opencl_program_in_a_host_string_is_kernel_code() -> None:
+    # reg-lib/cl/ClContextSingleton.cpp: a probe kernel built from a C string at run time.
+    source = b"""\
+#include "ClContextSingleton.h"
+
+cl_kernel ClContextSingleton::DummyKernel(cl_device_id deviceIdIn) {
+    const char *source = "\\n"
+        "__kernel void dummy(__global float* in,      \\n"
+        "                    __global float* out,     \\n"
+        "                    const unsigned count)    \\n"
+        "{                                            \\n"
+        "   int i = get_global_id(0);                 \\n"
+        "   if (i < count) out[i] = in[i] * out[i];   \\n"
+        "}                                            \\n";
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(this->context, 1, &source, nullptr, &err);
+    clBuildProgram(program, 1, &deviceIdIn, nullptr, nullptr, nullptr);
+    return clCreateKernel(program, "dummy", &err);
+}
+"""
+    report = classify("reg-lib/cl/ClContextSingleton.cpp", source)
+    assert "opencl.source-string" in {f.rule for f in report.findings}
+    assert _layers("reg-lib/cl/ClContextSingleton.cpp", source)["kernel"] == 8
+
+
+def test_niftyreg_cuda_backend_class_without_cuda_api_is_portable() -> None:
+    # reg-lib/cuda/CudaAladinContent.cpp: the CUDA back end's content class reaches the
+    # device only through the project's own Cuda:: helpers.
+    source = b"""\
+#include "CudaAladinContent.h"
+
+void CudaAladinContent::AllocateMask() {
+    int *mask;
+    Cuda::Allocate(&mask, reference->nvox);
+    maskCuda.reset(mask);
+    Cuda::TransferNiftiToDevice(maskCuda.get(), referenceMask, reference->nvox);
+}
+"""
+    assert _layers("reg-lib/cuda/CudaAladinContent.cpp", source) == {"portable": 7}
+
+
+# -- deepmodeling/abacus-develop: CUDA and ROCm twins of each operator ------------------------
+
+
+def test_abacus_gpu_instantiations_under_cuda_or_rocm_are_vendor_path() -> None:
+    # source/module_hamilt_pw/hamilt_pwdft/hamilt_pw.cpp: the GPU instantiations of a
+    # template exist only in CUDA or ROCm builds.
+    source = b"""\
+#include "hamilt_pw.h"
+
+template class HamiltPW<std::complex<double>, base_device::DEVICE_CPU>;
+#if ((defined __CUDA) || (defined __ROCM))
+template class HamiltPW<std::complex<float>, base_device::DEVICE_GPU>;
+template class HamiltPW<std::complex<double>, base_device::DEVICE_GPU>;
+#endif
+"""
+    report = classify("source/module_hamilt_pw/hamilt_pwdft/hamilt_pw.cpp", source)
+    assert "tensorflow.gpu-kernel-registration" in {f.rule for f in report.findings}
+    assert _layers("source/module_hamilt_pw/hamilt_pwdft/hamilt_pw.cpp", source) == {
+        "vendor-path": 2,
+        "portable": 4,
+    }
+
+
+def test_abacus_batched_gemm_device_function_and_kernel_count_in_full() -> None:
+    # source/module_hamilt_lcao/module_gint/kernels/cuda/vbatch_matrix_mul.cuh: a device
+    # function doing one tile, the kernel calling it, then the host launcher.
+    source = b"""\
+#include <cuda_runtime.h>
+
+template <typename T, int DIM_X, int DIM_Y>
+static __device__ void vbatched_gemm_device(int M, int N, const T* A, T* C) {
+    int idx = threadIdx.x;
+    int idy = threadIdx.y;
+    if (idx < M && idy < N) {
+        C[idx + idy * M] += A[idx + idy * M];
+    }
+}
+
+template <typename T, int DIM_X, int DIM_Y>
+static __global__ void vbatched_gemm_kernel(int* M, int* N, T** A, T** C) {
+    int batchid = blockIdx.z;
+    vbatched_gemm_device<T, DIM_X, DIM_Y>(M[batchid], N[batchid], A[batchid], C[batchid]);
+}
+
+template <typename T, int DIM_X, int DIM_Y>
+void vbatched_gemm_impl(int max_m, int max_n, int* m, int* n, T** A, T** C, int count,
+                        cudaStream_t stream) {
+    dim3 dimBlock(DIM_X, DIM_Y);
+    dim3 dimGrid((max_m + DIM_X - 1) / DIM_X, (max_n + DIM_Y - 1) / DIM_Y, count);
+    vbatched_gemm_kernel<T, DIM_X, DIM_Y><<<dimGrid, dimBlock, 0, stream>>>(m, n, A, C);
+}
+"""
+    path = "source/module_hamilt_lcao/module_gint/kernels/cuda/vbatch_matrix_mul.cuh"
+    assert _layers(path, source)["kernel"] == 13
