@@ -3,10 +3,11 @@
 FlagOpen/FlagGems (Triton operators for many vendors, some generated line by line),
 punica-ai/punica (LoRA SGMV/BGMV CUDA kernels), mobiusml/hqq (quantisation with a small CUDA
 extension), NetEase-FuXi/EETQ (FasterTransformer's CUTLASS extensions for int8 weights),
-microsoft/BitBLAS (TVM and TileLang schedules, CUDA source templates in Python) and
-mit-han-lab/qserve (W4A8 GEMM and attention kernels). Each snippet is a small rewrite, in our
-own words, of a pattern found in the repository its test names; the expected layers are what a
-porting engineer reading that file would say.
+microsoft/BitBLAS (TVM and TileLang schedules, CUDA source templates in Python),
+mit-han-lab/qserve (W4A8 GEMM and attention kernels), kvcache-ai/ktransformers (CPU/GPU hybrid
+inference with CUDA, MUSA, HIP and Ascend paths) and pytorch-labs/gpt-fast. Each snippet is a
+small rewrite, in our own words, of a pattern found in the repository its test names; the
+expected layers are what a porting engineer reading that file would say.
 """
 
 from __future__ import annotations
@@ -403,3 +404,63 @@ __global__ void dense_kernel(const int8_t* in, const int8_t* w, half* out) {
     report = classify("kernels/csrc/qgemm/w4a8_per_chn/gemm_cuda.cu", source)
     assert report.ecosystems == {"cuda": 14}
     assert _layers("kernels/csrc/qgemm/w4a8_per_chn/gemm_cuda.cu", source)["kernel"] == 4
+
+
+# -- kvcache-ai/ktransformers ---------------------------------------------------------------------
+
+CUDA_WRAPPER = b"""\
+import ctypes
+from dataclasses import dataclass
+from typing import Any, List
+
+
+@dataclass
+class Function:
+    name: str
+    restype: Any
+    argtypes: List[Any]
+
+
+class CudaRTLibrary:
+    exported_functions = [
+        Function("cudaSetDevice", ctypes.c_int, [ctypes.c_int]),
+        Function("cudaIpcGetMemHandle", ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
+    ]
+
+    def __init__(self, so_file=None):
+        if so_file is None:
+            so_file = find_loaded_library("libcudart")
+        self.lib = ctypes.CDLL(so_file)
+        self.funcs = {f.name: getattr(self.lib, f.name) for f in self.exported_functions}
+
+    def cudaSetDevice(self, device: int) -> None:
+        self.funcs["cudaSetDevice"](device)
+
+    def describe(self) -> str:
+        return f"{len(self.funcs)} functions"
+"""
+
+
+def test_ktransformers_ctypes_cudart_wrapper_is_cuda_host_code() -> None:
+    # archive/ktransformers/server/balance_serve/inference/distributed/cuda_wrapper.py (vLLM's
+    # cuda_wrapper.py): the function table's entries, the loader and the per-function wrappers
+    # are the CUDA runtime API; the generic dataclass and a helper naming no entry point are not.
+    path = "ktransformers/server/balance_serve/inference/distributed/cuda_wrapper.py"
+    report = classify(path, CUDA_WRAPPER)
+    assert report.ecosystems == {"cuda": 9}
+    assert _layers(path, CUDA_WRAPPER) == {"vendor-path": 9, "portable": 13}
+
+
+def test_ktransformers_wrapped_mps_autocast_fallback_is_portable() -> None:
+    # archive/ktransformers/models/modeling_llama.py: the same fallback as BitBLAS's, wrapped.
+    source = b"""\
+def forward(self, x, position_ids):
+    device_type = x.device.type
+    device_type = (
+        device_type
+        if isinstance(device_type, str) and device_type != "mps"
+        else "cpu"
+    )
+    return device_type
+"""
+    assert _layers("ktransformers/models/modeling_llama.py", source) == {"portable": 8}
