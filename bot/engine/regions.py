@@ -21,6 +21,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
 ``string-literal``        a string literal whose body matches the pattern
+``python-string-def``     the innermost ``def`` holding a string literal whose body matches
+                          (else the literal): a generator writing kernel source line by line
 ``device-string``         a string-literal naming a device, unless it sits in a collection
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
@@ -383,6 +385,28 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
         yield src.span(strings[first][0], strings[last][1])
 
 
+def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """The innermost ``def`` (with its decorators) holding a string literal whose body
+    matches, else the literal: a code generator writing a kernel one line per call
+    (``code.writeline("x = tl.load(p + offs)")``) holds the kernel's text in its body, the
+    calls that write its plain lines (``code.writeline("):")``) included."""
+    ends, enclosing = src.lines.blocks()
+    lines = src.lexed.lines
+    last_def = 0
+    for first, last in _string_literal(src, pattern, keywords):
+        def_line = enclosing[first - 1]
+        if not def_line:
+            yield first, last
+            continue
+        if def_line == last_def:
+            continue
+        last_def = def_line
+        start = def_line
+        while start > 1 and _PY_DECORATOR.match(lines[start - 2]):
+            start -= 1
+        yield start, ends.get(def_line, def_line)
+
+
 def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
     """Only blanks, a line continuation or a ``+`` separate literal ``index`` from the next
     one: the program is one string in C and Python (``"..." "..."``) and in Java, C#, Go or
@@ -647,7 +671,7 @@ def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords
 SPECIFICITY = {"call-argument-string": 1}
 
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
-STRING_KINDS = frozenset({"string-literal", "device-string"})
+STRING_KINDS = frozenset({"string-literal", "python-string-def", "device-string"})
 
 KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] = {
     "line": _line,
@@ -661,6 +685,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-def": _python_def,
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
+    "python-string-def": _python_string_def,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
     "fortran-procedure": _fortran_procedure,
