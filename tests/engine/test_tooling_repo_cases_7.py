@@ -402,3 +402,35 @@ proc `+`*[T: SomeFloat](a, b: ClTensor[T]): ClTensor[T] = elementwise(a, b)
     assert _layers("src/arraymancer/tensor/operators_broadcasted_opencl.nim", portable) == {
         "portable": 2
     }
+
+
+# -- zml/zml: zml-smi, a monitor in Zig over NVML and AMD SMI -------------------------------------
+
+
+def test_zml_smi_zig_back_ends_on_nvml_and_amd_smi_are_vendor_code() -> None:
+    # bin/zml-smi/platforms/nvml/nvml.zig and amdsmi/amdsmi.zig: the C libraries imported
+    # with @cImport, their handles kept as c.* types and their entry points called.
+    nvidia = b"""\
+pub const Handle = c.nvmlDevice_t;
+
+pub fn count(self: *Nvml) !u32 {
+    var n: c_uint = 0;
+    try check(self.nvmlDeviceGetCount_v2(&n));
+    return n;
+}
+"""
+    assert classify("bin/zml-smi/platforms/nvml/nvml.zig", nvidia).ecosystems == {"cuda": 2}
+    amd = b"""\
+pub const Handle = c.amdsmi_processor_handle;
+
+pub fn init(self: *AmdSmi) !void {
+    try check(self.amdsmi_init(c.AMDSMI_INIT_AMD_GPUS));
+}
+"""
+    assert classify("bin/zml-smi/platforms/amdsmi/amdsmi.zig", amd).ecosystems == {"hip": 2}
+    portable = b"""\
+pub fn render(w: anytype, m: Metrics) !void {
+    try w.print("gpu_utilization {d}\\n", .{m.utilization});
+}
+"""
+    assert _layers("bin/zml-smi/prometheus/exposition.zig", portable) == {"portable": 3}
