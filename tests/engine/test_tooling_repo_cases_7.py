@@ -434,3 +434,39 @@ pub fn render(w: anytype, m: Metrics) !void {
 }
 """
     assert _layers("bin/zml-smi/prometheus/exposition.zig", portable) == {"portable": 3}
+
+
+# -- NVIDIA/dcgm-exporter: DCGM from Go ---------------------------------------------------------
+
+
+def test_dcgm_exporter_go_dcgm_calls_are_nvidia_code() -> None:
+    # internal/pkg/dcgmprovider/dcgm.go: go-dcgm's groups and field watches.
+    source = b"""\
+func (d dcgmProvider) WatchFields(name string, fields []dcgm.Short) (dcgm.FieldHandle, error) {
+	group, err := dcgm.FieldGroupCreate(name, fields)
+	return group, err
+}
+
+func (d dcgmProvider) Name() string {
+	return "dcgm"
+}
+"""
+    report = classify("internal/pkg/dcgmprovider/dcgm.go", source)
+    # A signature naming go-dcgm's types claims the function it opens, as Go statements run
+    # to their closing brace; the method that only returns a name stays portable.
+    assert report.ecosystems == {"cuda": 4}
+    assert _layers("internal/pkg/dcgmprovider/dcgm.go", source) == {
+        "vendor-path": 4,
+        "portable": 3,
+    }
+
+
+def test_dcgm_exporter_metric_names_in_strings_are_not_dcgm_calls() -> None:
+    # internal/pkg/transformation/const.go: the exporter's own metric names, as strings.
+    source = b"""\
+const (
+	gpuUtilMetric = "DCGM_FI_DEV_GPU_UTIL"
+	fbUsedMetric  = "DCGM_FI_DEV_FB_USED"
+)
+"""
+    assert _layers("internal/pkg/transformation/const.go", source) == {"portable": 4}
