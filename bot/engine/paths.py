@@ -91,7 +91,19 @@ class IgnoreSpec:
         when no pattern matches: to tell a user which line of a .gitignore hid a file."""
         if self.check(path) is None:
             return None
-        result = self.spec.check_file(matchable(normalize_file(path)))
+        path = matchable(normalize_file(path))
+        if path.endswith("/"):
+            # A folder (the walk asks about each before entering it) is decided as git does,
+            # by the last pattern naming it. pathspec ranks a pattern ending in `/` below one
+            # that does not, right for the files inside but wrong for the folder itself:
+            # `*` then `!*/` (ignore every file, keep walking folders, Arraymancer's
+            # whitelist .gitignore) hid every folder, so nothing was counted.
+            for index in range(len(self.spec.patterns) - 1, -1, -1):
+                pattern = self.spec.patterns[index]
+                if pattern.include is not None and pattern.match_file(path) is not None:
+                    return bool(pattern.include), str(pattern.pattern)
+            return None
+        result = self.spec.check_file(path)
         if result.index is None:
             return None
         return bool(result.include), str(self.spec.patterns[result.index].pattern)

@@ -25,11 +25,13 @@ class LanguageDataError(ValueError):
 
 def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     """The master regex of a language with the given ``line`` comment openers, ``block``
-    comment delimiter pairs, one-character string ``quotes`` and ``verbatim`` strings
+    comment delimiter pairs, one-character string ``quotes``, ``verbatim`` strings
     ([opener, closing quote] pairs: C#'s ``@"..."`` runs over lines, a doubled quote inside
-    it being one quote). Longer openers are tried first, so Lua's ``--[[`` opens a block
-    where ``--`` would open a line comment."""
-    unknown = set(syntax) - {"line", "block", "quotes", "verbatim"}
+    it being one quote) and ``long`` strings ([open, close] pairs with no escapes: Nim's
+    triple-quoted strings, which hold the C and CUDA its ``{.emit.}`` pragmas paste in). Longer
+    openers are tried first, so Lua's ``--[[`` opens a block where ``--`` would open a line
+    comment, and Nim's triple quote a long string where one quote would open a short one."""
+    unknown = set(syntax) - {"line", "block", "quotes", "verbatim", "long"}
     if unknown:
         raise LanguageDataError(f"unknown syntax keys: {sorted(unknown)}")
     comments: list[tuple[str, str]] = []
@@ -53,6 +55,13 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
         quotes.append(opens[0])
         # Unterminated, it runs to the end of the file, as a block comment does.
         strings.append(rf"{re.escape(opens)}[^{q}]*(?:{q}{q}[^{q}]*)*{q}?")
+    for pair in syntax.get("long", ()):
+        if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(pair)):
+            raise LanguageDataError(f"a long string is an [open, close] pair, not {pair!r}")
+        opens, closes = str(pair[0]), str(pair[1])
+        quotes.append(opens[0])
+        # Unterminated, it runs to the end of the file, as a block comment does.
+        strings.append(re.escape(opens) + until(closes[0], re.escape(closes[1:])))
     for quote in syntax.get("quotes", ()):
         if not (isinstance(quote, str) and len(quote) == 1):
             raise LanguageDataError(f"a quote is one character, not {quote!r}")

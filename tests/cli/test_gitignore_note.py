@@ -92,3 +92,24 @@ def test_no_ignore_with_revisions_is_one_line_of_error(tmp_path: Path) -> None:
     assert (
         err == "lockin: error: --no-ignore is for two directories: revisions hold what git tracks\n"
     )
+
+
+def test_a_whitelist_gitignore_keeps_walking_folders(tmp_path: Path) -> None:
+    # mratsim/Arraymancer ignores every file (`*`), then takes back every folder (`!*/`, or
+    # `!**/`) and every file with an extension (`!*.*`): git keeps src/.../cuda.nim. The
+    # folders were read as ignored by `*`, so nothing at all was counted.
+    for n, folders in enumerate(("!*/", "!**/")):
+        tree = tmp_path / f"copy{n}"
+        write(
+            tree,
+            {
+                ".gitignore": f"*\n{folders}\n!*.*\n",
+                "src/tensor/cuda.cu": KERNEL,
+                "src/model.py": "import torch\n",
+                "src/run": "#!/bin/sh\necho built\n",
+            },
+        )
+        code, out, err = run("scan", str(tree), "--format", "json")
+        assert code == 0, err
+        assert _paths(out) == {"src/tensor/cuda.cu", "src/model.py"}
+        assert err == "lockin: note: .gitignore left out 1 file (*: 1); --no-ignore counts them\n"
