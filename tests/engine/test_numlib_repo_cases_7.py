@@ -1,0 +1,208 @@
+"""Cases seen in HPC numerical libraries, compression and portability layers (the seventh
+audit round): an OpenCL BLAS that keeps its kernels as .opencl files, a C++ container library
+for GPUs with CUDA, HIP and OpenMP back ends, an error-bounded lossy compressor built for CUDA,
+HIP and SYCL from shared sources, a floating-point compressor with a CUDA back end, a vector
+expression library generating OpenCL and CUDA, and a Kokkos geometric search library.
+
+Each snippet is a small rewrite, in our own words, of a pattern found there; the repository is
+named per test. They pin the verdict a porting engineer gives the file: its language, the
+layer of its lines, the ecosystem they belong to and, for device code, how many lines count.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from bot.engine.model import Layer
+
+# -- CNugteren/CLBlast: OpenCL kernels in .opencl files, #included as raw strings -------------
+
+_CLBLAST_XAXPY = b"""\
+// Enables loading of this file using the C++ pre-processor's #include (C++11 raw string).
+R"(
+
+#if RELAX_WORKGROUP_SIZE == 1
+  __kernel
+#else
+  __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+#endif
+void Xaxpy(const int n, const real_arg arg_alpha,
+           const __global real* restrict xgm, __global real* ygm) {
+  const real alpha = GetRealArg(arg_alpha);
+  for (int id = get_global_id(0); id < n; id += get_global_size(0)) {
+    MultiplyAdd(ygm[id], alpha, xgm[id]);
+  }
+}
+
+)"
+"""
+
+
+def test_clblast_opencl_extension_is_opencl_kernel_code() -> None:
+    # src/kernels/level1/xaxpy.opencl: every CLBlast kernel lives in a .opencl file that
+    # routines #include into a C++ string. Before, the extension named no language and the
+    # library's 6,600 kernel lines were not counted at all.
+    report = classify("src/kernels/level1/xaxpy.opencl", _CLBLAST_XAXPY)
+    assert report.language == "OpenCL"
+    assert report.ecosystems == {"opencl": report.code_lines}
+    assert report.layers[Layer.KERNEL] == report.code_lines == 14
+
+
+def test_clblast_kernel_helpers_without_a_kernel_are_opencl_too() -> None:
+    # src/kernels/common.opencl: the typedefs and helper macros every kernel includes.
+    source = b"""\
+R"(
+#ifndef PRECISION
+  #define PRECISION 32
+#endif
+#if PRECISION == 64
+  #pragma OPENCL EXTENSION cl_khr_fp64: enable
+  typedef double real;
+#endif
+#define GetRealArg(x) x
+inline real Square(const real x) { return x * x; }
+)"
+"""
+    report = classify("src/kernels/common.opencl", source)
+    assert report.language == "OpenCL"
+    assert report.ecosystems == {"opencl": report.code_lines}
+
+
+# -- stotko/stdgpu: one container library, CUDA, HIP and OpenMP back ends ----------------------
+
+
+def test_stdgpu_shared_header_functions_are_portable_gpu_code() -> None:
+    # src/stdgpu/impl/vector_detail.cuh: STDGPU_DEVICE_ONLY and STDGPU_HOST_DEVICE expand per
+    # back end (to nothing for OpenMP). Before, they read as a CUDA project's device macro and
+    # the shared headers' 3,000 lines counted as CUDA kernels.
+    source = b"""\
+#include <stdgpu/platform.h>
+
+namespace stdgpu
+{
+
+template <typename T, typename Allocator>
+inline STDGPU_DEVICE_ONLY bool
+vector<T, Allocator>::push_back(const T& element)
+{
+    return emplace_back(element);
+}
+
+template <typename T, typename Allocator>
+inline STDGPU_HOST_DEVICE index_t
+vector<T, Allocator>::size() const
+{
+    return _size.load();
+}
+
+} // namespace stdgpu
+"""
+    report = classify("src/stdgpu/impl/vector_detail.cuh", source)
+    assert report.language == "CUDA"
+    assert report.ecosystems == {"portable-gpu": 12}
+    assert "cuda" not in report.ecosystems
+
+
+def test_stdgpu_cuda_back_end_keeps_its_functions_cuda() -> None:
+    # src/stdgpu/cuda/atomic.cuh declares the CUDA back end's functions with the same generic
+    # macros: in namespace stdgpu::cuda they are nvcc's __device__ functions.
+    source = b"""\
+namespace stdgpu::cuda
+{
+
+STDGPU_HOST_DEVICE bool
+atomic_is_lock_free() noexcept;
+
+template <typename T>
+STDGPU_DEVICE_ONLY T
+atomic_load(T* address) noexcept;
+
+} // namespace stdgpu::cuda
+"""
+    report = classify("src/stdgpu/cuda/atomic.cuh", source)
+    assert report.ecosystems == {"cuda": 5}
+    assert report.layers[Layer.KERNEL] == 5
+
+
+def test_stdgpu_hip_back_end_keeps_its_functions_hip() -> None:
+    # src/stdgpu/hip/atomic.h: the HIP back end's copy, compiled by hipcc.
+    source = b"""\
+#include <hip/hip_runtime.h>
+
+namespace stdgpu::hip
+{
+
+template <typename T>
+STDGPU_DEVICE_ONLY T
+atomic_fetch_add(T* address, const T arg) noexcept;
+
+} // namespace stdgpu::hip
+"""
+    report = classify("src/stdgpu/hip/atomic.h", source)
+    assert report.language == "HIP"
+    assert report.ecosystems == {"hip": 4}
+    assert report.layers[Layer.KERNEL] == 3
+
+
+# -- szcompressor/cuSZ: one kernel source, one instantiation unit per back end ----------------
+
+
+def test_cusz_macro_instantiation_units_are_each_back_ends_path() -> None:
+    # psz/src/stat/extrema/f4.cu and its .hip twin include the shared .cuhip.inl kernels and
+    # only expand the project's instantiation macro, spelled with leading underscores; before,
+    # neither counted.
+    cuda = b"""\
+#include "../detail/extrema.cuhip.inl"
+
+__INSTANTIATE_CUHIP_EXTREMA(float)
+"""
+    report = classify("psz/src/stat/extrema/f4.cu", cuda)
+    assert report.ecosystems == {"cuda": 2}
+    assert report.layers[Layer.VENDOR_PATH] == 2
+    hip = b"""\
+#include "lrz_c.cuhip.inl"
+
+INSTANCIATE_GPU_L23R_1param(f4);
+INSTANCIATE_GPU_L23R_1param(f8);
+#undef INSTANCIATE_GPU_L23R_1param
+"""
+    report = classify("psz/src/kernel/lrz_c.hip", hip)
+    assert report.ecosystems == {"hip": report.code_lines}
+    assert report.layers[Layer.VENDOR_PATH] == report.code_lines == 4
+
+
+def test_cusz_template_instantiation_units_for_hip_and_sycl() -> None:
+    # psz/src/kernel/hist_generic.hip and spvn.dp.cpp: `template struct ...;` lines only.
+    hip = b"""\
+#include "detail/hist.cuhip.inl"
+
+template struct psz::module::GPU_histogram_generic<u1>;
+template struct psz::module::GPU_histogram_generic<u4>;
+"""
+    report = classify("psz/src/kernel/hist_generic.hip", hip)
+    assert report.ecosystems == {"hip": 3}
+    sycl = b"""\
+#include "detail/spvn.dp.inl"
+#include "kernel/spvn.hh"
+
+template struct psz::module::GPU_scatter<f4, u4>;
+template struct psz::module::GPU_scatter<f8, u4>;
+"""
+    report = classify("psz/src/kernel/spvn.dp.cpp", sycl)
+    assert report.language == "SYCL"
+    assert report.ecosystems == {"sycl": 4}
+
+
+def test_cusz_hand_written_hip_unit_is_no_instantiation_unit() -> None:
+    # A .hip file with a function of its own is counted by what it holds, not as a unit.
+    source = b"""\
+#include <hip/hip_runtime.h>
+
+template <typename T>
+void fill(T* x, int n) {
+  for (int i = 0; i < n; ++i) x[i] = T(0);
+}
+
+template void fill<float>(float*, int);
+"""
+    report = classify("test/src/fill.hip", source)
+    assert report.layers[Layer.VENDOR_PATH] < report.code_lines
