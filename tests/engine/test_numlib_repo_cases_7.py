@@ -206,3 +206,45 @@ template void fill<float>(float*, int);
 """
     report = classify("test/src/fill.hip", source)
     assert report.layers[Layer.VENDOR_PATH] < report.code_lines
+
+
+# -- LLNL/zfp: a CPU compressor with a CUDA back end behind ZFP_WITH_CUDA ---------------------
+
+
+def test_zfp_cuda_dispatch_behind_a_prefixed_build_switch_is_the_cuda_path() -> None:
+    # src/template/cudacompress.c: the compress functions of the CUDA execution policy, built
+    # only with -DZFP_WITH_CUDA. Before, only unprefixed WITH_CUDA (and *_USING_CUDA) counted.
+    source = b"""\
+#ifdef ZFP_WITH_CUDA
+
+#include "../cuda_zfp/cuZFP.h"
+
+static void
+_t2(compress_cuda, Scalar, 1)(zfp_stream* stream, const zfp_field* field)
+{
+  if (zfp_stream_compression_mode(stream) == zfp_mode_fixed_rate)
+    cuda_compress(stream, field);
+}
+
+#endif
+"""
+    report = classify("src/template/cudacompress.c", source)
+    assert report.ecosystems == {"cuda": report.code_lines}
+    assert report.layers[Layer.VENDOR_PATH] == report.code_lines == 9
+
+
+def test_kokkos_switch_naming_every_gpu_back_end_is_no_cuda_path() -> None:
+    # arborx/ArborX test/tstDetailsTreeNodeLabeling.cpp: a branch every GPU build takes.
+    # Its KOKKOS_ENABLE_CUDA-only branch (ArborX_KokkosExtSort.hpp, Thrust's sort) is CUDA's.
+    source = b"""\
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP) || defined(KOKKOS_ENABLE_SYCL)
+constexpr bool on_gpu = true;
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <thrust/sort.h>
+constexpr bool sort_with_thrust = true;
+#endif
+"""
+    report = classify("src/kokkos_ext/sort.hpp", source)
+    assert not any(report.line_rules[:3])
+    assert report.ecosystems == {"cuda": 4}
