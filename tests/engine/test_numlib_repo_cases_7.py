@@ -248,3 +248,39 @@ constexpr bool sort_with_thrust = true;
     report = classify("src/kokkos_ext/sort.hpp", source)
     assert not any(report.line_rules[:3])
     assert report.ecosystems == {"cuda": 4}
+
+
+# -- ddemidov/vexcl: expression templates generating OpenCL, CUDA or JIT source ----------------
+
+
+def test_vexcl_cl_scalar_typedefs_in_generic_code_are_no_opencl_host_code() -> None:
+    # vexcl/random.hpp: every back end names its scalar types cl_uint, cl_ulong, cl_float
+    # (CL/cl_platform.h's plain C typedefs); before, these lines and the statements around
+    # them (1,000 lines over 20 files) counted as OpenCL host code.
+    source = b"""\
+template <class T, class Generator = random::philox>
+struct Random : UserFunction<Random<T, Generator>, T(cl_ulong, cl_ulong)> {
+    static void define(backend::source_generator &src, const std::string &name) {
+        typedef typename std::conditional<sizeof(T) < 32, cl_uint, cl_ulong>::type ctr_t;
+        src.template parameter<cl_ulong>("prm1");
+    }
+};
+"""
+    report = classify("vexcl/random.hpp", source)
+    assert report.ecosystems == {}
+
+
+def test_vexcl_opencl_back_end_keeps_its_host_calls() -> None:
+    # vexcl/backend/opencl/kernel.hpp: the OpenCL back end's launch, through the C++ bindings.
+    source = b"""\
+void operator()(const cl::CommandQueue &q) {
+    q.enqueueNDRangeKernel(K, cl::NullRange, g_size, w_size);
+    argpos = 0;
+}
+cl_int set_arg(cl_mem buf) {
+    return clSetKernelArg(K(), argpos++, sizeof(cl_mem), &buf);
+}
+"""
+    report = classify("vexcl/backend/opencl/kernel.hpp", source)
+    assert set(report.ecosystems) == {"opencl"}
+    assert report.layers[Layer.VENDOR_PATH] >= 3
