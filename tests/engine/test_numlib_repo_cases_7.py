@@ -284,3 +284,17 @@ cl_int set_arg(cl_mem buf) {
     report = classify("vexcl/backend/opencl/kernel.hpp", source)
     assert set(report.ecosystems) == {"opencl"}
     assert report.layers[Layer.VENDOR_PATH] >= 3
+
+
+def test_cusz_source_property_handing_a_cc_file_to_nvcc_is_cuda_build() -> None:
+    # szcompressor/cuSZ cmake/cusz.cmake: the CLI's .cc file compiled as CUDA. Before, only
+    # project(... LANGUAGES CUDA) and enable_language(CUDA) counted; a commit adding this
+    # line passed the gate.
+    source = b"""\
+add_executable(cusz psz/src/cli/cli.cc)
+set_source_files_properties(psz/src/cli/cli.cc PROPERTIES LANGUAGE CUDA)
+set_source_files_properties(psz/src/cli/main.cc PROPERTIES LANGUAGE CXX)
+"""
+    report = classify("cmake/cusz.cmake", source)
+    assert report.ecosystems == {"cuda": 1}
+    assert report.line_rules[1] == "build.cmake-cuda"
