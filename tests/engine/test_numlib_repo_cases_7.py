@@ -298,3 +298,27 @@ set_source_files_properties(psz/src/cli/main.cc PROPERTIES LANGUAGE CXX)
     report = classify("cmake/cusz.cmake", source)
     assert report.ecosystems == {"cuda": 1}
     assert report.line_rules[1] == "build.cmake-cuda"
+
+
+def test_cusz_file_named_for_cuda_and_hip_keeps_its_cuda_calls() -> None:
+    # szcompressor/cuSZ test/src/detail/t_spv.cu_hip.inl: built by nvcc, and by hipcc through
+    # a header #defining cudaMalloc as hipMalloc. Named `cu_hip`, it was read as HIP and its
+    # CUDA runtime calls went uncounted; like typecasts_cuda_hip.h it is both vendors' C++.
+    source = b"""\
+#include "kernel/spvn.hh"
+
+template <typename T = float>
+int f()
+{
+  T* a;
+  size_t len = 10000;
+  cudaMallocManaged(&a, sizeof(T) * len);
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  cudaFree(a);
+  return 0;
+}
+"""
+    report = classify("test/src/detail/t_spv.cu_hip.inl", source)
+    assert report.language == "C++"
+    assert report.ecosystems == {"cuda": 4}
