@@ -322,3 +322,14 @@ int f()
     report = classify("test/src/detail/t_spv.cu_hip.inl", source)
     assert report.language == "C++"
     assert report.ecosystems == {"cuda": 4}
+
+
+def test_stdgpu_back_end_test_units_including_a_shared_source_are_that_back_ends() -> None:
+    # stotko/stdgpu tests/stdgpu/cuda/bitset.cu and hip/bitset.hip: one line each, including
+    # the shared test source (bitset.inc) for nvcc or hipcc. An umbrella header including
+    # headers is no such unit.
+    unit = b"#include <stdgpu/bitset.inc>\n"
+    assert classify("tests/stdgpu/cuda/bitset.cu", unit).ecosystems == {"cuda": 1}
+    assert classify("tests/stdgpu/hip/bitset.hip", unit).ecosystems == {"hip": 1}
+    umbrella = b'#pragma once\n#include "stdgpu/bitset.cuh"\n#include "stdgpu/vector.cuh"\n'
+    assert classify("src/stdgpu/all.cuh", umbrella).ecosystems == {}
