@@ -65,14 +65,24 @@ _NEVER = r"|\x00(?!)"
 # character outside their group: the engine then finds where a token may start with its
 # character-set scan, at C speed, instead of trying a match at every offset (half the lexing
 # time). A kind may name several groups (re refuses a name twice): _KIND maps them back.
-_C = re.compile(
+_C_INCLUDE_AND_COMMENT = (
     r"\#(?P<keep>[ \t]*include[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\"))"
     rf"|/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
-    rf'|R(?P<string>"(?P<delim>[^()\\\s"]{{0,16}})\({_CXX_RAW_REST})'
+)
+_C_QUOTES = (
     rf'|"(?P<dq_string>{_DQ_REST})'
     # A character literal only when it closes soon, so C++14 digit separators stay code.
     r"|'(?P<sq_string>(?:\\[^\n]{1,8}?|[^'\\\n]{1,4})')"
 )
+_C = re.compile(
+    _C_INCLUDE_AND_COMMENT
+    + rf'|R(?P<string>"(?P<delim>[^()\\\s"]{{0,16}})\({_CXX_RAW_REST})'
+    + _C_QUOTES
+)
+# OpenCL C has no C++ raw strings. CLBlast's .opencl kernels open with `R"(` and close with
+# `)"` so that C++ can #include them as one string: read as OpenCL C (as scc reads them), the
+# comments and blank lines between stay comments and blanks, not a string's lines.
+_OPENCL_C = re.compile(_C_INCLUDE_AND_COMMENT + _C_QUOTES)
 
 # Rust: ordinary and byte strings may span lines; raw strings (r"..", r#".."#, br#".."#) end
 # only at a quote followed by as many '#' as opened them. A quote opens a character literal
@@ -192,6 +202,7 @@ class Family:
 
 FAMILIES: dict[str, Family] = {
     "c": Family("c", _C, "braces", preprocessor=True),
+    "opencl-c": Family("c", _OPENCL_C, "braces", preprocessor=True),
     "rust": Family("rust", _RUST, "braces"),
     "swift": Family("swift", _SWIFT, "braces", line_statements=True),
     "js": Family("js", _JS, "braces", line_statements=True),
