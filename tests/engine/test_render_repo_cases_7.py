@@ -460,3 +460,91 @@ void MetalCodegenAST::emit_kernel_header(StringScratch& s) {
 }
 """
     assert "metal.source-string" in _rules("src/backends/metal/metal_codegen_ast.cpp", source)
+
+
+# -- isl-org/Open3D: one tensor library, CPU, CUDA and SYCL kernels side by side --------------
+
+
+def test_open3d_sycl_parallel_for_wrapper_lambda_is_a_sycl_kernel() -> None:
+    # cpp/open3d/core/kernel/BinaryEWSYCL.cpp: core::ParallelFor(queue, n, lambda) submits the
+    # lambda to the SYCL queue; its int64_t index hides the item type sycl.kernel looks for.
+    source = b"""\
+#include <sycl/sycl.hpp>
+
+namespace open3d {
+void BinaryEWSYCL(sycl::queue queue, const float* lhs, const float* rhs, float* dst, int64_t n) {
+    core::ParallelFor(queue, n, [=](int64_t i) {
+        float a = lhs[i];
+        float b = rhs[i];
+        dst[i] = a + b;
+    });
+    queue.wait_and_throw();
+}
+}
+"""
+    assert "sycl.parallel-for-lambda" in _rules("cpp/open3d/core/kernel/BinaryEWSYCL.cpp", source)
+    layers = _layers("cpp/open3d/core/kernel/BinaryEWSYCL.cpp", source)
+    assert layers["kernel"] == 5
+
+
+def test_open3d_cpu_parallel_for_outside_sycl_stays_portable() -> None:
+    # cpp/open3d/core/kernel/BinaryEWCPU.cpp: the same wrapper over an OpenMP loop in a plain
+    # C++ file is host code.
+    source = b"""\
+#include "open3d/core/ParallelFor.h"
+
+void BinaryEWCPU(const float* lhs, const float* rhs, float* dst, int64_t n) {
+    core::ParallelFor(core::Device("CPU:0"), n, [=](int64_t i) {
+        dst[i] = lhs[i] + rhs[i];
+    });
+}
+"""
+    assert _layers("cpp/open3d/core/kernel/BinaryEWCPU.cpp", source) == {"portable": 6}
+
+
+# -- DiligentGraphics/DiligentCore: inline test shaders for every back end -------------------
+
+
+def test_diligent_inline_hlsl_test_shader_in_a_raw_string_is_hlsl() -> None:
+    # Tests/DiligentCoreAPITest/include/InlineShaders/ComputeShaderTestHLSL.h: raw strings
+    # of HLSL compiled by the test for D3D11, D3D12 and (through DXC) Vulkan.
+    source = b"""\
+namespace HLSL
+{
+const std::string FillTextureCS{
+R"(
+RWTexture2D<float4> g_tex2DUAV;
+
+[numthreads(16, 16, 1)]
+void main(uint3 DTid : SV_DispatchThreadID)
+{
+    g_tex2DUAV[DTid.xy] = float4(0.0, 1.0, 0.0, 1.0);
+}
+)"};
+}
+"""
+    report = classify(
+        "Tests/DiligentCoreAPITest/include/InlineShaders/ComputeShaderTestHLSL.h", source
+    )
+    assert report.ecosystems == {"hlsl": 9}
+
+
+def test_diligent_tokenizer_test_input_opening_with_void_main_is_no_shader() -> None:
+    # Tests/DiligentCoreTest/src/Common/ParsingToolsTest.cpp: C-like inputs for the shader
+    # tokenizer, with no GLSL built-in in them.
+    source = b"""\
+TEST(Common_ParsingTools, SkipComment)
+{
+    static const char* TestStr = R"(
+void main()
+{
+    float Number1 = 10;
+    const char* String = "string constant";
+}
+)";
+    EXPECT_TRUE(Parse(TestStr));
+}
+"""
+    assert _layers("Tests/DiligentCoreTest/src/Common/ParsingToolsTest.cpp", source) == {
+        "portable": 11
+    }
