@@ -243,6 +243,13 @@ def unclosed_import_lists(size: int) -> tuple[str, str]:
     return "k.py", head + _repeat("import (", size) + "\ntriton tilelang\n"
 
 
+def sycl_unclosed_captures(size: int) -> tuple[str, str]:
+    # sycl.parallel-for-lambda looks for a lambda's capture list after parallel_for(: a line
+    # of '[' that never close must not be rescanned from every bracket.
+    head = "#include <sycl/sycl.hpp>\nvoid f(sycl::queue q) {\n    ParallelFor(q, n, "
+    return "k.sycl", head + _repeat("[", size) + "\n}\n"
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -286,6 +293,7 @@ INPUTS: dict[str, Maker] = {
     "meson-add-languages-line": meson_add_languages_line,
     "vulkan-vendor-if-line": vulkan_vendor_if_line,
     "unclosed-import-lists": unclosed_import_lists,
+    "sycl-unclosed-captures": sycl_unclosed_captures,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}

@@ -98,10 +98,22 @@ def _line(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator
         yield src.span(m.start(), m.end())
 
 
+def _line_statement_last(src: Source, line: int) -> int:
+    """Last line of the statement at ``line`` in a language whose statements end with their
+    line. In Swift or JavaScript a line ending in ``{`` opens a body (a function's, a type's,
+    a closure's): the statement is that line, not the body after it, whose own statements
+    are matched one by one (apple/ml-stable-diffusion: a function taking an MLShapedArray is
+    one line of Core ML, not the forty of its body)."""
+    last = src.lines.statement_last(line)
+    if last > line and src.family == "braces" and src.lexed.lines[line - 1].rstrip().endswith("{"):
+        return line
+    return last
+
+
 def _statement_span(src: Source, m: re.Match[str]) -> Span:
     if src.family != "braces" or src.line_statements:
         line = src.line_of(m.start())
-        return line, src.lines.statement_last(line)
+        return line, _line_statement_last(src, line)
     start = m.start()
     directive = src.pp.directive_span(start)
     if directive:
@@ -121,11 +133,10 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
     # A statement left open to the end of the file (no ``;`` after it) holds every later
     # match: they are not searched for.
     if src.family != "braces" or src.line_statements:  # ``_statement_span``, inlined
-        statement_last = src.lines.statement_last
         for m in src.finditer(pattern, keywords):
             line = bisect_right(starts, m.start())
             if line > covered:
-                covered = statement_last(line)
+                covered = _line_statement_last(src, line)
                 yield line, covered
                 if covered >= nlines:
                     return
