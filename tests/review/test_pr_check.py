@@ -352,6 +352,28 @@ async def test_renamed_kernel_compares_with_its_previous_name(bot: Bot) -> None:
     assert min(a["start_line"] for a in run.annotations) > len(KERNEL.splitlines())
 
 
+LICENSE_HEADER = "".join(f"// Copyright notice and licence terms, line {n}.\n" for n in range(30))
+
+
+async def test_kernel_moved_with_edits_past_rename_detection_is_no_new_lock_in(bot: Bot) -> None:
+    # A licence header and two edits on the way: below GitHub's similarity threshold, so the
+    # PR lists a removed and an added file, not a rename. Judged as the edits in place.
+    edited = KERNEL.replace("x[i] *= a;", "x[i] = x[i] * a;").replace(
+        "int i = blockIdx.x", "const int i = blockIdx.x"
+    )
+    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL})
+    pr = open_pr(repo, {"csrc/scale.cu": None, "kernels/scale.cu": LICENSE_HEADER + edited})
+
+    await bot.pr_event(repo, pr, "opened")
+
+    listed = {f.filename: f.status for f in pr.files()}
+    assert listed == {"csrc/scale.cu": "removed", "kernels/scale.cu": "added"}
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert run.output["title"].endswith("no gated growth, edited lines keep their rules")
+    assert {a["annotation_level"] for a in run.annotations} <= {"notice"}
+
+
 async def test_racing_synchronize_deliveries_leave_one_comment_for_the_newest_head(
     bot: Bot,
 ) -> None:
