@@ -508,3 +508,53 @@ def test_a_new_file_mostly_new_is_no_move_and_a_deleted_file_pairs_once() -> Non
     assert [f.path for f in verdict.files] == ["ops/b.cu"]
     moved = moved_lines(copies, DEFAULT_POLICY.layers)
     assert (moved[1].source, moved[2].source) == ("csrc/a.cu", None)
+
+
+NAMES = ("Malloc", "Free", "Memcpy", "DeviceSynchronize", "Stream_t")
+
+
+def vendor_header(*vendors: str, body: str = "") -> str:
+    """superlu_dist's gpu_wrapper.h, jaxlib's vendor.h: neutral gpu* names defined under one
+    #if branch per vendor."""
+    out = ["#pragma once"]
+    for n, (vendor, header) in enumerate(vendors):
+        switch = vendor.upper()
+        out.append(f"#if defined(USE_{switch})" if n == 0 else f"#elif defined(USE_{switch})")
+        out.append(f"#include <{header}>")
+        out += [f"#define gpu{name} {vendor}{name}" for name in NAMES]
+    out.append("#endif")
+    return "\n".join(out) + "\n" + body
+
+
+CUDA, HIP = ("cuda", "cuda_runtime.h"), ("hip", "hip/hip_runtime.h")
+
+
+def test_a_header_aliasing_neutral_names_for_two_vendors_is_no_growth() -> None:
+    shim = delta("src/gpu_wrapper.h", None, vendor_header(CUDA, HIP))
+    assert set(shim.added_ecosystems) == {"cuda", "hip"}
+    verdict = judge(shim)
+    assert verdict.conclusion == "success"
+    [changed] = verdict.changed
+    lines = changed.lines
+    assert lines.counted == 0
+    for e in lines.ecosystems:
+        assert e.aliased == e.added > 0
+    assert "in a header aliasing several vendors: no growth" in changed.counts
+    # Strict counting counts every line.
+    assert judge(shim, policy=load_policy("gate: strict\n")).gated_lines == lines.added
+
+
+def test_one_vendor_aliases_and_code_beside_a_shim_still_count() -> None:
+    # Neutral names for CUDA alone bind the code to NVIDIA: growth.
+    alone = judge(delta("src/gpu_wrapper.h", None, vendor_header(CUDA)))
+    assert alone.conclusion == "failure"
+    assert alone.gated_lines > 0
+    # One name defined twice is no portability header.
+    single = vendor_header(CUDA, HIP).replace("gpuFree", "cudaOnlyFree")
+    for name in ("Memcpy", "DeviceSynchronize", "Stream_t"):
+        single = single.replace(f"gpu{name} hip", f"hipOnly{name} hip")
+    assert judge(delta("src/one.h", None, single)).gated_lines > 0
+    # A kernel in the shim's file is a kernel, whatever the aliases around it.
+    kernel = judge(delta("src/gpu.cuh", None, vendor_header(CUDA, HIP, body=SECOND_KERNEL)))
+    shift = count_lines(delta("s.cu", None, SECOND_KERNEL), DEFAULT_POLICY.layers, strict=False)
+    assert kernel.gated_lines == shift.counted > 0
