@@ -10,6 +10,7 @@ verdict what a reviewer of the commit would say.
 from __future__ import annotations
 
 from bot.engine import classify
+from bot.engine.languages import may_hold_code
 from tests.engine.test_ml_repo_cases import _layers
 from tests.policy.test_gate_growth import delta, judge
 
@@ -151,3 +152,51 @@ def test_superlu_gpu_wrapper_is_vendor_path_and_adding_it_is_no_growth() -> None
     verdict = judge(delta("SRC/include/gpu_wrapper.h", None, source))
     assert verdict.conclusion == "success"
     assert verdict.gated_lines == 0
+
+
+# -- ROCm/MIOpen: .inc fragments, an extension only content names ------------------------------
+
+
+def test_miopen_inc_fragments_of_gcn_assembly_are_amd_kernels() -> None:
+    # src/kernels/Conv_Winograd_v*.inc: AMD GPU assembly the .s kernels `.include`, with
+    # the code-object metadata of their prologues. No language owns .inc: its content does.
+    source = b"""\
+// Winograd convolution, stride 1
+.if ROCM_METADATA_VERSION == 4
+.hsa_code_object_version 2, 1
+.endif
+s_load_dwordx4 s[8:11], s[0:1], 0x0
+s_waitcnt lgkmcnt(0)
+v_dot2_f32_f16 v4, v10, v11, v4
+ds_read_b128 v[12:15], v2 offset:256
+s_endpgm
+"""
+    report = classify("src/kernels/Conv_Winograd_v13_3_12_stride1.inc", source)
+    assert report.language == "AMDGPU Assembly"
+    assert _layers("src/kernels/Conv_Winograd_v13_3_12_stride1.inc", source) == {"kernel": 8}
+    assert report.ecosystems == {"hip": 8}
+
+
+def test_inc_fragments_of_device_code_count_and_other_inc_files_do_not() -> None:
+    # A CUDA fragment included into a kernel file (kernel bodies split out of a .cu).
+    cuda = b"""\
+__device__ inline float warp_sum(float v) {
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+    return v;
+}
+"""
+    assert classify("src/kernels/reduce_body.inc", cuda).language == "CUDA"
+    assert _layers("src/kernels/reduce_body.inc", cuda) == {"kernel": 4}
+    # LLVM's TableGen output, a PHP include, x86 assembler macros: not counted, as scc
+    # counts no .inc file.
+    for path, source in (
+        ("lib/Target/X86GenInstrInfo.inc", b"#ifdef GET_INSTRINFO_ENUM\nenum { ADD32rr = 1 };\n"),
+        ("includes/header.inc", b"<?php\necho 'kernel';\n"),
+        ("crypto/x86.inc", b".macro ROUND a, b\n    addl \\a, \\b\n.endm\n"),
+    ):
+        report = classify(path, source)
+        assert report.language is None, path
+        assert report.code_lines == 0
+    # A pull request's check reads .inc files (their content decides); .def has no heuristic.
+    assert may_hold_code("src/kernels/reduce_body.inc")
+    assert not may_hold_code("src/ops.def")
