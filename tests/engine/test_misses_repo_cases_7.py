@@ -200,3 +200,23 @@ __device__ inline float warp_sum(float v) {
     # A pull request's check reads .inc files (their content decides); .def has no heuristic.
     assert may_hold_code("src/kernels/reduce_body.inc")
     assert not may_hold_code("src/ops.def")
+
+
+def test_miopen_gcn_inline_asm_in_an_opencl_header_is_amd_not_ptx() -> None:
+    # src/kernels/reduction_functions.h: DPP row reductions in inline asm, in a header of
+    # OpenCL device code. They were read as NVIDIA PTX; they are AMD's ISA.
+    source = b"""\
+static inline void dpp_reduction(float* sum)
+{
+    __asm__ volatile("s_nop 4\\n"
+                     "v_add_f32 %0 %0 %0 row_shr:1 bound_ctrl:0\\n"
+                     "v_add_f32 %0 %0 %0 row_bcast:31 row_mask:0xc\\n"
+                     : "=v"(*sum)
+                     : "0"(*sum));
+}
+"""
+    report = classify("src/kernels/reduction_functions.h", source)
+    assert report.ecosystems == {"hip": 3}
+    # PTX in a macro body stays NVIDIA's.
+    ptx = b'#define LANE_ID(id) asm volatile("mov.u32 %0, %%laneid;" : "=r"(id))\n'
+    assert classify("include/warp.h", ptx).ecosystems == {"cuda": 1}
