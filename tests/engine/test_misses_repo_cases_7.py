@@ -220,3 +220,41 @@ static inline void dpp_reduction(float* sum)
     # PTX in a macro body stays NVIDIA's.
     ptx = b'#define LANE_ID(id) asm volatile("mov.u32 %0, %%laneid;" : "=r"(id))\n'
     assert classify("include/warp.h", ptx).ecosystems == {"cuda": 1}
+
+
+# -- icl-utk-edu/heffte: type tags naming every back end ----------------------------------------
+
+
+def test_heffte_backend_type_tags_are_dispatch_not_library_calls() -> None:
+    # include/heffte_common.h: an empty struct per back end and chains over all of them, the
+    # library chosen at compile time. The cuFFT and rocFFT calls live in the backend headers.
+    source = b"""\
+namespace heffte {
+namespace backend {
+    struct fftw{};
+    struct cufft{};
+    struct cufft_cos{};
+    struct rocfft{};
+    struct rocfft_sin{};
+    struct onemkl{};
+    template<> inline std::string name<cufft_cos>(){ return "cufft-cos-type-II"; }
+}
+template<typename backend_tag>
+constexpr bool has_executor3d(){
+    return not (std::is_same<backend_tag, backend::fftw>::value
+            or std::is_same<backend_tag, backend::cufft_cos>::value
+            or std::is_same<backend_tag, backend::rocfft_sin>::value);
+}
+template<typename backend_tag>
+constexpr bool is_gpu = std::is_same<backend_tag, backend::cufft>::value;
+}
+"""
+    assert classify("include/heffte_common.h", source).ecosystems == {}
+    # The back ends' own calls stay vendor libraries.
+    calls = b"""\
+#include <cufft.h>
+#include <rocfft/rocfft.h>
+void run(cufftHandle p, cufftComplex* d) { cufftExecC2C(p, d, d, CUFFT_FORWARD); }
+void run(rocfft_plan p, void** in) { rocfft_execute(p, in, nullptr, nullptr); }
+"""
+    assert classify("src/backends.cpp", calls).ecosystems == {"cuda": 2, "hip": 2}
