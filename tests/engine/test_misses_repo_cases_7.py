@@ -9,7 +9,7 @@ verdict what a reviewer of the commit would say.
 
 from __future__ import annotations
 
-from bot.engine import classify
+from bot.engine import ECOSYSTEMS, classify
 from bot.engine.languages import may_hold_code
 from tests.engine.test_ml_repo_cases import _layers
 from tests.policy.test_gate_growth import delta, judge
@@ -258,3 +258,27 @@ void run(cufftHandle p, cufftComplex* d) { cufftExecC2C(p, d, d, CUFFT_FORWARD);
 void run(rocfft_plan p, void** in) { rocfft_execute(p, in, nullptr, nullptr); }
 """
     assert classify("src/backends.cpp", calls).ecosystems == {"cuda": 2, "hip": 2}
+
+
+# -- microsoft/onnxruntime-genai: the DirectML execution provider --------------------------------
+
+
+def test_directml_host_code_is_windows_gpu_code_on_every_desktop_vendor() -> None:
+    # src/dml/dml_helpers.cpp: a DirectML device on a Direct3D 12 one, operators recorded on
+    # compute command lists. Read as portable before; a port off Windows rewrites it, while
+    # NVIDIA, AMD and Intel GPUs all run it, so no one vendor is credited or blamed.
+    source = b"""\
+#include "dml_helpers.h"
+DmlObjects CreateDmlObjects(ID3D12Device* device) {
+  DmlObjects objects;
+  D3D12_COMMAND_QUEUE_DESC desc = {D3D12_COMMAND_LIST_TYPE_COMPUTE};
+  THROW_IF_FAILED(device->CreateCommandQueue(&desc, IID_PPV_ARGS(&objects.queue)));
+  THROW_IF_FAILED(DMLCreateDevice1(device, DML_CREATE_DEVICE_FLAG_NONE, DML_FEATURE_LEVEL_5_0,
+                                   IID_PPV_ARGS(&objects.dml_device)));
+  return objects;
+}
+"""
+    report = classify("src/dml/dml_helpers.cpp", source)
+    assert report.ecosystems == {"hlsl": 4}
+    assert _layers("src/dml/dml_helpers.cpp", source) == {"vendor-path": 4, "portable": 5}
+    assert ECOSYSTEMS["hlsl"].vendors == {"nvidia", "amd", "intel"}
