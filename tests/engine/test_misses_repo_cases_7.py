@@ -282,3 +282,30 @@ DmlObjects CreateDmlObjects(ID3D12Device* device) {
     assert report.ecosystems == {"hlsl": 4}
     assert _layers("src/dml/dml_helpers.cpp", source) == {"vendor-path": 4, "portable": 5}
     assert ECOSYSTEMS["hlsl"].vendors == {"nvidia", "amd", "intel"}
+
+
+# -- host/device macros that are plain `inline` in CPU builds ----------------------------------
+
+
+def test_host_device_macro_with_an_inline_cpu_fallback_marks_device_code() -> None:
+    # The pattern of NVIDIA/warp's CUDA_CALLABLE (test_hpc_repo_cases_2 pins its functions as
+    # kernel code): `__host__ __device__` under nvcc, `inline` otherwise. Functions so marked
+    # are compiled for the GPU in the CUDA build; the guard is the CUDA switch. A header that
+    # shows no CUDA sign at all keeps its macro-marked helpers portable (moderngpu's tuple.hxx,
+    # test_mixed_repo_cases_4).
+    source = b"""\
+#pragma once
+#ifdef __CUDACC__
+#define HD __host__ __device__
+#else
+#define HD inline
+#endif
+struct Vec3 { float x, y, z; };
+HD Vec3 add(Vec3 a, Vec3 b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+inline float norm2(Vec3 a) { return a.x * a.x + a.y * a.y + a.z * a.z; }
+"""
+    report = classify("include/vec.h", source)
+    assert report.ecosystems == {"cuda": 5}
+    assert _layers("include/vec.h", source) == {"kernel": 4, "vendor-path": 1, "portable": 6}
