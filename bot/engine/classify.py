@@ -17,7 +17,14 @@ from itertools import compress, groupby, islice, repeat, starmap
 from operator import itemgetter, sub
 
 from bot.engine import literals, markers
-from bot.engine.languages import Language, by_path, by_shebang, refine
+from bot.engine.languages import (
+    Language,
+    by_content,
+    by_path,
+    by_shebang,
+    content_extension,
+    refine,
+)
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import switched_off
@@ -309,6 +316,9 @@ def _classify(path: str, data: bytes) -> FileReport:
     named, ext = by_path(path)
     if named is None:
         named = by_shebang(data)
+    if named is None and (ext := content_extension(path)) and not _looks_binary(data):
+        decoded = _decode(data)
+        named = None if decoded is None else by_content(path, ext, decoded)
     if named is None:  # not counted: only say whether it is binary, and its lines
         if _looks_binary(data):
             return _report(path, None, 0, "binary")

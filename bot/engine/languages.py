@@ -11,7 +11,7 @@ from importlib import resources
 import yaml
 
 from bot.engine import literals
-from bot.engine.lexer import FAMILIES, Family
+from bot.engine.lexer import FAMILIES, Family, lex
 from bot.engine.literal_first import literal_first
 from bot.engine.precompiled import Precompiled, cache_dir
 from bot.engine.syntax import syntax_family, syntax_pattern
@@ -173,13 +173,41 @@ _HEURISTICS_BY_EXT: dict[str, tuple[_Heuristic, ...]] = {
 }
 
 
+# Extensions no language owns that heuristics name by content alone (MIOpen's .inc fragments
+# of AMD GPU assembly, included by its .s kernels): such a file counts only when one holds;
+# otherwise it is left out, as scc leaves the extension out.
+_BY_CONTENT_ONLY = {ext: hs for ext, hs in _HEURISTICS_BY_EXT.items() if ext not in _BY_EXT}
+
+
+def content_extension(path: str) -> str:
+    """The extension of ``path`` when only its content may name its language, else ""."""
+    filename = path.rsplit("/", 1)[-1].lower()
+    dot = filename.rfind(".")
+    ext = filename[dot:] if dot > 0 else ""
+    return ext if ext in _BY_CONTENT_ONLY else ""
+
+
+def by_content(path: str, ext: str, text: str) -> Language | None:
+    """The language the first heuristic for ``ext`` that holds names (``content_extension``),
+    each reading the text as its language lexes it: comments and strings masked."""
+    masked: dict[Family, str] = {}
+    for h in _BY_CONTENT_ONLY.get(ext, ()):
+        family = h.language.family
+        if family not in masked:
+            masked[family] = lex(text, family).masked
+        if h.holds(path, masked[family]):
+            return h.language
+    return None
+
+
 def may_hold_code(path: str) -> bool:
     """Whether the file at ``path`` may hold code lines, by its name alone: a code language,
-    a documentation one whose extension a heuristic may turn into code, or no extension at
-    all (a script its ``#!`` line names). What a pull request's check must read."""
+    a documentation one whose extension a heuristic may turn into code, an extension only
+    content names, or no extension at all (a script its ``#!`` line names). What a pull
+    request's check must read."""
     lang, ext = by_path(path)
     if lang is None:
-        return "." not in path.rsplit("/", 1)[-1]
+        return "." not in path.rsplit("/", 1)[-1] or bool(content_extension(path))
     return not lang.text or ext in _HEURISTICS_BY_EXT
 
 

@@ -27,6 +27,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
                           pattern opens, and string constants assigned to names used there
+``cfg-feature-item``      the Rust item a ``#[cfg(feature = "...")]`` attribute gates (to its
+                          ``;``, ``,`` or closing brace), when the feature's string matches
 ``fortran-procedure``     a Fortran subroutine or function, from the match to its ``end``
 ``fortran-directive-loop`` the loop nest after a directive matched in the text with its
                           comments (``!$cuf kernel do``), to the ``end do`` closing it
@@ -613,6 +615,126 @@ def _call_argument_string(
         yield from src.strings.assigned_strings(names)
 
 
+# `#[cfg(` opening a line, up to a `feature =` just before the literal; `not(` anywhere
+# between them makes the item the build without the feature.
+_CFG_FEATURE = re.compile(
+    r"[ \t]*\#\[[ \t]*cfg[ \t]*\((?![^\n]*\bnot\b)[^\n]*\bfeature[ \t]*=[ \t]*$"
+)
+_CFG_LINE = re.compile(r"^[ \t]*\#\[[ \t]*cfg[ \t]*\(", re.M)
+_ITEM_TOKENS = re.compile(r"[()\[\];,{}]")
+#: Characters an item without a body may span after its attribute (a field, a match arm).
+_ITEM_REACH = 4_000
+
+
+def _cfg_feature_item(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """A Rust item built only with a Cargo feature whose name matches (``#[cfg(feature =
+    "cuda")]``, ``#[cfg(all(unix, feature = "metal"))]``): the attribute and the item after
+    it, a function, module, ``use``, ``impl`` or statement to its ``;`` or the closing brace
+    of its body; a match arm, variant or field to its ``,``. Arms, variants and fields among
+    others gated on another back end's feature are dispatch among back ends (burn-dispatch's
+    ``match`` over CUDA, ROCm, Vulkan and Metal), the opposite of lock-in, as a device string
+    in a list naming several vendors is. Feature names are string literals, masked from code
+    patterns: the pattern reads the literal's body, whole."""
+    strings, masked = src.lexed.strings, src.masked
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    dispatch: _Dispatch | None = None
+    claimed = -1  # end of the last item claimed: attributes stacked on one item repeat it
+    for index in holding:
+        s, e = strings[index]
+        if s < claimed or not pattern.fullmatch(body(index)):
+            continue
+        line_start = masked.rfind("\n", 0, s) + 1
+        if not _CFG_FEATURE.match(masked, line_start, s):
+            continue
+        attribute = masked.index("[", line_start)
+        end, listed = _item_end(src, attribute)
+        if end < e:
+            claimed = attribute + _ITEM_REACH  # scanned in vain: not again for the next one
+            continue
+        if listed:
+            dispatch = dispatch or _Dispatch(src)
+            if dispatch.among_others(s, pattern):
+                continue
+        claimed = end
+        yield src.span(line_start, end + 1)
+
+
+def _item_end(src: Source, attribute: int) -> tuple[int, bool]:
+    """The offset of the character ending the item after the attribute whose ``[`` is at
+    ``attribute``, and whether it is one of a list (a match arm, a variant, a field): past
+    the attribute's ``]``, the first ``;`` or ``,`` outside brackets, or the end of the
+    first body opened there; a bracket closing one opened before the attribute (a last
+    field, a last match arm) ends the item before it. -1 past ``_ITEM_REACH``."""
+    masked = src.masked
+    depth, inside = 0, True
+    limit = min(len(masked), attribute + _ITEM_REACH)
+    for m in _ITEM_TOKENS.finditer(masked, attribute, limit):
+        token = m.group()
+        if token in "([":
+            depth += 1
+        elif token in ")]":
+            depth -= 1
+            if depth < 0:
+                return m.start() - 1, True
+            inside = inside and depth > 0
+        elif not depth and not inside:
+            if token == "{":
+                # A match arm's block (`Kind::Cuda(t) => {`) is one of a list too.
+                arm = masked[max(attribute, m.start() - 8) : m.start()].rstrip().endswith("=>")
+                return src.c.block_end(m.start()), arm
+            return (m.start(), token == ",") if token in ";," else (m.start() - 1, True)
+    return -1, False
+
+
+class _Dispatch:
+    """The ``#[cfg(feature = ...)]`` gates of a file and its braces' nesting, built once,
+    to tell an arm, variant or field among those of other features."""
+
+    def __init__(self, src: Source) -> None:
+        masked, strings = src.masked, src.lexed.strings
+        starts = src.strings.string_starts()
+        bodies = src.strings.bodies()
+        #: (offset of the literal, feature name) of every gate, in order.
+        self.gates: list[tuple[int, str]] = []
+        for m in _CFG_LINE.finditer(masked):
+            line_end = masked.find("\n", m.end())
+            line_end = len(masked) if line_end < 0 else line_end
+            for k in range(bisect_left(starts, m.end()), bisect_left(starts, line_end)):
+                at = strings[k][0]
+                if _CFG_FEATURE.match(masked, m.start(), at):
+                    self.gates.append((at, bodies[k]))
+        #: (open brace, a rule's pattern) -> whether its gates name another feature.
+        self.others: dict[tuple[int, re.Pattern[str]], bool] = {}
+        self.pairs = src.c.brace_pairs()
+        self.opens = sorted(self.pairs)
+        self.parent: dict[int, int] = {}
+        stack: list[int] = []
+        for at in self.opens:
+            while stack and self.pairs[stack[-1]] < at:
+                stack.pop()
+            self.parent[at] = stack[-1] if stack else -1
+            stack.append(at)
+
+    def among_others(self, pos: int, pattern: re.Pattern[str]) -> bool:
+        """Whether the braces around ``pos`` hold a gate on a feature ``pattern`` does not
+        name (another back end). The innermost brace is found up its parents: as many steps
+        as braces nest there."""
+        i = bisect_right(self.opens, pos) - 1
+        at = self.opens[i] if i >= 0 else -1
+        while at >= 0 and self.pairs[at] < pos:
+            at = self.parent[at]
+        if at < 0:
+            return False
+        known = self.others.get((at, pattern))
+        if known is None:
+            first = bisect_left(self.gates, (at, ""))
+            last = bisect_left(self.gates, (self.pairs[at], ""))
+            names = {name for _, name in self.gates[first:last]}
+            known = self.others[at, pattern] = any(not pattern.fullmatch(n) for n in names)
+        return known
+
+
 # The statement that closes a Fortran procedure: `end subroutine`, `end function`, or the
 # bare `end` of old code (case-insensitive, as Fortran is).
 _FORTRAN_END = re.compile(r"^[ \t]*end[ \t]*(?:(?:subroutine|function)\b[^\n]*)?$", re.M | re.I)
@@ -682,7 +804,9 @@ def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords
 SPECIFICITY = {"call-argument-string": 1}
 
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
-STRING_KINDS = frozenset({"string-literal", "python-string-def", "device-string"})
+STRING_KINDS = frozenset(
+    {"string-literal", "python-string-def", "device-string", "cfg-feature-item"}
+)
 
 KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] = {
     "line": _line,
@@ -699,6 +823,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-string-def": _python_string_def,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
+    "cfg-feature-item": _cfg_feature_item,
     "fortran-procedure": _fortran_procedure,
     "fortran-directive-loop": _fortran_directive_loop,
     "file": file_region,

@@ -7,11 +7,20 @@ removed and one added; it is reported as changed and counts for nothing. An ecos
 file did not hold before (HIP code in a CUDA file, CUDA in a new file) counts in full,
 because nothing was removed there to net against. Lines another file of the change removed,
 word for word, are code moved between files (a kernel split into several files, a folder
-reorganised): they count in neither file. Lines that only name source files (a
-CUDAExtension's or a CUDA target's source list) are no growth: the lines of the files they
-name are counted in those files, and listing one more file in an extension that already
-builds with nvcc adds no lock-in the file itself does not bring. ``gate: strict`` counts
-every added line, as a touch-based gate does.
+reorganised): they count in neither file. A file deleted and added again nearly unchanged
+elsewhere, which rename detection did not pair (git's rename limit on a large change, or
+edits past its similarity threshold), is judged as if it had been edited in place: when at
+least half of the new file's gated lines are the old file's word for word, its other added
+lines net against the old file's other removed lines, ecosystem by ecosystem. Lines that
+only name source files (a CUDAExtension's or a CUDA target's source list) are no growth: the
+lines of the files they name are counted in those files, and listing one more file in an
+extension that already builds with nvcc adds no lock-in the file itself does not bring. A
+portability header that defines the same neutral names for two or more vendors (``#define
+gpuMalloc cudaMalloc`` under one ``#if`` branch, ``#define gpuMalloc hipMalloc`` under the
+other) is no growth either: its aliases, vendor includes and switches are vendor-path lines
+in the census, where a port to another vendor adds a branch, but the change that adds them
+moves the code calling the neutral names off a single vendor. ``gate: strict`` counts every
+added line, as a touch-based gate does.
 
 A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
 the recorded figure count, so a team can require the check on a codebase that already holds
@@ -22,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.engine import RULES
 from bot.engine.model import FileDelta, Finding, Layer
@@ -42,6 +51,12 @@ class EcosystemLines:
     reflowed: bool = False  # the added lines hold no code the removed ones did not
     moved: int = 0  # added lines another file of the change removed word for word
     listed: int = 0  # added lines that only name source files (a build's source list)
+    #: Added lines of a portability header: aliases defined for several vendors, and its
+    #: vendor includes and switches.
+    aliased: int = 0
+    #: Added lines netted against the removed lines of the file this one moved from.
+    rewritten: int = 0
+    moved_from: str | None = None  # that file's path
 
     @property
     def why(self) -> str:
@@ -54,8 +69,12 @@ class EcosystemLines:
             parts.append(f"{self.changed} changed keeping their rule")
         if self.moved:
             parts.append(f"{self.moved} moved from other files")
+        if self.rewritten:
+            parts.append(f"{self.rewritten} edited in the move from {self.moved_from}")
         if self.listed:
             parts.append(f"{self.listed} naming source files")
+        if self.aliased:
+            parts.append(f"{self.aliased} in a header aliasing several vendors")
         if self.reflowed:
             parts.append("the same code reformatted")
         if self.baseline is not None:
@@ -91,11 +110,19 @@ class Moved:
 
     into: dict[str, int]  # added here, removed word for word from another file
     out: dict[str, int]  # removed here, added word for word to another file
+    #: Of a new file that is a deleted one moved (``source``): the deleted file's removed
+    #: lines, per ecosystem, that went to no file word for word; the rest of the added
+    #: lines net against them, as an edit in place would.
+    rewritten: dict[str, int] = field(default_factory=dict)
+    source: str | None = None
 
 
 def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Moved]:
     """Per file of the change (in order): its gated lines moved between files. Each removed
-    line pairs with at most one added line of its ecosystem in another file."""
+    line pairs with at most one added line of its ecosystem in another file. An added file
+    whose gated lines are at least half a deleted file's, word for word, is that file moved
+    (the one that gave it most of them); the deleted file's lines that went nowhere word for
+    word are its edits. Linear in the change's gated lines: no pair of files is compared."""
     gated = set(layers)
     # (ecosystem, text) -> index of a file that removed it -> how many times
     pool: dict[tuple[str, str], dict[int, int]] = {}
@@ -104,6 +131,7 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
             sources = pool.setdefault((ecosystem, text), {})
             sources[index] = sources.get(index, 0) + 1
     moved = [Moved({}, {}) for _ in files]
+    given: list[dict[int, int]] = [{} for _ in files]  # per added file: source -> lines
     for index, f in enumerate(files):
         for ecosystem, text in _gated_code(f.added_code, gated):
             removers = pool.get((ecosystem, text), {})
@@ -116,7 +144,41 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
             into, out = moved[index].into, moved[source].out
             into[ecosystem] = into.get(ecosystem, 0) + 1
             out[ecosystem] = out.get(ecosystem, 0) + 1
+            given[index][source] = given[index].get(source, 0) + 1
+    _pair_moved_files(files, gated, moved, given)
     return moved
+
+
+def _pair_moved_files(
+    files: Sequence[FileDelta],
+    gated: set[Layer],
+    moved: list[Moved],
+    given: list[dict[int, int]],
+) -> None:
+    """Pair each added file with the deleted file it is mostly made of (see moved_lines)."""
+    taken: set[int] = set()
+    for index, f in enumerate(files):
+        if f.status != "added" or not given[index]:
+            continue
+        source, lines = max(given[index].items(), key=lambda item: (item[1], -item[0]))
+        added = sum(n for _, n in _gated_counts(f.added_rules, gated))
+        if source in taken or files[source].status != "removed" or 2 * lines < added:
+            continue
+        taken.add(source)
+        left: dict[str, int] = {}
+        for ecosystem, n in _gated_counts(files[source].removed_rules, gated):
+            left[ecosystem] = left.get(ecosystem, 0) + n
+        for ecosystem, n in moved[source].out.items():
+            left[ecosystem] = left.get(ecosystem, 0) - n
+        moved[index].rewritten = {name: n for name, n in left.items() if n > 0}
+        moved[index].source = files[source].path
+
+
+def _gated_counts(rule_lines: Mapping[str, int], layers: set[Layer]) -> Iterable[tuple[str, int]]:
+    for rule_id, n in rule_lines.items():
+        rule = RULES.get(rule_id)
+        if rule is not None and rule.layer in layers:
+            yield rule.ecosystem, n
 
 
 #: Extensions of the files a build compiles: a source list names them.
@@ -182,6 +244,52 @@ def _listing(code: Mapping[str, list[str]], layers: set[Layer]) -> dict[str, int
     return out
 
 
+#: Neutral names a header must define for several vendors before its lines are a
+#: portability layer (one pair is a coincidence, or a project's own two-vendor macro).
+MIN_PAIRED_ALIASES = 2
+_DEFINED = re.compile(r"\#[ \t]*define[ \t]+(\w+)|(?:using|namespace)[ \t]+(\w+)[ \t]*=")
+_LAST_NAME = re.compile(r"(\w+)[ \t]*;$")
+_DIRECTIVE = re.compile(r"\#[ \t]*(?:include|if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def _alias(line: str) -> str | None:
+    """The name a code line defines as an alias: a macro, a ``using`` or namespace alias, a
+    typedef. Anchored matches on one stripped line: linear in its length."""
+    if match := _DEFINED.match(line):
+        return match.group(1) or match.group(2)
+    if line.startswith("typedef") and (match := _LAST_NAME.search(line)):
+        return match.group(1)
+    return None
+
+
+def _aliasing(code: Mapping[str, list[str]], layers: set[Layer]) -> dict[str, int]:
+    """Per ecosystem: added gated lines of a portability header, a file whose added lines
+    define at least MIN_PAIRED_ALIASES names for two or more ecosystems each. Those aliases
+    count, and the includes and ``#if`` switches of the ecosystems they pair."""
+    lines: list[tuple[str, str | None, str]] = []  # ecosystem, alias, text
+    defined: dict[str, set[str]] = {}  # alias -> ecosystems
+    for rule_id, texts in code.items():
+        rule = RULES.get(rule_id)
+        if rule is None or rule.layer not in layers:
+            continue
+        for line in texts:
+            name = _alias(line)
+            lines.append((rule.ecosystem, name, line))
+            if name is not None:
+                defined.setdefault(name, set()).add(rule.ecosystem)
+    paired = {name for name, ecosystems in defined.items() if len(ecosystems) > 1}
+    if len(paired) < MIN_PAIRED_ALIASES:
+        return {}
+    vendors = {ecosystem for name in paired for ecosystem in defined[name]}
+    out: dict[str, int] = {}
+    for ecosystem, name, line in lines:
+        if name in paired or (
+            name is None and ecosystem in vendors and _DIRECTIVE.match(line) is not None
+        ):
+            out[ecosystem] = out.get(ecosystem, 0) + 1
+    return out
+
+
 def _gated_code(code: Mapping[str, list[str]], layers: set[Layer]) -> Iterable[tuple[str, str]]:
     for rule_id, lines in code.items():
         rule = RULES.get(rule_id)
@@ -208,6 +316,7 @@ def count_lines(
     before = _by_ecosystem(f.old_rules, gated)
     after = _by_ecosystem(f.new_rules, gated)
     listed = {} if strict else _listing(f.added_code, gated)
+    aliasing = {} if strict else _aliasing(f.added_code, gated)
     ecosystems = []
     for name in sorted({*added, *removed}):
         a, r = sum(added.get(name, {}).values()), sum(removed.get(name, {}).values())
@@ -218,10 +327,14 @@ def count_lines(
         into = moved.into.get(name, 0) if moved and not strict else 0
         out = moved.out.get(name, 0) if moved and not strict else 0
         named = listed.get(name, 0)
+        aliased = aliasing.get(name, 0)
         # Removed lines that went to another file do not offset this file's new ones; added
         # file names are no growth (removed ones offset as any removed line: a source list
         # folded into one variable is no growth either).
-        counted = a if strict else max(0, a - named - into - max(0, r - out))
+        counted = a if strict else max(0, a - named - aliased - into - max(0, r - out))
+        # A moved file's edits: its added lines net against what the deleted file lost.
+        rewritten = min(counted, moved.rewritten.get(name, 0)) if moved and not strict else 0
+        counted -= rewritten
         if not strict and name in f.reflowed:
             counted = 0  # the same code over more lines
         recorded = None
@@ -231,7 +344,21 @@ def count_lines(
             counted = max(0, min(counted, past))
         reflowed = not strict and name in f.reflowed
         ecosystems.append(
-            EcosystemLines(name, a, r, changed, counted, new, recorded, reflowed, into, named)
+            EcosystemLines(
+                name,
+                a,
+                r,
+                changed,
+                counted,
+                new,
+                recorded,
+                reflowed,
+                into,
+                named,
+                aliased,
+                rewritten,
+                moved.source if rewritten and moved else None,
+            )
         )
     counting = {e.ecosystem for e in ecosystems if e.counted}
     kept = set(f.kept_lines)

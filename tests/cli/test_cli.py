@@ -336,6 +336,28 @@ def test_git_rename_deletion_and_binary(repo: Path) -> None:
     assert doc["skipped_files"] == 1
 
 
+def test_git_move_rename_detection_skipped_is_judged_as_edits_in_place(repo: Path) -> None:
+    # A reorganisation beyond git's rename limit (set to 1 here) lists deletions and
+    # additions: the kernel moved out of the decision's scope, edited on the way, adds
+    # no lock-in; a second copy of it at the new place adds one kernel's lines.
+    git(repo, "config", "diff.renameLimit", "1")
+    git(repo, "checkout", "-q", "-b", "reorganised")
+    edited = KERNEL.replace("int i = blockIdx.x", "const int i = blockIdx.x")
+    commit(repo, {"csrc/old.cu": None, "model.py": None}, "drop")
+    commit(repo, {"ops/kernel.cu": edited, "ops/model.py": "import torch\n"}, "move")
+    code, out, err = run("diff", "base", "reorganised", "--repo", str(repo), "--format", "json")
+    assert code == 0, out + err
+    doc = json.loads(out)
+    assert {f["path"]: f["status"] for f in doc["files"]}["ops/kernel.cu"] == "added"
+    assert doc["verdict"]["files"] == []
+    commit(repo, {"ops/new.cu": KERNEL.replace("scale", "shift")}, "a copy of its own")
+    code, out, _ = run("diff", "base", "reorganised", "--repo", str(repo), "--format", "json")
+    assert code == 1
+    copy = next(f for f in json.loads(out)["files"] if f["path"] == "ops/new.cu")
+    gated = copy["added"]["kernel"] + copy["added"]["vendor-path"]
+    assert json.loads(out)["verdict"]["gated_lines"] == gated > 0
+
+
 def test_git_deleting_a_kernel_passes_and_counts_removed_lines(repo: Path) -> None:
     git(repo, "checkout", "-q", "-b", "delete")
     commit(repo, {"csrc/old.cu": None}, "drop the kernel")

@@ -453,3 +453,108 @@ def test_a_new_cuda_extension_counts_its_call_but_not_its_file_names() -> None:
     verdict = judge(change)
     assert verdict.conclusion == "failure"
     assert verdict.gated_lines == change.added_non_portable - 3  # pybind.cpp, a.cu, b.cu
+
+
+EDITED_KERNEL = KERNEL.replace("x[i] *= a;", "x[i] = x[i] * a + 0.0f;").replace(
+    "int i = blockIdx.x", "const int i = blockIdx.x"
+)
+
+
+def test_a_file_moved_with_edits_rename_detection_missed_is_an_edit_in_place() -> None:
+    # A folder reorganised in a change too large for rename detection (git's rename limit),
+    # or with edits past its similarity threshold: the old path is deleted, the new one
+    # added. Most of its lines are the old file's word for word, so the rest are its edits,
+    # judged as the same edits in place are.
+    moved = [
+        delta("csrc/old/scale.cu", KERNEL, None),
+        delta("kernels/scale.cu", None, EDITED_KERNEL),
+    ]
+    in_place = judge(delta("csrc/old/scale.cu", KERNEL, EDITED_KERNEL))
+    verdict = judge(*moved)
+    assert verdict.conclusion == in_place.conclusion == "success"
+    assert verdict.gated_lines == in_place.gated_lines == 0
+    [changed] = verdict.changed
+    assert changed.path == "kernels/scale.cu"
+    assert "2 edited in the move from csrc/old/scale.cu: no growth" in changed.counts
+    # Strict counting counts every added line of the new path.
+    assert judge(*moved, policy=load_policy("gate: strict\n")).gated_lines == changed.lines.added
+
+
+def test_a_moved_file_pays_for_new_code_beyond_what_its_old_path_lost() -> None:
+    # The moved file also gains a kernel: the new kernel's lines count, no more.
+    grown = EDITED_KERNEL + THIRD_KERNEL
+    verdict = judge(delta("csrc/a.cu", KERNEL, None), delta("ops/a.cu", None, grown))
+    third = count_lines(delta("t.cu", None, THIRD_KERNEL), DEFAULT_POLICY.layers, strict=False)
+    assert verdict.conclusion == "failure"
+    assert verdict.gated_lines == third.counted > 0
+
+
+def test_a_new_file_mostly_new_is_no_move_and_a_deleted_file_pairs_once() -> None:
+    # Lines of the deleted kernel reused in a file of mostly new code: no move, the lines
+    # not found word for word count in full.
+    reused = "\n".join(KERNEL.splitlines()[2:4]) + "\n" + THIRD_KERNEL + SECOND_KERNEL
+    fresh = [delta("csrc/a.cu", KERNEL, None), delta("ops/b.cu", None, reused)]
+    [into] = moved_lines(fresh, DEFAULT_POLICY.layers)[1:]
+    assert (into.source, into.rewritten) == (None, {})
+    [gate] = judge(*fresh).files
+    assert gate.gated_lines == gate.lines.added - into.into["cuda"] > 0
+    # Two edited copies of one deleted kernel: the first is its move, the second new code.
+    copies = [
+        delta("csrc/a.cu", KERNEL, None),
+        delta("ops/a.cu", None, EDITED_KERNEL),
+        delta("ops/b.cu", None, EDITED_KERNEL),
+    ]
+    verdict = judge(*copies)
+    assert [f.path for f in verdict.files] == ["ops/b.cu"]
+    moved = moved_lines(copies, DEFAULT_POLICY.layers)
+    assert (moved[1].source, moved[2].source) == ("csrc/a.cu", None)
+
+
+NAMES = ("Malloc", "Free", "Memcpy", "DeviceSynchronize", "Stream_t")
+
+
+def vendor_header(*vendors: str, body: str = "") -> str:
+    """superlu_dist's gpu_wrapper.h, jaxlib's vendor.h: neutral gpu* names defined under one
+    #if branch per vendor."""
+    out = ["#pragma once"]
+    for n, (vendor, header) in enumerate(vendors):
+        switch = vendor.upper()
+        out.append(f"#if defined(USE_{switch})" if n == 0 else f"#elif defined(USE_{switch})")
+        out.append(f"#include <{header}>")
+        out += [f"#define gpu{name} {vendor}{name}" for name in NAMES]
+    out.append("#endif")
+    return "\n".join(out) + "\n" + body
+
+
+CUDA, HIP = ("cuda", "cuda_runtime.h"), ("hip", "hip/hip_runtime.h")
+
+
+def test_a_header_aliasing_neutral_names_for_two_vendors_is_no_growth() -> None:
+    shim = delta("src/gpu_wrapper.h", None, vendor_header(CUDA, HIP))
+    assert set(shim.added_ecosystems) == {"cuda", "hip"}
+    verdict = judge(shim)
+    assert verdict.conclusion == "success"
+    [changed] = verdict.changed
+    lines = changed.lines
+    assert lines.counted == 0
+    for e in lines.ecosystems:
+        assert e.aliased == e.added > 0
+    assert "in a header aliasing several vendors: no growth" in changed.counts
+    # Strict counting counts every line.
+    assert judge(shim, policy=load_policy("gate: strict\n")).gated_lines == lines.added
+
+
+def test_one_vendor_aliases_and_code_beside_a_shim_still_count() -> None:
+    # Neutral names for CUDA alone bind the code to NVIDIA: growth.
+    alone = judge(delta("src/gpu_wrapper.h", None, vendor_header(CUDA)))
+    assert alone.conclusion == "failure"
+    assert alone.gated_lines > 0
+    # One name defined twice is no portability header.
+    single = vendor_header(CUDA, HIP).replace("gpuFree", "cudaOnlyFree")
+    for name in ("Memcpy", "DeviceSynchronize", "Stream_t"):
+        single = single.replace(f"gpu{name} hip", f"hipOnly{name} hip")
+    assert judge(delta("src/one.h", None, single)).gated_lines > 0
+    # A kernel in the shim's file is a kernel, whatever the aliases around it.
+    kernel = judge(delta("src/gpu.cuh", None, vendor_header(CUDA, HIP, body=SECOND_KERNEL)))
+    shift = count_lines(delta("s.cu", None, SECOND_KERNEL), DEFAULT_POLICY.layers, strict=False)
+    assert kernel.gated_lines == shift.counted > 0

@@ -9,6 +9,7 @@ import json
 from bot.review.change import MAX_BLOB_READS
 from bot.review.check_output import ANNOTATIONS_PER_RUN
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
+from tests.policy.test_gate_growth import CUDA, HIP, vendor_header
 from tests.review.conftest import RETRY_ATTEMPTS, Bot
 from tests.support.webhooks import check_suite_event, pull_request_event
 
@@ -350,6 +351,45 @@ async def test_renamed_kernel_compares_with_its_previous_name(bot: Bot) -> None:
     assert "(from `csrc/scale.cu`)" in run.output["text"]
     assert {a["path"] for a in run.annotations} == {"kernels/scale.cu"}
     assert min(a["start_line"] for a in run.annotations) > len(KERNEL.splitlines())
+
+
+LICENSE_HEADER = "".join(f"// Copyright notice and licence terms, line {n}.\n" for n in range(30))
+
+
+async def test_kernel_moved_with_edits_past_rename_detection_is_no_new_lock_in(bot: Bot) -> None:
+    # A licence header and two edits on the way: below GitHub's similarity threshold, so the
+    # PR lists a removed and an added file, not a rename. Judged as the edits in place.
+    edited = KERNEL.replace("x[i] *= a;", "x[i] = x[i] * a;").replace(
+        "int i = blockIdx.x", "const int i = blockIdx.x"
+    )
+    repo = new_repo(bot.fake, {"csrc/scale.cu": KERNEL})
+    pr = open_pr(repo, {"csrc/scale.cu": None, "kernels/scale.cu": LICENSE_HEADER + edited})
+
+    await bot.pr_event(repo, pr, "opened")
+
+    listed = {f.filename: f.status for f in pr.files()}
+    assert listed == {"csrc/scale.cu": "removed", "kernels/scale.cu": "added"}
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert run.output["title"].endswith("no gated growth, edited lines keep their rules")
+    assert {a["annotation_level"] for a in run.annotations} <= {"notice"}
+
+
+async def test_a_two_vendor_portability_header_passes_a_one_vendor_one_fails(bot: Bot) -> None:
+    # The PR adds superlu_dist's kind of gpu_wrapper.h: the code calling gpuMalloc now
+    # builds for NVIDIA and AMD. The same header for CUDA alone is new lock-in.
+    repo = new_repo(bot.fake)
+    pr = open_pr(repo, {"src/gpu_wrapper.h": vendor_header(CUDA, HIP)})
+    await bot.pr_event(repo, pr, "opened")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert run.output["title"].endswith("no gated growth, edited lines keep their rules")
+
+    repo.push_to_pr(pr.number, {"src/gpu_wrapper.h": vendor_header(CUDA)})
+    await bot.pr_event(repo, pr, "synchronize")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    assert {a["path"] for a in run.annotations} == {"src/gpu_wrapper.h"}
 
 
 async def test_racing_synchronize_deliveries_leave_one_comment_for_the_newest_head(
