@@ -62,7 +62,7 @@ class FileSummary:
     text_lines: int = 0  # documentation and data: lines counted apart from code
 
     def __reduce__(self) -> tuple[type[FileSummary], tuple[Any, ...]]:
-        # Pickled as the tuple of its fields (see Finding.__reduce__): the census's worker
+        # Pickled as the tuple of its fields, rebuilt by __init__: the census's worker
         # processes send one summary per file, and unpickling them is the parent's work.
         return FileSummary, tuple(getattr(self, name) for name in _SUMMARY_FIELDS)
 

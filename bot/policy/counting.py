@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from bot.engine import RULES
 from bot.engine.model import FileDelta, Finding, Layer
@@ -385,7 +385,7 @@ def _without(finding: Finding, kept: set[int]) -> list[Finding]:
         if inside and start is None:
             start = number
         elif not inside and start is not None:
-            parts.append(replace(finding, start_line=start, end_line=number - 1))
+            parts.append(finding._replace(start_line=start, end_line=number - 1))
             start = None
     return parts
 

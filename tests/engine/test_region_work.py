@@ -351,6 +351,39 @@ def test_claims_weaker_than_one_over_every_line_look_for_no_line(
     assert walked[0] > 0
 
 
+class _RecordingPattern(CountingPattern):
+    """A pattern that records the [pos, endpos) of each ``finditer`` made with it."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        super().__init__(pattern)
+        self.windows: list[tuple[int, int]] = []
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> Any:
+        self.windows.append((pos, endpos))
+        return super().finditer(text, pos, endpos)
+
+
+@pytest.mark.parametrize("licence_lines", [0, 20])
+def test_a_generated_mark_is_searched_from_the_line_of_its_first_word(
+    licence_lines: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every mark holds "generated" or "do not edit" on one line: the offsets of a licence
+    # header above that line are not tried, however long it is.
+    module = importlib.import_module("bot.engine.classify")
+    recording = _RecordingPattern(module._GENERATED_LOWER)
+    monkeypatch.setattr(module, "_GENERATED_LOWER", recording)
+    licence = "// Licensed under the Apache License, Version 2.0\n" * licence_lines
+    head = f"{licence}// This file is auto-generated. DO NOT EDIT.\n"
+    report = module.classify("k.cu", f"{head}template void f<1>(int);\n".encode())
+    assert report.generated is True
+    assert [pos for pos, _ in recording.windows] == [len(licence)]
+    # Neither word in the header: nothing is tried.
+    recording.windows.clear()
+    report = module.classify("k.cu", f"{licence}int f();\nint g();\n// generated\n".encode())
+    assert report.generated is False
+    assert [end - pos for pos, end in recording.windows] in ([], [0])
+
+
 class _ReadCounting(str):
     """Text that counts the characters its backward searches may read."""
 
