@@ -387,3 +387,35 @@ impl<CH: CudaHash> CudaCircuitHal<CH> {
     report = classify("risc0/circuit/keccak/src/prove/hal/cuda.rs", source)
     assert report.ecosystems == {"cuda": report.layers[Layer.VENDOR_PATH]}
     assert report.layers[Layer.VENDOR_PATH] >= 5
+
+
+def test_risc0_metal_folder_header_of_address_space_structs_is_metal() -> None:
+    # risc0/circuit/recursion-sys/kernels/metal/context.h: structs of `device` pointers that
+    # the .metal kernels include; no Metal header or attribute says so.
+    source = b"""\
+#pragma once
+#include "fpext.h"
+
+struct AccumBuffers {
+  device Fp* ctrl;
+  device Fp* data;
+  device Fp* accum;
+};
+"""
+    report = classify("risc0/circuit/recursion-sys/kernels/metal/context.h", source)
+    assert report.language == "Metal"
+    assert report.layers[Layer.KERNEL] == report.code_lines == 7
+
+
+def test_a_metal_folder_host_header_naming_a_device_stays_cxx() -> None:
+    # A host header beside a Metal back end: `device` is a type there, not an address space.
+    source = b"""\
+#pragma once
+struct Backend {
+  device* dev;
+  int queues;
+};
+"""
+    report = classify("src/backends/metal/backend.h", source)
+    assert report.language == "C Header"
+    assert report.layers[Layer.KERNEL] == 0
