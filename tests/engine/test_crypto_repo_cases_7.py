@@ -289,6 +289,22 @@ pub fn grid_block_dims(threads_per_block: u32, count: u32) -> (Dim3, Dim3) {
     assert report.layers[Layer.VENDOR_PATH] >= 1
 
 
+def test_boojum_unqualified_cub_calls_are_cub_library_calls() -> None:
+    # native/ops_cub/device_scan.cu: `using namespace cub;` sits in ops_cub/common.cuh, so
+    # the calls are unqualified; before, only the cudaError_t/cudaStream_t lines counted.
+    source = b"""\
+#include "common.cuh"
+
+EXTERN cudaError_t exclusive_sum_u32(void *tmp, size_t &bytes, const uint32_t *in,
+                                     uint32_t *out, int n, cudaStream_t stream) {
+  return DeviceScan::ExclusiveSum(tmp, bytes, in, out, n, stream);
+}
+"""
+    report = classify("native/ops_cub/device_scan.cu", source)
+    assert report.layers[Layer.VENDOR_LIBRARY] == 1
+    assert report.ecosystems == {"cuda": report.code_lines - 2}
+
+
 # -- filecoin-project/bellperson: SupraSeal's CUDA prover beside ec-gpu ------------------------
 
 
