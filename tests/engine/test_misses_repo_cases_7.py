@@ -102,7 +102,7 @@ def test_burn_cuda_only_field_and_arm_count_without_other_back_ends() -> None:
 struct Trainer {
     steps: usize,
     #[cfg(feature = "cuda")]
-    stream: CudaStreamHandle,
+    stream: StreamHandle,
 }
 
 fn pick(kind: &Kind) -> usize {
