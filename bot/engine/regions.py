@@ -370,10 +370,15 @@ def _python_enclosing_def(
         if def_line == last_def:
             continue
         last_def = def_line
-        first = def_line
-        while first > 1 and _PY_DECORATOR.match(lines[first - 2]):
-            first -= 1
-        yield first, ends.get(def_line, def_line)
+        yield _decorated_def(lines, ends, def_line)
+
+
+def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Span:
+    """The ``def`` at ``def_line`` with the decorators stacked above it, to the block's end."""
+    first = def_line
+    while first > 1 and _PY_DECORATOR.match(lines[first - 2]):
+        first -= 1
+    return first, ends.get(def_line, def_line)
 
 
 def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -414,10 +419,7 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
         if def_line == last_def:
             continue
         last_def = def_line
-        start = def_line
-        while start > 1 and _PY_DECORATOR.match(lines[start - 2]):
-            start -= 1
-        yield start, ends.get(def_line, def_line)
+        yield _decorated_def(lines, ends, def_line)
 
 
 def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
