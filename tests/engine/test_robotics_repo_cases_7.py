@@ -6,14 +6,15 @@ engine), dusty-nv/jetson-utils (image kernels and vector math for Jetson boards)
 dusty-nv/jetson-inference (its Python examples), NVIDIA-AI-IOT/deepstream_python_apps
 (video-analytics pipelines of DeepStream's GStreamer elements) and
 NVIDIA-ISAAC-ROS/isaac_ros_image_pipeline (ROS 2 nodes on NVIDIA VPI, GXF and NITROS) and
-IntelRealSense/librealsense (format converters with optional CUDA paths). Each snippet
+IntelRealSense/librealsense (format converters with optional CUDA paths), and Tencent/TNN (an
+edge inference engine with CUDA, OpenCL, Metal, TensorRT and OpenVINO back ends). Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names; the
 expected layers are what a porting engineer reading that file would say.
 """
 
 from __future__ import annotations
 
-from bot.engine import classify
+from bot.engine import RULES, classify
 from tests.engine.test_ml_repo_cases import _layers
 
 # -- NVIDIA-AI-IOT/torch2trt: a TensorRT network built from Python ------------------------------
@@ -304,3 +305,35 @@ int reduce_cuda_or_hip(int x);
 #endif
 """
     assert "cuda" not in classify("Src/Base/AMReX_GpuReduce.H", source).ecosystems
+
+
+# -- Tencent/TNN: an OpenVINO back end beside the CUDA and TensorRT ones -------------------------
+
+
+def test_tnn_openvino_layer_builder_is_intel_library_code() -> None:
+    # source/tnn/network/openvino/layer_builder/*.cc: each layer rebuilt with OpenVINO's nGraph
+    # API for Intel's runtime, as the TensorRT back end rebuilds it for NVIDIA's. Before, the
+    # builders counted as portable C++ (the one miss in a random sample of 15 TNN files).
+    source = b"""\
+#include <ngraph/ngraph.hpp>
+#include <ngraph/opsets/opset1.hpp>
+#include <inference_engine.hpp>
+
+namespace TNN_NS {
+
+Status ReluOVLayerBuilder::Build() {
+    auto input_node = GetInputNodes()[0];
+    auto relu = std::make_shared<ngraph::op::Relu>(input_node->output(0));
+    relu->set_friendly_name(param_->name);
+    ngraph::NodeVector outputs = {relu};
+    SetOutputNodes(outputs);
+    return TNN_OK;
+}
+
+}  // namespace TNN_NS
+"""
+    path = "source/tnn/network/openvino/layer_builder/relu_layer_builder.cc"
+    report = classify(path, source)
+    assert report.ecosystems == {"openvino": 5}
+    assert {RULES[f.rule].vendors for f in report.findings} == {frozenset({"intel"})}
+    assert _layers(path, source) == {"vendor-library": 5, "portable": 8}
