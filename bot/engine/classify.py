@@ -330,14 +330,18 @@ def _classify(path: str, data: bytes) -> FileReport:
     named, ext = by_path(path)
     if named is None:
         named = by_shebang(data)
+    text: str | None = None
     if named is None and (ext := content_extension(path)) and not _looks_binary(data):
-        decoded = _decode(data)
-        named = None if decoded is None else by_content(path, ext, decoded)
+        # Only the content names the language: decoded once, here, for the rest too.
+        text = _decode(data)
+        if text is not None:
+            named = by_content(path, ext, text)
     if named is None:  # not counted: only say whether it is binary, and its lines
         if _looks_binary(data):
             return _report(path, None, 0, "binary")
         return _report(path, None, _line_count(data), None)
-    text = _decode(data)
+    if text is None:
+        text = _decode(data)
     if text is None:
         return _report(path, None, 0, "binary")
     if named.text:

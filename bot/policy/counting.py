@@ -161,24 +161,15 @@ def _pair_moved_files(
         if f.status != "added" or not given[index]:
             continue
         source, lines = max(given[index].items(), key=lambda item: (item[1], -item[0]))
-        added = sum(n for _, n in _gated_counts(f.added_rules, gated))
+        added = sum(ecosystem_lines(f.added_rules, gated).values())
         if source in taken or files[source].status != "removed" or 2 * lines < added:
             continue
         taken.add(source)
-        left: dict[str, int] = {}
-        for ecosystem, n in _gated_counts(files[source].removed_rules, gated):
-            left[ecosystem] = left.get(ecosystem, 0) + n
+        left = ecosystem_lines(files[source].removed_rules, gated)
         for ecosystem, n in moved[source].out.items():
             left[ecosystem] = left.get(ecosystem, 0) - n
         moved[index].rewritten = {name: n for name, n in left.items() if n > 0}
         moved[index].source = files[source].path
-
-
-def _gated_counts(rule_lines: Mapping[str, int], layers: set[Layer]) -> Iterable[tuple[str, int]]:
-    for rule_id, n in rule_lines.items():
-        rule = RULES.get(rule_id)
-        if rule is not None and rule.layer in layers:
-            yield rule.ecosystem, n
 
 
 #: Extensions of the files a build compiles: a source list names them.
