@@ -216,3 +216,100 @@ def fit(data):
     return data
 """
     assert _layers("clip/dip/LatGaussFit.py", source) == {"portable": 5}
+
+
+# -- software-mansion/TypeGPU: shaders written as TypeScript functions ---------------------------
+
+
+def test_typegpu_function_body_is_wgsl_kernel_code() -> None:
+    # apps/typegpu-docs/src/examples/rendering/clouds/utils.ts: the ray-marching shader is a
+    # TypeScript arrow function handed to tgpu.fn, compiled to WGSL. Before, all portable.
+    source = b"""\
+import { tgpu, d, std } from 'typegpu';
+
+export const raymarch = tgpu.fn(
+  [d.vec3f, d.vec3f],
+  d.vec4f,
+)((origin, dir) => {
+  let accum = d.vec4f();
+  for (let i = 0; i < 64; i++) {
+    const p = origin + dir * i;
+    accum = accum + d.vec4f(std.saturate(p.y), 0, 0, 1);
+  }
+  return accum;
+});
+
+export const STEPS = 64;
+"""
+    path = "apps/typegpu-docs/src/examples/rendering/clouds/utils.ts"
+    report = classify(path, source)
+    assert {f.rule for f in report.findings} == {"wgsl.typegpu-function"}
+    assert _layers(path, source) == {"kernel": 11, "portable": 2}
+
+
+def test_typegpu_library_code_about_tgpu_fn_stays_portable() -> None:
+    # packages/typegpu/src/data/alignmentOf.ts: the library's own TypeScript, which runs on the
+    # CPU and names tgpu.fn only in its documentation.
+    source = b"""\
+/** Used by tgpu.fn(...) to lay out arguments. */
+export function alignmentOf(schema: { align: number }): number {
+  return schema.align;
+}
+"""
+    assert _layers("packages/typegpu/src/data/alignmentOf.ts", source) == {"portable": 3}
+
+
+# -- mlverse/cuda.ml: R bindings to cuML ----------------------------------------------------------
+
+
+def test_cuda_ml_cuml_calls_are_nvidia_library_code() -> None:
+    # src/kmeans.cu: the R package's glue calls cuML's estimators; before, only the thrust
+    # vectors and the stream synchronisation counted.
+    source = b"""\
+#include <cuml/cluster/kmeans.hpp>
+#include <Rcpp.h>
+
+Rcpp::List kmeans(Rcpp::NumericMatrix const& x, int const k) {
+  ML::kmeans::KMeansParams params;
+  params.n_clusters = k;
+  int n_iter = 0;
+  ML::kmeans::fit_predict(handle, params, data, x.nrow(), x.ncol(), 0, c, l, inertia, n_iter);
+  return Rcpp::List::create(n_iter);
+}
+"""
+    report = classify("src/kmeans.cu", source)
+    assert "cuml.call" in {f.rule for f in report.findings}
+    assert _layers("src/kmeans.cu", source)["vendor-library"] == 3
+
+
+def test_cuda_ml_raft_device_allocator_is_nvidia_library_code() -> None:
+    # src/device_allocator.cu: RAFT's device memory resource, behind the package's guard.
+    source = b"""\
+#include <raft/mr/device/allocator.hpp>
+
+std::shared_ptr<raft::mr::device::allocator> getDeviceAllocator() {
+  return std::make_shared<raft::mr::device::default_allocator>();
+}
+"""
+    assert {f.rule for f in classify("src/device_allocator.cu", source).findings} == {"raft.call"}
+
+
+# -- GPUOpen-Drivers/llpc: AMD's shader compiler emits AMDGPU intrinsics --------------------------
+
+
+def test_llpc_amdgcn_intrinsics_are_an_amd_only_path() -> None:
+    # lgc/builder/InOutBuilder.cpp: most of the builder is target-neutral LLVM IR; the lines
+    # building Intrinsic::amdgcn_* calls are AMD GPU code generation.
+    source = b"""\
+Value *InOutBuilder::readMasks(Value *isTwo, Value *isOne) {
+  Value *both = CreateOr(isTwo, isOne);
+  isTwo = CreateIntrinsic(Intrinsic::amdgcn_s_bitreplicate, {}, isTwo);
+  isOne = CreateIntrinsic(getInt64Ty(), Intrinsic::amdgcn_s_wqm, isOne);
+  return CreateAnd(both, CreateOr(isTwo, isOne));
+}
+"""
+    path = "lgc/builder/InOutBuilder.cpp"
+    report = classify(path, source)
+    assert {f.rule for f in report.findings} == {"hip.llvm-amdgcn-intrinsic"}
+    assert report.ecosystems == {"hip": 2}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 4}
