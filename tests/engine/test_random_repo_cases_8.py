@@ -313,3 +313,31 @@ Value *InOutBuilder::readMasks(Value *isTwo, Value *isOne) {
     assert {f.rule for f in report.findings} == {"hip.llvm-amdgcn-intrinsic"}
     assert report.ecosystems == {"hip": 2}
     assert _layers(path, source) == {"vendor-path": 2, "portable": 4}
+
+
+# -- intel/sycl-tla: tests that pick Intel Xe atoms from plain C++ ---------------------------------
+
+
+def test_sycl_tla_test_choosing_xe_atoms_is_intel_only() -> None:
+    # test/unit/flash_attention/.../xe_flash_prefill_cachedkv_bf16_fp32_fp32_96.cpp: no SYCL
+    # header, yet every instantiation names Intel's DPAS and 2D-load atoms. Before, portable.
+    source = b"""\
+#include "flash_prefill_cachedkv_testbed_3x.hpp"
+
+namespace test::flash_attention {
+using ShapeQK = Shape<_128, _64, _64>;
+
+TEST(XE_Flash_Attention_Prefill_bf16_96, causal) {
+  using MMAOperation = XE_8x16x16_F32BF16BF16F32_TT;
+  using GmemTiledCopyQ = XE_2D_U16x8x32_LD_N;
+  using Kernel = XE_Flash_Attention_Prefill_CachedKV<bfloat16_t, float, ShapeQK, MMAOperation>;
+  EXPECT_TRUE(TestFlashPrefillCachedKVAll<Kernel>(96));
+}
+}
+"""
+    path = "test/unit/flash_attention/xe_flash_prefill_cachedkv_bf16_fp32_fp32_96.cpp"
+    report = classify(path, source)
+    assert {f.rule for f in report.findings} == {"sycl.xe-atom"}
+    # The two atoms; the testbed's own XE_Flash_* names are not Intel's instructions.
+    assert report.ecosystems == {"sycl": 2}
+    assert report.language == "C++"
