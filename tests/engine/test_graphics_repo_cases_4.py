@@ -384,9 +384,11 @@ dot = ReductionKernel(ctx, np.float32, neutral="0",
     arguments="__global float *x, __global float *y")
 """
     report = classify("examples/demo_elementwise.py", source)
-    assert _rules(report) == {"opencl.pyopencl-kernel"}
+    # The context the kernels are built for is PyOpenCL host code (opencl.pyopencl-host).
+    assert _rules(report) == {"opencl.pyopencl-kernel", "opencl.pyopencl-host"}
     assert set(report.ecosystems) == {"opencl"}  # OpenCL C, not CuPy's CUDA C
     assert report.layers[Layer.KERNEL] == 6
+    assert report.layers[Layer.VENDOR_PATH] == 1
 
 
 def test_cupy_elementwise_kernel_stays_cuda() -> None:
