@@ -40,9 +40,7 @@ function run(mode) {
   return k([[1, 2], [3, 4]]);
 }
 """
-    assert _spans("test/issues/390-thread-assignment.js", source) == [
-        ("vulkan.gpujs-kernel", 3, 7)
-    ]
+    assert _spans("test/issues/390-thread-assignment.js", source) == [("vulkan.gpujs-kernel", 3, 7)]
     assert _layers("test/issues/390-thread-assignment.js", source) == {"kernel": 5, "portable": 6}
 
 
@@ -58,9 +56,7 @@ function check(mode) {
   return kernel()[0];
 }
 """
-    assert _spans("test/internal/math.random.js", source) == [
-        ("vulkan.gpujs-kernel-literal", 3, 6)
-    ]
+    assert _spans("test/internal/math.random.js", source) == [("vulkan.gpujs-kernel-literal", 3, 6)]
     report = classify("test/internal/math.random.js", source)
     assert report.ecosystems == {"vulkan": 4}
 
@@ -76,6 +72,23 @@ const utils = {
 module.exports = { utils };
 """
     assert _layers("src/utils.js", source) == {"portable": 6}
+
+
+def test_gpujs_kernel_opening_on_the_next_line_is_kernel_code() -> None:
+    # test/issues/564-boolean.js: `createKernel(` ends its line, the function opens below.
+    source = b"""\
+const gpu = new GPU({ mode });
+gpu.addNativeFunction('fft', fft, { returnType: 'Array(4)' });
+const kernel = gpu.createKernel(
+  function() {
+    let s = true;
+    return fft(s);
+  }, {
+    output: [1],
+  }
+);
+"""
+    assert _spans("test/issues/564-boolean.js", source) == [("vulkan.gpujs-kernel-literal", 3, 7)]
 
 
 # -- Sergio0694/ComputeSharp: shaders are C# structs --------------------------------------------
@@ -128,6 +141,31 @@ public static class Runner
 }
 """
     assert _layers("src/ComputeSharp/Interfaces/IComputeShader.cs", source) == {"portable": 12}
+
+
+def test_computesharp_direct3d12_host_code_is_a_windows_gpu_path() -> None:
+    # src/ComputeSharp/Graphics/GraphicsDevice.cs: the device wraps an ID3D12Device and its
+    # compute queue, as onnxruntime-genai's DirectML code does from C++.
+    source = b"""\
+public sealed unsafe partial class GraphicsDevice
+{
+    private ComPtr<ID3D12Device> d3D12Device;
+    private readonly ID3D12CommandQueueFactory computeQueue;
+    public string Name { get; }
+
+    public void Create()
+    {
+        D3D12_COMMAND_QUEUE_DESC desc = default;
+        desc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+    }
+}
+"""
+    report = classify("src/ComputeSharp/Graphics/GraphicsDevice.cs", source)
+    assert report.ecosystems == {"hlsl": 4}
+    assert _layers("src/ComputeSharp/Graphics/GraphicsDevice.cs", source) == {
+        "vendor-path": 4,
+        "portable": 7,
+    }
 
 
 # -- hidet-org/hidet: operators written in hidet Script ------------------------------------------
@@ -187,7 +225,36 @@ class SoftmaxTask(Task):
     ]
 
 
-# -- JuliaGPU/AMDGPU.jl, jcuda/jcuda, gunrock/gunrock: already right, pinned --------------------
+def test_hidet_primitive_with_inline_ptx_is_cuda_kernel_code() -> None:
+    # python/hidet/ir/primitives/cuda/ldst.py: a script function around one asm() call, the
+    # PTX template built from the loop's dtype; the name resolution around it stays portable.
+    source = b"""\
+def resolve_load_inst_name(nbits: int, sync: str) -> str:
+    return f'ld.{sync}.gpu.b{nbits}'
+
+
+@initialize()
+def register_functions():
+    from hidet.lang import attrs, script, asm
+
+    for dtype in ['uint32', 'float32']:
+        inst_name = resolve_load_inst_name(32, 'acquire')
+
+        @script
+        def cuda_load(addr: ~data_type(dtype)) -> data_type(dtype):
+            attrs.func_name = 'cuda_' + inst_name.replace('.', '_')
+            ret: data_type(dtype) = 0
+            asm(inst_name + ' %0, [%1];', outputs=[ret], inputs=[addr], is_volatile=True)
+            return ret
+
+        register_primitive_function(cuda_load.name, cuda_load)
+"""
+    assert _spans("python/hidet/ir/primitives/cuda/ldst.py", source) == [
+        ("cuda.hidet-inline-ptx", 12, 17)
+    ]
+
+
+# -- JuliaGPU/AMDGPU.jl, jcuda/jcuda, gunrock/gunrock --------------------
 
 
 def test_amdgpu_jl_nested_kernel_launched_with_roc_is_hip_kernel_code() -> None:
@@ -212,9 +279,10 @@ end
     assert _layers("src/kernels/indexing.jl", source)["kernel"] == 7
 
 
-def test_jcuda_constant_class_is_portable_and_its_callers_are_cuda() -> None:
-    # JCudaJava/src/main/java/jcuda/runtime/cudaMemoryAdvise.java holds the enum's values and
-    # names; the code path is where a program imports and calls the runtime (the tests).
+def test_jcuda_binding_classes_are_cuda_code_as_a_whole() -> None:
+    # JCudaJava/src/main/java/jcuda/runtime/cudaMemoryAdvise.java: one of JCuda's hundreds of
+    # classes mirroring a CUDA enum or struct. It calls nothing, but the package exists only
+    # to reach CUDA, as a GPU compiler's PTX back-end package does.
     constants = b"""\
 package jcuda.runtime;
 
@@ -228,19 +296,22 @@ public class cudaMemoryAdvise
     private cudaMemoryAdvise() {}
 }
 """
-    assert _layers("jcuda/runtime/cudaMemoryAdvise.java", constants) == {"portable": 10}
+    path = "JCudaJava/src/main/java/jcuda/runtime/cudaMemoryAdvise.java"
+    assert _layers(path, constants) == {"vendor-path": 10}
+    assert _spans(path, constants) == [("cuda.managed-backend", 1, 11)]
+    # A program of the user's own package: its JCuda imports and nothing else.
     caller = b"""\
-package jcuda.test;
+package org.example.volume;
 
 import static jcuda.runtime.JCuda.cudaFree;
 import static jcuda.runtime.JCuda.cudaMalloc3D;
 
-public class JCudaMemcpy3DTest
+public class Upload
 {
     public void run(cudaPitchedPtr p, cudaExtent e) { cudaMalloc3D(p, e); cudaFree(p.ptr); }
 }
 """
-    assert classify("jcuda/test/JCudaMemcpy3DTest.java", caller).ecosystems == {"cuda": 2}
+    assert _spans("src/main/java/org/example/volume/Upload.java", caller) == [("cuda.jcuda", 3, 4)]
 
 
 def test_gunrock_kernel_on_hip_runtime_names_is_hip_code() -> None:
