@@ -339,3 +339,26 @@ void run(int* device_ptr) {
         "portable": 3,
     }
     assert classify("unittests/memory/memory.cuh", source).ecosystems == {"hip": 9}
+
+
+def test_computesharp_d2d1_shader_in_a_raw_string_is_hlsl_kernel_code() -> None:
+    # tests/ComputeSharp.D2D1.Tests/D2DPixelShaderSourceTests.cs: a Direct2D effect's HLSL in
+    # a C# 11 raw string; a `//` inside the raw string is the shader's, not a C# comment.
+    source = b'''\
+public partial class D2DPixelShaderSourceTests
+{
+    [D2DPixelShaderSource("""
+        #define D2D_INPUT_COUNT 1
+        #include "d2d1effecthelpers.hlsli"
+        // invert the input
+        D2D_PS_ENTRY(Execute)
+        {
+            return 1.0 - D2DGetInput(0);
+        }
+        """)]
+    private static partial ReadOnlySpan<byte> InvertEffect();
+}
+'''
+    path = "tests/ComputeSharp.D2D1.Tests/D2DPixelShaderSourceTests.cs"
+    assert _spans(path, source) == [("hlsl.source-string", 3, 11)]
+    assert classify(path, source).code_lines == 13
