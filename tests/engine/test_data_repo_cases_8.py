@@ -279,6 +279,30 @@ end
     assert _layers("src/kernels/indexing.jl", source)["kernel"] == 7
 
 
+def test_amdgpu_jl_runtime_calling_hip_is_amd_code() -> None:
+    # src/hip/device.jl: AMDGPU.jl's device handle over HIP's runtime, called through the
+    # package's generated wrappers (no ROCArray or @roc in the file).
+    source = b"""\
+struct HIPDevice
+    device::hipDevice_t
+    device_id::Cint
+end
+
+function HIPDevice(device_id::Integer)
+    device_ref = Ref{hipDevice_t}()
+    hipDeviceGet(device_ref, device_id - 1)
+    HIPDevice(device_ref[], device_id)
+end
+
+device_id(d::HIPDevice) = d.device_id - 1
+"""
+    assert _spans("src/hip/device.jl", source) == [
+        ("hip.julia-host", 2, 2),
+        ("hip.julia-host", 7, 8),
+    ]
+    assert classify("src/hip/device.jl", source).ecosystems == {"hip": 3}
+
+
 def test_jcuda_binding_classes_are_cuda_code_as_a_whole() -> None:
     # JCudaJava/src/main/java/jcuda/runtime/cudaMemoryAdvise.java: one of JCuda's hundreds of
     # classes mirroring a CUDA enum or struct. It calls nothing, but the package exists only
