@@ -91,6 +91,37 @@ const kernel = gpu.createKernel(
     assert _spans("test/issues/564-boolean.js", source) == [("vulkan.gpujs-kernel-literal", 3, 7)]
 
 
+# -- sleeepyjack/warpcore: device code behind hpc_helpers' qualifier macros --------------------
+
+
+def test_warpcore_qualifier_macros_from_a_submodule_mark_device_code() -> None:
+    # include/multi_bucket_hash_table.cuh: HOSTDEVICEQUALIFIER and DEVICEQUALIFIER come from
+    # the hpc_helpers submodule, absent from the tree; their names say what they expand to.
+    source = b"""\
+#include "../ext/hpc_helpers/include/cuda_helpers.cuh"
+
+template<class Value, unsigned BucketSize = 1>
+struct ArrayBucket {
+    HOSTDEVICEQUALIFIER INLINEQUALIFIER
+    static constexpr unsigned bucket_size() noexcept
+    {
+        return BucketSize;
+    }
+
+    DEVICEQUALIFIER INLINEQUALIFIER
+    Value& operator[](unsigned i) noexcept { return values_[i]; }
+
+    HOSTQUALIFIER INLINEQUALIFIER
+    unsigned host_size() const noexcept { return BucketSize; }
+
+    Value values_[BucketSize];
+};
+"""
+    spans = _spans("include/multi_bucket_hash_table.cuh", source)
+    assert ("cuda.device-qualifier-macro", 5, 12) in spans  # the device members, not the host one
+    assert _layers("include/multi_bucket_hash_table.cuh", source)["kernel"] == 7
+
+
 # -- Sergio0694/ComputeSharp: shaders are C# structs --------------------------------------------
 
 
