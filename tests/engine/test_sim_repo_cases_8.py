@@ -7,7 +7,9 @@ GooFit/GooFit (maximum-likelihood fits on Thrust and CUDA), FLAMEGPU/FLAMEGPU2 (
 simulation: agent functions behind a macro, as NVRTC strings and as transpiled Python),
 acts-project/traccc (particle tracking with CUDA, HIP, SYCL and alpaka back ends),
 DualSPHysics/DualSPHysics (SPH fluid dynamics) and cms-patatrack/pixeltrack-standalone
-(pixel tracking ported to ten back ends, the CPU ones over CMS's cudaCompat.h). Each snippet
+(pixel tracking ported to ten back ends, the CPU ones over CMS's cudaCompat.h); gamer-project/
+gamer (AMR astrophysics) and celeritas-project/celeritas (particle transport) were read with
+no miss found and are pinned as they are. Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names;
 the expected layers are what a porting engineer reading that file would say.
 """
@@ -233,7 +235,7 @@ int main(int argc, const char **argv) {
 
 def test_flamegpu_agent_functions_are_cuda_device_code() -> None:
     # examples/cpp/game_of_life/src/main.cu: the macro expands to a __device__ functor the
-    # CUDA simulation runs per agent. Before, none of the file's lines counted (7,466 agent
+    # CUDA simulation runs per agent. Before, none of the file's lines counted (7,431 agent
     # function lines across the repository); the step function and main stay host code.
     report = classify("examples/cpp/game_of_life/src/main.cu", _AGENT_FUNCTIONS)
     kernel_lines = {
@@ -471,3 +473,55 @@ $(LIB_DIR)/lib%.so: $(OBJ)
 \t$(CXX) $(OBJ) $(LDFLAGS) -shared -o $@
 """
     assert _layers("src/cudadev/Makefile", source) == {"vendor-path": 1, "portable": 3}
+
+
+# -- gamer-project/gamer and celeritas-project/celeritas: read, no miss found -----------------
+
+
+def test_gamer_solver_shared_by_cpu_and_gpu_counts_its_cuda_kernel_only() -> None:
+    # src/Model_ELBDM/CPU_ELBDM/CPU_ELBDMSolver_HJ.cpp: one source for both builds; nvcc sees
+    # the __global__ kernel, the host compiler the loop over patches.
+    source = b"""\
+#include "CUFLU.h"
+
+#ifdef __CUDACC__
+__global__
+void CUFLU_ELBDMSolver_HJ(real g_Fluid_In[][FLU_NIN][CUBE(FLU_NXT)], const real dt)
+{
+   __shared__ real s_In[FLU_BLOCK_SIZE_Y][FLU_NXT];
+   const uint tid = threadIdx.x;
+   s_In[0][tid] = g_Fluid_In[blockIdx.x][0][tid] * dt;
+   __syncthreads();
+}
+#else
+void CPU_ELBDMSolver_HJ(real g_Fluid_In[][FLU_NIN][CUBE(FLU_NXT)], const int NPatchGroup,
+                        const real dt)
+{
+   for (int P = 0; P < NPatchGroup; P++)
+      g_Fluid_In[P][0][0] *= dt;
+}
+#endif
+"""
+    report = classify("src/Model_ELBDM/CPU_ELBDM/CPU_ELBDMSolver_HJ.cpp", source)
+    assert report.layers[Layer.KERNEL] == 8
+    assert set(report.ecosystems) == {"cuda"}
+    assert report.layers[Layer.PORTABLE] >= 6  # the CPU twin and the include
+
+
+def test_celeritas_ldg_behind_its_device_compile_switch_is_one_cuda_line() -> None:
+    # src/corecel/data/detail/LdgIteratorImpl.hh: CELER_FUNCTION code (host and device, CUDA
+    # or HIP) stays portable; only the __ldg read is NVIDIA's built-in.
+    source = b"""\
+template<class T>
+CELER_CONSTEXPR_FUNCTION T ldg(T const* ptr)
+{
+#if CELER_DEVICE_COMPILE
+    return __ldg(ptr);
+#else
+    return *ptr;
+#endif
+}
+"""
+    report = classify("src/corecel/data/detail/LdgIteratorImpl.hh", source)
+    assert report.ecosystems == {"cuda": 1}
+    assert report.layers[Layer.KERNEL] == 1
