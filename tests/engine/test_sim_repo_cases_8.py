@@ -8,8 +8,10 @@ simulation: agent functions behind a macro, as NVRTC strings and as transpiled P
 acts-project/traccc (particle tracking with CUDA, HIP, SYCL and alpaka back ends),
 DualSPHysics/DualSPHysics (SPH fluid dynamics) and cms-patatrack/pixeltrack-standalone
 (pixel tracking ported to ten back ends, the CPU ones over CMS's cudaCompat.h); gamer-project/
-gamer (AMR astrophysics) and celeritas-project/celeritas (particle transport) were read with
-no miss found and are pinned as they are. Each snippet
+gamer (AMR astrophysics), celeritas-project/celeritas (particle transport) and devitocodes/
+devito (seismic stencils generated for OpenMP and OpenACC) were read with no miss found and
+are pinned as they are; CliMA/Oceananigans.jl (ocean model on KernelAbstractions) called
+NCCL through NCCL.jl. Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names;
 the expected layers are what a porting engineer reading that file would say.
 """
@@ -525,3 +527,57 @@ CELER_CONSTEXPR_FUNCTION T ldg(T const* ptr)
     report = classify("src/corecel/data/detail/LdgIteratorImpl.hh", source)
     assert report.ecosystems == {"cuda": 1}
     assert report.layers[Layer.KERNEL] == 1
+
+
+# -- CliMA/Oceananigans.jl and devitocodes/devito ---------------------------------------------
+
+
+def test_oceananigans_nccl_communicator_is_an_nvidia_library_call() -> None:
+    # ext/OceananigansNCCLExt/nccl_communicator.jl: a communicator per MPI group through
+    # NCCL.jl. Before, the file was portable Julia (no CUDA.jl name in it).
+    source = b"""\
+function create_nccl_comm_from_mpi(mpi_subcomm)
+    nranks = MPI.Comm_size(mpi_subcomm)
+    my_rank = MPI.Comm_rank(mpi_subcomm)
+    nccl_id = NCCL.UniqueID()
+    return NCCL.Communicator(nranks, my_rank; unique_id=nccl_id)
+end
+"""
+    path = "ext/OceananigansNCCLExt/nccl_communicator.jl"
+    assert classify(path, source).ecosystems == {"cuda": 2}
+    assert _layers(path, source) == {"vendor-library": 2, "portable": 4}
+
+
+def test_oceananigans_kernelabstractions_kernel_is_portable_device_code() -> None:
+    # src/Models/HydrostaticFreeSurfaceModels/compute_w_from_continuity.jl: one @kernel for
+    # every KernelAbstractions back end.
+    source = b"""\
+using KernelAbstractions: @kernel, @index
+
+@kernel function _compute_w_from_continuity!(U, grid)
+    i, j = @index(Global, NTuple)
+    u, v, w = U
+    @inbounds w[i, j, 1] = zero(eltype(w))
+end
+"""
+    report = classify(
+        "src/Models/HydrostaticFreeSurfaceModels/compute_w_from_continuity.jl", source
+    )
+    assert set(report.ecosystems) == {"portable-gpu"}
+    assert report.layers[Layer.KERNEL] == 5
+
+
+def test_devito_openacc_device_type_table_stays_portable() -> None:
+    # devito/passes/iet/languages/openacc.py: the generated OpenACC code picks the device type
+    # from a table naming both vendors; the generator itself is vendor-neutral Python.
+    source = b"""\
+class AccBB(PragmaLangBB):
+    mapper = {
+        'name': 'OpenACC',
+        'header': 'openacc.h',
+        AMDGPUX: Macro('acc_device_radeon'),
+        NVIDIAX: Macro('acc_device_nvidia'),
+        'init': lambda args: Call('acc_init', args),
+    }
+"""
+    assert _layers("devito/passes/iet/languages/openacc.py", source) == {"portable": 8}
