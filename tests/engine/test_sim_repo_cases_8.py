@@ -11,7 +11,8 @@ DualSPHysics/DualSPHysics (SPH fluid dynamics) and cms-patatrack/pixeltrack-stan
 gamer (AMR astrophysics), celeritas-project/celeritas (particle transport) and devitocodes/
 devito (seismic stencils generated for OpenMP and OpenACC) were read with no miss found and
 are pinned as they are; CliMA/Oceananigans.jl (ocean model on KernelAbstractions) called
-NCCL through NCCL.jl. Each snippet
+NCCL through NCCL.jl, gprMax/gprMax (FDTD electromagnetics) drives PyCUDA past its imports
+and electronic-structure/SIRIUS (DFT) names its solver namespace cg. Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names;
 the expected layers are what a porting engineer reading that file would say.
 """
@@ -581,3 +582,64 @@ class AccBB(PragmaLangBB):
     }
 """
     assert _layers("devito/passes/iet/languages/openacc.py", source) == {"portable": 8}
+
+
+# -- gprMax/gprMax and electronic-structure/SIRIUS ---------------------------------------------
+
+
+def test_gprmax_pycuda_host_code_counts_beyond_its_imports() -> None:
+    # gprMax/model_build_run.py solve_gpu: the context, the constant-memory copies, the kernels
+    # fetched from the SourceModule and their launches. Before, only the import lines counted.
+    source = b"""\
+def solve_gpu(G, kernels):
+    import pycuda.driver as drv
+    drv.init()
+    dev = drv.Device(G.gpu.deviceID)
+    ctx = dev.make_context()
+    update_e_gpu = kernels.get_function("update_e")
+    coeffs = kernels.get_global("updatecoeffsE")[0]
+    drv.memcpy_htod(coeffs, G.updatecoeffsE)
+    for iteration in range(G.iterations):
+        update_e_gpu(np.int32(G.nx), G.ID_gpu.gpudata, G.Ex_gpu.gpudata,
+                     block=G.tpb, grid=G.bpg)
+    ctx.pop()
+"""
+    layers = _layers("gprMax/model_build_run.py", source)
+    assert layers == {"vendor-path": 9, "portable": 3}
+
+
+def test_gprmax_cpu_path_with_block_and_grid_names_stays_portable() -> None:
+    # gprMax/fields_updates: a CPU function taking its own block and grid sizes, in a file that
+    # never imports PyCUDA.
+    source = b"""\
+def update_cpu(G, block, grid):
+    arrays = np.zeros(len(G.rxs))
+    run(block=block, grid=grid)
+    return arrays
+"""
+    assert _layers("gprMax/fields_updates.py", source) == {"portable": 4}
+
+
+def test_sirius_conjugate_gradient_namespace_is_no_cooperative_groups() -> None:
+    # apps/tests/test_lr_solver.cpp: sirius::cg::multi_cg is SIRIUS's own solver. Before, the
+    # call counted as CUDA cooperative-groups device code.
+    source = b"""\
+int run_test(Params &params) {
+    auto result = sirius::cg::multi_cg(linear_operator, preconditioner, X, B, U, C,
+                                       20, tol);
+    return result.size();
+}
+"""
+    assert _layers("apps/tests/test_lr_solver.cpp", source) == {"portable": 5}
+
+
+def test_sirius_cooperative_groups_alias_still_counts() -> None:
+    # The usual alias for cooperative groups in a CUDA kernel keeps counting as device code.
+    source = b"""\
+namespace cg = cooperative_groups;
+__device__ float block_sum(float v) {
+    cg::thread_block block = cg::this_thread_block();
+    return v;
+}
+"""
+    assert _layers("src/core/gpu_kernels/reduce.cuh", source) == {"kernel": 5}
