@@ -114,8 +114,8 @@ def test_popsift_appveyor_script_installing_the_cuda_toolkit_is_a_cuda_build() -
     source = b"""\
 @echo off
 echo Downloading CUDA toolkit 9
-appveyor DownloadFile https://developer.nvidia.com/compute/cuda/9.1/Prod/local_installers/cuda_9.1.85_windows -FileName setup.exe
-setup.exe -s nvcc_9.1 cublas_9.1 cudart_9.1
+appveyor DownloadFile https://developer.nvidia.com/compute/cuda/9.1/Prod/cuda_9.1_win -FileName c
+c.exe -s nvcc_9.1 cublas_9.1 cudart_9.1
 nvcc -V
 """
     report = classify("cudaInstallAppveyor.cmd", source)
@@ -248,7 +248,7 @@ def test_sunshine_cmake_passing_nvcc_options_by_compile_language() -> None:
     # cmake/targets/common.cmake: host flags forwarded to nvcc for the CUDA sources only.
     source = b"""\
 foreach(flag IN LISTS SUNSHINE_COMPILE_OPTIONS)
-  list(APPEND SUNSHINE_COMPILE_OPTIONS_CUDA "$<$<COMPILE_LANGUAGE:CUDA>:--compiler-options=${flag}>")
+  list(APPEND OPTIONS_CUDA "$<$<COMPILE_LANGUAGE:CUDA>:--compiler-options=${flag}>")
 endforeach()
 target_compile_options(sunshine PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${SUNSHINE_COMPILE_OPTIONS}>)
 """
