@@ -234,3 +234,27 @@ def test_thc_headers_replaced_by_aten_cuda_is_an_edit(tmp_path: Path) -> None:
     )
     assert (code, doc["verdict"]["gated_lines"]) == (0, 0)
     assert classify("deform_conv_cuda_kernel.cu", DEFORM.encode()).ecosystems["torch-cuda"] == 1
+
+
+# -- facebookresearch/detectron2 d38d716 "fix ci": a package query before the install ---------
+
+ACTION = """\
+runs:
+  using: composite
+  steps:
+    - run: |
+        sudo apt-get update
+        sudo apt-get --yes install cuda-toolkit-${{inputs.cuda-version}}
+"""
+
+
+def test_an_apt_cache_query_in_ci_adds_no_cuda_dependency(tmp_path: Path) -> None:
+    after = ACTION.replace(
+        "        sudo apt-get --yes",
+        "        apt-cache search cuda-toolkit\n        sudo apt-get --yes",
+    )
+    path = ".github/actions/install_linux_gpu_dep/action.yml"
+    code, doc = _change(tmp_path, {path: ACTION}, {path: after})
+    assert (code, doc["verdict"]["gated_lines"]) == (0, 0)
+    # Negative: the install itself is still a CUDA dependency.
+    assert _layers(path, after.encode())["vendor-path"] == 1
