@@ -428,8 +428,9 @@ def _versioned(
     """Per ecosystem: added vendor-path lines (not edits keeping their rule) that hold a
     version number and are, with their version numbers masked, a line the old version held
     under the same rule: a dependency matrix gaining CUDA 13.1 beside 13.0, a requirements
-    file gaining the cu121 wheel index beside cu118. The file depended on that vendor before; one more version
-    of the same dependency adds no lock-in. Kernel lines are never versions of each other."""
+    file gaining the cu121 wheel index beside cu118. The file depended on that vendor
+    before; one more version of the same dependency adds no lock-in. Kernel lines are never
+    versions of each other."""
     candidates: list[tuple[Rule, str]] = []
     new_lines = _lines(texts[1])
     skip = set(kept)
@@ -445,9 +446,9 @@ def _versioned(
         return {}
     held: set[tuple[str, str]] = set()
     for number, line in enumerate(_lines(texts[0]), 1):
-        rule_id = _rule_at(old, number)
-        if rule_id in rules and rules[rule_id].layer == Layer.VENDOR_PATH and _VERSION.search(line):
-            held.add((rule_id, _VERSION.sub("#", line.strip())))
+        held_rule = rules.get(_rule_at(old, number) or "")
+        if held_rule is not None and held_rule.layer == Layer.VENDOR_PATH and _VERSION.search(line):
+            held.add((held_rule.id, _VERSION.sub("#", line.strip())))
     versioned: Counter[str] = Counter(
         rule.ecosystem for rule, masked in candidates if (rule.id, masked) in held
     )
