@@ -417,6 +417,15 @@ _VERSION = re.compile(
 )
 
 
+def adds_a_version(patch: str) -> bool:
+    """Whether a unified diff adds a line holding a version number: the old version is then
+    needed to tell one more version of a dependency the file held from a new one."""
+    return any(
+        line.startswith("+") and not line.startswith("+++") and _VERSION.search(line)
+        for line in patch.splitlines()
+    )
+
+
 def _versioned(
     old: FileReport,
     new: FileReport,
