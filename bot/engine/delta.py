@@ -405,7 +405,63 @@ def file_delta(
         delta.kept_lines = _kept(old, new, added, removed)
         if texts is not None and texts[0] and texts[1]:
             delta.reflowed = _reflowed(delta.removed_code, delta.added_code, rules)
+    if old is not None and new is not None and texts is not None and texts[0] and texts[1]:
+        delta.versioned = _versioned(old, new, texts, added, delta.kept_lines, rules)
     return delta
+
+
+# A version number: dotted digits (12.1, 13.0.2), or the digits of a CUDA or ROCm wheel tag
+# (cu121, rocm6.2). Dotted digits inside a word or a longer dotted run are not one.
+_VERSION = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)+(?![\w.])|(?<=\bcu)\d{2,3}\b|(?<=\brocm)\d+(?:\.\d+)*"
+)
+
+
+def adds_a_version(patch: str) -> bool:
+    """Whether a unified diff adds a line holding a version number: the old version is then
+    needed to tell one more version of a dependency the file held from a new one."""
+    return any(
+        line.startswith("+") and not line.startswith("+++") and _VERSION.search(line)
+        for line in patch.splitlines()
+    )
+
+
+def _versioned(
+    old: FileReport,
+    new: FileReport,
+    texts: tuple[str, str],
+    added: Sequence[int],
+    kept: Sequence[int],
+    rules: Mapping[str, Rule],
+) -> dict[str, int]:
+    """Per ecosystem: added vendor-path lines (not edits keeping their rule) that hold a
+    version number and are, with their version numbers masked, a line the old version held
+    under the same rule: a dependency matrix gaining CUDA 13.1 beside 13.0, a requirements
+    file gaining the cu121 wheel index beside cu118. The file depended on that vendor
+    before; one more version of the same dependency adds no lock-in. Kernel lines are never
+    versions of each other."""
+    candidates: list[tuple[Rule, str]] = []
+    new_lines = _lines(texts[1])
+    skip = set(kept)
+    for number in added:
+        rule_id = _rule_at(new, number)
+        rule = rules.get(rule_id) if rule_id else None
+        if rule is None or rule.layer != Layer.VENDOR_PATH or number in skip:
+            continue
+        line = new_lines[number - 1].strip() if number <= len(new_lines) else ""
+        if _VERSION.search(line):
+            candidates.append((rule, _VERSION.sub("#", line)))
+    if not candidates:
+        return {}
+    held: set[tuple[str, str]] = set()
+    for number, line in enumerate(_lines(texts[0]), 1):
+        held_rule = rules.get(_rule_at(old, number) or "")
+        if held_rule is not None and held_rule.layer == Layer.VENDOR_PATH and _VERSION.search(line):
+            held.add((held_rule.id, _VERSION.sub("#", line.strip())))
+    versioned: Counter[str] = Counter(
+        rule.ecosystem for rule, masked in candidates if (rule.id, masked) in held
+    )
+    return dict(versioned)
 
 
 def _markers_on(

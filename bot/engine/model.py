@@ -190,6 +190,10 @@ class FileDelta:
     # Ecosystems whose added lines hold no code the removed ones did not (a reformat that
     # spreads the same code over more lines): known only when both texts were at hand.
     reflowed: list[str] = field(default_factory=list)
+    # Per ecosystem: added vendor-path lines that are a line the old version held under the
+    # same rule with another version number (CUDA 13.1 listed beside 13.0): one more version
+    # of a dependency the file already had, known only when both texts were at hand.
+    versioned: dict[str, int] = field(default_factory=dict)
     # The stripped text of the non-portable lines removed and added, per rule id (known when
     # the texts were at hand): the gate tells code moved between files from new code.
     removed_code: dict[str, list[str]] = field(default_factory=dict)

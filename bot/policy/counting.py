@@ -19,7 +19,10 @@ portability header that defines the same neutral names for two or more vendors (
 gpuMalloc cudaMalloc`` under one ``#if`` branch, ``#define gpuMalloc hipMalloc`` under the
 other) is no growth either: its aliases, vendor includes and switches are vendor-path lines
 in the census, where a port to another vendor adds a branch, but the change that adds them
-moves the code calling the neutral names off a single vendor. ``gate: strict`` counts every
+moves the code calling the neutral names off a single vendor. A vendor-path line that is
+a line the file held with another version number (``cuda-version=13.1`` listed beside
+``cuda-version=13.0``, the ``cu121`` wheel index beside ``cu118``) is one more
+version of a dependency the file already had, and no growth. ``gate: strict`` counts every
 added line, as a touch-based gate does.
 
 A baseline (bot/policy/baseline.py) records a file's lines per ecosystem; only lines past
@@ -57,6 +60,8 @@ class EcosystemLines:
     #: Added lines netted against the removed lines of the file this one moved from.
     rewritten: int = 0
     moved_from: str | None = None  # that file's path
+    #: Added vendor-path lines that are a line the file held with another version number.
+    versioned: int = 0
 
     @property
     def why(self) -> str:
@@ -75,6 +80,8 @@ class EcosystemLines:
             parts.append(f"{self.listed} naming source files")
         if self.aliased:
             parts.append(f"{self.aliased} in a header aliasing several vendors")
+        if self.versioned:
+            parts.append(f"{self.versioned} another version of a dependency the file held")
         if self.reflowed:
             parts.append("the same code reformatted")
         if self.baseline is not None:
@@ -319,10 +326,11 @@ def count_lines(
         out = moved.out.get(name, 0) if moved and not strict else 0
         named = listed.get(name, 0)
         aliased = aliasing.get(name, 0)
+        versioned = 0 if strict else f.versioned.get(name, 0)
         # Removed lines that went to another file do not offset this file's new ones; added
         # file names are no growth (removed ones offset as any removed line: a source list
         # folded into one variable is no growth either).
-        counted = a if strict else max(0, a - named - aliased - into - max(0, r - out))
+        counted = a if strict else max(0, a - named - aliased - versioned - into - max(0, r - out))
         # A moved file's edits: its added lines net against what the deleted file lost.
         rewritten = min(counted, moved.rewritten.get(name, 0)) if moved and not strict else 0
         counted -= rewritten
@@ -349,6 +357,7 @@ def count_lines(
                 aliased,
                 rewritten,
                 moved.source if rewritten and moved else None,
+                versioned,
             )
         )
     counting = {e.ecosystem for e in ecosystems if e.counted}

@@ -3,7 +3,9 @@
 Requests are kept few. The file list (100 a page); the merge base from one compare, since
 files are diffed against the merge base as GitHub's own PR diff is (commits on the base
 branch never count as the PR's); and a version of a file only where it matters: the old one
-when the patch removes lines (or there is no patch), the new one when it adds lines, and only
+when the patch removes lines (or there is no patch, or it adds a line holding a version
+number, which may be one more version of a dependency the file held), the new one when it
+adds lines, and only
 for files the engine can read and the path filters keep.
 
 Small PRs read those versions blob by blob (base blob SHAs from ONE recursive tree of the
@@ -28,7 +30,13 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bot.engine.delta import change_delta, changed_lines, changed_lines_from_patch, file_delta
+from bot.engine.delta import (
+    adds_a_version,
+    change_delta,
+    changed_lines,
+    changed_lines_from_patch,
+    file_delta,
+)
 from bot.engine.languages import may_hold_code
 from bot.engine.model import ChangeDelta, FileDelta, FileReport
 from bot.github.contents import BlobReader, file_contents, read_tree
@@ -85,6 +93,9 @@ class _Plan:
     new: FileReport | None = None
     old_text: str = ""  # kept when there is no patch, or the file has non-portable lines
     new_text: str = ""
+    #: The patch adds a line holding a version number: the old version tells whether it is
+    #: one more version of a vendor dependency the file held (no growth) or a new one.
+    versions: bool = False
 
     @property
     def needs_new(self) -> bool:
@@ -92,7 +103,9 @@ class _Plan:
 
     @property
     def needs_old(self) -> bool:
-        return self.status != "added" and (self.removed is None or bool(self.removed))
+        return self.status != "added" and (
+            self.removed is None or bool(self.removed) or self.versions
+        )
 
     @property
     def reads(self) -> int:
@@ -130,7 +143,10 @@ def _plan(file: PRFile) -> _Plan:
         with suppress(ValueError):
             added, removed = changed_lines_from_patch(file.patch)
     status = _STATUS.get(file.status, file.status)
-    return _Plan(file, status, file.previous_filename or file.filename, added, removed)
+    versions = bool(added) and not removed and adds_a_version(file.patch or "")
+    return _Plan(
+        file, status, file.previous_filename or file.filename, added, removed, versions=versions
+    )
 
 
 @dataclass(slots=True)

@@ -8,6 +8,7 @@ import json
 
 from bot.review.change import MAX_BLOB_READS
 from bot.review.check_output import ANNOTATIONS_PER_RUN
+from tests.engine.test_commits_repo_cases_8 import DEPENDENCIES
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
 from tests.policy.test_gate_growth import CUDA, HIP, vendor_header
 from tests.review.conftest import RETRY_ATTEMPTS, Bot
@@ -451,3 +452,23 @@ async def test_github_failing_mid_run_leaves_no_run_in_progress(bot: Bot) -> Non
     assert latest.id != run.id
     assert "without a compute-API decision" in latest.output["title"]
     assert len(bot.sticky(repo, pr.number)) == 1
+
+
+async def test_one_more_cuda_version_in_a_dependency_matrix_is_no_growth(bot: Bot) -> None:
+    # rapidsai/cuml's "Add CUDA 13.1 support": the patch only adds lines, so the old version
+    # is read for its version lines; the same change in a file naming no CUDA still fails.
+    more = '          - matrix:\n              cuda: "13.1"\n'
+    more += "            packages:\n              - cuda-version=13.1\n"
+    repo = new_repo(bot.fake, {"dependencies.yaml": DEPENDENCIES, "env.yaml": "dependencies:\n"})
+    pr = open_pr(repo, {"dependencies.yaml": DEPENDENCIES + more})
+    await bot.pr_event(repo, pr, "opened")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "success"
+    assert len(bot.fake.requests_to("GET", r"/git/blobs/")) == 2  # both versions
+
+    repo.push_to_pr(pr.number, {"env.yaml": "dependencies:\n  - cuda-version=13.1\n"})
+    await bot.pr_event(repo, pr, "synchronize")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+    warned = {a["path"] for a in run.annotations if a["annotation_level"] == "warning"}
+    assert warned == {"env.yaml"}  # the version line stays a notice
