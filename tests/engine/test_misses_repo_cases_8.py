@@ -1,0 +1,147 @@
+"""Cases for the engine-level misses the seventh audits and their random samples left (issue 27).
+
+GPUOpen-Effects/FidelityFX-FSR2 (HLSL and GLSL shader code kept in .h headers). Each snippet
+is a small rewrite, in our own words, of a pattern found in the repository its test names;
+the expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from tests.engine.test_ml_repo_cases import _layers
+
+# -- GPUOpen-Effects/FidelityFX-FSR2: shader code in .h headers --------------------------------
+
+
+def test_fidelityfx_shared_shader_header_is_hlsl_kernel_code() -> None:
+    # src/ffx-fsr2-api/shaders/ffx_fsr2_accumulate.h: written once through FidelityFX's
+    # portable types and included by both ffx_fsr2_accumulate_pass.hlsl and .glsl. No include,
+    # no HLSL or GLSL keyword of its own: the vector types returned and initialised say GPU.
+    source = b"""\
+#ifndef FFX_FSR2_ACCUMULATE_H
+#define FFX_FSR2_ACCUMULATE_H
+
+FfxFloat32 GetPxHrVelocity(FfxFloat32x2 fMotionVector)
+{
+    return length(fMotionVector * DisplaySize());
+}
+
+FfxFloat32x3 Blend(FfxFloat32x3 fHistory, FfxFloat32x4 fUpsampled)
+{
+    const FfxFloat32x3 fAlpha = fUpsampled.www / ffxMax(FSR2_EPSILON.xxx, fHistory);
+    return ffxLerp(fHistory, fUpsampled.xyz, fAlpha);
+}
+
+#endif
+"""
+    report = classify("src/ffx-fsr2-api/shaders/ffx_fsr2_accumulate.h", source)
+    assert report.language == "HLSL"
+    assert report.ecosystems == {"hlsl": 12}
+    assert _layers("src/ffx-fsr2-api/shaders/ffx_fsr2_accumulate.h", source) == {"kernel": 12}
+
+
+def test_fidelityfx_cpu_side_headers_stay_portable_c() -> None:
+    # ffx_core_cpu.h: on the CPU FidelityFX's vector types are C arrays, indexed, never
+    # returned; ffx_common_types.h only names the types per language. Both stay host C.
+    cpu = b"""\
+#define FFX_STATIC static
+
+FFX_STATIC FfxFloat32 ffxDot3(FfxFloat32x3 a, FfxFloat32x3 b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+FFX_STATIC void ffxOpAAddOneF3(FfxFloat32x3 d, FfxFloat32x3 a, FfxFloat32 b)
+{
+    FfxFloat32x3 t = { b, b, b };
+    d[0] = a[0] + t[0];
+}
+"""
+    types = b"""\
+#if defined(FFX_CPU)
+typedef float FfxFloat32x2[2];
+#elif defined(FFX_HLSL)
+typedef float2 FfxFloat32x2;
+#elif defined(FFX_GLSL)
+#define FfxFloat32x2 vec2
+#endif
+"""
+    for path, source in (
+        ("src/ffx-fsr2-api/shaders/ffx_core_cpu.h", cpu),
+        ("src/ffx-fsr2-api/shaders/ffx_common_types.h", types),
+    ):
+        report = classify(path, source)
+        assert report.language == "C Header", path
+        assert set(_layers(path, source)) == {"portable"}, path
+
+
+def test_fidelityfx_glsl_callbacks_header_is_glsl_kernel_code() -> None:
+    # ffx_fsr2_callbacks_glsl.h: the GLSL pass's resource bindings and accessors.
+    source = b"""\
+#if defined(FSR2_BIND_SRV_INPUT_COLOR)
+layout (set = 1, binding = FSR2_BIND_SRV_INPUT_COLOR) uniform texture2D r_input_color_jittered;
+#endif
+
+FfxFloat32x3 LoadInputColor(FfxInt32x2 iPxPos)
+{
+    return texelFetch(r_input_color_jittered, iPxPos, 0).rgb;
+}
+"""
+    report = classify("src/ffx-fsr2-api/shaders/ffx_fsr2_callbacks_glsl.h", source)
+    assert report.language == "GLSL"
+    assert report.ecosystems == {"vulkan": 7}
+
+
+def test_fidelityfx_hlsl_callbacks_header_is_hlsl_kernel_code() -> None:
+    # ffx_fsr2_callbacks_hlsl.h: typed resources bound to registers, a groupshared array.
+    source = b"""\
+#if defined(FSR2_BIND_SRV_INPUT_COLOR)
+Texture2D<FfxFloat32x4> r_input_color_jittered : FFX_FSR2_DECLARE_SRV(FSR2_BIND_SRV_INPUT_COLOR);
+#endif
+RWTexture2D<float4> rw_upscaled_output : register(u0);
+groupshared uint spdCounter;
+
+float4 LoadInputColor(int2 iPxPos)
+{
+    return r_input_color_jittered[iPxPos];
+}
+"""
+    report = classify("src/ffx-fsr2-api/shaders/ffx_fsr2_callbacks_hlsl.h", source)
+    assert report.language == "HLSL"
+    assert _layers("src/ffx-fsr2-api/shaders/ffx_fsr2_callbacks_hlsl.h", source) == {"kernel": 9}
+
+
+def test_cxx_headers_naming_gpu_vector_types_stay_c() -> None:
+    # Host headers that name shader-looking words: a CUDA header with float2 and __device__,
+    # a math library with texelFetch-like helpers in a namespace, a D3D12 host header naming
+    # Texture2D in a C++ template, a C struct with a register field, an OpenGL loader.
+    for path, source in (
+        (
+            "include/vec_math.h",
+            b"__device__ inline float2 operator+(float2 a, float2 b) {\n"
+            b"    return make_float2(a.x + b.x, a.y + b.y);\n}\n",
+        ),
+        (
+            "include/glm_like/packing.h",
+            b"namespace glm {\nuint packHalf2x16(vec2 const& v);\n"
+            b"vec4 texelFetch(sampler const& s, ivec2 p, int lod);\n}\n",
+        ),
+        (
+            "src/renderer/d3d12_resources.h",
+            b"#include <d3d12.h>\ntemplate <typename T> struct Texture2D { T* res; };\n"
+            b"static Texture2D<ID3D12Resource> color_target;\n"
+            b"class Renderer { public: void draw(); };\n",
+        ),
+        (
+            "src/cpu/state.h",
+            b"struct cpu_state {\n    unsigned int reg;\n};\n"
+            b"void layout(struct cpu_state* s);\n",
+        ),
+        (
+            "src/gl/loader.h",
+            b"#define GL_TEXTURE_2D 0x0DE1\n"
+            b"typedef void (*PFNGLTEXIMAGE2DPROC)(unsigned int target, int level);\n",
+        ),
+    ):
+        report = classify(path, source)
+        assert report.language == "C Header", path
