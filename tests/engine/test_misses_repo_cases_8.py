@@ -145,3 +145,51 @@ def test_cxx_headers_naming_gpu_vector_types_stay_c() -> None:
     ):
         report = classify(path, source)
         assert report.language == "C Header", path
+
+
+# -- NVIDIA/k8s-device-plugin: NVIDIA's libraries loaded by name from Go ------------------------
+
+
+def test_device_plugin_loading_libcuda_by_name_is_an_nvidia_code_path() -> None:
+    # internal/cuda/api.go: libcuda named in a constant and opened with go-nvml's dl.New; the
+    # driver's entry points are then reached through the package's own wrappers.
+    source = b"""\
+package cuda
+
+import (
+	"github.com/NVIDIA/go-nvml/pkg/dl"
+)
+
+const (
+	libraryName      = "libcuda.so.1"
+	libraryLoadFlags = dl.RTLD_LAZY | dl.RTLD_GLOBAL
+)
+
+var cuda *dl.DynamicLibrary
+
+func Init() Result {
+	lib := dl.New(libraryName, libraryLoadFlags)
+	if err := lib.Open(); err != nil {
+		return ERROR_UNKNOWN
+	}
+	cuda = lib
+	return SUCCESS
+}
+"""
+    report = classify("internal/cuda/api.go", source)
+    assert report.ecosystems == {"cuda": 1}
+    assert [(f.rule, f.start_line) for f in report.findings] == [("cuda.library-load-name", 8)]
+
+
+def test_strings_merely_naming_nvidia_libraries_stay_portable() -> None:
+    # A package list and a help text name libcuda; another vendor's library is loaded.
+    source = b"""\
+package info
+
+var packages = []string{"libcuda1", "nvidia-container-toolkit"}
+
+const hint = "install the NVIDIA driver (libcuda.so.1) first"
+
+func load() { dl.New("libamdhip64.so", dl.RTLD_LAZY) }
+"""
+    assert _layers("internal/info/version.go", source) == {"portable": 4}
