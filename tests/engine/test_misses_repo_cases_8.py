@@ -193,3 +193,43 @@ const hint = "install the NVIDIA driver (libcuda.so.1) first"
 func load() { dl.New("libamdhip64.so", dl.RTLD_LAZY) }
 """
     assert _layers("internal/info/version.go", source) == {"portable": 4}
+
+
+# -- huggingface/text-embeddings-inference: Cargo features pulling CUDA crates -----------------
+
+
+def test_cargo_cuda_feature_and_cuda_crates_are_vendor_build_configuration() -> None:
+    # backends/candle/Cargo.toml: candle's CUDA kernel crates as optional dependencies, and
+    # the `cuda` feature turning on candle's CUDA build and those crates.
+    source = b"""\
+[dependencies]
+candle = { workspace = true }
+candle-nn = { workspace = true }
+candle-cublaslt = { workspace = true, optional = true }
+candle-layer-norm = { workspace = true, optional = true }
+serde = { workspace = true }
+
+[features]
+metal = ["candle/metal", "candle-nn/metal"]
+cuda = ["candle/_cuda", "candle-nn/_cuda", "dep:candle-cublaslt", "dep:candle-layer-norm"]
+flash-attn = ["dep:candle-flash-attn", "cuda"]
+"""
+    report = classify("backends/candle/Cargo.toml", source)
+    assert [(f.rule, f.start_line, f.end_line) for f in report.findings] == [
+        ("deps.cuda-crate", 4, 5),
+        ("deps.cuda-crate", 10, 11),
+    ]
+    assert _layers("backends/candle/Cargo.toml", source) == {"vendor-path": 4, "portable": 6}
+
+
+def test_a_cuda_crate_own_manifest_and_workspace_members_stay_portable() -> None:
+    # The crate's own [package] name, its keywords, and a workspace listing member folders.
+    source = b"""\
+[package]
+name = "candle-kernels"
+keywords = ["cuda", "candle"]
+
+[workspace]
+members = ["candle-core", "candle-kernels", "candle-flash-attn"]
+"""
+    assert _layers("candle-kernels/Cargo.toml", source) == {"portable": 5}
