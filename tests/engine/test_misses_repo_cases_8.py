@@ -233,3 +233,25 @@ keywords = ["cuda", "candle"]
 members = ["candle-core", "candle-kernels", "candle-flash-attn"]
 """
     assert _layers("candle-kernels/Cargo.toml", source) == {"portable": 5}
+
+
+def test_fidelityfx_v1_header_gpu_branches_are_kernel_and_cpu_set_up_portable() -> None:
+    # bkaradzic/bgfx examples/46-fsr/ffx_fsr1.h: FSR 1's CPU constant set-up (A_STATIC), then
+    # the EASU pass under `#if defined(A_GPU)`, compiled as HLSL or GLSL by the passes.
+    source = b"""\
+A_STATIC void FsrEasuCon(outAU4 con0, AF1 inputViewportInPixelsX) {
+  con0[0] = AU1_AF1(inputViewportInPixelsX);
+}
+
+#if defined(A_GPU)&&defined(FSR_EASU_F)
+ AF3 FsrEasuRF(AF2 p);
+ void FsrEasuF(out AF3 pix, AU2 ip, AU4 con0) {
+  AF2 pp = AF2(ip) * AF2_AU2(con0.xy) + AF2_AU2(con0.zw);
+  pix = FsrEasuRF(pp);
+ }
+#endif
+"""
+    report = classify("examples/46-fsr/ffx_fsr1.h", source)
+    assert report.language == "C Header"
+    assert report.ecosystems == {"hlsl": 7}
+    assert _layers("examples/46-fsr/ffx_fsr1.h", source) == {"kernel": 7, "portable": 3}
