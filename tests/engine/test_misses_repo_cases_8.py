@@ -112,33 +112,33 @@ float4 LoadInputColor(int2 iPxPos)
 
 
 def test_cxx_headers_naming_gpu_vector_types_stay_c() -> None:
-    # Host headers that name shader-looking words: a CUDA header with float2 and __device__,
+    # Host headers in shader folders or with shader names (the only ones the heuristics read)
+    # that name shader-looking words: a CUDA header with float2 and __device__,
     # a math library with texelFetch-like helpers in a namespace, a D3D12 host header naming
     # Texture2D in a C++ template, a C struct with a register field, an OpenGL loader.
     for path, source in (
         (
-            "include/vec_math.h",
+            "src/shaders/vec_math.h",
             b"__device__ inline float2 operator+(float2 a, float2 b) {\n"
             b"    return make_float2(a.x + b.x, a.y + b.y);\n}\n",
         ),
         (
-            "include/glm_like/packing.h",
+            "include/shader_math/packing.h",
             b"namespace glm {\nuint packHalf2x16(vec2 const& v);\n"
             b"vec4 texelFetch(sampler const& s, ivec2 p, int lod);\n}\n",
         ),
         (
-            "src/renderer/d3d12_resources.h",
+            "src/renderer/shader_resources.h",
             b"#include <d3d12.h>\ntemplate <typename T> struct Texture2D { T* res; };\n"
             b"static Texture2D<ID3D12Resource> color_target;\n"
             b"class Renderer { public: void draw(); };\n",
         ),
         (
-            "src/cpu/state.h",
-            b"struct cpu_state {\n    unsigned int reg;\n};\n"
-            b"void layout(struct cpu_state* s);\n",
+            "src/shaders/cpu_state.h",
+            b"struct cpu_state {\n    unsigned int reg;\n};\nvoid layout(struct cpu_state* s);\n",
         ),
         (
-            "src/gl/loader.h",
+            "src/gl/glsl_loader.h",
             b"#define GL_TEXTURE_2D 0x0DE1\n"
             b"typedef void (*PFNGLTEXIMAGE2DPROC)(unsigned int target, int level);\n",
         ),

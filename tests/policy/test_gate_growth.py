@@ -531,8 +531,9 @@ def test_a_file_copied_before_its_edit_is_new_lock_in_not_a_move() -> None:
         delta("ci/Dockerfile.GPU-2014", CUDA_DOCKERFILE, CPU_BASE_DOCKERFILE),
         delta("ci/Dockerfile.GPU-2_28", None, CUDA_DOCKERFILE),
     ]
-    old = count_lines(delta("Dockerfile", None, CUDA_DOCKERFILE), DEFAULT_POLICY.layers, strict=False)
-    new = count_lines(delta("Dockerfile", None, CPU_BASE_DOCKERFILE), DEFAULT_POLICY.layers, strict=False)
+    layers = DEFAULT_POLICY.layers
+    old = count_lines(delta("Dockerfile", None, CUDA_DOCKERFILE), layers, strict=False)
+    new = count_lines(delta("Dockerfile", None, CPU_BASE_DOCKERFILE), layers, strict=False)
     verdict = judge(*copied)
     assert verdict.conclusion == "failure"
     # The repository holds the original's lines twice, less what the edit dropped.
