@@ -182,7 +182,8 @@ func Init() Result {
 
 
 def test_strings_merely_naming_nvidia_libraries_stay_portable() -> None:
-    # A package list and a help text name libcuda; another vendor's library is loaded.
+    # A package list and a help text name libcuda; the load of AMD's runtime is AMD's
+    # (hip.library-load-name).
     source = b"""\
 package info
 
@@ -192,7 +193,8 @@ const hint = "install the NVIDIA driver (libcuda.so.1) first"
 
 func load() { dl.New("libamdhip64.so", dl.RTLD_LAZY) }
 """
-    assert _layers("internal/info/version.go", source) == {"portable": 4}
+    assert classify("internal/info/version.go", source).ecosystems == {"hip": 1}
+    assert _layers("internal/info/version.go", source) == {"vendor-path": 1, "portable": 3}
 
 
 # -- huggingface/text-embeddings-inference: Cargo features pulling CUDA crates -----------------
@@ -255,3 +257,39 @@ A_STATIC void FsrEasuCon(outAU4 con0, AF1 inputViewportInPixelsX) {
     assert report.language == "C Header"
     assert report.ecosystems == {"hlsl": 7}
     assert _layers("examples/46-fsr/ffx_fsr1.h", source) == {"kernel": 7, "portable": 3}
+
+
+def test_an_nv_extension_among_others_under_an_if_does_not_lock_the_shader_to_nvidia() -> None:
+    # ffx_core_glsl.h enables GL_NV_shader_atomic_int64 after GL_ARB_gpu_shader_int64, both
+    # under `#if defined(FFX_LONG)`; Tencent/ncnn's gemm_int8_cm.comp enables two GL_NV_
+    # extensions in the `#elif` beside its KHR cooperative-matrix branch. Neither file is
+    # NVIDIA-only: the extensions' run follows an #if, not a plain line.
+    ffx = b"""\
+#if defined(FFX_LONG)
+    #extension GL_ARB_gpu_shader_int64 : require
+    #extension GL_NV_shader_atomic_int64 : require
+#endif
+layout (set = 1, binding = 0) uniform texture2D r_input_color;
+FfxFloat32x3 LoadInput(FfxInt32x2 p) { return texelFetch(r_input_color, p, 0).rgb; }
+"""
+    report = classify("src/ffx-fsr2-api/shaders/ffx_core_glsl.h", ffx)
+    assert report.language == "GLSL"
+    assert "vulkan.nv-extension-shader" not in {f.rule for f in report.findings}
+    ncnn = b"""\
+#version 450
+#if ncnn_VK_KHR_cooperative_matrix
+#extension GL_KHR_cooperative_matrix : require
+#elif ncnn_VK_NV_cooperative_matrix
+#extension GL_NV_cooperative_matrix : require
+#extension GL_NV_integer_cooperative_matrix : require
+#endif
+layout (local_size_x = 32) in;
+void main() {}
+"""
+    rules = {f.rule for f in classify("src/layer/vulkan/shader/gemm_int8_cm.comp", ncnn).findings}
+    assert "vulkan.nv-extension-shader" not in rules
+    # Enabled outright, after a plain line, the extensions do make it NVIDIA's.
+    plain = ncnn.replace(b"#elif ncnn_VK_NV_cooperative_matrix\n", b"#endif\n", 1)
+    plain = plain.replace(b"#endif\nlayout", b"layout", 1)
+    rules = {f.rule for f in classify("shader/gemm_nv.comp", plain).findings}
+    assert "vulkan.nv-extension-shader" in rules
