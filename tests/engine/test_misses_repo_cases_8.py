@@ -293,3 +293,6 @@ void main() {}
     plain = plain.replace(b"#endif\nlayout", b"layout", 1)
     rules = {f.rule for f in classify("shader/gemm_nv.comp", plain).findings}
     assert "vulkan.nv-extension-shader" in rules
+    # The guarded files stay cross-vendor shader code, every line of them.
+    assert _layers("src/ffx-fsr2-api/shaders/ffx_core_glsl.h", ffx) == {"kernel": 6}
+    assert classify("src/layer/vulkan/shader/gemm_int8_cm.comp", ncnn).ecosystems == {"vulkan": 9}
