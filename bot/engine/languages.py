@@ -33,7 +33,7 @@ class _Heuristic:
     extensions: frozenset[str]
     language: Language
     path: re.Pattern[str] | None  # the path must match
-    keyword: str  # literal the text must hold before ``pattern`` is tried
+    keywords: tuple[str, ...]  # literals, one of which the text must hold before ``pattern``
     pattern: re.Pattern[str] | None  # the text must match
     unless: re.Pattern[str] | None  # the text must not match
 
@@ -42,7 +42,7 @@ class _Heuristic:
             (self.path is None or self.path.search(path) is not None)
             and (
                 self.pattern is None
-                or (self.keyword in text and literals.search(self.pattern, text))
+                or (any(k in text for k in self.keywords) and literals.search(self.pattern, text))
             )
             and not (self.unless and literals.search(self.unless, text))
         )
@@ -95,7 +95,8 @@ def _load() -> tuple[
             frozenset(h["extensions"]),
             by_name[h["language"]],
             regex(h["path"], 0) if h.get("path") else None,
-            h.get("keyword", ""),
+            # `keyword`: one literal, or a list of which any will do ("" holds everywhere).
+            tuple(k if isinstance(k := h.get("keyword", ""), list) else [k]),
             regex(literal_first(h["pattern"]), re.M) if h.get("pattern") else None,
             regex(literal_first(h["unless"]), re.M) if h.get("unless") else None,
         )

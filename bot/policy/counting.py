@@ -334,14 +334,17 @@ def count_lines(
         # A moved file's edits: its added lines net against what the deleted file lost.
         rewritten = min(counted, moved.rewritten.get(name, 0)) if moved and not strict else 0
         counted -= rewritten
-        if not strict and name in f.reflowed:
-            counted = 0  # the same code over more lines
+        # The same code over more lines, if any of the removed lines stayed this file's:
+        # those another file took word for word (a copy of the file before its edit) were
+        # moved there and reflow into nothing here.
+        reflowed = not strict and name in f.reflowed and r > out
+        if reflowed:
+            counted = 0
         recorded = None
         if baseline is not None:
             recorded = baseline.get(name, 0)
             past = sum(after.get(name, {}).values()) - recorded
             counted = max(0, min(counted, past))
-        reflowed = not strict and name in f.reflowed
         ecosystems.append(
             EcosystemLines(
                 name,

@@ -18,6 +18,7 @@ from bot.cli import main
 from bot.render import text
 from bot.render.json_out import load_schema
 from tests.cli.gitrepo import commit, git, init, write
+from tests.policy.test_gate_growth import CPU_BASE_DOCKERFILE, CUDA_DOCKERFILE
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -356,6 +357,29 @@ def test_git_move_rename_detection_skipped_is_judged_as_edits_in_place(repo: Pat
     copy = next(f for f in json.loads(out)["files"] if f["path"] == "ops/new.cu")
     gated = copy["added"]["kernel"] + copy["added"]["vendor-path"]
     assert json.loads(out)["verdict"]["gated_lines"] == gated > 0
+
+
+def test_git_dockerfile_copied_before_its_edit_fails_moved_passes(repo: Path) -> None:
+    # soedinglab/MMseqs2 4aaecb8f, on real git with copy detection on (git's -C reports the
+    # new file as a copy of the old version): the copy is new lock-in; a move is not.
+    git(repo, "config", "diff.renames", "copies")
+    commit(repo, {"ci/Dockerfile.GPU-2014": CUDA_DOCKERFILE}, "a CUDA build")
+    git(repo, "branch", "cuda-build")
+    git(repo, "checkout", "-q", "-b", "copied")
+    commit(
+        repo,
+        {"ci/Dockerfile.GPU-2014": CPU_BASE_DOCKERFILE, "ci/Dockerfile.GPU-2_28": CUDA_DOCKERFILE},
+        "a second CUDA build",
+    )
+    code, out, err = run("diff", "cuda-build", "copied", "--repo", str(repo), "--format", "json")
+    assert code == 1, out + err
+    assert json.loads(out)["verdict"]["gated_lines"] == 1
+    git(repo, "checkout", "-q", "-b", "moved", "cuda-build")
+    git(repo, "mv", "ci/Dockerfile.GPU-2014", "ci/Dockerfile.GPU-2_28")
+    commit(repo, {}, "the build renamed")
+    code, out, err = run("diff", "cuda-build", "moved", "--repo", str(repo), "--format", "json")
+    assert code == 0, out + err
+    assert json.loads(out)["verdict"]["gated_lines"] == 0
 
 
 def test_git_deleting_a_kernel_passes_and_counts_removed_lines(repo: Path) -> None:

@@ -130,9 +130,10 @@ int nvml_set_clocks(nvml_handle *h, int dev, unsigned mem, unsigned gpu)
     report = classify("nvml.cpp", source)
     assert report.language == "C++"
     # NVML is a management library with no mapped peer (AMD SMI differs call by call): its
-    # calls are an NVIDIA code path (cuda.nvml), as lane t's NVML and DCGM cases count them.
-    assert report.layers[Layer.VENDOR_PATH] == 5
-    assert report.ecosystems == {"cuda": 5}
+    # calls are an NVIDIA code path (cuda.nvml), as lane t's NVML and DCGM cases count them;
+    # so is the load of libnvidia-ml by name (cuda.library-load-name, round 8).
+    assert report.layers[Layer.VENDOR_PATH] == 6
+    assert report.ecosystems == {"cuda": 6}
 
 
 def test_ccminer_nvapi_calls_are_an_nvidia_code_path() -> None:

@@ -510,6 +510,40 @@ def test_a_new_file_mostly_new_is_no_move_and_a_deleted_file_pairs_once() -> Non
     assert (moved[1].source, moved[2].source) == ("csrc/a.cu", None)
 
 
+CUDA_DOCKERFILE = """\
+FROM nvidia/cuda:12.4.1-devel-ubuntu22.04
+WORKDIR /work
+RUN cmake -DENABLE_CUDA=1 -DCMAKE_CUDA_ARCHITECTURES="75-real;80-real;90-real;100-real" ..
+"""
+CPU_BASE_DOCKERFILE = """\
+FROM ubuntu:22.04
+WORKDIR /work
+RUN cmake -DENABLE_CUDA=1 -DCMAKE_CUDA_ARCHITECTURES="75-real;80-real;90" ..
+"""
+
+
+def test_a_file_copied_before_its_edit_is_new_lock_in_not_a_move() -> None:
+    # soedinglab/MMseqs2 4aaecb8f: the CUDA build's Dockerfile copied to a new name for a
+    # second CUDA build, and the original edited (its CUDA base image dropped, its
+    # architecture list shortened). The copy holds the original's removed lines word for
+    # word; those lines cannot also be the original's edit reflowed: one of them is growth.
+    copied = [
+        delta("ci/Dockerfile.GPU-2014", CUDA_DOCKERFILE, CPU_BASE_DOCKERFILE),
+        delta("ci/Dockerfile.GPU-2_28", None, CUDA_DOCKERFILE),
+    ]
+    layers = DEFAULT_POLICY.layers
+    old = count_lines(delta("Dockerfile", None, CUDA_DOCKERFILE), layers, strict=False)
+    new = count_lines(delta("Dockerfile", None, CPU_BASE_DOCKERFILE), layers, strict=False)
+    verdict = judge(*copied)
+    assert verdict.conclusion == "failure"
+    # The repository holds the original's lines twice, less what the edit dropped.
+    assert verdict.gated_lines == new.counted == old.counted - 1 > 0
+    # Moved, the original deleted, the same file is no growth.
+    assert judge(delta("ci/Dockerfile.GPU", CUDA_DOCKERFILE, None), copied[1]).gated_lines == 0
+    # Edited in place alone, the original shrinks: no growth.
+    assert judge(copied[0]).conclusion == "success"
+
+
 NAMES = ("Malloc", "Free", "Memcpy", "DeviceSynchronize", "Stream_t")
 
 

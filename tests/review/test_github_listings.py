@@ -7,6 +7,7 @@ import pytest
 
 from bot.sources.files import MAX_FILE_BYTES, classify_entry
 from tests.fakegithub.endpoints import repos as repos_endpoint
+from tests.policy.test_gate_growth import CPU_BASE_DOCKERFILE, CUDA_DOCKERFILE
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import (
     KERNEL,
@@ -237,3 +238,23 @@ async def test_retargeting_a_pr_to_another_base_branch_checks_it_again(bot: Bot)
     run = bot.runs(repo, pr.head_sha)[-1]
     assert run.conclusion == "success"
     assert run.output["title"] == "No non-portable lines added or removed"
+
+
+async def test_a_dockerfile_copied_before_its_edit_is_new_lock_in_through_the_check(
+    bot: Bot,
+) -> None:
+    # soedinglab/MMseqs2 4aaecb8f: the CUDA build's Dockerfile copied for a second CUDA build,
+    # the original edited. GitHub lists the copy against its source; its lines are the
+    # original's removed ones word for word, which cannot pay for both files.
+    original, copy = "ci/Dockerfile.GPU-2014", "ci/Dockerfile.GPU-2_28"
+    repo = new_repo(bot.fake, {original: CUDA_DOCKERFILE})
+    pr = open_pr(repo, {original: CPU_BASE_DOCKERFILE, copy: CUDA_DOCKERFILE})
+    pr.listed_as[copy] = {"status": "copied", "previous_filename": original}
+    await bot.pr_event(repo, pr, "opened")
+    run = bot.runs(repo, pr.head_sha)[-1]
+    assert run.conclusion == "failure"
+
+    # The same file moved, the original deleted: no new lock-in.
+    moved = open_pr(repo, {original: None, copy: CUDA_DOCKERFILE})
+    await bot.pr_event(repo, moved, "opened")
+    assert bot.runs(repo, moved.head_sha)[-1].conclusion == "success"
