@@ -122,6 +122,14 @@ def test_scan_of_a_bare_repository_counts_head(project: Path, tmp_path: Path) ->
     assert "@HEAD" in out.splitlines()[0]
 
 
+def test_scan_of_a_folder_inside_dot_git_counts_head(project: Path) -> None:
+    # Git is asked only where a folder above holds a HEAD file: .git's, here.
+    for inside in (project / ".git", project / ".git" / "refs" / "heads"):
+        code, out, err = run("scan", "--format", "json", str(inside))
+        assert code == 0, err
+        assert json.loads(out)["totals"] == scan_rev(project, "HEAD")["totals"]
+
+
 def test_scan_rev_of_a_missing_revision_is_one_line(project: Path) -> None:
     code, _, err = run("scan", "--rev", "no-such-branch", str(project))
     assert code == 2
