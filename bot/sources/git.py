@@ -31,10 +31,11 @@ _GIT = ("git", "-c", "core.quotePath=false", "-c", "color.ui=never")
 def _may_be_in_git_dir(path: str) -> bool:
     """Whether git could find ``path`` inside a git directory: it or a folder above it holds
     a ``HEAD`` file, as every git directory does, or the environment names one. Asking git
-    costs a process (10 ms before a scan can start); a few stats rule out the usual case."""
+    costs a process (10 ms before a scan can start); a few stats rule out the usual case.
+    The folders above are the real ones (symbolic links resolved), as git walks them."""
     if any(name in os.environ for name in ("GIT_DIR", "GIT_COMMON_DIR")):
         return True
-    folder = os.path.abspath(path)
+    folder = os.path.realpath(path)
     while True:
         if os.path.isfile(os.path.join(folder, "HEAD")):
             return True

@@ -169,8 +169,8 @@ def _walk(
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
         return  # unreadable folder: nothing to count, nothing to crash on
-    # Opened only where the listing names one: most folders have none, and a failed open
-    # per folder is a tenth of a walk's system time.
+    # Opened only where the listing names one: most folders have none, and trying to open
+    # one anyway was a failed system call per folder (about 600 in the bench corpus).
     if gitignore and any(entry.name == ".gitignore" for entry in entries):
         spec = _load_gitignore(directory)
         if spec is not None:
