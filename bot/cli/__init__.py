@@ -1,6 +1,7 @@
 """The ``lockin`` command line, one module per command (bot/cli/entry.py parses and runs
-them). ``main`` is the console script's entry point, ``lockin = bot.cli:main``."""
+them). ``run`` is the console script's entry point, ``lockin = bot.cli:run``: ``main``
+(what tests call) and a quick exit."""
 
-from bot.cli.entry import main
+from bot.cli.entry import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.engine.census import Census
 from bot.policy.config import DEFAULT_POLICY, Policy, load_policy, load_pyproject_policy
-from bot.policy.decisions import DecisionRecord, read_records
 from bot.render import json_out, markdown, sarif, scan_tables, text
 from bot.sources.cpu_budget import DEFAULT_FILE_SECONDS
 from bot.sources.engine_runner import scan_paths
 from bot.sources.git import worktree_prefix
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import walk
+
+if TYPE_CHECKING:  # a scan reads no decision records: their module loads with diff's
+    from bot.policy.decisions import DecisionRecord
 
 CONFIG_PATH = ".github/lockin.yml"
 #: Output formats of ``scan`` and ``diff`` (``scan`` adds csv).
@@ -160,6 +162,8 @@ def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) 
 
 def recorded_decisions(snapshot: Snapshot, folder: str, err: TextIO) -> list[DecisionRecord]:
     """Decision records in the decisions folder; broken ones are reported, not used."""
+    from bot.policy.decisions import read_records  # late: `lockin scan` has no use for it
+
     records, problems = read_records(snapshot.files_under(folder))
     for problem in problems:
         err.write(f"lockin: warning: {problem}\n")

@@ -12,6 +12,8 @@ invalid configuration).
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -172,3 +174,22 @@ def main(
         # interpreter's final flush does not fail a second time.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def run() -> NoReturn:
+    """The console script (``lockin = bot.cli:run``) and ``python -m bot``: ``main``, then
+    an exit that skips the interpreter's teardown.
+
+    Freeing the rule registry and a census object by object, and the cycle collector's
+    last passes over them, cost a scan of the bench corpus about 0.05 s after its output is
+    written, for memory the process hands back whole. What must happen still does: the
+    handlers registered to run at exit (logging, process pools, temporary folders), then
+    the flush of stdout and stderr. ``main`` itself returns as usual, for callers that go
+    on running (the tests)."""
+    code = main()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        # A reader that left (`lockin scan | head`) or a closed stream: no error, as in main.
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)

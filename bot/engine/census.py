@@ -207,6 +207,11 @@ class Census:
         self._hip_switched: set[str] = set()  # files whose own HIP switches carry them to AMD
         # Per rule: lines of counted files that reach a shim; None until asked after a change.
         self._shimmed_lines: Counter[str] | None = None
+        # Counted files by path, and those with non-portable lines with their count: a
+        # report asks for them several times (files, top files, top folders); None until
+        # asked after a change.
+        self._counted_files: list[FileSummary] | None = None
+        self._non_portable_files: list[tuple[FileSummary, int]] | None = None
         for report in reports:
             self.replace(report.path, report)
 
@@ -221,6 +226,7 @@ class Census:
         self._shims.discard(path)
         self._hip_switched.discard(path)
         self._shimmed_lines = None
+        self._counted_files = self._non_portable_files = None
         if report is None:
             return
         summary = report if isinstance(report, FileSummary) else FileSummary.of(report)
@@ -288,7 +294,10 @@ class Census:
 
     def files(self) -> list[FileSummary]:
         """Counted files (not skipped; generated ones only when included), by path."""
-        return sorted((s for s in self._files.values() if self._counted(s)), key=lambda s: s.path)
+        if self._counted_files is None:
+            counted = (s for s in self._files.values() if self._counted(s))
+            self._counted_files = sorted(counted, key=lambda s: s.path)
+        return list(self._counted_files)
 
     def _counted(self, summary: FileSummary) -> bool:
         return not summary.skipped and (self.include_generated or not summary.generated)
@@ -399,7 +408,11 @@ class Census:
     def _non_portable(self) -> list[tuple[FileSummary, int]]:
         """Counted files with non-portable lines, by path, each with those lines (a sum
         worth computing once per file)."""
-        return [(s, lines) for s in self.files() if (lines := s.non_portable_lines)]
+        if self._non_portable_files is None:
+            self._non_portable_files = [
+                (s, lines) for s in self.files() if (lines := s.non_portable_lines)
+            ]
+        return self._non_portable_files
 
     def top_files(self, n: int = 10) -> list[FileSummary]:
         """Files with the most non-portable lines (ties by path), zero-line files left out."""

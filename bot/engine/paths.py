@@ -122,6 +122,10 @@ class PathFilter:
     # A "!pattern" can bring back a file under an excluded folder, so such a folder
     # cannot be skipped wholesale.
     reincludes: bool = False
+    # Every exclusion names folders only (``vendor/``, a submodule) and no pattern includes:
+    # a file is analysed exactly when no folder above it is pruned, so a walk that does not
+    # enter pruned folders need not ask about each file.
+    folders_decide: bool = False
 
     @classmethod
     def build(
@@ -143,10 +147,14 @@ class PathFilter:
         excluded += [f"/{path}/" for path in submodules if path]
         excluded += [p for p in exclude if p.strip()]
         includes = [p for p in include if p.strip()]
+        reincludes = any(p.lstrip().startswith("!") for p in excluded)
         return cls(
             exclude_spec=IgnoreSpec(excluded),
             include_spec=IgnoreSpec(includes) if includes else None,
-            reincludes=any(p.lstrip().startswith("!") for p in excluded),
+            reincludes=reincludes,
+            folders_decide=not includes
+            and not reincludes
+            and all(p.endswith("/") for p in excluded),
         )
 
     def includes(self, path: str) -> bool:

@@ -163,6 +163,8 @@ def test_replace_equals_a_fresh_census(start, edits, include_generated) -> None:
     census = Census(start, rules=RULES, include_generated=include_generated)
     final = {r.path: r for r in start}
     for path, new in edits:
+        # Read between edits: what a census keeps of its figures must follow each change.
+        _figures(census)
         new = (
             None
             if new is None

@@ -455,6 +455,30 @@ def test_real_entry_point_exit_codes() -> None:
     assert proc.stderr == "lockin: error: no such directory: /no/such/dir\n"
 
 
+def test_entry_point_output_whole_and_a_reader_that_left_is_no_error() -> None:
+    """``python -m bot`` (the console script's ``run``) exits without the interpreter's
+    teardown: what it wrote is flushed first, and a reader gone before that flush is no
+    error, as in ``main``."""
+    command = [sys.executable, "-m", "bot", "scan", str(EXAMPLES / "repo"), "--format", "json"]
+    whole = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert whole.returncode == 0, whole.stderr
+    assert json.loads(whole.stdout)["totals"]["files"] > 0
+    # The reader leaves before the scan writes: its output sits in stdout's buffer (a
+    # buffered one, whatever this run's environment says) until the final flush, which the
+    # pipe refuses.
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=buffered)
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 0, err
+    assert "Error" not in err, err
+    assert "Exception" not in err, err
+    failing = subprocess.run([*command, "--fail-above", "0"], capture_output=True, check=False)
+    assert failing.returncode == 1
+
+
 def test_git_link_to_a_missing_record_names_the_problem(repo: Path) -> None:
     git(repo, "checkout", "-q", "-b", "dangling")
     commit(repo, {"ops/new.cu": KERNEL}, "kernel\n\nCompute-API-Decision: docs/decisions/nope.md\n")

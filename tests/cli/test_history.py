@@ -122,6 +122,20 @@ def test_scan_of_a_bare_repository_counts_head(project: Path, tmp_path: Path) ->
     assert "@HEAD" in out.splitlines()[0]
 
 
+def test_scan_of_a_folder_inside_dot_git_counts_head(project: Path) -> None:
+    # Git is asked only where a folder above holds a HEAD file: .git's, here, also when
+    # the scanned path is a symbolic link into it.
+    (project.parent / "refs-link").symlink_to(project / ".git" / "refs")
+    for inside in (
+        project / ".git",
+        project / ".git" / "refs" / "heads",
+        project.parent / "refs-link",
+    ):
+        code, out, err = run("scan", "--format", "json", str(inside))
+        assert code == 0, err
+        assert json.loads(out)["totals"] == scan_rev(project, "HEAD")["totals"]
+
+
 def test_scan_rev_of_a_missing_revision_is_one_line(project: Path) -> None:
     code, _, err = run("scan", "--rev", "no-such-branch", str(project))
     assert code == 2

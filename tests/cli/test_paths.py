@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,35 @@ def test_walk_matches_non_ascii_patterns_and_undecodable_names(tmp_path: Path) -
     found = list(walk(str(tmp_path), tree_filter(str(tmp_path), exclude=["bad?.cu"])))
     assert found == [".gitignore", "keep.cu"]
     assert tree_filter(str(tmp_path)).includes(undecodable)
+
+
+@pytest.mark.parametrize(
+    ("include", "exclude", "decide"),
+    [
+        ([], [], True),
+        ([], ["gen/", "*/kernels/", "/docs/"], True),
+        ([], ["*.log"], False),  # names files too
+        (["*.cu"], [], False),
+        ([], ["gen/", "!gen/keep.cu"], False),
+    ],
+)
+def test_folder_exclusions_decide_a_walk_without_a_question_per_file(
+    tmp_path: Path, include: list[str], exclude: list[str], decide: bool
+) -> None:
+    rels = [
+        "a.cu", "x.log", "gen/g.cu", "gen/keep.cu", "src/gen/h.cu", "lib/kernels/k.cu",
+        "kernels/top.cu", "docs/d.md", "src/docs/e.md", "vendor/v.cu", "mod/m.cu", "src/vendor",
+    ]  # fmt: skip
+    for rel in rels:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    path_filter = PathFilter.build(include, exclude, submodules=["mod"])
+    assert path_filter.folders_decide is decide
+    found = list(walk(str(tmp_path), path_filter))
+    # The files the filter includes, asked one by one, as a walk without the shortcut does.
+    asked = replace(path_filter, folders_decide=False)
+    assert found == list(walk(str(tmp_path), asked))
+    assert found == sorted(rel for rel in rels if asked.includes(rel))
 
 
 def test_walk_of_a_missing_directory_is_one_clear_error(tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ def test_wheel_metadata_fits_a_package_index(dist: Dist) -> None:
     assert (
         meta.get_content_type() == "text/markdown" or "markdown" in meta["Description-Content-Type"]
     )
-    assert "lockin = bot.cli:main" in entry_points
+    assert "lockin = bot.cli:run" in entry_points
     assert dist.wheel.name.startswith(f"lockin_gpu-{meta['Version']}-")
     # The command line alone by default; the App's server stack is an extra.
     requires = meta.get_all("Requires-Dist") or []
