@@ -10,6 +10,7 @@ engineer reading that file would say.
 from __future__ import annotations
 
 from bot.engine import classify
+from bot.engine.census import Census
 from tests.engine.test_ml_repo_cases import _layers
 
 
@@ -153,3 +154,70 @@ def to_device(x):
 """
     assert _spans("python/pkg/arrays.py", source) == [("cupy.api", 8, 8)]
     assert _layers("python/pkg/arrays.py", source) == {"vendor-path": 1, "portable": 5}
+
+
+# -- gunrock/gunrock: HIP's API mapped back to CUDA, reached through <...> includes -------------
+
+_GUNROCK_COMPAT = "".join(
+    ["#pragma once\n", "#if defined(__CUDACC__) && !defined(__HIP__)\n"]
+    + [
+        f"#define hip{name} cuda{name}\n"
+        for name in (
+            "Malloc", "Free", "Memcpy", "Memset", "SetDevice", "GetDevice",
+            "DeviceSynchronize", "GetLastError", "StreamDestroy", "EventRecord",
+        )
+    ]  # fmt: skip
+    + ["typedef cudaStream_t hipStream_t;\n", "using hipError_t = cudaError_t;\n"]
+    + ["#else\n", "#include <hip/hip_runtime.h>\n", "#endif\n"]
+)
+_GUNROCK_ARRAY = """\
+#include <gunrock/compat/runtime_api.h>
+#include <vector>
+
+namespace gunrock {
+__global__ void fill(int *out, int value, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
+}
+}  // namespace gunrock
+"""
+_GUNROCK_APP = """\
+#include <gunrock/container/array.hxx>
+
+int main() {
+  int *out = nullptr;
+  hipMalloc(&out, 64 * sizeof(int));
+  gunrock::fill<<<1, 64>>>(out, 1, 64);
+  hipFree(out);
+}
+"""
+
+
+def test_gunrock_hip_to_cuda_compat_header_carries_its_includers_to_amd() -> None:
+    # include/gunrock/compat/runtime_api.h maps HIP's names to CUDA's for nvcc; every source
+    # reaches it through `#include <gunrock/...>` (examples/ too, through -I include/). Built
+    # by hipcc as well, the CUDA kernels of those files run on AMD: gunrock's NVIDIA-only lines
+    # went from 1,904 of 19,982 code lines to 352.
+    files = {
+        "include/gunrock/compat/runtime_api.h": _GUNROCK_COMPAT,
+        "include/gunrock/container/array.hxx": _GUNROCK_ARRAY,
+        "examples/app/app.cu": _GUNROCK_APP,
+    }
+    reports = [classify(path, text.encode()) for path, text in files.items()]
+    assert reports[0].shim
+    assert reports[1].includes == ("gunrock/compat/runtime_api.h",)  # <vector> names no folder
+    census = Census(reports)
+    assert census.reaching_shim() == frozenset(files)
+    fill = _layers("include/gunrock/container/array.hxx", _GUNROCK_ARRAY.encode())["kernel"]
+    assert fill == 4
+    assert census.carried_by_shims() >= fill
+    # The same kernel file with no compat header in the tree stays NVIDIA-only.
+    alone = Census([reports[1]])
+    assert alone.reaching_shim() == frozenset()
+    assert alone.locked_to_nvidia() >= fill
+
+
+def test_a_header_defining_its_own_macros_as_cuda_calls_is_no_shim() -> None:
+    # A CUDA project's error macros name CUDA calls but no HIP name: nothing maps HIP to CUDA.
+    text = "".join(f"#define CHECK_{n} cudaGetLastError\n" for n in range(12))
+    assert not classify("src/check.cuh", text.encode()).shim
