@@ -158,15 +158,13 @@ def to_device(x):
 
 # -- gunrock/gunrock: HIP's API mapped back to CUDA, reached through <...> includes -------------
 
+_GUNROCK_NAMES = [
+    "Malloc", "Free", "Memcpy", "Memset", "SetDevice", "GetDevice",
+    "DeviceSynchronize", "GetLastError", "StreamDestroy", "EventRecord",
+]  # fmt: skip
 _GUNROCK_COMPAT = "".join(
     ["#pragma once\n", "#if defined(__CUDACC__) && !defined(__HIP__)\n"]
-    + [
-        f"#define hip{name} cuda{name}\n"
-        for name in (
-            "Malloc", "Free", "Memcpy", "Memset", "SetDevice", "GetDevice",
-            "DeviceSynchronize", "GetLastError", "StreamDestroy", "EventRecord",
-        )
-    ]  # fmt: skip
+    + [f"#define hip{name} cuda{name}\n" for name in _GUNROCK_NAMES]
     + ["typedef cudaStream_t hipStream_t;\n", "using hipError_t = cudaError_t;\n"]
     + ["#else\n", "#include <hip/hip_runtime.h>\n", "#endif\n"]
 )
@@ -221,3 +219,35 @@ def test_a_header_defining_its_own_macros_as_cuda_calls_is_no_shim() -> None:
     # A CUDA project's error macros name CUDA calls but no HIP name: nothing maps HIP to CUDA.
     text = "".join(f"#define CHECK_{n} cudaGetLastError\n" for n in range(12))
     assert not classify("src/check.cuh", text.encode()).shim
+
+
+# -- WilliamRo/CLipPYME: a branch on the vendor string a device reports ------------------------
+
+
+def test_clippyme_branch_on_the_amd_vendor_string_is_an_amd_code_path() -> None:
+    # clip/dip/ofindPara.py: the work-group size AMD's devices take, chosen by the vendor name
+    # OpenCL reports. The file used the project's own clip.cl wrapper and counted as portable.
+    source = b"""\
+from clip import cl
+
+
+def GetLocalSize(device, maxGroupSize, workItemDim):
+    if device.vendor == 'Advanced Micro Devices, Inc.':
+        localSize = maxGroupSize
+    else:
+        localSize = 1
+    return [1, localSize]
+"""
+    report = classify("clip/dip/ofindPara.py", source)
+    assert _spans("clip/dip/ofindPara.py", source) == [("opencl.amd-vendor-check", 5, 5)]
+    assert report.ecosystems == {"opencl": 1}
+    assert _layers("clip/dip/ofindPara.py", source) == {"vendor-path": 1, "portable": 6}
+
+
+def test_vendor_names_inside_messages_are_no_vendor_checks() -> None:
+    source = b"""\
+def describe(device):
+    print("Vendor: " + device.vendor)
+    return "Tested on NVIDIA Corporation and Advanced Micro Devices, Inc. boards"
+"""
+    assert _layers("clip/cl/_device.py", source) == {"portable": 3}
