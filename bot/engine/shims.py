@@ -37,8 +37,8 @@ _CUDA = r"(?:cuda|CUDA|cu|CU|cub|nv)\w*"
 _ALIAS = re.compile(
     rf"^[ \t]*(?:\#[ \t]*define[ \t]+(?:(?!hip|HIP)\w+[ \t]+{_HIP}|{_HIP}[ \t]+{_CUDA})"
     rf"|typedef[ \t]+(?:(?:struct|enum)[ \t]+)?(?:{_HIP}[ \t]+\w+|{_CUDA}[ \t]+{_HIP})[ \t]*;"
-    rf"|(?:using|namespace)[ \t]+(?:\w+[ \t]*=[ \t]*(?:::)?{_HIP}|{_HIP}[ \t]*=[ \t]*(?:::)?{_CUDA})"
-    rf"[ \t]*;)[ \t]*$",
+    rf"|(?:using|namespace)[ \t]+"
+    rf"(?:\w+[ \t]*=[ \t]*(?:::)?{_HIP}|{_HIP}[ \t]*=[ \t]*(?:::)?{_CUDA})[ \t]*;)[ \t]*$",
     re.M,
 )
 # A preprocessor condition naming HIP's compiler (__HIPCC__, __HIP_PLATFORM_AMD__) or a
