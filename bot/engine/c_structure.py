@@ -23,6 +23,10 @@ _ASCII_WORD = string.ascii_letters + string.digits + "_"
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
 _QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
+# A lambda's capture list (``=``, ``&``, ``this``, ``&x, y``) and the characters of the
+# qualifier words between it and a body with no parameter list.
+_CAPTURES = re.compile(r"[\w\s=&*,.]*")
+_WORD_OR_BLANK = frozenset(_ASCII_WORD + " \t\r\n")
 _CONTROL_WORDS = frozenset(
     {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "defined", "elif"}
 )
@@ -118,7 +122,7 @@ class CStructure:
         cut = _last_end(masked, lo, open_brace)
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
-            return False
+            return _lambda_without_parameters(masked, cut + 1, open_brace)
         # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``): one
         # ``rfind`` pair per bracket passed, most headers need one or two.
         depth, at = 1, close
@@ -167,6 +171,23 @@ class CStructure:
         for brace in walked:
             functions[brace] = found
         return found, pairs.get(found, len(masked) - 1) if found >= 0 else -1
+
+
+def _lambda_without_parameters(masked: str, start: int, open_brace: int) -> bool:
+    """Whether the header in [start, open_brace) ends in a lambda with no parameter list:
+    a capture list and qualifier words (``[=] __device__ {``, warpcore's ``[=]
+    DEVICEQUALIFIER {``, ``[&] mutable {``) handed to a call, assigned or returned. An array
+    declarator (``int a[3] {``) follows a name, an attribute (``[[likely]] {``) a ``[``."""
+    at = open_brace - 1
+    while at >= start and masked[at] in _WORD_OR_BLANK:
+        at -= 1
+    if at < start or masked[at] != "]":
+        return False
+    introducer = masked.rfind("[", start, at)
+    if introducer < 0 or not _CAPTURES.fullmatch(masked, introducer + 1, at):
+        return False
+    before = masked[start:introducer].rstrip()
+    return not before or before[-1] in "(,=" or before.endswith("return")
 
 
 def _last_end(masked: str, start: int, pos: int) -> int:

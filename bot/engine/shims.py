@@ -3,7 +3,8 @@
 Some projects compile one CUDA source for both vendors. A header included under a HIP
 build flag defines the CUDA names (or the project's neutral ones) as their HIP twins:
 ggml's ggml-cuda/vendors/hip.h (`#define cudaMalloc hipMalloc`), jaxlib's gpu/vendor.h
-(`#define gpuMalloc hipMalloc`). One file cannot show it, so ``scan_c`` records what one
+(`#define gpuMalloc hipMalloc`); or, written to HIP's API, one maps the HIP names back to CUDA's
+for nvcc (gunrock's compat/runtime_api.h). One file cannot show it, so ``scan_c`` records what one
 file says (is it a shim, what it includes) and ``reaching_shim`` walks a whole tree's
 include graph. The census then counts those files' CUDA lines as running on AMD too.
 """
@@ -27,12 +28,17 @@ SHIM_VENDORS = frozenset({"amd"})
 
 # One alias a line, to a HIP runtime or library name, from a name that is not HIP's own:
 # `#define cudaStream_t hipStream_t`, `typedef hipStream_t gpuStream_t;`,
-# `using cudaError_t = hipError_t;`, `namespace cub = hipcub;`.
+# `using cudaError_t = hipError_t;`, `namespace cub = hipcub;`. Or the other way round, a
+# HIP name to a CUDA one: gunrock/gunrock writes HIP's API and maps it back to CUDA for nvcc
+# (`#define hipMalloc cudaMalloc`, `typedef cudaStream_t hipStream_t;`), one source built by
+# both vendors' compilers as a CUDA->HIP shim's includers are.
 _HIP = r"(?:hip|HIP)\w*"
+_CUDA = r"(?:cuda|CUDA|cu|CU|cub|nv)\w*"
 _ALIAS = re.compile(
-    rf"^[ \t]*(?:\#[ \t]*define[ \t]+(?!hip|HIP)\w+[ \t]+{_HIP}"
-    rf"|typedef[ \t]+(?:(?:struct|enum)[ \t]+)?{_HIP}[ \t]+\w+[ \t]*;"
-    rf"|(?:using|namespace)[ \t]+\w+[ \t]*=[ \t]*(?:::)?{_HIP}[ \t]*;)[ \t]*$",
+    rf"^[ \t]*(?:\#[ \t]*define[ \t]+(?:(?!hip|HIP)\w+[ \t]+{_HIP}|{_HIP}[ \t]+{_CUDA})"
+    rf"|typedef[ \t]+(?:(?:struct|enum)[ \t]+)?(?:{_HIP}[ \t]+\w+|{_CUDA}[ \t]+{_HIP})[ \t]*;"
+    rf"|(?:using|namespace)[ \t]+"
+    rf"(?:\w+[ \t]*=[ \t]*(?:::)?{_HIP}|{_HIP}[ \t]*=[ \t]*(?:::)?{_CUDA})[ \t]*;)[ \t]*$",
     re.M,
 )
 # A preprocessor condition naming HIP's compiler (__HIPCC__, __HIP_PLATFORM_AMD__) or a
@@ -44,12 +50,15 @@ _HIP_SWITCH = re.compile(
     re.M,
 )
 # Not anchored at a line start: a pattern that starts with a literal is searched for it at C
-# speed (a sixth of the anchored pattern's time); the line start is checked per match.
-_QUOTED_INCLUDE = re.compile(r'\#[ \t]*include[ \t]*"([^"\n]+)"')
+# speed (a sixth of the anchored pattern's time); the line start is checked per match. An
+# angle-bracket include is kept when it names a folder (`<gunrock/compat/runtime_api.h>`, a
+# project's own header reached through -I); `<vector>` never names one of the tree's files.
+_INCLUDE = re.compile(r'\#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^<>"\n]+/[^<>"\n]+)>)')
 
 
 def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
-    """Whether a C-family file is a shim, and its quoted includes in order.
+    """Whether a C-family file is a shim, and its quoted includes (and angle-bracket ones
+    naming a folder) in order.
 
     Both are read from ``masked`` (so a commented-out line counts for nothing); include
     paths are taken from ``text`` at the same place, since masking may blank strings.
@@ -62,9 +71,9 @@ def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
     includes: tuple[str, ...] = ()
     if "include" in masked:
         includes = tuple(
-            sys.intern(text[m.start(1) : m.end(1)].strip())
-            for m in _QUOTED_INCLUDE.finditer(masked)
-            if _at_line_start(masked, m.start())
+            sys.intern(text[m.start(m.lastindex) : m.end(m.lastindex)].strip())
+            for m in _INCLUDE.finditer(masked)
+            if m.lastindex and _at_line_start(masked, m.start())
         )
     return shim, includes
 
@@ -96,7 +105,8 @@ class IncludeFacts(Protocol):
 class Includes:
     """The repository path an ``#include "name"`` names, among ``paths``: relative to the
     including file's folder, else to the nearest folder above it that has it (projects
-    pass their source root with -I: ggml's src/, jax's root).
+    pass their source root with -I: ggml's src/, jax's root), else under the root's
+    ``include/`` (gunrock's examples include ``<gunrock/...>`` from include/gunrock/).
 
     Answers are kept per folder and name: the files of a folder mostly include the same
     headers, and a name the tree does not hold (``"cuda_runtime.h"``) would otherwise be
@@ -121,7 +131,9 @@ class Includes:
                 found = candidate
                 break
             if not folder:
-                found = None
+                found = posixpath.normpath(posixpath.join("include", include))
+                if found not in self.paths:
+                    found = None
                 break
             folder = posixpath.dirname(folder)
         self._found.update(dict.fromkeys(walked, found))

@@ -77,7 +77,7 @@ def cuda_locked(files: dict[str, str], paths: set[str]) -> int:
 def test_a_header_of_many_cuda_to_hip_defines_is_a_shim() -> None:
     shim, includes = scan_c_of("vendors/hip.h", shim_header(MIN_ALIASES))
     assert shim
-    assert includes == ()
+    assert includes == ("hip/hip_runtime.h",)  # names a folder: may be the tree's own
 
 
 def test_fewer_aliases_than_the_threshold_are_not_a_shim() -> None:
@@ -105,6 +105,8 @@ def test_typedefs_and_neutral_names_count_commented_defines_do_not() -> None:
 def test_quoted_includes_are_recorded_in_order_system_and_commented_ones_not() -> None:
     text = '#include "a.h"\n#include <b.h>\n// #include "c.h"\n  #  include "d/e.cuh"\n'
     assert scan_c_of("x.cu", text)[1] == ("a.h", "d/e.cuh")
+    # An angle-bracket include naming a folder may be the project's own header (-I include/).
+    assert scan_c_of("x.cu", "#include <vector>\n#include <proj/util.h>\n")[1] == ("proj/util.h",)
     # Only C-family files say anything about includes.
     assert classify("x.py", b'#include "a.h"\n').includes == ()
 
