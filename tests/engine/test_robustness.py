@@ -33,6 +33,8 @@ COMMENT = {
     "AMDGPU Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
     "Scala": _SLASH_COMMENT,  # a negative example: a Scala script beside bgfx's .sc shaders
     "C#": _SLASH_COMMENT,  # ILGPU's samples (rules cuda.dotnet-*)
+    "Batch": "REM nvcc -lcudart CUDA_PATH_V12_9",  # build.nvcc reads Windows scripts
+    "Pascal": "// vkCreateInstance TVkBuffer VK_SUCCESS",  # PasVulkan (vulkan.pascal-host)
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
