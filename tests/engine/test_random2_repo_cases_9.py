@@ -288,7 +288,8 @@ def test_cudatracerlib_host_device_helpers_stay_portable() -> None:
     source = b"""\
 namespace CudaTracerLib {
 
-template<typename T> CUDA_FUNC_IN const T* STL_upper_bound(const T* first, const T* last, const T& v)
+template<typename T>
+CUDA_FUNC_IN const T* STL_upper_bound(const T* first, const T* last, const T& v)
 {
     const T* it = first;
     while (it != last && !(v < *it))
@@ -298,7 +299,7 @@ template<typename T> CUDA_FUNC_IN const T* STL_upper_bound(const T* first, const
 
 }
 """
-    assert _layers("Base/STL.h", source) == {"portable": 9}
+    assert _layers("Base/STL.h", source) == {"portable": 10}
 
 
 def test_cudatracerlib_macro_kernel_in_header_counts() -> None:
