@@ -63,6 +63,8 @@ _GENERATED = re.compile(
     re.I | re.M,
 )
 _GENERATED_HEAD = 2048
+_PREPROCESSED = '# 1 "'
+_PREPROCESSED_BUILTIN = '\n# 1 "<built-in>"'
 _HEADER_CODE_LINES = 2  # code lines a generated mark may follow (see _header_end)
 _CODE_LINE = re.compile(r"[^\s][^\n]*")
 # The same, case-sensitive, for the lower-cased head: about ten times faster, and the same
@@ -180,6 +182,10 @@ def _line_count(data: bytes) -> int:
 
 
 def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
+    # Preprocessor output (gcc -E, nvcc's kept .cudafe1.cpp files that gtcasl/gpuocelot checks
+    # in beside each .cu): line markers first, then every header it included, expanded.
+    if text.startswith(_PREPROCESSED) and _PREPROCESSED_BUILTIN in text[:_GENERATED_HEAD]:
+        return True
     head = text[:_GENERATED_HEAD].lower()
     if "generated" in head or "do not edit" in head:
         # "@generated" in code, not in a comment the masked text blanks, is Julia's macro for
