@@ -825,9 +825,15 @@ def _fortran_directive_loop(
 
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
     """The whole file, when the pattern (if any) is found in it: the one kind that may
-    have no pattern."""
+    have no pattern. A file that is mostly string literals holds its program in them
+    (GEGL's opencl/*.cl.h: each line of a .cl kernel quoted by a script, its license
+    included): its blank and comment lines are left out as in a program string."""
     if src.nlines and (pattern is None or next(src.finditer(pattern, keywords), None)):
-        yield 1, src.nlines
+        strings = src.lexed.strings
+        if strings and sum(end - start for start, end in strings) * 2 > len(src.lexed.text):
+            yield from _program_lines(src, 1, src.nlines)
+        else:
+            yield 1, src.nlines
 
 
 #: Tie-break between two claims of one layer over the same lines: the kind that found its

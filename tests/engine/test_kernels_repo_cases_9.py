@@ -104,3 +104,58 @@ def test_one_line_program_string_keeps_its_span() -> None:
     # A kernel on one or two lines has nothing to leave out: the span stays whole.
     source = b'src = "__global__ void k(float* x) { x[threadIdx.x] = 0; }"\n'
     assert _layers("gen.py", source) == {"kernel": 1}
+
+
+# -- OpenCL/GEGL-OpenCL: opencl/*.cl.h, each line of a .cl kernel quoted by a script -----------
+
+
+def test_gegl_quoted_kernel_header_counts_as_its_kernel_file() -> None:
+    # opencl/noise-hurl.cl.h: the .cl file's license comment and blank lines are quoted too;
+    # before, all 57 lines were kernel code against 33 in the kernel itself.
+    source = b"""\
+static const char* invert_cl_source =
+"/* This file is an image processing operation for GEGL                 \\n"
+" *                                                                     \\n"
+" * GEGL is free software; you can redistribute it and/or modify it.    \\n"
+" */                                                                    \\n"
+"                                                                       \\n"
+"__kernel void invert(__global const float4 *in,                        \\n"
+"                     __global       float4 *out)                       \\n"
+"{                                                                      \\n"
+"  int gid = get_global_id(0);                                          \\n"
+"                                                                       \\n"
+"  out[gid] = (float4)(1.0f) - in[gid];                                 \\n"
+"}                                                                      \\n"
+;
+"""
+    kernel_file = b"""\
+/* This file is an image processing operation for GEGL
+ *
+ * GEGL is free software; you can redistribute it and/or modify it.
+ */
+
+__kernel void invert(__global const float4 *in,
+                     __global       float4 *out)
+{
+  int gid = get_global_id(0);
+
+  out[gid] = (float4)(1.0f) - in[gid];
+}
+"""
+    quoted = _layers("opencl/invert.cl.h", source)
+    assert _layers("opencl/invert.cl", kernel_file) == {"kernel": 6}
+    # The kernel's six lines and the declaration and `;` around them; the quoted license and
+    # blank lines are the rest.
+    assert quoted == {"kernel": 6 + 2, "portable": 6}
+
+
+def test_kernel_file_with_a_few_strings_stays_whole() -> None:
+    # A kernel file whose strings are a small part of it keeps its whole-file span.
+    source = b"""\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void k(__global double* x) {
+  printf("%f\\n", x[0]);
+}
+"""
+    assert _layers("k.cl", source) == {"kernel": 4}
