@@ -159,3 +159,29 @@ __kernel void k(__global double* x) {
 }
 """
     assert _layers("k.cl", source) == {"kernel": 4}
+
+
+# -- brian-team/brian2cuda: device helpers written as str.format templates --------------------
+
+
+def test_brian2cuda_format_template_device_helpers_are_kernel_code() -> None:
+    # brian2cuda/cuda_generator.py: a loop writes one helper per math function, its types and
+    # name as placeholders; before, only the helpers without a placeholder before the
+    # parameter list were kernel code.
+    source = b'''\
+for func, func_cuda in func_translations:
+    cuda_code = """
+        template <typename T>
+        __host__ __device__
+        {{default_type}} _brian_{func}(T value)
+        {{{{
+            return {func}(({{default_type}})value);
+        }}}}
+        """.format(func=func_cuda)
+    DEFAULT_FUNCTIONS[func].add(code=cuda_code, name=f"_brian_{func_cuda}")
+'''
+    report = classify("brian2cuda/cuda_generator.py", source)
+    assert [(f.rule, f.start_line, f.end_line) for f in report.findings] == [
+        ("cuda.source-string", 2, 9)
+    ]
+    assert _layers("brian2cuda/cuda_generator.py", source) == {"kernel": 8, "portable": 2}
