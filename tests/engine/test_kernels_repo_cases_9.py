@@ -185,3 +185,33 @@ for func, func_cuda in func_translations:
         ("cuda.source-string", 2, 9)
     ]
     assert _layers("brian2cuda/cuda_generator.py", source) == {"kernel": 8, "portable": 2}
+
+
+# -- RongRongRongRong/LPVFI: CuPy kernels in Python strings, with blank lines and notes ---------
+
+
+def test_lpvfi_cupy_kernel_string_counts_its_code_lines() -> None:
+    # liteflownet/correlation/correlation.py: the kernel is spaced out by blank lines and a
+    # `//` note; before, all 223 lines of its strings were kernel code against 162 of code.
+    source = b"""\
+import cupy
+
+kernel_rearrange = '''
+    extern "C" __global__ void kernel_rearrange(const int n, const float* input, float* output) {
+      int intIndex = (blockIdx.x * blockDim.x) + threadIdx.x;
+
+      if (intIndex >= n) {
+        return;
+      }
+
+      // one sample per block in z
+      int intSample = blockIdx.z;
+
+      output[intIndex] = input[intSample + intIndex];
+    }
+'''
+"""
+    layers = _layers("liteflownet/correlation/correlation.py", source)
+    # The opener, the eight code lines of the kernel and the closer; `import cupy` is the
+    # host's; the three blank lines and the note inside the string are the portable rest.
+    assert layers == {"kernel": 1 + 8 + 1, "vendor-path": 1, "portable": 4}
