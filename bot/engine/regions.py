@@ -400,7 +400,36 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
         while last + 1 < len(strings) and _adjacent(masked, strings, last):
             last += 1
         reached = last
-        yield src.span(strings[first][0], strings[last][1])
+        yield from _program_lines(src, *src.span(strings[first][0], strings[last][1]))
+
+
+# What wraps an embedded program's line in its host language: quotes, a raw string's
+# delimiters, escaped newlines and tabs, joining ``+`` and ``,``, the closing ``;``.
+_WRAPPING = re.compile(r"""R"\w*\(|\)\w*"|\\[nrt]|\\$|["'`+,;()\s]""")
+
+
+def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
+    """The runs of lines ``first``..``last`` of a program held in string literals that hold
+    its code: the blank lines and comments inside the literals (a license at the top of a
+    WGSL or CUDA string) are no more kernel code than they are in a kernel file. The lines
+    that open and close the literals stay (unless a comment opens them), as the statement
+    holding the program."""
+    text, starts = src.lexed.text, src.starts
+    run = 0  # first line of the run being built, 0 between runs
+    in_comment = False
+    for number in range(first, last):
+        end = starts[number] if number < len(starts) else len(text)
+        content = _WRAPPING.sub("", text[starts[number - 1] : end])
+        if in_comment or content.startswith("/*"):
+            code, in_comment = False, "*/" not in content
+        else:
+            code = (bool(content) or number == first) and not content.startswith("//")
+        if code:
+            run = run or number
+        elif run:
+            yield run, number - 1
+            run = 0
+    yield run or last, last
 
 
 def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -796,9 +825,15 @@ def _fortran_directive_loop(
 
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
     """The whole file, when the pattern (if any) is found in it: the one kind that may
-    have no pattern."""
+    have no pattern. A file that is mostly string literals holds its program in them
+    (GEGL's opencl/*.cl.h: each line of a .cl kernel quoted by a script, its license
+    included): its blank and comment lines are left out as in a program string."""
     if src.nlines and (pattern is None or next(src.finditer(pattern, keywords), None)):
-        yield 1, src.nlines
+        strings = src.lexed.strings
+        if strings and sum(end - start for start, end in strings) * 2 > len(src.lexed.text):
+            yield from _program_lines(src, 1, src.nlines)
+        else:
+            yield 1, src.nlines
 
 
 #: Tie-break between two claims of one layer over the same lines: the kind that found its

@@ -403,7 +403,8 @@ void run(int* device_ptr) {
 
 def test_computesharp_d2d1_shader_in_a_raw_string_is_hlsl_kernel_code() -> None:
     # tests/ComputeSharp.D2D1.Tests/D2DPixelShaderSourceTests.cs: a Direct2D effect's HLSL in
-    # a C# 11 raw string; a `//` inside the raw string is the shader's, not a C# comment.
+    # a C# 11 raw string; a `//` inside the raw string is the shader's, not a C# comment, and
+    # no more kernel code than a comment in a .hlsl file.
     source = b'''\
 public partial class D2DPixelShaderSourceTests
 {
@@ -420,5 +421,5 @@ public partial class D2DPixelShaderSourceTests
 }
 '''
     path = "tests/ComputeSharp.D2D1.Tests/D2DPixelShaderSourceTests.cs"
-    assert _spans(path, source) == [("hlsl.source-string", 3, 11)]
+    assert _spans(path, source) == [("hlsl.source-string", 3, 5), ("hlsl.source-string", 7, 11)]
     assert classify(path, source).code_lines == 13
