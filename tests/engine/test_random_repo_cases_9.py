@@ -274,6 +274,6 @@ def test_cfd_tool_box_wrapper_header_stays_portable() -> None:
 
 void allocate_cuda_memory(void **U, int n_bytes);
 void copy_memory_host_to_device(double *gU, double *U, int n_bytes);
-void obtain_deltas_device(double *gDeltaPlus, double *gDeltaMinus, double *gU, GridDim *dimGrid, BlockDim *dimBlock, int n_len);
+void obtain_deltas_device(double *gDeltaPlus, double *gU, GridDim *dimGrid, int n_len);
 """
     assert set(_layers("cfd_1d/src/cuda_cfd_kernel_funcs.h", source)) == {"portable"}
