@@ -47,6 +47,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 
+from bot.engine import literals
 from bot.engine.c_structure import CStructure
 from bot.engine.lexer import Family, Lexed
 from bot.engine.logical_lines import PY_DEF, LogicalLines
@@ -797,7 +798,18 @@ def _fortran_directive_loop(
 def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords) -> Iterator[Span]:
     """The whole file, when the pattern (if any) is found in it: the one kind that may
     have no pattern."""
-    if src.nlines and (pattern is None or next(src.finditer(pattern, keywords), None)):
+    if not src.nlines:
+        return
+    if pattern is None:
+        found = True
+    elif not keywords:
+        # Anywhere in the code: ``search`` answers whether it matches sooner than a match is
+        # found (the instantiation units' pattern of ``^`` alternatives is otherwise tried at
+        # every offset of every CUDA and HIP file).
+        found = literals.search(pattern, src.masked, src.present)
+    else:
+        found = next(src.finditer(pattern, keywords), None) is not None
+    if found:
         yield 1, src.nlines
 
 
