@@ -386,8 +386,9 @@ def _classify(path: str, data: bytes) -> FileReport:
         generated=_generated(lang, text, lexed.masked, code_lines),
         shim=shim,
         includes=includes,
+        # The findings' rules are the rules of line_rules, without a lookup per line.
         hip_switch=lang.family.name == "c"
-        and not _CUDA_DEVICE_CODE.isdisjoint(line_rules)
+        and not _CUDA_DEVICE_CODE.isdisjoint([finding.rule for finding in findings])
         and switches_on_hip(lexed.masked),
     )
     if markers.WORD in text:

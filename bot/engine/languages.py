@@ -37,14 +37,18 @@ class _Heuristic:
     pattern: re.Pattern[str] | None  # the text must match
     unless: re.Pattern[str] | None  # the text must not match
 
-    def holds(self, path: str, text: str) -> bool:
+    def holds(self, path: str, text: str, present: dict[str, bool] | None = None) -> bool:
+        """``present``: the literals looked for in ``text`` so far (``literals.search``)."""
         return (
             (self.path is None or self.path.search(path) is not None)
             and (
                 self.pattern is None
-                or (any(k in text for k in self.keywords) and literals.search(self.pattern, text))
+                or (
+                    any(k in text for k in self.keywords)
+                    and literals.search(self.pattern, text, present)
+                )
             )
-            and not (self.unless and literals.search(self.unless, text))
+            and not (self.unless and literals.search(self.unless, text, present))
         )
 
 
@@ -228,7 +232,10 @@ def refine(lang: Language, ext: str, path: str, code: str) -> Language:
     ``code`` is the text with comments (and string literals) masked: a ``[[kernel]]`` or a
     ``cuda_runtime`` named in a comment is no evidence of the language.
     """
+    # A header meets a dozen heuristics, whose conditions share literals ("#", "include",
+    # "cuda_runtime"): each is looked for in the file once.
+    present: dict[str, bool] = {}
     for h in _HEURISTICS_BY_EXT.get(ext, ()):
-        if h.holds(path, code):
+        if h.holds(path, code, present):
             return h.language
     return lang

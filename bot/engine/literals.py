@@ -152,10 +152,18 @@ def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
         if found is None:
             found = present[requirement] = requirement in text
         return found
+    # Plain loops: a generator for all() or any() cost more than the lookups it ran (this
+    # runs for every condition of every rule a file's keywords select).
     kind, parts = requirement
     if kind == "all":
-        return all(_holds(part, text, present) for part in parts)
-    return any(_holds(part, text, present) for part in parts)
+        for part in parts:  # noqa: SIM110 - no generator (above)
+            if not _holds(part, text, present):
+                return False
+        return True
+    for part in parts:  # noqa: SIM110 - no generator (above)
+        if _holds(part, text, present):
+            return True
+    return False
 
 
 def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:

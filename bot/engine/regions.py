@@ -47,6 +47,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 
+from bot.engine import literals
 from bot.engine.c_structure import CStructure
 from bot.engine.lexer import Family, Lexed
 from bot.engine.logical_lines import PY_DEF, LogicalLines
@@ -828,12 +829,24 @@ def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords
     have no pattern. A file that is mostly string literals holds its program in them
     (GEGL's opencl/*.cl.h: each line of a .cl kernel quoted by a script, its license
     included): its blank and comment lines are left out as in a program string."""
-    if src.nlines and (pattern is None or next(src.finditer(pattern, keywords), None)):
-        strings = src.lexed.strings
-        if strings and sum(end - start for start, end in strings) * 2 > len(src.lexed.text):
-            yield from _program_lines(src, 1, src.nlines)
-        else:
-            yield 1, src.nlines
+    if not src.nlines:
+        return
+    if pattern is None:
+        found = True
+    elif not keywords:
+        # Anywhere in the code: ``search`` answers whether it matches sooner than a match is
+        # found (the instantiation units' pattern of ``^`` alternatives is otherwise tried at
+        # every offset of every CUDA and HIP file).
+        found = literals.search(pattern, src.masked, src.present)
+    else:
+        found = next(src.finditer(pattern, keywords), None) is not None
+    if not found:
+        return
+    strings = src.lexed.strings
+    if strings and sum(end - start for start, end in strings) * 2 > len(src.lexed.text):
+        yield from _program_lines(src, 1, src.nlines)
+    else:
+        yield 1, src.nlines
 
 
 #: Tie-break between two claims of one layer over the same lines: the kind that found its

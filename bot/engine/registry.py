@@ -373,7 +373,7 @@ class LanguageRules:
         strings = [i for i in gated if SPECS[i].kind in STRING_KINDS]
         code = [i for i in gated if i not in strings]
         #: Rules checked on every file of the language.
-        self.always = tuple(i for i in indexes if i not in gated)
+        self.always = frozenset(i for i in indexes if i not in gated)
         self.keywords = _keyword_index(frozenset(k for i in code for k in SPECS[i].keywords))
         self.string_keywords = _keyword_index(
             frozenset(k for i in strings for k in SPECS[i].keywords)
@@ -385,7 +385,7 @@ class LanguageRules:
         """Indexes into SPECS, in registry order, of the rules worth running on a file that
         holds the keywords ``in_code`` in its code and ``in_literals`` in string literals."""
         return sorted(
-            set(self.always).union(
+            self.always.union(
                 *map(self._by_keyword.__getitem__, in_code),
                 *map(self._by_string_keyword.__getitem__, in_literals),
             )

@@ -194,7 +194,7 @@ class SourceText:
         # Most of a rule's keywords do not occur in a file that holds one of them: only
         # those that do cost a line lookup (a file asks for thousands of keywords), and
         # rules whose keywords found are the same share their windows.
-        occurring = tuple(keyword for keyword in keywords if keyword in self.occurrences)
+        occurring = tuple(filter(self.occurrences.__contains__, keywords))
         found = self._windows.get(occurring)
         if found is not None:
             self._windows[keywords] = found

@@ -351,6 +351,19 @@ def test_claims_weaker_than_one_over_every_line_look_for_no_line(
     assert walked[0] > 0
 
 
+def test_a_file_rule_without_keywords_is_only_asked_whether_it_matches() -> None:
+    # hip.instantiation-unit has no keywords: its pattern of ``^`` alternatives would be tried
+    # at every offset of every HIP file. A file lacking what each alternative needs ("template",
+    # "(" and ")", "#include") is not searched at all.
+    plain = "int x = 1;\n" * 2_000
+    assert _run("k.hip", plain, "hip.instantiation-unit") == ([], 0)
+    # Otherwise the pattern itself is tried once, at the text's start; the line starts after
+    # it are found by the pattern's newline form (``literals.search``), which finds the
+    # instantiation on the last line.
+    units = plain + "template void scale<float>(float*, int);\n"
+    assert _run("k.hip", units, "hip.instantiation-unit") == ([(1, 2_001)], 1)
+
+
 class _RecordingPattern(CountingPattern):
     """A pattern that records the [pos, endpos) of each ``finditer`` made with it."""
 
