@@ -375,10 +375,18 @@ def _python_enclosing_def(
 
 
 def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Span:
-    """The ``def`` at ``def_line`` with the decorators stacked above it, to the block's end."""
-    first = def_line
-    while first > 1 and _PY_DECORATOR.match(lines[first - 2]):
-        first -= 1
+    """The ``def`` at ``def_line`` with the decorators stacked above it, to the block's end.
+
+    Blank and comment lines (blank in ``lines``) may sit between a decorator and what it
+    decorates: Python allows it, and a count must not change when one is added."""
+    first = line = def_line
+    while line > 1:
+        text = lines[line - 2]
+        if _PY_DECORATOR.match(text):
+            first = line - 1
+        elif text.strip():
+            break
+        line -= 1
     return first, ends.get(def_line, def_line)
 
 

@@ -123,3 +123,37 @@ nvcc -arch=sm_90 -cubin -o output.cubin kernel.cu
 ncu --set full -o profile ./QuickRunCUDA && nvdisasm output.cubin > output.sass
 """
     assert _layers("_run.sh", source) == {"vendor-path": 2}
+
+
+# -- Blank and comment lines inside a construct (found by tests/engine/test_robustness.py) ------
+
+
+def test_k2_lambda_after_a_blank_line_in_the_macro_call_is_still_device_code() -> None:
+    # k2/csrc/ragged_ops.cu, with a comment between the call's line and its lambda.
+    plain = b"""\
+int32_t *mem_data = mem.Data();
+K2_EVAL(c, mem.Dim(), lambda_set_mem2,
+        (int32_t i) -> void { mem_data[i] = i % 7; });
+return mem;
+"""
+    spaced = plain.replace(b"lambda_set_mem2,\n", b"lambda_set_mem2,\n        // each slot\n\n")
+    assert _layers("k2/csrc/ragged_ops.cu", plain) == {"kernel": 2, "portable": 2}
+    assert _layers("k2/csrc/ragged_ops.cu", spaced) == {"kernel": 2, "portable": 2}
+
+
+def test_a_decorator_keeps_its_def_across_a_blank_line() -> None:
+    # hidet-org/hidet python/hidet/ir/primitives/cuda/ldst.py, with a blank line after @script.
+    plain = b"""\
+def register_functions():
+    from hidet.lang import attrs, script, asm
+
+    @script
+    def cuda_load(addr: ~f32) -> f32:
+        ret: f32 = 0
+        asm('ld.acquire.gpu.b32 %0, [%1];', outputs=[ret], inputs=[addr], is_volatile=True)
+        return ret
+"""
+    spaced = plain.replace(b"    @script\n", b"    @script\n\n    # a load with acquire order\n")
+    path = "python/hidet/ir/primitives/cuda/ldst.py"
+    assert _layers(path, plain) == {"kernel": 5, "portable": 2}
+    assert _layers(path, spaced) == {"kernel": 5, "portable": 2}
