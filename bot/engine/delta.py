@@ -449,15 +449,18 @@ def _versioned(
         if rule is None or rule.layer != Layer.VENDOR_PATH or number in skip:
             continue
         line = new_lines[number - 1].strip() if number <= len(new_lines) else ""
-        if _VERSION.search(line):
-            candidates.append((rule, _VERSION.sub("#", line)))
+        masked, versions = _VERSION.subn("#", line)
+        if versions:
+            candidates.append((rule, masked))
     if not candidates:
         return {}
     held: set[tuple[str, str]] = set()
     for number, line in enumerate(_lines(texts[0]), 1):
         held_rule = rules.get(_rule_at(old, number) or "")
-        if held_rule is not None and held_rule.layer == Layer.VENDOR_PATH and _VERSION.search(line):
-            held.add((held_rule.id, _VERSION.sub("#", line.strip())))
+        if held_rule is not None and held_rule.layer == Layer.VENDOR_PATH:
+            masked, versions = _VERSION.subn("#", line.strip())
+            if versions:
+                held.add((held_rule.id, masked))
     versioned: Counter[str] = Counter(
         rule.ecosystem for rule, masked in candidates if (rule.id, masked) in held
     )

@@ -33,7 +33,7 @@ SHIM_VENDORS = frozenset({"amd"})
 # (`#define hipMalloc cudaMalloc`, `typedef cudaStream_t hipStream_t;`), one source built by
 # both vendors' compilers as a CUDA->HIP shim's includers are.
 _HIP = r"(?:hip|HIP)\w*"
-_CUDA = r"(?:cuda|CUDA|cu|CU|cub|nv)\w*"
+_CUDA = r"(?:cu|CU|nv)\w*"  # cuda*, CUDA*, cub*, CU*, nv*
 _ALIAS = re.compile(
     rf"^[ \t]*(?:\#[ \t]*define[ \t]+(?:(?!hip|HIP)\w+[ \t]+{_HIP}|{_HIP}[ \t]+{_CUDA})"
     rf"|typedef[ \t]+(?:(?:struct|enum)[ \t]+)?(?:{_HIP}[ \t]+\w+|{_CUDA}[ \t]+{_HIP})[ \t]*;"

@@ -353,14 +353,14 @@ def count_lines(
                 changed,
                 counted,
                 new,
-                recorded,
-                reflowed,
-                into,
-                named,
-                aliased,
-                rewritten,
-                moved.source if rewritten and moved else None,
-                versioned,
+                baseline=recorded,
+                reflowed=reflowed,
+                moved=into,
+                listed=named,
+                aliased=aliased,
+                rewritten=rewritten,
+                moved_from=moved.source if rewritten and moved else None,
+                versioned=versioned,
             )
         )
     counting = {e.ecosystem for e in ecosystems if e.counted}
