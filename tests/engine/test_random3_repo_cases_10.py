@@ -252,6 +252,29 @@ label_Loop:
     assert _layers("tensilelite/Tensile/CustomKernels/Custom_Cijk_UserArgs.s", source) == {"kernel": 9}
 
 
+def test_hipblaslt_kernel_writer_emits_amd_instructions() -> None:
+    # tensilelite/Tensile/Ops/LayerNormGenerator.py: the kernel built from Python, one AMD ISA
+    # instruction a call; the bookkeeping around the calls travels. Before, all portable.
+    source = b"""\
+import Tensile.TensileInstructions as ti
+
+
+class LayerNormKernelGenerator:
+    def __init__(self, num_workitems):
+        self.num_workitems = num_workitems
+
+    def init_sum(self, vgpr_sum, sgpr_count):
+        mod = ti.Module("init_sum")
+        mod.add(ti.VMovB32(ti.vgpr(vgpr_sum), 0, "sum = 0"))
+        mod.add(ti.SMovB32(ti.sgpr(sgpr_count), self.num_workitems, "count"))
+        mod.add(ti.SWaitCnt(lgkmcnt=0, vmcnt=0))
+        return mod
+"""
+    path = "tensilelite/Tensile/Ops/LayerNormGenerator.py"
+    assert _rules(path, source) == {"hip.isa-builder"}
+    assert _layers(path, source)["vendor-path"] == 3
+
+
 # -- PaddlePaddle/Anakin: a CUDA back end beside x86, ARM and AMD OpenCL ones --------------------
 
 
