@@ -55,7 +55,9 @@ void krnl_vaddmul(const v_dt* in1, const v_dt* in2, v_dt* out_add, v_dt* out_mul
 """
     report = classify("performance/hbm_bandwidth/src/krnl_vaddmul.cpp", source)
     assert _rules("performance/hbm_bandwidth/src/krnl_vaddmul.cpp", source) == {"vitis.hls-kernel"}
-    assert _layers("performance/hbm_bandwidth/src/krnl_vaddmul.cpp", source) == {"kernel": report.code_lines}
+    assert _layers("performance/hbm_bandwidth/src/krnl_vaddmul.cpp", source) == {
+        "kernel": report.code_lines
+    }
     assert ECOSYSTEMS["vitis"].vendors == {"xilinx"}
 
 
@@ -137,7 +139,8 @@ void place(cl::Context& context, std::vector<int>& data) {
     ext.obj = data.data();
     ext.param = 0;
     cl_int err;
-    cl::Buffer buf(context, CL_MEM_USE_HOST_PTR | CL_MEM_EXT_PTR_XILINX, data.size() * sizeof(int), &ext, &err);
+    cl::Buffer buf(context, CL_MEM_USE_HOST_PTR | CL_MEM_EXT_PTR_XILINX,
+                   data.size() * sizeof(int), &ext, &err);
 }
 """
     rules = _rules("src/host.cpp", source)
@@ -188,7 +191,10 @@ PLATFORM ?= xilinx_u55c_gen3x16_xdma_3_202210_1
 HOST_ARCH := x86
 include makefile_us_alveo.mk
 """
-    assert _layers("host_xrt/p2p_fpga2fpga_xrt/Makefile", source) == {"vendor-path": 1, "portable": 3}
+    assert _layers("host_xrt/p2p_fpga2fpga_xrt/Makefile", source) == {
+        "vendor-path": 1,
+        "portable": 3,
+    }
 
 
 def test_vitis_rtl_and_utility_scripts_stay_portable() -> None:
@@ -231,7 +237,9 @@ def test_hipblaslt_logic_file_for_rdna4_names_its_architecture() -> None:
   Batched: true
   DataType: 12
 """
-    path = "library/src/Tensile/Logic/asm_full/gfx1201/GridBased/gfx1201_Cijk_Ailk_Bljk_UserArgs.yaml"
+    path = (
+        "library/src/Tensile/Logic/asm_full/gfx1201/GridBased/gfx1201_Cijk_Ailk_Bljk_UserArgs.yaml"
+    )
     assert _rules(path, source) == {"build.hip-offload-arch"}
     assert _layers(path, source)["vendor-path"] == 2
 
@@ -249,7 +257,9 @@ label_Loop:
   v_mfma_f32_16x16x32_fp8_fp8 acc[0:3], v[0:1], v[2:3], acc[0:3]
   s_endpgm
 """
-    assert _layers("tensilelite/Tensile/CustomKernels/Custom_Cijk_UserArgs.s", source) == {"kernel": 9}
+    assert _layers("tensilelite/Tensile/CustomKernels/Custom_Cijk_UserArgs.s", source) == {
+        "kernel": 9
+    }
 
 
 def test_hipblaslt_kernel_writer_emits_amd_instructions() -> None:
@@ -344,7 +354,9 @@ p_rocm_ver=6.2
 pip3 uninstall torch -y
 pip install --pre torch --index-url https://download.pytorch.org/whl/nightly/rocm$p_rocm_ver/
 """
-    assert _rules("build-install-scripts/fbgemm/install_fbgemm_gpu.sh", source) == {"deps.rocm-wheel"}
+    assert _rules("build-install-scripts/fbgemm/install_fbgemm_gpu.sh", source) == {
+        "deps.rocm-wheel"
+    }
 
 
 def test_codelab_driver_reload_script_stays_portable() -> None:
@@ -413,7 +425,8 @@ extern "C" __global__ void exposure(unsigned char* input, unsigned char* output,
     output[pixIdx] = saturate_8u(input[pixIdx] * powf(2, value));
 }
 
-void exposure_hip(unsigned char* src, unsigned char* dst, float value, int h, int w, hipStream_t s) {
+void exposure_hip(unsigned char* src, unsigned char* dst, float value, int h, int w,
+                  hipStream_t s) {
     hipLaunchKernelGGL(exposure, dim3((w + 15) / 16, (h + 15) / 16), dim3(16, 16), 0, s,
                        src, dst, value, h, w, 1);
 }
@@ -428,7 +441,7 @@ def test_rpp_performance_script_runs_rocprof() -> None:
     # profiler, nsys's counterpart. Before, the script was portable.
     source = b"""\
 for case in $(seq 0 10); do
-    rocprof --basenames on --timestamp on --stats -o "$DST/output_case$case.csv" ./BatchPD_hip_pkd3 "$SRC" "$case"
+    rocprof --basenames on --timestamp on --stats -o "$DST/case$case.csv" ./BatchPD "$SRC" "$case"
 done
 """
     assert _rules("utilities/rawLogsGenScript.sh", source) == {"build.hip-offload-arch"}
@@ -549,7 +562,10 @@ void gather_points_kernel_wrapper(int b, int c, int n, int npoints, const float*
 def test_perlin_constant_tables_count_their_declarations_only() -> None:
     # src/tables.h: the marching-cubes tables in __constant__ memory; the qualifiers are the
     # CUDA lines, the numbers travel.
-    rows = b"".join(b"    {%d, 8, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},\n" % i for i in range(12))
+    rows = b"".join(
+        b"    {%d, 8, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},\n" % i
+        for i in range(12)
+    )
     source = b"#pragma once\n__device__ __constant__ int triTable[12][16] =\n{\n" + rows + b"};\n"
     layers = _layers("src/tables.h", source)
     assert 1 <= layers["kernel"] <= 5
