@@ -33,10 +33,10 @@ NON_PORTABLE: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_LIBRARY, Layer.VEN
 LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 
 #: Vendors code can run on. "nvidia" is the incumbent the census measures lock-in against;
-#: the last five make accelerators PyTorch or PaddlePaddle reach through their own plug-ins
-#: (MUSA, MLU, Ascend NPU, Gaudi HPU, Kunlunxin XPU): code for them is lock-in too, though no
-#: team plans a move onto them. Gaudi is Intel's, but its code runs on no Intel GPU: "intel"
-#: stays the GPU target.
+#: the next five make accelerators PyTorch or PaddlePaddle reach through their own plug-ins
+#: (MUSA, MLU, Ascend NPU, Gaudi HPU, Kunlunxin XPU), and Xilinx FPGAs through Vitis: code for
+#: them is lock-in too, though no team plans a move onto them. Gaudi is Intel's and Xilinx is
+#: AMD's, but their code runs on no Intel or AMD GPU: "intel" and "amd" stay the GPU targets.
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -48,6 +48,7 @@ VENDORS: tuple[str, ...] = (
     "huawei",
     "habana",
     "kunlunxin",
+    "xilinx",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
