@@ -54,18 +54,37 @@ def submodule_paths(gitmodules: str) -> list[str]:
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
+#: RE2 memory for the combined search, per run of patterns RE2 could build as one set.
+_RUN_MEMORY = 16 << 20
+
+
+def _compiled(lines: list[str]) -> list[GitIgnoreSpec]:
+    """The patterns of ``lines`` as one spec, or as consecutive runs of them when RE2 cannot
+    build one set of them all: Projet_long_3DGS_Rust_WebGPU's .gitignore lists 4,333 build
+    outputs one by one, past RE2's memory budget for a set, and the walk crashed. Halving
+    keeps every run on RE2, in time linear in the path, where Python's ``re`` would not be."""
+    try:
+        return [GitIgnoreSpec.from_lines(lines, backend=PATTERN_BACKEND)]
+    except re2.error:
+        if len(lines) < 2:
+            raise
+        half = len(lines) // 2
+        return _compiled(lines[:half]) + _compiled(lines[half:])
+
+
 class IgnoreSpec:
     """A gitignore pattern list that answers the common case, a path no pattern matches, with
     one combined search instead of pathspec's one search per pattern; any other path gets
     pathspec's own answer (last match wins, directory and negation rules)."""
 
-    __slots__ = ("_any", "spec")
+    __slots__ = ("_any", "patterns", "specs")
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self.spec = GitIgnoreSpec.from_lines(lines, backend=PATTERN_BACKEND)
+        self.specs = _compiled(list(lines))
+        self.patterns = [pattern for spec in self.specs for pattern in spec.patterns]
         sources = [
             _NAMED_GROUP.sub("(?:", p.regex.pattern)
-            for p in self.spec.patterns
+            for p in self.patterns
             if p.include is not None and p.regex is not None
         ]
         # RE2 has no `(?!)`; an empty character class matches nothing as well.
@@ -73,7 +92,11 @@ class IgnoreSpec:
         combined = "|".join(f"(?:{s})" for s in sources) if sources else nothing
         # Compiled and searched as UTF-8 bytes, as RE2 reads text anyway: a str search also
         # maps RE2's byte offsets back to characters, a third of its cost, for a yes or no.
-        self._any = re2.compile(combined.encode())
+        # Patterns too many for one set get memory in proportion: under RE2's default budget
+        # its DFA runs out on every search, falls back to the NFA and logs a line each time.
+        options = re2.Options()
+        options.max_mem = max(options.max_mem, _RUN_MEMORY * len(self.specs))
+        self._any = re2.compile(combined.encode(), options)
 
     def check(self, path: str) -> bool | None:
         """True when the last pattern matching ``path`` ignores it, False when it re-includes
@@ -81,7 +104,11 @@ class IgnoreSpec:
         path = matchable(normalize_file(path))
         if self._any.search(path.encode()) is None:
             return None
-        return self.spec.check_file(path).include
+        for spec in reversed(self.specs):  # a later run of patterns overrides an earlier one
+            include = spec.check_file(path).include
+            if include is not None:
+                return include
+        return None
 
     def match_file(self, path: str) -> bool:
         return bool(self.check(path))
@@ -98,15 +125,15 @@ class IgnoreSpec:
             # that does not, right for the files inside but wrong for the folder itself:
             # `*` then `!*/` (ignore every file, keep walking folders, Arraymancer's
             # whitelist .gitignore) hid every folder, so nothing was counted.
-            for index in range(len(self.spec.patterns) - 1, -1, -1):
-                pattern = self.spec.patterns[index]
+            for pattern in reversed(self.patterns):
                 if pattern.include is not None and pattern.match_file(path) is not None:
                     return bool(pattern.include), str(pattern.pattern)
             return None
-        result = self.spec.check_file(path)
-        if result.index is None:
-            return None
-        return bool(result.include), str(self.spec.patterns[result.index].pattern)
+        for spec in reversed(self.specs):
+            result = spec.check_file(path)
+            if result.index is not None:
+                return bool(result.include), str(spec.patterns[result.index].pattern)
+        return None
 
 
 @dataclass(frozen=True, slots=True)
