@@ -254,3 +254,34 @@ struct Mesh
 };
 """
     assert _layers("src/glsl/includes/mesh.glsl", source) == {"kernel": 6}
+
+
+# -- fcdimitr/sgtsnepi: x86 inline assembly is no PTX, its template a line below -------------
+
+
+def test_sgtsnepi_x86_asm_template_on_the_next_line_is_not_ptx() -> None:
+    # csb/csbsym.h: a lock-free double add in x86 assembly; before, its 15 lines were read as
+    # inline PTX (kernel code) since the template starts below `asm volatile(`.
+    x86 = b"""\
+inline void add_double(volatile double *target, const double by) {
+  asm volatile(
+    "movq  %0, %%rax \\n\\t"
+    "1:\\n\\t"
+    "lock cmpxchgq %%r8, %0\\n\\t"
+    "jnz 1b\\n\\t"
+    : "=m"(*target) : "m"(by) : "cc", "memory", "%rax", "%r8");
+}
+"""
+    assert classify("csb/csbsym.h", x86).findings == []
+    # PTX a line below its asm stays kernel code.
+    ptx = b"""\
+inline unsigned xor3(unsigned a, unsigned b, unsigned c) {
+  unsigned r;
+  asm volatile(
+    "lop3.b32 %0, %1, %2, %3, 0x96;"
+    : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+"""
+    rules = {f.rule for f in classify("keccak.cuh", ptx).findings}
+    assert "cuda.ptx-asm" in rules
