@@ -285,3 +285,50 @@ inline unsigned xor3(unsigned a, unsigned b, unsigned c) {
 """
     rules = {f.rule for f in classify("keccak.cuh", ptx).findings}
     assert "cuda.ptx-asm" in rules
+
+
+# -- random-sample misses fixed: HIP from Rust and PyTorch's ROCm-only C++ names ---------------
+
+
+def test_rocmforge_rust_calls_into_its_own_hip_ffi_module() -> None:
+    # src/backend/hip_backend/memory.rs: the ffi module is the project's own extern block, its
+    # calls the HIP runtime; the messages naming them are not calls.
+    source = b"""\
+use crate::backend::hip_backend::ffi;
+
+pub fn upload(ptr: *mut c_void, data: &[f32]) -> Result<(), String> {
+    let result = unsafe {
+        ffi::hipMemcpy(
+            ptr,
+            data.as_ptr() as *const c_void,
+            data.len() * 4,
+            ffi::HIP_MEMCPY_HOST_TO_DEVICE,
+        )
+    };
+    if result != 0 {
+        return Err(format!("hipMemcpy failed: {}", result));
+    }
+    Ok(())
+}
+"""
+    report = classify("src/backend/hip_backend/memory.rs", source)
+    assert {(f.rule, f.start_line, f.end_line) for f in report.findings} == {
+        ("hip.rust-bindings", 5, 11)  # to the `};` closing the unsafe block
+    }
+
+
+def test_torch_gpu_ext_masquerading_hip_stream_is_amd_only() -> None:
+    # src/ops/myobj.cpp: the ROCm build of PyTorch's guard and stream, under HIP names.
+    source = b"""\
+#include <torch/extension.h>
+#include <ATen/hip/impl/HIPGuardImplMasqueradingAsCUDA.h>
+
+void rope(at::Tensor &x) {
+    const at::hip::OptionalHIPGuardMasqueradingAsCUDA guard(device_of(x));
+    auto stream = c10::hip::getCurrentHIPStreamMasqueradingAsCUDA().stream();
+    launch_rope(x.data_ptr<float>(), stream);
+}
+"""
+    report = classify("src/ops/myobj.cpp", source)
+    assert {f.ecosystem for f in report.findings} == {"hip"}
+    assert _layers("src/ops/myobj.cpp", source)["vendor-path"] == 3
