@@ -332,3 +332,37 @@ void rope(at::Tensor &x) {
     report = classify("src/ops/myobj.cpp", source)
     assert {f.ecosystem for f in report.findings} == {"hip"}
     assert _layers("src/ops/myobj.cpp", source)["vendor-path"] == 3
+
+
+def test_rocm_examples_visual_studio_project_on_the_hip_sdk_toolset() -> None:
+    # HIP-Basic/*/*_vs2019.vcxproj: the HIP SDK's toolsets and properties, no CudaCompile.
+    source = b"""\
+<Project DefaultTargets="Build" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <ItemGroup>
+    <ClCompile Include="main.hip" />
+  </ItemGroup>
+  <PropertyGroup Condition="'$(Configuration)|$(Platform)'=='Release|x64'" Label="Configuration">
+    <ConfigurationType>Application</ConfigurationType>
+    <PlatformToolset>HIP clang 6.2</PlatformToolset>
+  </PropertyGroup>
+  <PropertyGroup Condition="'$(PlatformToolset.Contains(`HIP clang `))'">
+    <HIPVersion>$(PlatformToolset.Replace(`HIP clang `, ``))</HIPVersion>
+  </PropertyGroup>
+</Project>
+"""
+    report = classify("HIP-Basic/bandwidth/bandwidth_vs2019.vcxproj", source)
+    assert {f.rule for f in report.findings} == {"build.msbuild-hip"}
+    lines = {n for f in report.findings for n in range(f.start_line, f.end_line + 1)}
+    assert lines == {7, 9, 10}  # the toolset, the condition naming it, the version it sets
+
+
+def test_100day_gpu_benchmark_script_running_nvcc_in_a_shell_command() -> None:
+    # Day-34/compare_benchmark.py: builds the CUDA program before timing it.
+    source = b"""\
+import subprocess
+subprocess.run("gcc -O3 -o vec_add_cpu vec_add_cpu.c", shell=True, check=True)
+subprocess.run("nvcc -o vec_add_gpu vec_add_gpu.cu -O3", shell=True, check=True)
+print("nvcc is needed for the GPU side")
+"""
+    report = classify("Day-34/compare_benchmark.py", source)
+    assert {(f.rule, f.start_line) for f in report.findings} == {("torch.nvcc-flags", 3)}
