@@ -315,6 +315,16 @@ pub fn upload(ptr: *mut c_void, data: &[f32]) -> Result<(), String> {
     assert {(f.rule, f.start_line, f.end_line) for f in report.findings} == {
         ("hip.rust-bindings", 5, 11)  # to the `};` closing the unsafe block
     }
+    # src/backend/hip_backend/offset_tests.rs (commit 4fcc41c): bindgen's struct of the runtime.
+    layout = b"""\
+#[test]
+fn device_prop_layout() {
+    assert_eq!(std::mem::offset_of!(hipDeviceProp_tR0600, warpSize), 308);
+    let name = "hipDeviceProp_tR0600";
+}
+"""
+    findings = classify("src/backend/hip_backend/offset_tests.rs", layout).findings
+    assert [(f.rule, f.start_line) for f in findings] == [("hip.rust-bindings", 3)]
 
 
 def test_torch_gpu_ext_masquerading_hip_stream_is_amd_only() -> None:
