@@ -9,11 +9,12 @@ to the repository root with ``/`` separators.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import re2
 from pathspec import GitIgnoreSpec
+from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 from pathspec.util import normalize_file
 
 #: The include/exclude patterns come from `.github/lockin.yml`: RE2 matches them in time
@@ -54,22 +55,42 @@ def submodule_paths(gitmodules: str) -> list[str]:
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
-#: RE2 memory for the combined search, per run of patterns RE2 could build as one set.
-_RUN_MEMORY = 16 << 20
+#: Patterns per RE2 set: pathspec's RE2 backend builds one set of a spec's patterns, and
+#: RE2 refuses a set past its memory budget (a few thousand listed paths); at 2,048 listed
+#: paths the combined search's DFA already runs out of memory and RE2 logs on every path.
+_RUN = 1024
 
 
-def _compiled(lines: list[str]) -> list[GitIgnoreSpec]:
-    """The patterns of ``lines`` as one spec, or as consecutive runs of them when RE2 cannot
-    build one set of them all: Projet_long_3DGS_Rust_WebGPU's .gitignore lists 4,333 build
-    outputs one by one, past RE2's memory budget for a set, and the walk crashed. Halving
-    keeps every run on RE2, in time linear in the path, where Python's ``re`` would not be."""
+def _runs(patterns: Sequence[GitIgnoreSpecPattern]) -> list[GitIgnoreSpec]:
+    """``patterns`` as consecutive specs RE2 can each build, in order: one for any ordinary
+    .gitignore. Projet_long_3DGS_Rust_WebGPU's lists 4,333 build outputs one by one, past
+    RE2's budget for one set, and the walk crashed; a run RE2 still refuses (long patterns)
+    is halved. Every run stays on RE2, in time linear in the path, where Python's ``re``
+    would not be."""
+    if len(patterns) > _RUN:
+        return [run for i in range(0, len(patterns), _RUN) for run in _runs(patterns[i : i + _RUN])]
     try:
-        return [GitIgnoreSpec.from_lines(lines, backend=PATTERN_BACKEND)]
+        return [GitIgnoreSpec(patterns, backend=PATTERN_BACKEND)]
     except re2.error:
-        if len(lines) < 2:
+        if len(patterns) < 2:
             raise
-        half = len(lines) // 2
-        return _compiled(lines[:half]) + _compiled(lines[half:])
+        half = len(patterns) // 2
+        return _runs(patterns[:half]) + _runs(patterns[half:])
+
+
+def _search(spec: GitIgnoreSpec) -> Callable[[bytes], object]:
+    """One search for any pattern of ``spec`` that includes or excludes."""
+    sources = [
+        _NAMED_GROUP.sub("(?:", p.regex.pattern)
+        for p in spec.patterns
+        if p.include is not None and p.regex is not None
+    ]
+    # RE2 has no `(?!)`; an empty character class matches nothing as well.
+    nothing = r"[^\s\S]"
+    combined = "|".join(f"(?:{s})" for s in sources) if sources else nothing
+    # Compiled and searched as UTF-8 bytes, as RE2 reads text anyway: a str search also
+    # maps RE2's byte offsets back to characters, a third of its cost, for a yes or no.
+    return re2.compile(combined.encode()).search
 
 
 class IgnoreSpec:
@@ -80,29 +101,17 @@ class IgnoreSpec:
     __slots__ = ("_any", "patterns", "specs")
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self.specs = _compiled(list(lines))
-        self.patterns = [pattern for spec in self.specs for pattern in spec.patterns]
-        sources = [
-            _NAMED_GROUP.sub("(?:", p.regex.pattern)
-            for p in self.patterns
-            if p.include is not None and p.regex is not None
-        ]
-        # RE2 has no `(?!)`; an empty character class matches nothing as well.
-        nothing = r"[^\s\S]"
-        combined = "|".join(f"(?:{s})" for s in sources) if sources else nothing
-        # Compiled and searched as UTF-8 bytes, as RE2 reads text anyway: a str search also
-        # maps RE2's byte offsets back to characters, a third of its cost, for a yes or no.
-        # Patterns too many for one set get memory in proportion: under RE2's default budget
-        # its DFA runs out on every search, falls back to the NFA and logs a line each time.
-        options = re2.Options()
-        options.max_mem = max(options.max_mem, _RUN_MEMORY * len(self.specs))
-        self._any = re2.compile(combined.encode(), options)
+        # Parsed once (pathspec compiles each pattern), then grouped into RE2 sets.
+        self.patterns = list(GitIgnoreSpec.from_lines(lines, backend="simple").patterns)
+        self.specs = _runs(self.patterns)
+        self._any = [_search(spec) for spec in self.specs]
 
     def check(self, path: str) -> bool | None:
         """True when the last pattern matching ``path`` ignores it, False when it re-includes
         it, None when no pattern matches."""
         path = matchable(normalize_file(path))
-        if self._any.search(path.encode()) is None:
+        encoded = path.encode()
+        if all(search(encoded) is None for search in self._any):
             return None
         for spec in reversed(self.specs):  # a later run of patterns overrides an earlier one
             include = spec.check_file(path).include

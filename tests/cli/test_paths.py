@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -95,6 +96,19 @@ def test_walk_honours_a_gitignore_too_long_for_one_re2_set(tmp_path: Path) -> No
         (tmp_path / rel).write_text("")
     found = list(walk(str(tmp_path), tree_filter(str(tmp_path))))
     assert found == [".gitignore", "keep.log", "src/a.cu"]
+
+
+def test_ignore_spec_splits_a_run_of_long_wildcard_patterns_re2_refuses() -> None:
+    # Fewer patterns than a run, each long and full of wildcards: RE2 refuses them as one set
+    # too, and the run is halved until it builds.
+    rng = random.Random(1)
+    lines = ["x/" + "".join(rng.choice("abcdefgh*?") for _ in range(100)) for _ in range(1024)]
+    spec = IgnoreSpec([*lines, "*.tmp", "!keep.tmp"])
+    assert len(spec.specs) > 2
+    assert spec.check("x/" + lines[700].removeprefix("x/").replace("*", "").replace("?", "a"))
+    assert spec.check("a.tmp") is True
+    assert spec.check("keep.tmp") is False
+    assert spec.check("src/a.cu") is None
 
 
 def test_walk_matches_non_ascii_patterns_and_undecodable_names(tmp_path: Path) -> None:
