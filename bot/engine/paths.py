@@ -111,7 +111,10 @@ class IgnoreSpec:
         it, None when no pattern matches."""
         path = matchable(normalize_file(path))
         encoded = path.encode()
-        if all(search(encoded) is None for search in self._any):
+        for search in self._any:
+            if search(encoded) is not None:
+                break
+        else:
             return None
         for spec in reversed(self.specs):  # a later run of patterns overrides an earlier one
             include = spec.check_file(path).include
