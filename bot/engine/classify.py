@@ -83,6 +83,8 @@ _RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} f
 # for the condition's literals.
 _SPANS_BEFORE_SCAN = 9
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
+# A line that opens with a string literal (a call's first argument a line below its name).
+_STRING_OPENS_LINE = re.compile(r'[ \t]*"')
 
 
 def _vendor_relation(wider: bool) -> dict[int, frozenset[int]]:
@@ -310,12 +312,21 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
 def _not_on_lines(
     found: dict[tuple[int, int], None], unless: re.Pattern[str], lexed: Lexed, src: Source
 ) -> dict[tuple[int, int], None]:
-    """The spans whose first line, as written, does not match ``unless``."""
+    """The spans whose first line, as written, does not match ``unless``; a first line that
+    ends by opening a call whose first argument, a string, starts the next line is read with
+    that line (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
     text, starts = lexed.text, src.starts
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         start = starts[span[0] - 1] if 0 < span[0] <= len(starts) else 0
         end = text.find("\n", start)
+        if (
+            end >= 0
+            and _STRING_OPENS_LINE.match(text, end + 1)
+            and text[start:end].rstrip(" \t").endswith("(")
+        ):
+            below = text.find("\n", end + 1)
+            end = below if below >= 0 else len(text)
         if not unless.search(text, start, end if end >= 0 else len(text)):
             kept[span] = None
     return kept

@@ -9,11 +9,12 @@ to the repository root with ``/`` separators.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import re2
 from pathspec import GitIgnoreSpec
+from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 from pathspec.util import normalize_file
 
 #: The include/exclude patterns come from `.github/lockin.yml`: RE2 matches them in time
@@ -54,34 +55,72 @@ def submodule_paths(gitmodules: str) -> list[str]:
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 
+#: Patterns per RE2 set: pathspec's RE2 backend builds one set of a spec's patterns, and
+#: RE2 refuses a set past its memory budget (a few thousand listed paths); at 2,048 listed
+#: paths the combined search's DFA already runs out of memory and RE2 logs on every path.
+_RUN = 1024
+
+
+def _runs(patterns: Sequence[GitIgnoreSpecPattern]) -> list[GitIgnoreSpec]:
+    """``patterns`` as consecutive specs RE2 can each build, in order: one for any ordinary
+    .gitignore. Projet_long_3DGS_Rust_WebGPU's lists 4,333 build outputs one by one, past
+    RE2's budget for one set, and the walk crashed; a run RE2 still refuses (long patterns)
+    is halved. Every run stays on RE2, in time linear in the path, where Python's ``re``
+    would not be."""
+    if len(patterns) > _RUN:
+        return [run for i in range(0, len(patterns), _RUN) for run in _runs(patterns[i : i + _RUN])]
+    try:
+        return [GitIgnoreSpec(patterns, backend=PATTERN_BACKEND)]
+    except re2.error:
+        if len(patterns) < 2:
+            raise
+        half = len(patterns) // 2
+        return _runs(patterns[:half]) + _runs(patterns[half:])
+
+
+def _search(spec: GitIgnoreSpec) -> Callable[[bytes], object]:
+    """One search for any pattern of ``spec`` that includes or excludes."""
+    sources = [
+        _NAMED_GROUP.sub("(?:", p.regex.pattern)
+        for p in spec.patterns
+        if p.include is not None and p.regex is not None
+    ]
+    # RE2 has no `(?!)`; an empty character class matches nothing as well.
+    nothing = r"[^\s\S]"
+    combined = "|".join(f"(?:{s})" for s in sources) if sources else nothing
+    # Compiled and searched as UTF-8 bytes, as RE2 reads text anyway: a str search also
+    # maps RE2's byte offsets back to characters, a third of its cost, for a yes or no.
+    return re2.compile(combined.encode()).search
+
+
 class IgnoreSpec:
     """A gitignore pattern list that answers the common case, a path no pattern matches, with
     one combined search instead of pathspec's one search per pattern; any other path gets
     pathspec's own answer (last match wins, directory and negation rules)."""
 
-    __slots__ = ("_any", "spec")
+    __slots__ = ("_any", "patterns", "specs")
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self.spec = GitIgnoreSpec.from_lines(lines, backend=PATTERN_BACKEND)
-        sources = [
-            _NAMED_GROUP.sub("(?:", p.regex.pattern)
-            for p in self.spec.patterns
-            if p.include is not None and p.regex is not None
-        ]
-        # RE2 has no `(?!)`; an empty character class matches nothing as well.
-        nothing = r"[^\s\S]"
-        combined = "|".join(f"(?:{s})" for s in sources) if sources else nothing
-        # Compiled and searched as UTF-8 bytes, as RE2 reads text anyway: a str search also
-        # maps RE2's byte offsets back to characters, a third of its cost, for a yes or no.
-        self._any = re2.compile(combined.encode())
+        # Parsed once (pathspec compiles each pattern), then grouped into RE2 sets.
+        self.patterns = list(GitIgnoreSpec.from_lines(lines, backend="simple").patterns)
+        self.specs = _runs(self.patterns)
+        self._any = [_search(spec) for spec in self.specs]
 
     def check(self, path: str) -> bool | None:
         """True when the last pattern matching ``path`` ignores it, False when it re-includes
         it, None when no pattern matches."""
         path = matchable(normalize_file(path))
-        if self._any.search(path.encode()) is None:
+        encoded = path.encode()
+        for search in self._any:
+            if search(encoded) is not None:
+                break
+        else:
             return None
-        return self.spec.check_file(path).include
+        for spec in reversed(self.specs):  # a later run of patterns overrides an earlier one
+            include = spec.check_file(path).include
+            if include is not None:
+                return include
+        return None
 
     def match_file(self, path: str) -> bool:
         return bool(self.check(path))
@@ -98,15 +137,15 @@ class IgnoreSpec:
             # that does not, right for the files inside but wrong for the folder itself:
             # `*` then `!*/` (ignore every file, keep walking folders, Arraymancer's
             # whitelist .gitignore) hid every folder, so nothing was counted.
-            for index in range(len(self.spec.patterns) - 1, -1, -1):
-                pattern = self.spec.patterns[index]
+            for pattern in reversed(self.patterns):
                 if pattern.include is not None and pattern.match_file(path) is not None:
                     return bool(pattern.include), str(pattern.pattern)
             return None
-        result = self.spec.check_file(path)
-        if result.index is None:
-            return None
-        return bool(result.include), str(self.spec.patterns[result.index].pattern)
+        for spec in reversed(self.specs):
+            result = spec.check_file(path)
+            if result.index is not None:
+                return bool(result.include), str(spec.patterns[result.index].pattern)
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.engine.paths import DEFAULT_FILTER, PathFilter, submodule_paths
+from bot.engine.paths import DEFAULT_FILTER, IgnoreSpec, PathFilter, submodule_paths
 from bot.sources import SourceError
 from bot.sources.tree import tree_filter, walk
 from tests.cli.gitrepo import git, init, write
@@ -74,6 +75,40 @@ def test_walk_honours_nested_gitignore_defaults_and_symlinks(tmp_path: Path) -> 
     os.symlink(tmp_path / "a.cu", tmp_path / "link.cu")
     found = list(walk(str(tmp_path), tree_filter(str(tmp_path), exclude=["pkg/b.py"])))
     assert found == [".gitignore", ".gitmodules", "a.cu", "pkg/.gitignore", "pkg/gen_keep.cu"]
+
+
+def test_walk_honours_a_gitignore_too_long_for_one_re2_set(tmp_path: Path) -> None:
+    # Projet_long_3DGS_Rust_WebGPU's .gitignore lists 4,333 Rust build outputs one by one:
+    # RE2 could not build one set of them and the walk crashed. Later lines still override
+    # earlier ones across the runs the patterns are split into.
+    listed = [f"target/debug/.fingerprint/crate-{i:016x}/lib-crate.json" for i in range(6000)]
+    lines = ["*.log", *listed, "!keep.log", "hidden.cu"]
+    spec = IgnoreSpec(lines)
+    assert len(spec.specs) > 1  # the case: more than RE2 builds as one set
+    assert spec.check(listed[4321]) is True
+    assert spec.check("keep.log") is False
+    assert spec.check("src/a.cu") is None
+    assert spec.deciding("run.log") == (True, "*.log")
+    assert spec.deciding("hidden.cu") == (True, "hidden.cu")
+    (tmp_path / ".gitignore").write_text("\n".join(lines) + "\n")
+    for rel in (listed[17], listed[5999], "run.log", "keep.log", "hidden.cu", "src/a.cu"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    found = list(walk(str(tmp_path), tree_filter(str(tmp_path))))
+    assert found == [".gitignore", "keep.log", "src/a.cu"]
+
+
+def test_ignore_spec_splits_a_run_of_long_wildcard_patterns_re2_refuses() -> None:
+    # Fewer patterns than a run, each long and full of wildcards: RE2 refuses them as one set
+    # too, and the run is halved until it builds.
+    rng = random.Random(1)
+    lines = ["x/" + "".join(rng.choice("abcdefgh*?") for _ in range(100)) for _ in range(1024)]
+    spec = IgnoreSpec([*lines, "*.tmp", "!keep.tmp"])
+    assert len(spec.specs) > 2
+    assert spec.check("x/" + lines[700].removeprefix("x/").replace("*", "").replace("?", "a"))
+    assert spec.check("a.tmp") is True
+    assert spec.check("keep.tmp") is False
+    assert spec.check("src/a.cu") is None
 
 
 def test_walk_matches_non_ascii_patterns_and_undecodable_names(tmp_path: Path) -> None:
