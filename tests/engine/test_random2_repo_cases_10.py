@@ -287,6 +287,44 @@ cuphyStatus_t decode_shared_BG1_Z240(const LDPC_config& cfg, const dim3& grdDim,
     assert layers["vendor-path"] >= 3
 
 
+def test_aerial_host_code_on_cuda_complex_types_is_vendor_path() -> None:
+    # testBenches/chanModels/src/sls_chan_src/sls_chan_isac.cpp (and cuMAC's *Cpu.cpp
+    # reference schedulers): host C++ whose data are CUDA's cuComplex, built with
+    # make_cuComplex and cuCmulf from cuComplex.h. Before, every line was portable.
+    source = b"""\
+#include <cmath>
+#include "cuComplex.h"
+
+cuComplex reflection(float magnitude, float phase)
+{
+    return make_cuComplex(magnitude * std::cos(phase), magnitude * std::sin(phase));
+}
+
+void scale(cuComplex* taps, int n, cuComplex g)
+{
+    for (int i = 0; i < n; ++i) {
+        taps[i] = cuCmulf(taps[i], g);
+    }
+}
+"""
+    report = classify("testBenches/chanModels/src/sls_chan_src/sls_chan_isac.cpp", source)
+    assert {f.rule for f in report.findings} == {"cuda.include", "cuda.complex-types"}
+    assert "kernel" not in _layers("sls_chan_isac.cpp", source)
+
+
+def test_aerial_std_complex_host_code_stays_portable() -> None:
+    # The same arithmetic on std::complex names no CUDA header.
+    source = b"""\
+#include <complex>
+
+std::complex<float> reflection(float magnitude, float phase)
+{
+    return std::polar(magnitude, phase);
+}
+"""
+    assert _layers("src/reflection.cpp", source) == {"portable": 5}
+
+
 # -- Angeltr/PerformanceProgramming: course notes on OpenCL, SYCL and OpenACC ------------------
 
 
