@@ -325,6 +325,34 @@ std::complex<float> reflection(float magnitude, float phase)
     assert _layers("src/reflection.cpp", source) == {"portable": 5}
 
 
+def test_aerial_mig_script_runs_nvidia_smi_behind_sudo() -> None:
+    # testBenches/perf/measure/mig.py: partitions the GPU with `nvidia-smi mig` and starts
+    # MPS daemons, each command an f-string opening with an optional sudo. Before, the file
+    # was portable: the tool-call row wanted the string to open with nvidia-smi and an option.
+    source = b"""\
+import os
+
+def create_instances(args, sudo, instance):
+    os.system(f"{sudo}nvidia-smi mig -i {args.gpu} -lgip >buffer.txt")
+    os.system(f"{sudo}nvidia-smi mig -i {args.gpu} -cgi {instance} > buffer.txt")
+    print("created", instance)
+
+def start_mps(env):
+    os.system(f"sudo {env} nvidia-cuda-mps-control -d")
+"""
+    report = classify("testBenches/perf/measure/mig.py", source)
+    lines = [f.start_line for f in report.findings if f.rule == "cuda.tool-call"]
+    assert lines == [4, 5, 9]
+
+
+def test_aerial_nvidia_smi_in_prose_is_no_call() -> None:
+    source = b"""\
+HELP = "nvidia-smi mig is how the admin splits the GPU"
+NOTE = "sudo rights are needed"
+"""
+    assert _layers("testBenches/perf/measure/help.py", source) == {"portable": 2}
+
+
 # -- Angeltr/PerformanceProgramming: course notes on OpenCL, SYCL and OpenACC ------------------
 
 
