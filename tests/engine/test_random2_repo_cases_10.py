@@ -341,8 +341,13 @@ def start_mps(env):
     os.system(f"sudo {env} nvidia-cuda-mps-control -d")
 """
     report = classify("testBenches/perf/measure/mig.py", source)
-    lines = [f.start_line for f in report.findings if f.rule == "cuda.tool-call"]
-    assert lines == [4, 5, 9]
+    lines = {
+        line
+        for f in report.findings
+        if f.rule == "cuda.tool-call"
+        for line in range(f.start_line, f.end_line + 1)
+    }
+    assert lines == {4, 5, 9}
 
 
 def test_aerial_nvidia_smi_in_prose_is_no_call() -> None:
