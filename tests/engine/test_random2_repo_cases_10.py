@@ -550,6 +550,21 @@ __global__ void copy_blocks_kernel(int64_t* key_cache_ptrs, const int64_t* block
     assert layers["vendor-path"] == 4
 
 
+def test_cuda_kernel_archive_rocm_fp8_shim_is_no_nvidia_fp8() -> None:
+    # act_and_mul_quant_kernel.cu (taken from vLLM): under the ROCm branch the HIP FP8 types
+    # get CUDA's names. Before, the typedefs counted as NVIDIA FP8 kernel lines.
+    source = b"""\
+#ifndef USE_ROCM
+  #include <cuda_fp8.h>
+#else
+  #include <hip/hip_fp8.h>
+typedef __hip_fp8_e4m3 __nv_fp8_e4m3;
+typedef __hip_fp8x4_e4m3 __nv_fp8x4_e4m3;
+#endif
+"""
+    assert _layers("act_and_mul_quant_kernel.cu", source) == {"vendor-path": 7}
+
+
 # -- ROCm/hip-python: Python bindings of HIP, with examples -----------------------------------
 
 
