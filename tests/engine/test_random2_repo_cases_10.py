@@ -603,6 +603,23 @@ define amdgpu_kernel void @scale(ptr addrspace(1) %0, float %1) {
     assert _layers("kernels/scale.ll", source) == {"kernel": 4}
 
 
+def test_hip_python_cuda_directory_name_is_no_device() -> None:
+    # _render_update_version.py: renders _version.py into hip-python-as-cuda/cuda. Before,
+    # the "cuda" path component counted as a torch device string.
+    source = b"""\
+import os
+
+def render_version_py(parent_dir):
+    with open(os.path.join(parent_dir, "_version.py"), "w") as outfile:
+        outfile.write("0.1")
+
+if __name__ == "__main__":
+    render_version_py(os.path.join("hip-python", "hip"))
+    render_version_py(os.path.join("hip-python-as-cuda", "cuda"))
+"""
+    assert _layers("_render_update_version.py", source) == {"portable": 7}
+
+
 def test_hip_python_device_properties_example_is_hip_host_code() -> None:
     # examples/0_Basic_Usage/hip_deviceproperties.py: reads hipDeviceProp_t through the
     # bindings; the printing loop travels.
