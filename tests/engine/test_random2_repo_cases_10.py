@@ -488,9 +488,7 @@ extern "C" uint bitonicSort(
     uint arrayLength
 );
 """
-    assert _layers("libraries/bitonicSort/src/sortingNetworks_common.h", source) == {
-        "portable": 7
-    }
+    assert _layers("libraries/bitonicSort/src/sortingNetworks_common.h", source) == {"portable": 7}
 
 
 # -- wakita/metalic: Metal by Tutorials exercises in Swift ------------------------------------
