@@ -1,4 +1,4 @@
-"""Cases from repositories drawn at random from a fixed pool of GPU repositories (issue 27, lane h35-a).
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h35-a).
 
 The pool is ``/work/pool-h35.txt``, ordered with ``random.seed("h35-pool")``; this lane took
 positions 1-11. Three had no snapshot to fetch (shisa-ai/hipEngine, xynexus/hipfire,
@@ -189,7 +189,10 @@ proc main() =
 """
     report = classify("examples/vector_sum_hip_nvidia.nim", source)
     assert {f.rule for f in report.findings} == {"hip.nim-host"}
-    assert _layers("examples/vector_sum_hip_nvidia.nim", source) == {"vendor-path": 3, "portable": 3}
+    assert _layers("examples/vector_sum_hip_nvidia.nim", source) == {
+        "vendor-path": 3,
+        "portable": 3,
+    }
 
 
 def test_hippo_portable_api_reusing_hip_enum_names_stays_portable() -> None:
