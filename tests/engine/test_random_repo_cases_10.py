@@ -283,6 +283,60 @@ impl CudaPoseidonBackend {
     assert "kernel" not in layers
 
 
+def test_lambdaworks_metal_backend_types_are_metal_host_code() -> None:
+    # crates/crypto/src/merkle_tree/backends/metal/backend.rs and fuzz/metal_fuzz/*: the
+    # crate's own Metal state and errors over metal-rs, the twin of its CUDA backend's Cuda*
+    # types. Before, the Metal files were portable while their CUDA twins were vendor-path.
+    source = b"""\
+use lambdaworks_gpu::metal::abstractions::{errors::MetalError, state::DynamicMetalState};
+
+const POSEIDON_SHADER: &str = include_str!("shaders/poseidon.metal");
+
+pub struct MetalPoseidonBackend;
+
+impl MetalPoseidonBackend {
+    pub fn hash_leaves_gpu(leaves: &[u64]) -> Result<Vec<u64>, MetalError> {
+        let mut state = DynamicMetalState::new()?;
+        state.load_library(POSEIDON_SHADER)?;
+        Ok(leaves.to_vec())
+    }
+}
+"""
+    path = "crates/crypto/src/merkle_tree/backends/metal/backend.rs"
+    report = classify(path, source)
+    assert {f.rule for f in report.findings} == {"metal.rust-backend-type"}
+    assert _layers(path, source) == {"vendor-path": 5, "portable": 5}
+
+
+def test_lambdaworks_cargo_manifests_pulling_gpu_back_ends() -> None:
+    # crates/math/Cargo.toml: metal-rs as a dependency and the feature pulling it in;
+    # fuzz/cuda_fuzz/Cargo.toml: the workspace crates with their cuda feature on.
+    math = b"""\
+[dependencies]
+cudarc = { version = "0.9.7", optional = true }
+metal = { version = "0.29", optional = true }
+serde = { version = "1.0", default-features = false }
+
+[features]
+cuda = ["dep:cudarc", "lambdaworks-gpu/cuda"]
+metal = ["dep:metal", "lambdaworks-gpu/metal"]
+"""
+    report = classify("crates/math/Cargo.toml", math)
+    assert [(f.rule, f.start_line) for f in report.findings] == [
+        ("deps.cuda-crate", 2),
+        ("deps.metal-crate", 3),
+        ("deps.cuda-crate", 7),
+        ("deps.metal-crate", 8),
+    ]
+    fuzz = b"""\
+[dependencies]
+lambdaworks-math = { workspace = true, features = ["cuda"] }
+lambdaworks-gpu = { workspace = true, features = ["cuda"] }
+honggfuzz = "0.5.55"
+"""
+    assert _layers("fuzz/cuda_fuzz/Cargo.toml", fuzz) == {"vendor-path": 2, "portable": 2}
+
+
 # -- fnalacceleratormodeling/synergia2: beam dynamics on Kokkos, with vendored Boost ------------
 
 
