@@ -209,6 +209,56 @@ proc main() =
     assert set(_layers("examples/vector_sum_hippo.nim", source)) == {"portable"}
 
 
+def test_hippo_nimscript_compiler_choices_are_vendor_build_flags() -> None:
+    # tests/hip/config.nims, examples/vector_sum_hip_nvidia.nims, examples/vector_sum_cuda.nims:
+    # Nim's back end handed to hipcc or nvcc. Before, every line was portable.
+    hip = b"""\
+--path:"../../src"
+--define:"HippoRuntime:HIP_CPU"
+--cc:hipcc
+--define:"useMalloc"
+"""
+    assert _layers("tests/hip/config.nims", hip) == {"vendor-path": 1, "portable": 3}
+    nvidia = b"""\
+--path:"../src"
+--cc:nvcc
+--nvcc.cpp.exe:hipcc
+--nvcc.cpp.linkerexe:hipcc
+--define:"useMalloc"
+"""
+    report = classify("examples/vector_sum_hip_nvidia.nims", nvidia)
+    assert {f.rule for f in report.findings} == {"build.nim-nvcc", "build.nim-hipcc"}
+    assert report.ecosystems == {"cuda": 1, "hip": 2}
+    threads = b"""\
+--path:"../src"
+--threads:on
+--define:"HippoRuntime:SIMPLE"
+"""
+    assert set(_layers("examples/vector_sum_threads.nims", threads)) == {"portable"}
+
+
+def test_hippo_flake_dev_shell_pulls_both_vendors_toolkits() -> None:
+    # flake.nix: one dev shell with NVIDIA's toolkit and driver and AMD's ROCm from nixpkgs.
+    source = b"""\
+{
+  outputs = { self, nixpkgs }: {
+    devShells.default = pkgs.mkShell {
+      buildInputs = with pkgs; [
+        nim
+        cudatoolkit
+        cudaPackages.cuda_nvcc
+        linuxPackages.nvidia_x11
+        rocmPackages.clr
+        rocmPackages.hip-common
+      ];
+    };
+  };
+}
+"""
+    report = classify("flake.nix", source)
+    assert report.ecosystems == {"cuda": 3, "hip": 2}
+
+
 # -- carni-ships/zkMetal: zero-knowledge proving on Metal, with Rust and Go bindings -------------
 
 
