@@ -172,6 +172,31 @@ pub fn device(thread_id: i32, block_id: i32, n_threads: i32) -> i32 {
     assert set(_layers("src/device.rs", source)) == {"portable"}
 
 
+def test_cuda_loop_cargo_build_for_the_nvptx_target_is_vendor_path() -> None:
+    # examples/mvp.rs (commit 681b2ac, "fn build_nvptx()"): cargo run for rustc's NVPTX target
+    # and the PTX copied out of its target folder. Before, the commit added no vendor line.
+    source = b"""\
+use std::path::Path;
+use std::process::Command;
+
+fn build_nvptx() -> std::io::Result<()> {
+    let output = Command::new("cargo")
+        .arg("rustc")
+        .arg("--target")
+        .arg("nvptx64-nvidia-cuda")
+        .output()?;
+    let target_dir = Path::new("target/nvptx64-nvidia-cuda/release");
+    println!("{}", target_dir.display());
+    Ok(())
+}
+"""
+    report = classify("examples/mvp.rs", source)
+    assert [(f.rule, f.start_line) for f in report.findings] == [
+        ("build.rust-cuda-link", 8),
+        ("build.rust-cuda-link", 10),
+    ]
+
+
 # -- monofuel/hippo: Nim GPU kernels on HIP, CUDA or the CPU --------------------------------
 
 
