@@ -7,6 +7,7 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``statement``             the statement holding the match (C: from its start up to ``;``,
                           ``{`` or ``}``; Python and build files: from the match's line until
                           the brackets opened there close)
+``unprobed-statement``    a statement, unless it is an import opening a Python ``try:`` block
 ``c-function``            a declaration from its start (``template<...>`` included) to its
                           ``;`` or to the closing brace of its body
 ``c-macro-function``      every function declared with the macro a matched ``#define``
@@ -23,6 +24,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``string-literal``        a string literal whose body matches the pattern
 ``python-string-def``     the innermost ``def`` holding a string literal whose body matches
                           (else the literal): a generator writing kernel source line by line
+``c-streamed-string``     the statements writing literals into a stream (``code << "..."``) in
+                          the function where one written literal's body matches
+``directive-function``    the function whose body opens with a matching string directive
 ``device-string``         a string-literal naming a device, unless it sits in a collection
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
@@ -152,6 +156,41 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
         yield span
         if covered >= nlines:
             return
+
+
+def _unprobed_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """The statement holding each match (as ``statement``), unless it is an import opening
+    a Python ``try:`` block: an optional import, or a probe for a GPU (rapidsai/cuml's
+    ``gpu_available_no_context_creation`` returns True when ``import cupy`` succeeds, False
+    on ImportError). The code runs without the module; the lines using it count where they
+    are. Read on the lines: the code line before the import (blank and comment lines
+    skipped) is ``try:``, indented less."""
+    masked, starts = src.masked, src.starts
+    for span in _statement(src, pattern, keywords):
+        if src.family == "indent" and _opens_try(masked, starts, span[0]):
+            continue
+        yield span
+
+
+_IMPORT_LINE = re.compile(r"([ \t]*)(?:import|from)[ \t]")
+_TRY_LINE = re.compile(r"([ \t]*)try[ \t]*:[ \t]*$")
+
+
+def _opens_try(masked: str, starts: list[int], line: int) -> bool:
+    """Whether ``line`` is an import and the code line before it is a ``try:`` above it."""
+    begin = starts[line - 1]
+    end = masked.find("\n", begin)
+    imported = _IMPORT_LINE.match(masked, begin, end if end >= 0 else len(masked))
+    if imported is None:
+        return False
+    above = line - 1
+    while above >= 1:
+        text = masked[starts[above - 1] : starts[above] - 1]
+        if text.strip():
+            opened = _TRY_LINE.fullmatch(text)
+            return opened is not None and len(opened[1]) < len(imported[1])
+        above -= 1
+    return False
 
 
 def _block(
@@ -458,6 +497,81 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
             continue
         last_def = def_line
         yield _decorated_def(lines, ends, def_line)
+
+
+def _c_streamed_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """In the innermost function holding a literal written into a stream (after ``<<``)
+    whose body matches, every statement writing a literal into that same stream: C++
+    writing a kernel a piece per statement (bifrost's map.cpp: ``code << "__global__\\n";``
+    then ``code << "void " << name << "(";``) holds the kernel's text in those statements,
+    the ones writing its plain pieces included; the host code around them (the compiler's
+    options written into another stream, a log to ``std::cout``) is not the kernel's.
+    Outside any function, the matching literal's statement."""
+    strings, masked = src.lexed.strings, src.masked
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    claimed = -1  # offset closing the last function claimed: literals before it add nothing
+    for index in holding:
+        s = strings[index][0]
+        if s < claimed or not pattern.search(body(index)) or not _streamed(masked, s):
+            continue
+        brace, close = src.c.nearest_function(s)
+        stream = _stream_of(src, s)
+        if brace < 0:
+            yield stream[1]
+            continue
+        claimed = close
+        covered = 0  # last line of the statement yielded last
+        for piece in range(bisect_left(strings, (brace,)), len(strings)):
+            at = strings[piece][0]
+            if at > close:
+                break
+            if bisect_right(src.starts, at) > covered and _streamed(masked, at):
+                written = _stream_of(src, at)
+                if written[0] == stream[0]:
+                    covered = written[1][1]
+                    yield written[1]
+
+
+def _streamed(masked: str, start: int) -> bool:
+    """Whether ``<<`` (then only blanks) comes before the literal at ``start``."""
+    return masked[max(0, start - _GAP) : start].rstrip(" \t\r\n").endswith("<<")
+
+
+def _stream_of(src: Source, start: int) -> tuple[str, Span]:
+    """The stream the literal at ``start`` is written into (what its statement opens with,
+    up to the first ``<<``: ``code``, ``this->os``) and the statement's lines, to its ``;``."""
+    masked = src.masked
+    first = src.c.c_statement_start(start)
+    shift = masked.find("<<", first, start)
+    end = src.next_match(_C_STMT_END, start)
+    last = end.start() if end else len(masked) - 1
+    return " ".join(masked[first:shift].split()), src.span(first, last + 1)
+
+
+def _directive_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """The function whose body opens with a string literal, standing as a statement of its
+    own, whose body matches: a directive (``'use gpu'``, TypeGPU's mark of a function it
+    compiles to WGSL), from the function's declaration to its closing brace."""
+    strings, masked = src.lexed.strings, src.masked
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    for index in holding:
+        s, e = strings[index]
+        if not pattern.search(body(index)):
+            continue
+        before = masked[max(0, s - _GAP) : s].rstrip(" \t\r\n")
+        after = masked[e : e + _GAP].lstrip(" \t\r")
+        if not before.endswith("{") or (after and after[0] not in ";\n}"):
+            continue
+        brace = len(before) - 1 + max(0, s - _GAP)
+        close = src.c.brace_pairs().get(brace, len(masked) - 1)
+        yield src.span(src.c.c_statement_start(brace), close + 1)
+
+
+#: How far from a literal the ``<<`` before it (or a directive's brace) may sit: blank lines
+#: and a comment's width, not a scan through the file.
+_GAP = 200
 
 
 def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
@@ -863,12 +977,20 @@ SPECIFICITY = {"call-argument-string": 1}
 
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
 STRING_KINDS = frozenset(
-    {"string-literal", "python-string-def", "device-string", "cfg-feature-item"}
+    {
+        "string-literal",
+        "python-string-def",
+        "c-streamed-string",
+        "directive-function",
+        "device-string",
+        "cfg-feature-item",
+    }
 )
 
 KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] = {
     "line": _line,
     "statement": _statement,
+    "unprobed-statement": _unprobed_statement,
     "c-function": _c_function,
     "c-block-statement": _c_block_statement,
     "c-enclosing-function": _c_enclosing_function,
@@ -879,6 +1001,8 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
     "python-string-def": _python_string_def,
+    "c-streamed-string": _c_streamed_string,
+    "directive-function": _directive_function,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
     "cfg-feature-item": _cfg_feature_item,
