@@ -429,9 +429,15 @@ def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Spa
     return first, ends.get(def_line, def_line)
 
 
-def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+def _string_literal(
+    src: Source,
+    pattern: re.Pattern[str],
+    keywords: Keywords,
+    mentioned: Callable[[Source, int, int], bool] | None = None,
+) -> Iterator[Span]:
     """Each string literal whose body matches, with the literals adjacent to it: C and Python
-    join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
+    join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line. With
+    ``mentioned``, a literal for which it holds is passed over."""
     strings, masked = src.lexed.strings, src.masked
     reached = -1  # last literal already claimed with its neighbours
     holding = src.strings.strings_holding(keywords)
@@ -440,6 +446,8 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
         if index <= reached:
             continue
         if not pattern.search(body(index)):
+            continue
+        if mentioned is not None and mentioned(src, *strings[index]):
             continue
         first = index
         while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
@@ -484,11 +492,12 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
     """The innermost ``def`` (with its decorators) holding a string literal whose body
     matches, else the literal: a code generator writing a kernel one line per call
     (``code.writeline("x = tl.load(p + offs)")``) holds the kernel's text in its body, the
-    calls that write its plain lines (``code.writeline("):")``) included."""
+    calls that write its plain lines (``code.writeline("):")``) included. A literal the code
+    only mentions is no piece of a kernel (``_mentioned``): a test of the generated text."""
     ends, enclosing = src.lines.blocks()
     lines = src.lexed.lines
     last_def = 0
-    for first, last in _string_literal(src, pattern, keywords):
+    for first, last in _string_literal(src, pattern, keywords, _mentioned):
         def_line = enclosing[first - 1]
         if not def_line:
             yield first, last
@@ -497,6 +506,36 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
             continue
         last_def = def_line
         yield _decorated_def(lines, ends, def_line)
+
+
+def _mentioned(src: Source, start: int, end: int) -> bool:
+    """Whether the Python literal at ``start``..``end`` is only mentioned, not written: held by
+    an ``assert`` (``self.assertIn``) statement, compared (``"tl.load(" in src``, ``==``,
+    ``!=``), or a statement of its own (a docstring). triton-viz's tests assert that a report
+    names ``tl.load``, or records it as a keyword argument on a line of its own inside a
+    call; a generator writes the text instead (a call's argument, a value)."""
+    masked, starts = src.masked, src.starts
+    line = bisect_right(starts, start)
+    logical = src.lines.logical_starts()
+    first = line
+    while first > 1 and not logical[first - 1]:
+        first -= 1
+    if _ASSERTING.match(masked, starts[first - 1]):
+        return True
+    eol = masked.find("\n", end)
+    after = masked[end : eol if eol >= 0 else len(masked)]
+    before = masked[starts[line - 1] : start]
+    if _COMPARED_AFTER.match(after) or _COMPARED_BEFORE.search(before):
+        return True
+    if first != line and _KEYWORD_VALUE.search(before):
+        return True  # a field of a record (``TracebackInfo(line_of_code="x = tl.load(p)")``)
+    return first == line and not before.strip() and not after.strip() and logical[line - 1]
+
+
+_ASSERTING = re.compile(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_\w+[ \t]*\()")
+_COMPARED_AFTER = re.compile(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
+_COMPARED_BEFORE = re.compile(r"(?:==|!=)[ \t]*$")
+_KEYWORD_VALUE = re.compile(r"^[ \t]*\w+[ \t]*=[ \t]*$")
 
 
 def _c_streamed_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
