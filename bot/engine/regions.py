@@ -22,6 +22,7 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
 ``string-literal``        a string literal whose body matches the pattern
+``single-source-string``  a string-literal less the host functions of the program it holds
 ``python-string-def``     the innermost ``def`` holding a string literal whose body matches
                           (else the literal): a generator writing kernel source line by line
 ``c-streamed-string``     the statements writing literals into a stream (``code << "..."``) in
@@ -436,8 +437,20 @@ def _string_literal(
     mentioned: Callable[[Source, int, int], bool] | None = None,
 ) -> Iterator[Span]:
     """Each string literal whose body matches, with the literals adjacent to it: C and Python
-    join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line. With
+    join ``"__kernel void f(...)\\n" "{\\n" ...`` into one program, line by line. With
     ``mentioned``, a literal for which it holds is passed over."""
+    for start, end in _string_programs(src, pattern, keywords, mentioned):
+        yield from _program_lines(src, *src.span(start, end))
+
+
+def _string_programs(
+    src: Source,
+    pattern: re.Pattern[str],
+    keywords: Keywords,
+    mentioned: Callable[[Source, int, int], bool] | None = None,
+) -> Iterator[tuple[int, int]]:
+    """The offsets of each program ``_string_literal`` finds: a matching literal and the
+    literals adjacent to it."""
     strings, masked = src.lexed.strings, src.masked
     reached = -1  # last literal already claimed with its neighbours
     holding = src.strings.strings_holding(keywords)
@@ -456,7 +469,102 @@ def _string_literal(
         while last + 1 < len(strings) and _adjacent(masked, strings, last):
             last += 1
         reached = last
-        yield from _program_lines(src, *src.span(strings[first][0], strings[last][1]))
+        yield strings[first][0], strings[last][1]
+
+
+def _single_source_string(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    """``string-literal``, less the host functions of a single-source program: a CUDA or HIP
+    program held whole in a string (a script writing a .cu file for nvcc, a test handing one
+    to the compiler) holds ``int main()`` and host helpers beside its kernels, and only its
+    ``__global__`` and ``__device__`` functions and declarations are device code. A program
+    with neither ``main()`` nor a ``<<<`` launch is all device code."""
+    text = src.lexed.text
+    for start, end in _string_programs(src, pattern, keywords):
+        # Only a whole program (a main(), a launch) has host functions: a source handed to
+        # NVRTC is device code throughout (helpers need no __device__ with -default-device).
+        whole = text.find("<<<", start, end) >= 0 or _MAIN.search(text, start, end)
+        host = _host_functions(src, start, end) if whole else set()
+        for first, last in _program_lines(src, *src.span(start, end)):
+            run = 0
+            for number in range(first, last + 1):
+                if number in host:
+                    if run:
+                        yield run, number - 1
+                        run = 0
+                elif not run:
+                    run = number
+            if run:
+                yield run, last
+
+
+_TOP_LEVEL = re.compile(r"[{};]")
+_MAIN = re.compile(r"\bint[ \t]+main[ \t]*\(")
+# A function's header: a name and its parameter list, then only qualifiers. `=` (a lambda or
+# an initializer) and a class, struct, union or enum head are no function.
+_FUNCTION_HEADER = re.compile(
+    r"\b(?!(?:if|for|while|switch|return|sizeof)\b)\w+[ \t]*\([^{};=]*\)"
+    r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ \t]*[\w:<>*& ]+)*$"
+)
+_TRANSPARENT = re.compile(r"(?:\bnamespace\b[\w: \t]*|\bextern[ \t]+\\?\"C\\?\"[ \t]*)$")
+_DEVICE_QUALIFIED = re.compile(r"\b__(?:global|device)__\b")
+
+
+def _host_functions(src: Source, start: int, end: int) -> set[int]:
+    """Lines of the top-level functions in the program text ``start``..``end`` that are
+    neither ``__global__`` nor ``__device__``: host code. Braces are counted in the text as
+    written (the quotes of C's adjacent literals hold none); ``namespace`` and ``extern "C"``
+    blocks are looked through."""
+    text = src.lexed.text
+    host: set[int] = set()
+    depth = 0
+    segment = start  # where the current top-level declaration began
+    opened = -1  # offset of the host function being read, -1 outside one
+    for m in _TOP_LEVEL.finditer(text, start, end):
+        char = m[0]
+        if char == ";":
+            if not depth:
+                segment = m.end()
+        elif char == "{":
+            if not depth:
+                header = _WRAPPING_QUOTES.sub(" ", text[segment : m.start()]).rstrip()
+                if _TRANSPARENT.search(header):
+                    segment = m.end()
+                    continue
+                if _FUNCTION_HEADER.search(header) and not _DEVICE_QUALIFIED.search(header):
+                    opened = _header_start(text, segment, m.start())
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth:
+                if opened >= 0:
+                    first, last = src.span(opened, m.end())
+                    host.update(range(first, last + 1))
+                    opened = -1
+                segment = m.end()
+        else:
+            segment = m.end()  # a looked-through block closing
+    return host
+
+
+# Quotes and escaped newlines that wrap a C program's lines in adjacent literals.
+_WRAPPING_QUOTES = re.compile(r'\\[nrt]|"')
+
+
+def _header_start(text: str, segment: int, brace: int) -> int:
+    """The offset of the first line of the declaration before ``brace`` that is neither blank
+    nor a preprocessor line (the ``#include`` lines above ``int main()`` stay device code)."""
+    at = segment
+    while at < brace:
+        eol = text.find("\n", at, brace)
+        line = _WRAPPING.sub("", text[at : eol if eol >= 0 else brace]).lstrip("rRbBuUfF")
+        if line and not line.startswith(("#", "//")):
+            return at
+        if eol < 0:
+            break
+        at = eol + 1
+    return at
 
 
 # What wraps an embedded program's line in its host language: quotes, a raw string's
@@ -1018,6 +1126,7 @@ SPECIFICITY = {"call-argument-string": 1}
 STRING_KINDS = frozenset(
     {
         "string-literal",
+        "single-source-string",
         "python-string-def",
         "c-streamed-string",
         "directive-function",
@@ -1039,6 +1148,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-def": _python_def,
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
+    "single-source-string": _single_source_string,
     "python-string-def": _python_string_def,
     "c-streamed-string": _c_streamed_string,
     "directive-function": _directive_function,
