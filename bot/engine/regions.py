@@ -159,7 +159,9 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
             return
 
 
-def _unprobed_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+def _unprobed_statement(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
     """The statement holding each match (as ``statement``), unless it is an import opening
     a Python ``try:`` block: an optional import, or a probe for a GPU (rapidsai/cuml's
     ``gpu_available_no_context_creation`` returns True when ``import cupy`` succeeds, False
@@ -696,7 +698,9 @@ def _stream_of(src: Source, start: int) -> tuple[str, Span]:
     return " ".join(masked[first:shift].split()), src.span(first, last + 1)
 
 
-def _directive_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+def _directive_function(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
     """The function whose body opens with a string literal, standing as a statement of its
     own, whose body matches: a directive (``'use gpu'``, TypeGPU's mark of a function it
     compiles to WGSL), from the function's declaration to its closing brace."""
