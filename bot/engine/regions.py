@@ -503,12 +503,10 @@ def _single_source_string(
 
 _TOP_LEVEL = re.compile(r"[{};]")
 _MAIN = re.compile(r"\bint[ \t]+main[ \t]*\(")
-# A function's header: a name and its parameter list, then only qualifiers. `=` (a lambda or
-# an initializer) and a class, struct, union or enum head are no function.
-_FUNCTION_HEADER = re.compile(
-    r"\b(?!(?:if|for|while|switch|return|sizeof)\b)\w+[ \t]*\([^{};=]*\)"
-    r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ \t]*[\w:<>*& ]+)*$"
-)
+_HEADER_CHARS = 2000
+# What may follow a function's parameter list before its body: qualifiers, a trailing return.
+_AFTER_PARAMETERS = re.compile(r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ \t]*[\w:<>*&]+)*")
+_NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "return", "sizeof"})
 _TRANSPARENT = re.compile(r"(?:\bnamespace\b[\w: \t]*|\bextern[ \t]+\\?\"C\\?\"[ \t]*)$")
 _DEVICE_QUALIFIED = re.compile(r"\b__(?:global|device)__\b")
 
@@ -530,11 +528,13 @@ def _host_functions(src: Source, start: int, end: int) -> set[int]:
                 segment = m.end()
         elif char == "{":
             if not depth:
-                header = _WRAPPING_QUOTES.sub(" ", text[segment : m.start()]).rstrip()
+                # A header is never longer than this: a hostile segment is cut, not rescanned.
+                cut = max(segment, m.start() - _HEADER_CHARS)
+                header = _WRAPPING_QUOTES.sub(" ", text[cut : m.start()]).rstrip()
                 if _TRANSPARENT.search(header):
                     segment = m.end()
                     continue
-                if _FUNCTION_HEADER.search(header) and not _DEVICE_QUALIFIED.search(header):
+                if _is_function_header(header) and not _DEVICE_QUALIFIED.search(header):
                     opened = _header_start(text, segment, m.start())
             depth += 1
         elif depth:
@@ -548,6 +548,30 @@ def _host_functions(src: Source, start: int, end: int) -> set[int]:
         else:
             segment = m.end()  # a looked-through block closing
     return host
+
+
+def _is_function_header(header: str) -> bool:
+    """Whether ``header`` ends in a name, its parameter list and only qualifiers: a function's
+    header. Read backward from the end in one pass; ``=`` (a lambda, an initializer) and a
+    class, struct or enum head are no function's."""
+    close = header.rfind(")")
+    if close < 0 or not _AFTER_PARAMETERS.fullmatch(header, close + 1):
+        return False
+    depth, at = 0, close
+    while at >= 0:
+        char = header[at]
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            depth -= 1
+            if not depth:
+                break
+        elif char in "=;{}":
+            return False
+        at -= 1
+    name = header[:at].rstrip().rsplit(None, 1)[-1:] if at > 0 else []
+    word = name[0].rsplit("::", 1)[-1].lstrip("*&") if name else ""
+    return word.isidentifier() and word not in _NOT_FUNCTIONS
 
 
 # Quotes and escaped newlines that wrap a C program's lines in adjacent literals.
@@ -627,8 +651,8 @@ def _mentioned(src: Source, start: int, end: int) -> bool:
     masked, starts = src.masked, src.starts
     line = bisect_right(starts, start)
     logical = src.lines.logical_starts()
-    first = line
-    while first > 1 and not logical[first - 1]:
+    first = line  # where the statement begins, looked for a bounded way up (hostile input)
+    while first > 1 and not logical[first - 1] and line - first < _MENTION_LINES:
         first -= 1
     if _ASSERTING.match(masked, starts[first - 1]):
         return True
@@ -645,6 +669,7 @@ def _mentioned(src: Source, start: int, end: int) -> bool:
 _ASSERTING = re.compile(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_\w+[ \t]*\()")
 _COMPARED_AFTER = re.compile(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
 _COMPARED_BEFORE = re.compile(r"(?:==|!=)[ \t]*$")
+_MENTION_LINES = 200
 _KEYWORD_VALUE = re.compile(r"^[ \t]*\w+[ \t]*=[ \t]*$")
 
 
@@ -656,30 +681,35 @@ def _c_streamed_string(src: Source, pattern: re.Pattern[str], keywords: Keywords
     the ones writing its plain pieces included; the host code around them (the compiler's
     options written into another stream, a log to ``std::cout``) is not the kernel's.
     Outside any function, the matching literal's statement."""
-    strings, masked = src.lexed.strings, src.masked
+    strings, masked, starts = src.lexed.strings, src.masked, src.starts
     holding = src.strings.strings_holding(keywords)
     body = src.strings.body_reader(len(holding))
     claimed = -1  # offset closing the last function claimed: literals before it add nothing
+    covered = 0  # last line of the last statement read: a literal on it adds nothing
     for index in holding:
         s = strings[index][0]
-        if s < claimed or not pattern.search(body(index)) or not _streamed(masked, s):
+        if s < claimed or bisect_right(starts, s) <= covered:
+            continue
+        if not pattern.search(body(index)) or not _streamed(masked, s):
             continue
         brace, close = src.c.nearest_function(s)
-        stream = _stream_of(src, s)
+        stream, statement = _stream_of(src, s)
+        covered = statement[1]
         if brace < 0:
-            yield stream[1]
+            yield statement
             continue
         claimed = close
-        covered = 0  # last line of the statement yielded last
+        covered = 0
+        # Every statement of the function once, each read from its first streamed literal.
         for piece in range(bisect_left(strings, (brace,)), len(strings)):
             at = strings[piece][0]
             if at > close:
                 break
-            if bisect_right(src.starts, at) > covered and _streamed(masked, at):
-                written = _stream_of(src, at)
-                if written[0] == stream[0]:
-                    covered = written[1][1]
-                    yield written[1]
+            if bisect_right(starts, at) > covered and _streamed(masked, at):
+                written, lines = _stream_of(src, at)
+                covered = lines[1]
+                if written == stream:
+                    yield lines
 
 
 def _streamed(masked: str, start: int) -> bool:
