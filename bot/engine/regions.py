@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 
 from bot.engine import literals
 from bot.engine.c_structure import CStructure
@@ -509,6 +510,10 @@ _AFTER_PARAMETERS = re.compile(r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ 
 _NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "return", "sizeof"})
 _TRANSPARENT = re.compile(r"(?:\bnamespace\b[\w: \t]*|\bextern[ \t]+\\?\"C\\?\"[ \t]*)$")
 _DEVICE_QUALIFIED = re.compile(r"\b__(?:global|device)__\b")
+_DEVICE_MACRO = re.compile(
+    r"^[ \t\"]*\#[ \t]*define[ \t]+(\w+)[ \t][^\n]*\b__(?:global|device)__\b", re.M
+)
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*\#[^\n]*$", re.M)
 
 
 def _host_functions(src: Source, start: int, end: int) -> set[int]:
@@ -518,6 +523,11 @@ def _host_functions(src: Source, start: int, end: int) -> set[int]:
     blocks are looked through."""
     text = src.lexed.text
     host: set[int] = set()
+    # A program's own qualifier macros (``#define HD __host__ __device__``) mark device code.
+    device = _DEVICE_QUALIFIED
+    macros = [m[1] for m in islice(_DEVICE_MACRO.finditer(text, start, end), 50)]
+    if macros:
+        device = re.compile(rf"{_DEVICE_QUALIFIED.pattern}|\b(?:{'|'.join(macros)})\b")
     depth = 0
     segment = start  # where the current top-level declaration began
     opened = -1  # offset of the host function being read, -1 outside one
@@ -531,10 +541,12 @@ def _host_functions(src: Source, start: int, end: int) -> set[int]:
                 # A header is never longer than this: a hostile segment is cut, not rescanned.
                 cut = max(segment, m.start() - _HEADER_CHARS)
                 header = _WRAPPING_QUOTES.sub(" ", text[cut : m.start()]).rstrip()
+                # Preprocessor lines above the declaration are none of its header.
+                header = _DIRECTIVE_LINE.sub("", header)
                 if _TRANSPARENT.search(header):
                     segment = m.end()
                     continue
-                if _is_function_header(header) and not _DEVICE_QUALIFIED.search(header):
+                if _is_function_header(header) and not device.search(header):
                     opened = _header_start(text, segment, m.start())
             depth += 1
         elif depth:

@@ -279,3 +279,32 @@ int occupants(int smem) {
 }
 """
     assert _layers("llamafile/pick_a_warp_kernel.c", source) == {"portable": 7}
+
+
+def test_a_program_own_qualifier_macro_marks_device_helpers() -> None:
+    # The #define above main() is no part of its header, and HD names __device__.
+    source = b'''\
+SRC = r"""
+#include <cstdio>
+#define HD __host__ __device__
+
+HD float twice(float x) {
+    return 2.0f * x;
+}
+
+__global__ void k(float* a) {
+    a[threadIdx.x] = twice(a[threadIdx.x]);
+}
+
+int main() {
+    k<<<1, 1>>>(nullptr);
+    return 0;
+}
+"""
+'''
+    assert _spans("gen.py", source) == [
+        ("cuda.source-string", 1, 3),
+        ("cuda.source-string", 5, 7),
+        ("cuda.source-string", 9, 11),
+        ("cuda.source-string", 17, 17),
+    ]
