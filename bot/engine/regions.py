@@ -7,6 +7,7 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``statement``             the statement holding the match (C: from its start up to ``;``,
                           ``{`` or ``}``; Python and build files: from the match's line until
                           the brackets opened there close)
+``unprobed-statement``    a statement, unless it is an import opening a Python ``try:`` block
 ``c-function``            a declaration from its start (``template<...>`` included) to its
                           ``;`` or to the closing brace of its body
 ``c-macro-function``      every function declared with the macro a matched ``#define``
@@ -21,8 +22,12 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
 ``string-literal``        a string literal whose body matches the pattern
+``single-source-string``  a string-literal less the host functions of the program it holds
 ``python-string-def``     the innermost ``def`` holding a string literal whose body matches
                           (else the literal): a generator writing kernel source line by line
+``c-streamed-string``     the statements writing literals into a stream (``code << "..."``) in
+                          the function where one written literal's body matches
+``directive-function``    the function whose body opens with a matching string directive
 ``device-string``         a string-literal naming a device, unless it sits in a collection
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
@@ -46,6 +51,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 
 from bot.engine import literals
 from bot.engine.c_structure import CStructure
@@ -152,6 +158,43 @@ def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Ite
         yield span
         if covered >= nlines:
             return
+
+
+def _unprobed_statement(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    """The statement holding each match (as ``statement``), unless it is an import opening
+    a Python ``try:`` block: an optional import, or a probe for a GPU (rapidsai/cuml's
+    ``gpu_available_no_context_creation`` returns True when ``import cupy`` succeeds, False
+    on ImportError). The code runs without the module; the lines using it count where they
+    are. Read on the lines: the code line before the import (blank and comment lines
+    skipped) is ``try:``, indented less."""
+    masked, starts = src.masked, src.starts
+    for span in _statement(src, pattern, keywords):
+        if src.family == "indent" and _opens_try(masked, starts, span[0]):
+            continue
+        yield span
+
+
+_IMPORT_LINE = re.compile(r"([ \t]*)(?:import|from)[ \t]")
+_TRY_LINE = re.compile(r"([ \t]*)try[ \t]*:[ \t]*$")
+
+
+def _opens_try(masked: str, starts: list[int], line: int) -> bool:
+    """Whether ``line`` is an import and the code line before it is a ``try:`` above it."""
+    begin = starts[line - 1]
+    end = masked.find("\n", begin)
+    imported = _IMPORT_LINE.match(masked, begin, end if end >= 0 else len(masked))
+    if imported is None:
+        return False
+    above = line - 1
+    while above >= 1:
+        text = masked[starts[above - 1] : starts[above] - 1]
+        if text.strip():
+            opened = _TRY_LINE.fullmatch(text)
+            return opened is not None and len(opened[1]) < len(imported[1])
+        above -= 1
+    return False
 
 
 def _block(
@@ -390,9 +433,27 @@ def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Spa
     return first, ends.get(def_line, def_line)
 
 
-def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+def _string_literal(
+    src: Source,
+    pattern: re.Pattern[str],
+    keywords: Keywords,
+    mentioned: Callable[[Source, int, int], bool] | None = None,
+) -> Iterator[Span]:
     """Each string literal whose body matches, with the literals adjacent to it: C and Python
-    join ``"__kernel void f(...)\n" "{\n" ...`` into one program, line by line."""
+    join ``"__kernel void f(...)\\n" "{\\n" ...`` into one program, line by line. With
+    ``mentioned``, a literal for which it holds is passed over."""
+    for start, end in _string_programs(src, pattern, keywords, mentioned):
+        yield from _program_lines(src, *src.span(start, end))
+
+
+def _string_programs(
+    src: Source,
+    pattern: re.Pattern[str],
+    keywords: Keywords,
+    mentioned: Callable[[Source, int, int], bool] | None = None,
+) -> Iterator[tuple[int, int]]:
+    """The offsets of each program ``_string_literal`` finds: a matching literal and the
+    literals adjacent to it."""
     strings, masked = src.lexed.strings, src.masked
     reached = -1  # last literal already claimed with its neighbours
     holding = src.strings.strings_holding(keywords)
@@ -402,6 +463,8 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
             continue
         if not pattern.search(body(index)):
             continue
+        if mentioned is not None and mentioned(src, *strings[index]):
+            continue
         first = index
         while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
             first -= 1
@@ -409,7 +472,137 @@ def _string_literal(src: Source, pattern: re.Pattern[str], keywords: Keywords) -
         while last + 1 < len(strings) and _adjacent(masked, strings, last):
             last += 1
         reached = last
-        yield from _program_lines(src, *src.span(strings[first][0], strings[last][1]))
+        yield strings[first][0], strings[last][1]
+
+
+def _single_source_string(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    """``string-literal``, less the host functions of a single-source program: a CUDA or HIP
+    program held whole in a string (a script writing a .cu file for nvcc, a test handing one
+    to the compiler) holds ``int main()`` and host helpers beside its kernels, and only its
+    ``__global__`` and ``__device__`` functions and declarations are device code. A program
+    with neither ``main()`` nor a ``<<<`` launch is all device code."""
+    text = src.lexed.text
+    for start, end in _string_programs(src, pattern, keywords):
+        # Only a whole program (a main(), a launch) has host functions: a source handed to
+        # NVRTC is device code throughout (helpers need no __device__ with -default-device).
+        whole = text.find("<<<", start, end) >= 0 or _MAIN.search(text, start, end)
+        host = _host_functions(src, start, end) if whole else set()
+        for first, last in _program_lines(src, *src.span(start, end)):
+            run = 0
+            for number in range(first, last + 1):
+                if number in host:
+                    if run:
+                        yield run, number - 1
+                        run = 0
+                elif not run:
+                    run = number
+            if run:
+                yield run, last
+
+
+_TOP_LEVEL = re.compile(r"[{};]")
+_MAIN = re.compile(r"\bint[ \t]+main[ \t]*\(")
+_HEADER_CHARS = 2000
+# What may follow a function's parameter list before its body: qualifiers, a trailing return.
+_AFTER_PARAMETERS = re.compile(r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ \t]*[\w:<>*&]+)*")
+_NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "return", "sizeof"})
+_TRANSPARENT = re.compile(r"(?:\bnamespace\b[\w: \t]*|\bextern[ \t]+\\?\"C\\?\"[ \t]*)$")
+_DEVICE_QUALIFIED = re.compile(r"\b__(?:global|device)__\b")
+_DEVICE_MACRO = re.compile(
+    r"^[ \t\"]*\#[ \t]*define[ \t]+(\w+)[ \t][^\n]*\b__(?:global|device)__\b", re.M
+)
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*\#[^\n]*$", re.M)
+
+
+def _host_functions(src: Source, start: int, end: int) -> set[int]:
+    """Lines of the top-level functions in the program text ``start``..``end`` that are
+    neither ``__global__`` nor ``__device__``: host code. Braces are counted in the text as
+    written (the quotes of C's adjacent literals hold none); ``namespace`` and ``extern "C"``
+    blocks are looked through."""
+    text = src.lexed.text
+    host: set[int] = set()
+    # A program's own qualifier macros (``#define HD __host__ __device__``) mark device code.
+    device = _DEVICE_QUALIFIED
+    macros = [m[1] for m in islice(_DEVICE_MACRO.finditer(text, start, end), 50)]
+    if macros:
+        device = re.compile(rf"{_DEVICE_QUALIFIED.pattern}|\b(?:{'|'.join(macros)})\b")
+    depth = 0
+    segment = start  # where the current top-level declaration began
+    opened = -1  # offset of the host function being read, -1 outside one
+    for m in _TOP_LEVEL.finditer(text, start, end):
+        char = m[0]
+        if char == ";":
+            if not depth:
+                segment = m.end()
+        elif char == "{":
+            if not depth:
+                # A header is never longer than this: a hostile segment is cut, not rescanned.
+                cut = max(segment, m.start() - _HEADER_CHARS)
+                header = _WRAPPING_QUOTES.sub(" ", text[cut : m.start()]).rstrip()
+                # Preprocessor lines above the declaration are none of its header.
+                header = _DIRECTIVE_LINE.sub("", header)
+                if _TRANSPARENT.search(header):
+                    segment = m.end()
+                    continue
+                if _is_function_header(header) and not device.search(header):
+                    opened = _header_start(text, segment, m.start())
+            depth += 1
+        elif depth:
+            depth -= 1
+            if not depth:
+                if opened >= 0:
+                    first, last = src.span(opened, m.end())
+                    host.update(range(first, last + 1))
+                    opened = -1
+                segment = m.end()
+        else:
+            segment = m.end()  # a looked-through block closing
+    return host
+
+
+def _is_function_header(header: str) -> bool:
+    """Whether ``header`` ends in a name, its parameter list and only qualifiers: a function's
+    header. Read backward from the end in one pass; ``=`` (a lambda, an initializer) and a
+    class, struct or enum head are no function's."""
+    close = header.rfind(")")
+    if close < 0 or not _AFTER_PARAMETERS.fullmatch(header, close + 1):
+        return False
+    depth, at = 0, close
+    while at >= 0:
+        char = header[at]
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            depth -= 1
+            if not depth:
+                break
+        elif char in "=;{}":
+            return False
+        at -= 1
+    name = header[:at].rstrip().rsplit(None, 1)[-1:] if at > 0 else []
+    word = name[0].rsplit("::", 1)[-1].lstrip("*&") if name else ""
+    return word.isidentifier() and word not in _NOT_FUNCTIONS
+
+
+# Quotes and escaped newlines that wrap a C program's lines in adjacent literals.
+_WRAPPING_QUOTES = re.compile(r'\\[nrt]|"')
+
+
+def _header_start(text: str, segment: int, brace: int) -> int:
+    """The offset of the first line of the declaration before ``brace`` that is neither blank
+    nor a preprocessor line (the ``#include`` lines above ``int main()`` stay device code)."""
+    at = segment
+    while at < brace:
+        eol = text.find("\n", at, brace)
+        line = _WRAPPING.sub("", text[at : eol if eol >= 0 else brace]).lstrip("rRbBuUfF")
+        if line and not line.startswith(("#", "//")):
+            return at
+        if eol < 0:
+            break
+        at = eol + 1
+    return at
 
 
 # What wraps an embedded program's line in its host language: quotes, a raw string's
@@ -445,11 +638,12 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
     """The innermost ``def`` (with its decorators) holding a string literal whose body
     matches, else the literal: a code generator writing a kernel one line per call
     (``code.writeline("x = tl.load(p + offs)")``) holds the kernel's text in its body, the
-    calls that write its plain lines (``code.writeline("):")``) included."""
+    calls that write its plain lines (``code.writeline("):")``) included. A literal the code
+    only mentions is no piece of a kernel (``_mentioned``): a test of the generated text."""
     ends, enclosing = src.lines.blocks()
     lines = src.lexed.lines
     last_def = 0
-    for first, last in _string_literal(src, pattern, keywords):
+    for first, last in _string_literal(src, pattern, keywords, _mentioned):
         def_line = enclosing[first - 1]
         if not def_line:
             yield first, last
@@ -458,6 +652,119 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
             continue
         last_def = def_line
         yield _decorated_def(lines, ends, def_line)
+
+
+def _mentioned(src: Source, start: int, end: int) -> bool:
+    """Whether the Python literal at ``start``..``end`` is only mentioned, not written: held by
+    an ``assert`` (``self.assertIn``) statement, compared (``"tl.load(" in src``, ``==``,
+    ``!=``), or a statement of its own (a docstring). triton-viz's tests assert that a report
+    names ``tl.load``, or records it as a keyword argument on a line of its own inside a
+    call; a generator writes the text instead (a call's argument, a value)."""
+    masked, starts = src.masked, src.starts
+    line = bisect_right(starts, start)
+    logical = src.lines.logical_starts()
+    first = line  # where the statement begins, looked for a bounded way up (hostile input)
+    while first > 1 and not logical[first - 1] and line - first < _MENTION_LINES:
+        first -= 1
+    if _ASSERTING.match(masked, starts[first - 1]):
+        return True
+    eol = masked.find("\n", end)
+    after = masked[end : eol if eol >= 0 else len(masked)]
+    before = masked[starts[line - 1] : start]
+    if _COMPARED_AFTER.match(after) or _COMPARED_BEFORE.search(before):
+        return True
+    if first != line and _KEYWORD_VALUE.search(before):
+        return True  # a field of a record (``TracebackInfo(line_of_code="x = tl.load(p)")``)
+    return first == line and not before.strip() and not after.strip() and logical[line - 1]
+
+
+_ASSERTING = re.compile(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_\w+[ \t]*\()")
+_COMPARED_AFTER = re.compile(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
+_COMPARED_BEFORE = re.compile(r"(?:==|!=)[ \t]*$")
+_MENTION_LINES = 200
+_KEYWORD_VALUE = re.compile(r"^[ \t]*\w+[ \t]*=[ \t]*$")
+
+
+def _c_streamed_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """In the innermost function holding a literal written into a stream (after ``<<``)
+    whose body matches, every statement writing a literal into that same stream: C++
+    writing a kernel a piece per statement (bifrost's map.cpp: ``code << "__global__\\n";``
+    then ``code << "void " << name << "(";``) holds the kernel's text in those statements,
+    the ones writing its plain pieces included; the host code around them (the compiler's
+    options written into another stream, a log to ``std::cout``) is not the kernel's.
+    Outside any function, the matching literal's statement."""
+    strings, masked, starts = src.lexed.strings, src.masked, src.starts
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    claimed = -1  # offset closing the last function claimed: literals before it add nothing
+    covered = 0  # last line of the last statement read: a literal on it adds nothing
+    for index in holding:
+        s = strings[index][0]
+        if s < claimed or bisect_right(starts, s) <= covered:
+            continue
+        if not pattern.search(body(index)) or not _streamed(masked, s):
+            continue
+        brace, close = src.c.nearest_function(s)
+        stream, statement = _stream_of(src, s)
+        covered = statement[1]
+        if brace < 0:
+            yield statement
+            continue
+        claimed = close
+        covered = 0
+        # Every statement of the function once, each read from its first streamed literal.
+        for piece in range(bisect_left(strings, (brace,)), len(strings)):
+            at = strings[piece][0]
+            if at > close:
+                break
+            if bisect_right(starts, at) > covered and _streamed(masked, at):
+                written, lines = _stream_of(src, at)
+                covered = lines[1]
+                if written == stream:
+                    yield lines
+
+
+def _streamed(masked: str, start: int) -> bool:
+    """Whether ``<<`` (then only blanks) comes before the literal at ``start``."""
+    return masked[max(0, start - _GAP) : start].rstrip(" \t\r\n").endswith("<<")
+
+
+def _stream_of(src: Source, start: int) -> tuple[str, Span]:
+    """The stream the literal at ``start`` is written into (what its statement opens with,
+    up to the first ``<<``: ``code``, ``this->os``) and the statement's lines, to its ``;``."""
+    masked = src.masked
+    first = src.c.c_statement_start(start)
+    shift = masked.find("<<", first, start)
+    end = src.next_match(_C_STMT_END, start)
+    last = end.start() if end else len(masked) - 1
+    return " ".join(masked[first:shift].split()), src.span(first, last + 1)
+
+
+def _directive_function(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> Iterator[Span]:
+    """The function whose body opens with a string literal, standing as a statement of its
+    own, whose body matches: a directive (``'use gpu'``, TypeGPU's mark of a function it
+    compiles to WGSL), from the function's declaration to its closing brace."""
+    strings, masked = src.lexed.strings, src.masked
+    holding = src.strings.strings_holding(keywords)
+    body = src.strings.body_reader(len(holding))
+    for index in holding:
+        s, e = strings[index]
+        if not pattern.search(body(index)):
+            continue
+        before = masked[max(0, s - _GAP) : s].rstrip(" \t\r\n")
+        after = masked[e : e + _GAP].lstrip(" \t\r")
+        if not before.endswith("{") or (after and after[0] not in ";\n}"):
+            continue
+        brace = len(before) - 1 + max(0, s - _GAP)
+        close = src.c.brace_pairs().get(brace, len(masked) - 1)
+        yield src.span(src.c.c_statement_start(brace), close + 1)
+
+
+#: How far from a literal the ``<<`` before it (or a directive's brace) may sit: blank lines
+#: and a comment's width, not a scan through the file.
+_GAP = 200
 
 
 def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
@@ -863,12 +1170,21 @@ SPECIFICITY = {"call-argument-string": 1}
 
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
 STRING_KINDS = frozenset(
-    {"string-literal", "python-string-def", "device-string", "cfg-feature-item"}
+    {
+        "string-literal",
+        "single-source-string",
+        "python-string-def",
+        "c-streamed-string",
+        "directive-function",
+        "device-string",
+        "cfg-feature-item",
+    }
 )
 
 KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] = {
     "line": _line,
     "statement": _statement,
+    "unprobed-statement": _unprobed_statement,
     "c-function": _c_function,
     "c-block-statement": _c_block_statement,
     "c-enclosing-function": _c_enclosing_function,
@@ -878,7 +1194,10 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-def": _python_def,
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
+    "single-source-string": _single_source_string,
     "python-string-def": _python_string_def,
+    "c-streamed-string": _c_streamed_string,
+    "directive-function": _directive_function,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
     "cfg-feature-item": _cfg_feature_item,

@@ -125,7 +125,9 @@ def to_gpu(x, device=None):
         return cupy.array(x)
 """
     layers = _layers("mandala/cuda.py", source)
-    assert layers["vendor-path"] == 4
+    # The import opening the try: block is an optional import (cupy.api's unprobed-statement
+    # kind); the three lines that use cupy are the CUDA path.
+    assert layers["vendor-path"] == 3
     assert "kernel" not in layers
 
 

@@ -142,6 +142,16 @@ ADVERSARIAL = [
     ("setup.py", b"'nvidia-cublas-cu12" + b"x" * 100_000 + b"'"),
     ("CMakeLists.txt", b"#[[" * 50_000),
     ("Dockerfile", b"FROM nvidia/cuda " * 50_000),
+    # Kernels streamed into C++ strings, 'use gpu' directives, whole programs in strings,
+    # literals only mentioned, probing imports (lane h35-misses).
+    ("x.cpp", b'void f() {\ncode << "threadIdx.x"' + b' << "threadIdx.x"' * 50_000 + b";\n}\n"),
+    ("x.cpp", b'void f() {\ncode << "__global__";\n' + b'log << "blockIdx.x";\n' * 30_000 + b"}"),
+    ("x.cpp", b'code << "__syncthreads();"\n' * 30_000),
+    ("a.ts", b"{'use gpu';\n" * 50_000),
+    ("a.py", b'S = """__global__ void k(int n) {}\nint main() ' + b"f(" * 100_000 + b'{ }\n"""\n'),
+    ("a.py", b'S = """__global__ void k() {}\nint main() {\n' + b"{ }\n" * 50_000 + b'}"""\n'),
+    ("a.py", b"def f():\n    g(\n" + b'        x="tl.load(p)",\n' * 30_000 + b"    )\n"),
+    ("a.py", b"import cupy\ntry:\n" + b"\n" * 100_000 + b"    import cupy\n" * 20_000),
     ("k.cu", b"x" * 5_000_000),  # a 5 MB one-line file
     ("min.py", (b"a=torch.cuda.x;" * 330_000)),  # a 5 MB one-line file with hits
 ]
