@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import marshal
 import os
 import re
@@ -39,9 +40,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import fastjsonschema
-import yaml
 
 # CPython's regex engine and the two steps of re.compile before it, private modules without
 # type stubs (hence Any); elsewhere regexes are compiled as usual and none is cached.
@@ -89,6 +87,36 @@ def _program(pattern: str, flags: int) -> _Program | None:
     return (*program, tuple(indexgroup))
 
 
+#: The files that name the installed PyYAML's and fastjsonschema's versions: what parses
+#: and checks the documents is part of their key.
+_PARSERS = (("yaml", "__init__.py"), ("fastjsonschema", "version.py"))
+
+
+def _stamp(package: str, file: str) -> tuple[str, int, int] | None:
+    """A file of an installed package, with its size and modification time: another version
+    (or another installation) of the package is another stamp. Unlike its ``__version__``
+    the stamp needs no import: PyYAML and fastjsonschema were about 20 ms of every start-up,
+    where a warm cache parses and checks nothing."""
+    spec = importlib.util.find_spec(package)
+    folders = spec.submodule_search_locations if spec is not None else None
+    if not folders:
+        return None
+    path = os.path.join(folders[0], file)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return path, stat.st_size, stat.st_mtime_ns
+
+
+def load_yaml(text: str) -> Any:
+    """A YAML document of the engine's own data (rules, languages, ecosystems), read with
+    libyaml's safe loader where it is built in."""
+    import yaml  # late: a warm cache (above) parses no YAML, and the import costs 15 ms
+
+    return yaml.load(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 class Precompiled:
     """One registry load's cache: documents by content, regexes by pattern."""
 
@@ -98,7 +126,7 @@ class Precompiled:
         """``inputs``: (name, bytes) of every file the documents come from; ``name`` the
         cached file's prefix (the rule registry, the language table)."""
         digest = hashlib.sha256()
-        versions = (FORMAT, sys.version, yaml.__version__, fastjsonschema.VERSION)
+        versions = (FORMAT, sys.version, *(_stamp(*where) for where in _PARSERS))
         digest.update(repr(versions).encode())
         for file_name, data in inputs:
             digest.update(f"\0{file_name}\0{len(data)}\0".encode())
