@@ -10,8 +10,9 @@ runs no code, unlike a pickle) under ``LOCKIN_CACHE_DIR`` (default
 Nothing in it can be stale:
 
 - the parsed documents sit under a SHA-256 of the rule files' bytes, the schema's bytes,
-  and the versions of Python, PyYAML and fastjsonschema: any edit is another key, so another
-  file, and the documents are parsed and checked again;
+  Python's version and a stamp of the installed PyYAML and fastjsonschema (the file naming
+  each one's version: path, size, modification time): any edit or other installation is
+  another key, so another file, and the documents are parsed and checked again;
 - a regex is stored under its own pattern text and flags, as the compiled program CPython's
   ``re`` builds from them (``re._parser`` and ``re._compiler``, the steps ``re.compile``
   runs), and only after rebuilding it gave a pattern equal to ``re.compile``'s (CPython
