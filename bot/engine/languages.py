@@ -8,12 +8,10 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-import yaml
-
 from bot.engine import literals
 from bot.engine.lexer import FAMILIES, Family, lex
 from bot.engine.literal_first import literal_first
-from bot.engine.precompiled import Precompiled, cache_dir
+from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
 from bot.engine.syntax import syntax_family, syntax_pattern
 
 
@@ -66,10 +64,7 @@ def _load() -> tuple[
     files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
     # Parsed and compiled once per content, like the rule registry (precompiled.py).
     store = Precompiled(cache_dir(), files, name="languages")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    raw, imported = store.documents(
-        lambda: [yaml.load(data.decode("utf-8"), Loader=loader) for _, data in files]
-    )
+    raw, imported = store.documents(lambda: [load_yaml(data.decode("utf-8")) for _, data in files])
     if overlap := raw["languages"].keys() & imported["languages"].keys():
         raise ValueError(f"languages named twice: {sorted(overlap)}")
     by_name: dict[str, Language] = {}

@@ -10,8 +10,9 @@ runs no code, unlike a pickle) under ``LOCKIN_CACHE_DIR`` (default
 Nothing in it can be stale:
 
 - the parsed documents sit under a SHA-256 of the rule files' bytes, the schema's bytes,
-  and the versions of Python, PyYAML and fastjsonschema: any edit is another key, so another
-  file, and the documents are parsed and checked again;
+  Python's version and a stamp of the installed PyYAML and fastjsonschema (the file naming
+  each one's version: path, size, modification time): any edit or other installation is
+  another key, so another file, and the documents are parsed and checked again;
 - a regex is stored under its own pattern text and flags, as the compiled program CPython's
   ``re`` builds from them (``re._parser`` and ``re._compiler``, the steps ``re.compile``
   runs), and only after rebuilding it gave a pattern equal to ``re.compile``'s (CPython
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import marshal
 import os
 import re
@@ -39,9 +41,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import fastjsonschema
-import yaml
 
 # CPython's regex engine and the two steps of re.compile before it, private modules without
 # type stubs (hence Any); elsewhere regexes are compiled as usual and none is cached.
@@ -89,6 +88,36 @@ def _program(pattern: str, flags: int) -> _Program | None:
     return (*program, tuple(indexgroup))
 
 
+#: The files that name the installed PyYAML's and fastjsonschema's versions: what parses
+#: and checks the documents is part of their key.
+_PARSERS = (("yaml", "__init__.py"), ("fastjsonschema", "version.py"))
+
+
+def _stamp(package: str, file: str) -> tuple[str, int, int] | None:
+    """A file of an installed package, with its size and modification time: another version
+    (or another installation) of the package is another stamp. Unlike its ``__version__``
+    the stamp needs no import: PyYAML and fastjsonschema were about 20 ms of every start-up,
+    where a warm cache parses and checks nothing."""
+    spec = importlib.util.find_spec(package)
+    folders = spec.submodule_search_locations if spec is not None else None
+    if not folders:
+        return None
+    path = os.path.join(folders[0], file)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return path, stat.st_size, stat.st_mtime_ns
+
+
+def load_yaml(text: str) -> Any:
+    """A YAML document of the engine's own data (rules, languages, ecosystems), read with
+    libyaml's safe loader where it is built in."""
+    import yaml  # late: a warm cache (above) parses no YAML, and the import costs 15 ms
+
+    return yaml.load(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 class Precompiled:
     """One registry load's cache: documents by content, regexes by pattern."""
 
@@ -98,7 +127,7 @@ class Precompiled:
         """``inputs``: (name, bytes) of every file the documents come from; ``name`` the
         cached file's prefix (the rule registry, the language table)."""
         digest = hashlib.sha256()
-        versions = (FORMAT, sys.version, yaml.__version__, fastjsonschema.VERSION)
+        versions = (FORMAT, sys.version, *(_stamp(*where) for where in _PARSERS))
         digest.update(repr(versions).encode())
         for file_name, data in inputs:
             digest.update(f"\0{file_name}\0{len(data)}\0".encode())

@@ -27,20 +27,20 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import ahocorasick_rs
-import fastjsonschema
-import yaml
 
 from bot.engine.languages import LANGUAGES, expand
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
-from bot.engine.precompiled import Precompiled, cache_dir
+from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
 from bot.engine.regions import KINDS, STRING_KINDS
 
+if TYPE_CHECKING:  # a type only: the validator is built on a cache miss alone
+    import fastjsonschema
+
 RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class RuleFileError(ValueError):
@@ -143,8 +143,20 @@ class KeywordIndex:
         return {ordered[index]: found for index, found in starts.items()}
 
 
-def _read(name: str) -> Any:
-    return yaml.load(resources.files("bot.engine").joinpath(name).read_text("utf-8"), _LOADER)
+def _tables(cache: Path | None) -> tuple[Any, Any]:
+    """data/ecosystems.yml and data/renamed-rules.yml, parsed once per content like the
+    rule files (a warm start-up parses no YAML)."""
+    folder = resources.files("bot.engine").joinpath("data")
+    files = [(name, folder.joinpath(name).read_bytes()) for name in _TABLES]
+    store = Precompiled(cache, files, name="tables")
+    ecosystems, renamed = store.documents(
+        lambda: [load_yaml(data.decode("utf-8")) for _, data in files]
+    )
+    store.save()
+    return ecosystems, renamed
+
+
+_TABLES = ("ecosystems.yml", "renamed-rules.yml")
 
 
 _SCHEMA_FILE = resources.files("bot.engine").joinpath("data/rules.schema.json")
@@ -161,6 +173,8 @@ def _file_validator() -> Callable[[Any], Any]:
     # exceptions importing and compiling it costs about 15 ms at start-up, where importing
     # jsonschema alone costs about 90 ms (or fastjsonschema's detailed exceptions 30 ms more),
     # and every run of every command loads the registry. _schema_problem recovers the detail.
+    import fastjsonschema  # late: a warm cache checks no rule file (about 7 ms to import)
+
     return fastjsonschema.compile(_rule_schema(), detailed_exceptions=False)
 
 
@@ -214,8 +228,12 @@ def _schema_problem(doc: Any, exc: fastjsonschema.JsonSchemaValueException) -> s
 
 
 def _validated(name: str, data: bytes) -> Any:
+    # Late: only a cache miss parses and checks rule files (see _tables).
+    import fastjsonschema
+    import yaml
+
     try:
-        doc = yaml.load(data.decode("utf-8"), _LOADER)
+        doc = load_yaml(data.decode("utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise RuleFileError(f"{name}: not YAML: {exc}") from None
     try:
@@ -246,10 +264,10 @@ def _vendors(names: list[str], where: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _load_ecosystems() -> dict[str, Ecosystem]:
+def _load_ecosystems(table: Any) -> dict[str, Ecosystem]:
     return {
         name: Ecosystem(name, row["title"], _vendors(row["vendors"], f"ecosystem {name}"))
-        for name, row in _read("data/ecosystems.yml").items()
+        for name, row in table.items()
     }
 
 
@@ -324,7 +342,8 @@ def load_specs(
     return tuple(specs)
 
 
-_ECOSYSTEMS = _load_ecosystems()
+_ECOSYSTEM_TABLE, _RENAMED_TABLE = _tables(cache_dir())
+_ECOSYSTEMS = _load_ecosystems(_ECOSYSTEM_TABLE)
 SPECS: tuple[RuleSpec, ...] = load_specs(
     resources.files("bot.engine").joinpath("data/rules"), _ECOSYSTEMS, cache_dir()
 )
@@ -348,9 +367,7 @@ def load_renamed(table: Any, rules: Set[str]) -> dict[str, str]:
 
 
 #: Old rule id -> the id the rule has now (data/renamed-rules.yml).
-RENAMED: MappingProxyType[str, str] = MappingProxyType(
-    load_renamed(_read("data/renamed-rules.yml"), RULES.keys())
-)
+RENAMED: MappingProxyType[str, str] = MappingProxyType(load_renamed(_RENAMED_TABLE, RULES.keys()))
 
 
 def current_id(rule_id: str) -> str:

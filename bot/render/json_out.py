@@ -15,7 +15,6 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.census import Census, FileSummary
-from bot.engine.delta import ecosystem_totals
 from bot.engine.model import (
     LAYERS,
     ChangeDelta,
@@ -183,6 +182,9 @@ def diff_document(
     markers_allowed: bool = True,
 ) -> dict[str, Any]:
     """The ``lockin.diff/1`` document; ``verdict`` comes from ``verdict_summary``."""
+    # Late: the delta's module loads unidiff, which a scan document has no use for.
+    from bot.engine.delta import ecosystem_totals
+
     added, removed = change.added(), change.removed()
     added_ecosystems, removed_ecosystems = ecosystem_totals(change)
     return {

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from bot.engine.delta import LineChanges
+if TYPE_CHECKING:  # a type only: the delta's module loads unidiff, which a scan skips
+    from bot.engine.delta import LineChanges
 
 _STATUS = {"A": "added", "D": "removed", "M": "modified", "T": "modified", "R": "renamed"}
 _NULL_SHA = "0" * 40

@@ -23,14 +23,15 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from bot.engine.census import Census, FileSummary
-from bot.engine.delta import file_delta
 from bot.engine.model import NOT_COUNTED, FileDelta, FileReport
 from bot.sources import cpu_budget
-from bot.sources.changes import Change
 from bot.sources.files import classify_entry, classify_file, skipped
+
+if TYPE_CHECKING:  # a scan needs neither a change nor git's patches (unidiff)
+    from bot.sources.changes import Change
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
 CHUNK = 48
@@ -107,6 +108,9 @@ def delta_of(
     item: ChangedFile, include_generated: bool = True, markers_allowed: bool = True
 ) -> FileDelta:
     """The FileDelta of one changed file: both sides classified, git's lines placed."""
+    # Late: the delta's module loads unidiff, which a scan (this module's other use) skips.
+    from bot.engine.delta import file_delta
+
     change = item.change
     old_path = change.old_path or change.path
     old = classify_entry(old_path, item.old) if item.old is not None else None

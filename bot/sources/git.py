@@ -14,7 +14,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
 
-from bot.engine.delta import changed_lines_by_file
 from bot.sources import SourceError
 from bot.sources.changes import FILE_MODES, Change, parse_raw
 
@@ -379,6 +378,9 @@ class GitRepo:
             *sides,
             "--",
         )
+        # Late: the delta's module loads unidiff, which a scan (git's other use) skips.
+        from bot.engine.delta import changed_lines_by_file
+
         lines = changed_lines_by_file(patch)
         return [c.with_lines(lines.get(c.path, ([], []))) for c in parse_raw(raw)]
 
