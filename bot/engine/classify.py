@@ -313,21 +313,23 @@ def _not_on_lines(
     found: dict[tuple[int, int], None], unless: re.Pattern[str], lexed: Lexed, src: Source
 ) -> dict[tuple[int, int], None]:
     """The spans whose first line, as written, does not match ``unless``; a first line that
-    ends by opening a call whose first argument, a string, starts the next line is read with
-    that line (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
-    text, starts = lexed.text, src.starts
+    ends by opening a call whose first argument, a string, starts the next code line is read
+    with that line, blank and comment lines between left out (``asm volatile(`` then
+    ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
+    text, starts, code = lexed.text, src.starts, lexed.code
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         start = starts[span[0] - 1] if 0 < span[0] <= len(starts) else 0
         end = text.find("\n", start)
-        if (
-            end >= 0
-            and _STRING_OPENS_LINE.match(text, end + 1)
-            and text[start:end].rstrip(" \t").endswith("(")
-        ):
-            below = text.find("\n", end + 1)
-            end = below if below >= 0 else len(text)
-        if not unless.search(text, start, end if end >= 0 else len(text)):
+        line = text[start : end if end >= 0 else len(text)]
+        if end >= 0 and line.rstrip(" \t").endswith("("):
+            below = span[0]  # 0-based index of the line after the span's first
+            while below < len(code) and not code[below]:
+                below += 1
+            if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):
+                close = text.find("\n", starts[below])
+                line += "\n" + text[starts[below] : close if close >= 0 else len(text)]
+        if not unless.search(line):
             kept[span] = None
     return kept
 

@@ -376,3 +376,20 @@ print("nvcc is needed for the GPU side")
 """
     report = classify("Day-34/compare_benchmark.py", source)
     assert {(f.rule, f.start_line) for f in report.findings} == {("torch.nvcc-flags", 3)}
+
+
+def test_x86_asm_template_below_blank_and_comment_lines_is_still_not_ptx() -> None:
+    # Found by an exhaustive run of the comment/blank-line property over the rule fixtures:
+    # a blank or comment line between `asm volatile(` and its template must not make the
+    # x86 assembly read as PTX.
+    source = b"""\
+inline void atomic_add(volatile double *target, const double by) {
+  asm volatile(
+
+    // x86-64 only
+    "movq  %0, %%rax \\n\\t"
+    "lock cmpxchgq %%r8, %0\\n\\t"
+    : "=m"(*target) : "m"(by) : "cc", "memory", "%rax", "%r8");
+}
+"""
+    assert "kernel" not in _layers("csb/atomics.h", source)

@@ -31,6 +31,7 @@ COMMENT = {
     "MSBuild": '<!-- <CudaCompile Include="k.cu" /> CUDA 12.4.props -->',
     "Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
     "AMDGPU Assembly": "; s_waitcnt lgkmcnt(0) .amdhsa_kernel",
+    "LLVM IR": "; amdgpu_kernel llvm.nvvm.read.ptx.sreg.tid.x",  # GPU IR rules (*.llvm-ir-*)
     "Scala": _SLASH_COMMENT,  # a negative example: a Scala script beside bgfx's .sc shaders
     "C#": _SLASH_COMMENT,  # ILGPU's samples (rules cuda.dotnet-*)
     "Batch": "REM nvcc -lcudart CUDA_PATH_V12_9",  # build.nvcc reads Windows scripts
