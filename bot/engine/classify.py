@@ -304,6 +304,8 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
             found = _not_on_lines(found, unless_line, lexed, src)
         if found:
             claimed[index] = found
+    if src is not None:
+        src.release()
     return [
         (index, first, last) for index in sorted(claimed) for first, last in sorted(claimed[index])
     ]

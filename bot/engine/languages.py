@@ -42,7 +42,7 @@ class _Heuristic:
             and (
                 self.pattern is None
                 or (
-                    any(k in text for k in self.keywords)
+                    any(map(text.__contains__, self.keywords))  # no generator frame
                     and literals.search(self.pattern, text, present)
                 )
             )

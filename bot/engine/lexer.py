@@ -269,7 +269,10 @@ def lex(text: str, family: Family) -> Lexed:
     lines = masked.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    code = list(map(bool, map(str.strip, lines)))
+    # A line holds code unless it is all blanks: rstrip answers as strip does, and returns
+    # the line itself when it does not end in a blank (most), where strip copies every
+    # indented line.
+    code = list(map(bool, map(str.rstrip, lines)))
     # A blank line inside a multi-line string literal is part of the value, so code, as scc
     # counts it (a raw-string kernel's blank lines).
     line = previous = 0

@@ -98,6 +98,13 @@ class Source(SourceText):
         # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
         self.statement_starts: dict[int, int] = {}
 
+    def release(self) -> None:
+        """Let go of the structures, once no kind reads them any more. Each refers back to
+        this Source, a cycle that only the cycle collector frees: a file's lines, masked
+        text and structures would otherwise outlive its classification until the collector
+        next ran, and then cost it a traversal of them all."""
+        del self.pp, self.c, self.lines, self.strings
+
 
 # -- kinds ------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ a kind skips must stay skipped (a regression shows as a count growing with the i
 
 from __future__ import annotations
 
+import gc
 import importlib
 import re
 from typing import Any, cast
@@ -11,7 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import c_structure, literals, logical_lines, preprocessor, regions, string_literals
+from bot.engine import (
+    c_structure,
+    classify,
+    literals,
+    logical_lines,
+    preprocessor,
+    regions,
+    string_literals,
+)
 from bot.engine.c_structure import CStructure
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
@@ -430,3 +439,26 @@ def test_the_name_before_a_parameter_list_is_the_last_word(text: str) -> None:
     word = re.search(r"\w+\Z", stripped)
     expected = "" if stripped.endswith("]") else (word.group() if word else None)
     assert c_structure._name_before(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        # Directives, braces and a function body: every C structure is built.
+        (
+            "k.cu",
+            "#if X\n#define HD __device__\n#endif\n__global__ void k(float* p) {\n"
+            "  p[threadIdx.x] = 0;\n}\n",
+        ),
+        # Logical lines, def blocks and string literals.
+        ("m.py", 'import torch\n@triton.jit\ndef f(x):\n    return x.to("cuda")\n'),
+    ],
+)
+def test_classifying_a_file_leaves_nothing_to_the_cycle_collector(path: str, code: str) -> None:
+    # A file's lines, masked text and structures are freed when classify returns: garbage
+    # in cycles would live on until the collector next ran, and then cost a traversal.
+    report = classify(path, code.encode())
+    assert report.findings
+    gc.collect()
+    classify(path, code.encode())
+    assert gc.collect() == 0
