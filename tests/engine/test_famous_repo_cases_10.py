@@ -1,8 +1,9 @@
 """Cases from well-known GPU repositories nobody on the team had read (issue 27, lane h36-famous-a).
 
-Four repositories: qwopqwop200/GPTQ-for-LLaMa, mit-han-lab/torchsparse, traveller59/spconv and
-hpcaitech/ColossalAI (sgl-project/sglang and NVIDIA/TensorRT-LLM are over the snapshot limit,
-and every alternate of the list had been audited already). Fifteen files of each were sampled
+Five repositories: qwopqwop200/GPTQ-for-LLaMa, mit-han-lab/torchsparse, traveller59/spconv,
+hpcaitech/ColossalAI and NVlabs/stylegan3 (sgl-project/sglang and NVIDIA/TensorRT-LLM are over
+the snapshot limit and every alternate of the list had been audited already, so the fifth is a
+well-known repository of our own choosing). Fifteen files of each were sampled
 with ``random.seed("owner/name")`` over every file lockin counts, plus the files lockin calls
 non-portable and GPU-looking files it calls portable, and labelled before any fix. Each snippet
 is a small rewrite, in our own words, of a pattern found in the repository its test names; the
@@ -283,3 +284,59 @@ void Adam::step(float *params, float *grads, bool half_precision) {
     layers = _layers("extensions/csrc/kernel/x86/cpu_adam.cpp", source)
     assert layers["vendor-path"] >= 2
     assert "kernel" not in layers
+
+
+# -- NVlabs/stylegan3: custom ops built at run time --------------------------------------------
+
+
+def test_stylegan3_plugin_build_flags_are_vendor_path() -> None:
+    # torch_utils/ops/bias_act.py: the op is compiled by torch_utils.custom_ops with nvcc
+    # flags; the pure-PyTorch reference path beside it stays portable.
+    source = b"""\
+import torch
+from .. import custom_ops
+
+
+def _init():
+    global _plugin
+    _plugin = custom_ops.get_plugin(
+        module_name="bias_act_plugin",
+        sources=["bias_act.cpp", "bias_act.cu"],
+        extra_cuda_cflags=["--use_fast_math", "--allow-unsupported-compiler"],
+    )
+
+
+def _bias_act_ref(x, b, alpha=0.2):
+    return torch.nn.functional.leaky_relu(x + b, alpha)
+"""
+    layers = _layers("torch_utils/ops/bias_act.py", source)
+    assert layers["vendor-path"] == 1
+    assert "kernel" not in layers
+
+
+def test_stylegan3_kernel_selection_table_is_host_code() -> None:
+    # torch_utils/ops/upfirdn2d.cu: small-filter kernels, then a host function choosing a
+    # template instance by filter size; the choice is host code, the kernel is kernel code.
+    source = b"""\
+#include "upfirdn2d.h"
+
+template <class T, int filterW>
+static __global__ void upfirdn2d_small(upfirdn2d_params p)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= p.outSize)
+        return;
+    p.y[x] = (T)(p.x[x] * p.f[x % filterW]);
+}
+
+template <class T> void* choose_upfirdn2d_kernel(const upfirdn2d_params& p)
+{
+    void* k = (void*)upfirdn2d_small<T, 24>;
+    if (p.filterW <= 8) k = (void*)upfirdn2d_small<T, 8>;
+    if (p.filterW <= 4) k = (void*)upfirdn2d_small<T, 4>;
+    return k;
+}
+"""
+    layers = _layers("torch_utils/ops/upfirdn2d.cu", source)
+    assert layers["kernel"] == 8
+    assert layers["portable"] == 8
