@@ -301,7 +301,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
                 or literals.may_match(unless_line, lexed.text)
             )
         ):
-            found = _not_on_lines(found, unless_line, lexed, src)
+            found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
         if found:
             claimed[index] = found
     return [
@@ -310,26 +310,44 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
 
 
 def _not_on_lines(
-    found: dict[tuple[int, int], None], unless: re.Pattern[str], lexed: Lexed, src: Source
+    found: dict[tuple[int, int], None],
+    unless: re.Pattern[str],
+    lexed: Lexed,
+    src: Source,
+    pattern: re.Pattern[str] | None,
 ) -> dict[tuple[int, int], None]:
     """The spans whose first line, as written, does not match ``unless``; a first line that
     ends by opening a call whose first argument, a string, starts the next line is read with
-    that line (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
+    that line (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h).
+    A span of several lines is also read at the line where ``pattern`` matches: a macro's
+    body starts a line below its ``#define`` (XKCP's ``ROL64`` wraps an x86 ``__asm__``)."""
     text, starts = lexed.text, src.starts
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         start = starts[span[0] - 1] if 0 < span[0] <= len(starts) else 0
-        end = text.find("\n", start)
-        if (
-            end >= 0
-            and _STRING_OPENS_LINE.match(text, end + 1)
-            and text[start:end].rstrip(" \t").endswith("(")
-        ):
-            below = text.find("\n", end + 1)
-            end = below if below >= 0 else len(text)
-        if not unless.search(text, start, end if end >= 0 else len(text)):
-            kept[span] = None
+        if unless.search(text, start, _line_read_end(text, start)):
+            continue
+        if pattern is not None and span[1] > span[0] and span[1] <= len(starts):
+            last = text.find("\n", starts[span[1] - 1])
+            match = pattern.search(text, start, last if last >= 0 else len(text))
+            if match is not None and match.start() >= text.find("\n", start) >= 0:
+                at = text.rfind("\n", 0, match.start()) + 1
+                if unless.search(text, at, _line_read_end(text, at)):
+                    continue
+        kept[span] = None
     return kept
+
+
+def _line_read_end(text: str, start: int) -> int:
+    """Where the line at ``start`` ends as ``unless_line`` reads it: with the next line when
+    it ends by opening a call whose first argument, a string, starts that one."""
+    end = text.find("\n", start)
+    if end < 0:
+        return len(text)
+    if _STRING_OPENS_LINE.match(text, end + 1) and text[start:end].rstrip(" \t").endswith("("):
+        below = text.find("\n", end + 1)
+        return below if below >= 0 else len(text)
+    return end
 
 
 def classify(path: str, data: bytes) -> FileReport:
