@@ -272,6 +272,28 @@ func main() {}
     assert layers["portable"] >= 3
 
 
+def test_opengl_shader_body_joined_by_backslash_newlines_is_kernel() -> None:
+    # ComputeShaders/GenerateTexture/opengl_util.cpp: each shader is an array of two
+    # literals, the #version line and a body whose lines end in backslash-newlines. Before,
+    # only the two #version lines were kernel code.
+    source = b"""\
+GLuint genRenderProg() {
+  const char *vpSrc[] = {"#version 430\\n",
+                         "in vec2 pos;\\
+                 out vec2 texCoord;\\
+                 void main() {\\
+                         texCoord = pos*0.5f + 0.5f;\\
+                         gl_Position = vec4(pos.x, pos.y, 0.0, 1.0);\\
+                 }"};
+  glShaderSource(vp, 2, vpSrc, NULL);
+  return vp;
+}
+"""
+    layers = _layers("ComputeShaders/GenerateTexture/opengl_util.cpp", source)
+    assert layers["kernel"] == 7
+    assert layers["portable"] == 4
+
+
 # -- ROCm/mori: AMD's communication kernels (shmem, dispatch/combine) and their hosts -------------
 
 
