@@ -301,7 +301,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
                 or literals.may_match(unless_line, lexed.text)
             )
         ):
-            found = _not_on_lines(found, unless_line, lexed, src)
+            found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
         if found:
             claimed[index] = found
     if src is not None:
@@ -312,28 +312,49 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
 
 
 def _not_on_lines(
-    found: dict[tuple[int, int], None], unless: re.Pattern[str], lexed: Lexed, src: Source
+    found: dict[tuple[int, int], None],
+    unless: re.Pattern[str],
+    lexed: Lexed,
+    src: Source,
+    pattern: re.Pattern[str] | None,
 ) -> dict[tuple[int, int], None]:
-    """The spans whose first line, as written, does not match ``unless``; a first line that
-    ends by opening a call whose first argument, a string, starts the next code line is read
-    with that line, blank and comment lines between left out (``asm volatile(`` then
-    ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
-    text, starts, code = lexed.text, src.starts, lexed.code
+    """The spans whose first line, as written (``_line_as_read``), does not match ``unless``.
+    A span of several lines is also read at the line where ``pattern`` matches: a macro's
+    body starts a line below its ``#define`` (XKCP's ``ROL64`` wraps an x86 ``__asm__``)."""
+    text, starts = lexed.text, src.starts
     kept: dict[tuple[int, int], None] = {}
     for span in found:
-        start = starts[span[0] - 1] if 0 < span[0] <= len(starts) else 0
-        end = text.find("\n", start)
-        line = text[start : end if end >= 0 else len(text)]
-        if end >= 0 and line.rstrip(" \t").endswith("("):
-            below = span[0]  # 0-based index of the line after the span's first
-            while below < len(code) and not code[below]:
-                below += 1
-            if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):
-                close = text.find("\n", starts[below])
-                line += "\n" + text[starts[below] : close if close >= 0 else len(text)]
-        if not unless.search(line):
-            kept[span] = None
+        first = span[0] - 1 if 0 < span[0] <= len(starts) else 0
+        if unless.search(_line_as_read(lexed, starts, first)):
+            continue
+        if pattern is not None and span[1] > span[0] and span[1] <= len(starts):
+            start = starts[first]
+            last = text.find("\n", starts[span[1] - 1])
+            match = pattern.search(text, start, last if last >= 0 else len(text))
+            if match is not None and match.start() >= text.find("\n", start) >= 0:
+                at = bisect_right(starts, match.start()) - 1
+                if unless.search(_line_as_read(lexed, starts, at)):
+                    continue
+        kept[span] = None
     return kept
+
+
+def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
+    """Line ``index`` (0-based) as ``unless_line`` reads it: with the next code line when it
+    ends by opening a call whose first argument, a string, starts that line, blank and
+    comment lines between left out (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's
+    csb/csbsym.h)."""
+    text, code = lexed.text, lexed.code
+    end = text.find("\n", starts[index])
+    line = text[starts[index] : end if end >= 0 else len(text)]
+    if end >= 0 and line.rstrip(" \t").endswith("("):
+        below = index + 1
+        while below < len(code) and not code[below]:
+            below += 1
+        if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):
+            close = text.find("\n", starts[below])
+            line += "\n" + text[starts[below] : close if close >= 0 else len(text)]
+    return line
 
 
 def classify(path: str, data: bytes) -> FileReport:

@@ -36,6 +36,7 @@ COMMENT = {
     "C#": _SLASH_COMMENT,  # ILGPU's samples (rules cuda.dotnet-*)
     "Batch": "REM nvcc -lcudart CUDA_PATH_V12_9",  # build.nvcc reads Windows scripts
     "Pascal": "// vkCreateInstance TVkBuffer VK_SUCCESS",  # PasVulkan (vulkan.pascal-host)
+    "Haskell": "-- import qualified Foreign.CUDA as CUDA",  # cuda.haskell-host
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
