@@ -240,6 +240,41 @@ void ref_bfs(std::vector<vertex_t> const& offsets, std::vector<vertex_t> const& 
     assert set(_layers("betweenness_centrality_reference.hpp", source)) == {"portable"}
 
 
+def test_cugraph_thirdparty_finders_of_nvidia_libraries_are_cuda_build_lines() -> None:
+    # cpp/cmake/thirdparty/get_nccl.cmake and get_raft.cmake: the build finds NCCL and fetches
+    # RAFT, both CUDA-only. Before, both files were portable.
+    source = b"""\
+function(find_and_configure_nccl)
+    if(TARGET NCCL::NCCL)
+        return()
+    endif()
+    rapids_find_package(NCCL REQUIRED)
+endfunction()
+
+function(find_and_configure_raft)
+    rapids_cpm_find(raft ${PKG_VERSION}
+      GLOBAL_TARGETS raft::raft)
+endfunction()
+"""
+    assert _rules("cpp/cmake/thirdparty/get_deps.cmake", source) == {"build.cmake-nvidia-library"}
+    assert _layers("cpp/cmake/thirdparty/get_deps.cmake", source) == {
+        "vendor-path": 4,
+        "portable": 6,
+    }
+
+
+def test_cugraph_cython_modules_linking_own_target_stay_portable() -> None:
+    # python/pylibcugraph/pylibcugraph/CMakeLists.txt (and pylibcudf's twin): the Cython
+    # modules link the project's own library.
+    source = b"""\
+set(cython_sources bfs.pyx pagerank.pyx)
+rapids_cython_create_modules(
+  SOURCE_FILES "${cython_sources}"
+  LINKED_LIBRARIES cugraph::cugraph cudf::cudf)
+"""
+    assert _layers("python/pylibcugraph/pylibcugraph/CMakeLists.txt", source) == {"portable": 4}
+
+
 # -- rapidsai/cudf: the GPU dataframe library itself ---------------------------------------
 
 
