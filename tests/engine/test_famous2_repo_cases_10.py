@@ -1,11 +1,12 @@
 """Cases from well-known GPU repositories nobody on the team had read (issue 27, lane famous2).
 
-ggerganov/whisper.cpp, obsproject/obs-studio, rapidsai/cugraph, rapidsai/cudf and NVIDIA/nvcomp
-(lammps/lammps and NVIDIA/DALI were over the 500 MB a snapshot may hold). Fifteen files of each
-were drawn with ``random.seed("owner/name")`` over every file lockin counts, the non-portable
-files and GPU-looking portable ones were added, and each was labelled before any fix. Each
-snippet is a small rewrite, in our own words, of a pattern found in the repository its test
-names; the expected layers are what a porting engineer reading that file would say.
+ggerganov/whisper.cpp, obsproject/obs-studio, rapidsai/cugraph, rapidsai/cudf, NVIDIA/nvcomp and
+ornladios/ADIOS2 (lammps/lammps and NVIDIA/DALI were over the 500 MB a snapshot may hold).
+Fifteen files of each were drawn with ``random.seed("owner/name")`` over every file lockin
+counts, the non-portable files and GPU-looking portable ones were added, and each was labelled
+before any fix. Each snippet is a small rewrite, in our own words, of a pattern found in the
+repository its test names; the expected layers are what a porting engineer reading that file
+would say.
 """
 
 from __future__ import annotations
@@ -430,3 +431,75 @@ struct CascadedBatchManager {
     report = classify("src/highlevel/CascadedManager.hpp", source)
     assert "nvcomp.call" not in {f.rule for f in report.findings}
     assert _layers("src/highlevel/CascadedManager.hpp", source)["vendor-path"] >= 1
+
+
+# -- ornladios/ADIOS2: an I/O framework with CUDA and Kokkos buffers, and much vendored C -----
+
+
+def test_adios2_win32_vkkeyscan_is_no_vulkan() -> None:
+    # thirdparty/KWSys/adios2sys/testConsoleBuf.cxx: Win32 maps a character to its virtual key.
+    # Before, VkKeyScanW read as a Vulkan type.
+    source = b"""\
+bool send_char(HANDLE in, wchar_t chr)
+{
+  SHORT keyCode = VkKeyScanW(chr);
+  if (keyCode == -1) {
+    return false;
+  }
+  return write_key(in, keyCode);
+}
+"""
+    assert _layers("testConsoleBuf.cxx", source) == {"portable": 8}
+
+
+def test_adios2_itanium_inline_assembly_is_no_ptx() -> None:
+    # thirdparty/dill/dill/ia64.c: the IA-64 code generator flushes the instruction cache with
+    # `;;`-separated instruction groups. Before, the line was a PTX kernel line.
+    source = b"""\
+extern void ia64_flush(void *base, int size)
+{
+    __asm__ __volatile__ ("sync.i;;; mf;;; srlz.i;;;");
+}
+"""
+    assert _layers("thirdparty/dill/dill/ia64.c", source) == {"portable": 4}
+
+
+def test_adios2_ptx_inline_assembly_still_counts() -> None:
+    # The stop-bit exception leaves PTX in CUDA code counted.
+    source = b"""\
+static inline unsigned lane_id()
+{
+    unsigned id;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+    return id;
+}
+"""
+    assert "cuda.ptx-asm" in _rules("src/lane.cuh", source)
+
+
+def test_adios2_vendored_libtool_compiler_table_is_portable() -> None:
+    # thirdparty/enet/enet/m4/libtool.m4: libtool's per-compiler flags, nvcc among dozens.
+    # Before, its three `nvcc*)` arms were CUDA build lines.
+    source = b"""\
+case $cc_basename in
+  nvcc*) # Cuda Compiler Driver 2.2
+    _LT_TAGVAR(lt_prog_compiler_wl, $1)='-Xlinker '
+    ;;
+  pgcc* | pgf77*)
+    _LT_TAGVAR(lt_prog_compiler_pic, $1)='-fpic'
+    ;;
+esac
+"""
+    assert _layers("m4/libtool.m4", source) == {"portable": 8}
+
+
+def test_adios2_nanobind_option_naming_nvcc_is_portable() -> None:
+    # thirdparty/nanobind/nanobind/CMakeLists.txt: an option, off by default, whose description
+    # names nvcc; what it turns on is counted where it is used.
+    source = b"""\
+option(NB_TEST_CUDA "Force the use of the CUDA/NVCC compiler for testing purposes" OFF)
+if (NB_TEST)
+  add_subdirectory(tests)
+endif()
+"""
+    assert _layers("thirdparty/nanobind/nanobind/CMakeLists.txt", source) == {"portable": 4}
