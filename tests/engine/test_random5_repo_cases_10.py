@@ -335,7 +335,8 @@ vx_status publish(vx_context context, vx_kernel kernel, AgoTargetAffinityInfo af
 #if ENABLE_HIP
     vx_bool enableBufferAccess = vx_true_e;
     if (affinity.device_type == AGO_TARGET_AFFINITY_GPU)
-        vxSetKernelAttribute(kernel, VX_KERNEL_ATTRIBUTE_AMD_GPU_BUFFER_ACCESS_ENABLE, &enableBufferAccess, sizeof(enableBufferAccess));
+        vxSetKernelAttribute(kernel, VX_KERNEL_ATTRIBUTE_AMD_GPU_BUFFER_ACCESS_ENABLE,
+                             &enableBufferAccess, sizeof(enableBufferAccess));
 #else
     vx_bool enableBufferAccess = vx_false_e;
 #endif
@@ -344,7 +345,7 @@ vx_status publish(vx_context context, vx_kernel kernel, AgoTargetAffinityInfo af
 """
     path = "amd_openvx_extensions/amd_rpp/source/tensor/TensorMulScalar.cpp"
     assert _rules(path, source) == {"hip.platform-guard"}
-    assert _layers(path, source)["vendor-path"] == 4
+    assert _layers(path, source)["vendor-path"] == 5
 
 
 def test_mivisionx_windows_opencl_link_pragma_is_portable() -> None:
