@@ -452,3 +452,37 @@ def draw(gpu):
     layers = _layers("utils/plotting.py", source)
     assert layers["vendor-path"] == 2
     assert "kernel" not in layers
+
+
+def test_mivisionx_migraphx_node_calls_are_a_rocm_library() -> None:
+    # amd_openvx_extensions/amd_migraphx/src/migraphx_node.cpp: an OpenVX node that parses an
+    # ONNX model and compiles it with MIGraphX for the GPU, AMD's counterpart of TensorRT.
+    # Before, every line was portable; the node's own names (amd_migraphx_node_*) stay so.
+    source = b"""\
+#include "vx_amd_migraphx.h"
+#include <migraphx/migraphx.hpp>
+
+struct migraphXLocalData {
+    migraphx::program prog;
+    migraphx::program_parameters prog_params;
+};
+
+static vx_status VX_CALLBACK amd_migraphx_node_initialize(vx_node node, const char* path) {
+    migraphXLocalData* data = new migraphXLocalData;
+    migraphx::onnx_options onnx_opts;
+    data->prog = parse_onnx(path, onnx_opts);
+    migraphx::target targ = migraphx::target("gpu");
+    data->prog.compile(targ);
+    return VX_SUCCESS;
+}
+"""
+    path = "amd_openvx_extensions/amd_migraphx/src/migraphx_node.cpp"
+    report = classify(path, source)
+    assert {f.rule for f in report.findings} == {"hip.library"}
+    assert [(f.start_line, f.end_line) for f in report.findings] == [
+        (2, 2),
+        (5, 6),
+        (11, 11),
+        (13, 13),
+    ]
+    assert _layers(path, source) == {"vendor-library": 5, "portable": report.code_lines - 5}
