@@ -486,3 +486,34 @@ static vx_status VX_CALLBACK amd_migraphx_node_initialize(vx_node node, const ch
         (13, 13),
     ]
     assert _layers(path, source) == {"vendor-library": 5, "portable": report.code_lines - 5}
+
+
+def test_mivisionx_issue_form_listing_amd_gpus_is_no_vendor_code() -> None:
+    # .github/ISSUE_TEMPLATE/issue_report.yml: a bug-report form whose help text names
+    # rocminfo and whose dropdowns list AMD GPUs and ROCm packages. Before, seven of its lines
+    # were vendor-path; the same lines in a workflow still are.
+    source = b"""\
+name: Issue Report
+body:
+- type: markdown
+  attributes:
+    value: |
+      Linux:
+        echo "GPU:" && /opt/rocm/bin/rocminfo | grep -E "Name"
+- type: dropdown
+  attributes:
+    label: GPU
+    options:
+        - AMD Instinct MI300X
+        - gfx942
+- type: textarea
+  attributes:
+    label: ROCm Component
+    placeholder: "e.g. rocm-hip-runtime, rocblas"
+"""
+    form = classify(".github/ISSUE_TEMPLATE/issue_report.yml", source)
+    assert form.language == "GitHub Form"
+    assert _layers(".github/ISSUE_TEMPLATE/issue_report.yml", source) == {
+        "portable": form.code_lines
+    }
+    assert "build.hip-offload-arch" in _rules(".github/workflows/rocm.yml", source)
