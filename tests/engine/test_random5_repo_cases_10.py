@@ -13,7 +13,7 @@ file would say.
 from __future__ import annotations
 
 from bot.engine import classify
-from bot.engine.languages import by_path
+from bot.engine.languages import by_path, may_hold_code
 from tests.engine.test_ml_repo_cases import _layers
 
 
@@ -92,6 +92,8 @@ EXPORTS
 """
     assert by_path("exports/allocator.def")[0] is None
     assert classify("exports/allocator.def", source).code_lines == 0
+    # A pull request's check reads every .def: its content decides.
+    assert may_hold_code("exports/allocator.def")
 
 
 def test_iris_build_script_running_hipcc_stays_a_rocm_build() -> None:
@@ -517,3 +519,24 @@ body:
         "portable": form.code_lines
     }
     assert "build.hip-offload-arch" in _rules(".github/workflows/rocm.yml", source)
+
+
+def test_mivisionx_appended_opencl_body_with_address_spaces_is_kernel_code() -> None:
+    # amd_openvx_extensions/amd_loomsl/kernels/merge.cpp: the body appended to the program
+    # after its head, reading global buffers through __global pointers. Before, only the head
+    # counted (18 kernel lines of about 110).
+    source = b"""\
+void merge_body(std::string& opencl_kernel_code) {
+    opencl_kernel_code +=
+        "  uint4 px;\\n"
+        "  uchar sel = *(__global uchar *)cam_buf;\\n"
+        "  if (sel < 31) {\\n"
+        "    px = *(__global uint4 *)(ip_buf + ip_offset + (gx << 4));\\n"
+        "  }\\n"
+        "  *(__global uint4 *)(op_buf + op_offset + (gx << 4)) = px;\\n"
+        "}\\n";
+}
+"""
+    path = "amd_openvx_extensions/amd_loomsl/kernels/merge.cpp"
+    assert _rules(path, source) == {"opencl.source-string"}
+    assert _layers(path, source) == {"kernel": 7, "portable": 3}
