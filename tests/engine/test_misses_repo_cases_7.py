@@ -199,9 +199,9 @@ __device__ inline float warp_sum(float v) {
         report = classify(path, source)
         assert report.language is None, path
         assert report.code_lines == 0
-    # A pull request's check reads .inc files (their content decides); .def has no heuristic.
+    # A pull request's check reads .inc files (their content decides); .pro has no heuristic.
     assert may_hold_code("src/kernels/reduce_body.inc")
-    assert not may_hold_code("src/ops.def")
+    assert not may_hold_code("src/ops.pro")
 
 
 def test_miopen_gcn_inline_asm_in_an_opencl_header_is_amd_not_ptx() -> None:
