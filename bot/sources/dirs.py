@@ -41,7 +41,11 @@ def directory_changes(
     # Exit status 1 means "differences found".
     common = ["diff", "--no-index", "-M", "--no-ext-diff", "--no-textconv"]
     raw = run_git([*common, "--raw", "-z", "--no-abbrev", old_root, new_root], cwd, ok=(0, 1))
-    patch = run_git([*common, "-U0", "--no-prefix", old_root, new_root], cwd, ok=(0, 1))
+    # git's a/ and b/ prefixes, whatever the user's diff.noprefix or diff.mnemonicPrefix say:
+    # unidiff splits a `diff --git` header at the target's "b/", and without a prefix a path
+    # holding a space ("Preview Content/Contents.json") splits in the wrong place.
+    prefixes = ["--src-prefix=a/", "--dst-prefix=b/"]
+    patch = run_git([*common, "-U0", *prefixes, old_root, new_root], cwd, ok=(0, 1))
 
     old_prefix, new_prefix = old_root + "/", new_root + "/"
 
@@ -51,7 +55,7 @@ def directory_changes(
                 return path[len(prefix) :]
         return path
 
-    lines = changed_lines_by_file(patch, old_prefix, new_prefix)
+    lines = changed_lines_by_file(patch, "a/" + old_prefix, "b/" + new_prefix)
     changes = []
     for change in parse_raw(raw):
         path = strip(change.path)

@@ -120,6 +120,21 @@ def test_directory_changes_with_rename_ignore_and_exclusion(tmp_path: Path) -> N
     assert changes["new.txt"].status == "added"
 
 
+def test_directory_changes_of_paths_holding_spaces(tmp_path: Path) -> None:
+    # artemnovichkov/wwdc24-samplecode's "Preview Content" folder: an added file whose path
+    # holds a space made `lockin diff DIR DIR` fail with a traceback ("Target without source").
+    before, after = tmp_path / "before", tmp_path / "after"
+    (before / "Preview Content").mkdir(parents=True)
+    (after / "Preview Content").mkdir(parents=True)
+    (before / "Preview Content" / "old name.txt").write_text(BODY)
+    (after / "Preview Content" / "Contents.json").write_text("{}\n")
+    (after / "Preview Content" / "old name.txt").write_text(BODY.replace("line 2\n", "two\n"))
+    changes = {c.path: c for c in directory_changes(str(before), str(after), DEFAULT_FILTER)}
+    assert changes["Preview Content/Contents.json"].status == "added"
+    assert changes["Preview Content/old name.txt"].added == (2,)
+    assert changes["Preview Content/old name.txt"].removed == (2,)
+
+
 def test_directory_changes_narrowed_by_a_filter(tmp_path: Path) -> None:
     before, after = tmp_path / "b", tmp_path / "a"
     (before / "gen").mkdir(parents=True)
