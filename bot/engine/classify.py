@@ -341,13 +341,13 @@ def _not_on_lines(
 
 def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
     """Line ``index`` (0-based) as ``unless_line`` reads it: with the next code line when it
-    ends by opening a call whose first argument, a string, starts that line, blank and
-    comment lines between left out (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's
-    csb/csbsym.h)."""
+    ends (before a macro's backslash) by opening a call whose first argument, a string,
+    starts that line, blank and comment lines between left out (``asm volatile(`` then
+    ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
     text, code = lexed.text, lexed.code
     end = text.find("\n", starts[index])
     line = text[starts[index] : end if end >= 0 else len(text)]
-    if end >= 0 and line.rstrip(" \t").endswith("("):
+    if end >= 0 and line.rstrip(" \t\\").endswith("("):  # a macro may continue the line
         below = index + 1
         while below < len(code) and not code[below]:
             below += 1

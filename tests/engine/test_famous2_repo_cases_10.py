@@ -503,3 +503,35 @@ if (NB_TEST)
 endif()
 """
     assert _layers("thirdparty/nanobind/nanobind/CMakeLists.txt", source) == {"portable": 4}
+
+
+def test_ffmpeg_mips_and_mmx_inline_assembly_is_not_ptx() -> None:
+    # Found by a measuring run (Yang-Yanjing/Robustness_for_SVD keeps FFmpeg functions as
+    # single files, without the includes and #if ARCH_ guards that tell CPU assembly apart):
+    # a MIPS template opening with `.set push`, and MMX in a macro whose template starts
+    # below a continued `__asm__ volatile(\`, counted 141 PTX kernel lines.
+    mips = b"""\
+static void ac3_downmix_mips(float **samples, int len)
+{
+    int i;
+    __asm__ volatile(
+        ".set   push                                    \\n\\t"
+        ".set   noreorder                               \\n\\t"
+        "li     %[i1],          2                       \\n\\t"
+        "sll    %[len],         2                       \\n\\t"
+        ".set   pop                                     \\n\\t"
+        : [i1]"=&r"(i1) : [len]"r"(len) : "memory");
+}
+"""
+    mmx = b"""\
+#define YSCALEYUV2YV12X(offset, dest, end, pos) \\
+    __asm__ volatile(\\
+        "movq    %%mm3, %%mm6\\n\\t"\\
+        "movq    %%mm4, %%mm7\\n\\t"\\
+        "movl %3, %%ecx\\n\\t"\\
+        :: "r" (&c->redDither), "m" (dummy), "m" (dummy), "m" (dummy), "r" (dest), "g" (end)\\
+        : "%eax", "%edx", "%esi"\\
+    );
+"""
+    assert "kernel" not in _layers("0384_ac3dsp_mips.c_ac3_downmix_mips.c", mips)
+    assert "kernel" not in _layers("4162_swscale_template.c_yuv2yuvX.c", mmx)
