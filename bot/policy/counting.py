@@ -33,6 +33,7 @@ lock-in nobody decided on.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -140,12 +141,21 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
     moved = [Moved({}, {}) for _ in files]
     given: list[dict[int, int]] = [{} for _ in files]  # per added file: source -> lines
     for index, f in enumerate(files):
+        # Only lines the file gains net of its own removals look for a source: a line its
+        # own edits already offset took another file's removal too, and that file then
+        # counted growth (dflay/gpu f542df3: the same cudaMemcpy line fixed in add.cu and
+        # removed from add_vectors.cu, both renamed, failed the gate for one line).
+        wanted = Counter(ecosystem for ecosystem, _ in _gated_code(f.added_code, gated))
+        wanted.subtract(ecosystem for ecosystem, _ in _gated_code(f.removed_code, gated))
         for ecosystem, text in _gated_code(f.added_code, gated):
+            if wanted[ecosystem] <= 0:
+                continue
             removers = pool.get((ecosystem, text), {})
             source = next((i for i, n in removers.items() if n and i != index), None)
             if source is None:
                 continue
             removers[source] -= 1
+            wanted[ecosystem] -= 1
             if not removers[source]:
                 del removers[source]  # so the next lookup skips at most this file itself
             into, out = moved[index].into, moved[source].out

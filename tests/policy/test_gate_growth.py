@@ -384,6 +384,27 @@ def test_a_moved_kernel_with_new_code_beside_it_counts_the_new_code() -> None:
     assert strict.gated_lines > third.counted
 
 
+def test_a_line_fixed_in_place_takes_no_other_files_removal() -> None:
+    # dflay/gpu f542df3, found by a measuring run: add.cu fixes its cudaMemcpy line into the
+    # very text add_vectors.cu removes while editing its own. add.cu's edit nets in place, so
+    # it must not also take add_vectors.cu's removed line as moved: that left one line of
+    # growth in add_vectors.cu though the change adds no lock-in.
+    host = "int main() {{\n    int c; int *c_dev;\n    {line}\n    return c;\n}}\n"
+    fixed = "cudaMemcpy(&c, c_dev, sizeof(int), cudaMemcpyDeviceToHost);"
+    typo = fixed.replace("c_dev", "c_Dev")
+    wider = fixed.replace("sizeof(int)", "N * sizeof(int)")
+    changed = [
+        delta("src/add.cu", host.format(line=typo), host.format(line=fixed)),
+        delta("src/add_vectors.cu", host.format(line=fixed), host.format(line=wider)),
+    ]
+    verdict = judge(*changed)
+    assert verdict.conclusion == "success"
+    assert verdict.gated_lines == 0
+    moved = moved_lines(changed, DEFAULT_POLICY.layers)
+    assert moved[0].into == {}
+    assert moved[1].out == {}
+
+
 SETUP = """from torch.utils.cpp_extension import CUDAExtension, BuildExtension
 
 ext = CUDAExtension(
