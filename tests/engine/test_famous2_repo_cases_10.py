@@ -535,3 +535,34 @@ static void ac3_downmix_mips(float **samples, int len)
 """
     assert "kernel" not in _layers("0384_ac3dsp_mips.c_ac3_downmix_mips.c", mips)
     assert "kernel" not in _layers("4162_swscale_template.c_yuv2yuvX.c", mmx)
+
+
+def test_thrust_own_portable_sources_are_not_cub_calls() -> None:
+    # Found by a measuring run on NVIDIA/thrust: its OpenMP back end and generic headers only
+    # name thrust:: and include thrust/ headers, the library itself (179 files had been
+    # non-portable through cub.call alone). Its CUDA back end stays NVIDIA's.
+    omp = b"""\
+#include <thrust/detail/config.h>
+#include <thrust/system/detail/generic/for_each.h>
+THRUST_NAMESPACE_BEGIN
+namespace system { namespace omp { namespace detail {
+template <typename P, typename I, typename F>
+I for_each(P& p, I first, I last, F f) {
+    return thrust::system::detail::generic::for_each(p, first, last, f);
+}
+}}}
+THRUST_NAMESPACE_END
+"""
+    cuda = b"""\
+#include <thrust/detail/config.h>
+#if THRUST_DEVICE_COMPILER == THRUST_DEVICE_COMPILER_NVCC
+#include <thrust/system/cuda/detail/parallel_for.h>
+THRUST_NAMESPACE_BEGIN
+namespace cuda_cub {
+template <class P, class F> void run(P& p, F f) { cuda_cub::parallel_for(p, f, 1); }
+}
+THRUST_NAMESPACE_END
+#endif
+"""
+    assert set(_layers("thrust/system/omp/detail/for_each.h", omp)) == {"portable"}
+    assert "vendor-library" in _layers("thrust/system/cuda/detail/for_each.h", cuda)
