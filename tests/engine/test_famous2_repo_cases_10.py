@@ -12,12 +12,7 @@ would say.
 from __future__ import annotations
 
 from bot.engine import classify
-from tests.engine.test_ml_repo_cases import _layers
-
-
-def _rules(path: str, source: bytes) -> set[str]:
-    return {f.rule for f in classify(path, source).findings}
-
+from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- ggerganov/whisper.cpp: ggml's CUDA, Vulkan, SYCL, CANN and Core ML back ends -------------
 

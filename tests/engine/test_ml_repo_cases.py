@@ -14,6 +14,10 @@ def _layers(path: str, source: bytes) -> dict[str, int]:
     return {layer.value: n for layer, n in classify(path, source).layers.items() if n}
 
 
+def _rules(path: str, source: bytes) -> set[str]:
+    return {f.rule for f in classify(path, source).findings}
+
+
 def test_unsloth_kernels_jitted_by_call_are_kernel_code() -> None:
     # unslothai/unsloth kernels/rope_embedding.py: no decorator, `k = triton.jit(k)` after the
     # def, then triton.heuristics applied the same way; the host wrapper stays portable.

@@ -14,12 +14,7 @@ that file would say.
 from __future__ import annotations
 
 from bot.engine import classify
-from tests.engine.test_ml_repo_cases import _layers
-
-
-def _rules(path: str, source: bytes) -> set[str]:
-    return {f.rule for f in classify(path, source).findings}
-
+from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- ZichaoNickFox/cg: an OpenGL renderer whose own namespace is cg -----------------------------
 

@@ -14,12 +14,7 @@ its test names; the expected layers are what a porting engineer reading that fil
 from __future__ import annotations
 
 from bot.engine import ECOSYSTEMS, classify
-from tests.engine.test_ml_repo_cases import _layers
-
-
-def _rules(path: str, source: bytes) -> set[str]:
-    return {f.rule for f in classify(path, source).findings}
-
+from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- Xilinx/Vitis_Accel_Examples: Vitis HLS kernels, XRT hosts and v++ builds for FPGAs ---------
 

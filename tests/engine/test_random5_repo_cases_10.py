@@ -14,12 +14,7 @@ from __future__ import annotations
 
 from bot.engine import classify
 from bot.engine.languages import by_path, may_hold_code
-from tests.engine.test_ml_repo_cases import _layers
-
-
-def _rules(path: str, source: bytes) -> set[str]:
-    return {f.rule for f in classify(path, source).findings}
-
+from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- ROCm/iris: Triton kernels over a HIP fine-grained allocator, built by hipcc ---------------
 
