@@ -134,10 +134,15 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
     gated = set(layers)
     # (ecosystem, text) -> index of a file that removed it -> how many times
     pool: dict[tuple[str, str], dict[int, int]] = {}
+    # Per file: its removed gated lines per ecosystem, less its added ones (below).
+    wanted: list[Counter[str]] = []
     for index, f in enumerate(files):
+        lost: Counter[str] = Counter()
         for ecosystem, text in _gated_code(f.removed_code, gated):
             sources = pool.setdefault((ecosystem, text), {})
             sources[index] = sources.get(index, 0) + 1
+            lost[ecosystem] -= 1
+        wanted.append(lost)
     moved = [Moved({}, {}) for _ in files]
     given: list[dict[int, int]] = [{} for _ in files]  # per added file: source -> lines
     for index, f in enumerate(files):
@@ -145,17 +150,17 @@ def moved_lines(files: Sequence[FileDelta], layers: Iterable[Layer]) -> list[Mov
         # own edits already offset took another file's removal too, and that file then
         # counted growth (dflay/gpu f542df3: the same cudaMemcpy line fixed in add.cu and
         # removed from add_vectors.cu, both renamed, failed the gate for one line).
-        wanted = Counter(ecosystem for ecosystem, _ in _gated_code(f.added_code, gated))
-        wanted.subtract(ecosystem for ecosystem, _ in _gated_code(f.removed_code, gated))
-        for ecosystem, text in _gated_code(f.added_code, gated):
-            if wanted[ecosystem] <= 0:
+        added = list(_gated_code(f.added_code, gated))
+        wanted[index].update(ecosystem for ecosystem, _ in added)
+        for ecosystem, text in added:
+            if wanted[index][ecosystem] <= 0:
                 continue
             removers = pool.get((ecosystem, text), {})
             source = next((i for i, n in removers.items() if n and i != index), None)
             if source is None:
                 continue
             removers[source] -= 1
-            wanted[ecosystem] -= 1
+            wanted[index][ecosystem] -= 1
             if not removers[source]:
                 del removers[source]  # so the next lookup skips at most this file itself
             into, out = moved[index].into, moved[source].out
