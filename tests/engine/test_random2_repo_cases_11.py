@@ -237,7 +237,7 @@ def test_cuda_mcgs_javascript_cuda_source_template_is_kernel_code() -> None:
     # written as JavaScript template strings, compiled at run time.
     source = b"""\
 export function scoreTransform(bias) {
-  return `__device__ __forceinline__ unsigned int score_transform(unsigned int s) { return s + ${bias}u; }`;
+  return `__device__ unsigned int score_transform(unsigned int s) { return s + ${bias}u; }`;
 }
 
 export const names = ['score_transform'];
