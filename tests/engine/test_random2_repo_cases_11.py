@@ -229,6 +229,33 @@ void launch_split_complex(const double* src, T* re, T* im, int count)
     assert "portable" not in layers
 
 
+def test_gpu_powerflow_preloading_cublaslt_is_the_cuda_path() -> None:
+    # cuPF/python/cupf/__init__.py: preloads cuBLASLt from the nvidia-cublas wheel with ctypes
+    # before importing the CUDA extension; the extension loader after it travels.
+    source = b"""\
+def _preload_python_cuda_dependencies() -> None:
+    try:
+        import ctypes
+        import pathlib
+        import sys
+    except Exception:
+        return
+    for base in map(pathlib.Path, sys.path):
+        cublas_lt = base / "nvidia" / "cublas" / "lib" / "libcublasLt.so.12"
+        if not cublas_lt.exists():
+            continue
+        ctypes.CDLL(str(cublas_lt), mode=ctypes.RTLD_GLOBAL)
+        return
+
+
+_preload_python_cuda_dependencies()
+
+from . import _cupf
+"""
+    assert _rules("cuPF/python/cupf/__init__.py", source) == {"cuda.ctypes-library-load"}
+    assert _layers("cuPF/python/cupf/__init__.py", source) == {"vendor-path": 13, "portable": 2}
+
+
 # -- iteathen/CUDA-MCGS: Monte-Carlo graph search on CUDA, with a JavaScript PTX prototype -----
 
 
