@@ -545,3 +545,19 @@ def test_hip_profile_header_of_empty_macros_stays_portable() -> None:
 #endif
 """
     assert _layers("include/hip/hip_profile.h", source) == {"portable": 6}
+
+
+def test_hip_image_installing_hip_packages_from_files_is_the_hip_path() -> None:
+    # docker/dockerfile-hip-ubuntu-16.04: the image installs HIP's own .deb files (the AMD
+    # runtime among them) copied in from the build. Before, nothing in it counted.
+    source = b"""\
+ARG base_image
+FROM ${base_image}
+COPY *.deb /tmp/
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \\
+    /tmp/hip-devel-*.deb \\
+    /tmp/hip-runtime-amd-*.deb \\
+  && rm -f /tmp/*.deb
+"""
+    assert _rules("docker/dockerfile-hip-ubuntu-16.04", source) == {"image.rocm-install"}
+    assert _layers("docker/dockerfile-hip-ubuntu-16.04", source)["vendor-path"] >= 2
