@@ -93,6 +93,18 @@ def _search(spec: GitIgnoreSpec) -> Callable[[bytes], object]:
     return re2.compile(combined.encode()).search
 
 
+def _pattern(line: str) -> GitIgnoreSpecPattern | None:
+    """One .gitignore line as a pattern; None for a blank line or one git cannot read either.
+    Git matches nothing with a malformed pattern (``cython_debug/\\``, a stray escape at the
+    end, in CUDA_and_OpenMP's .gitignore) and goes on; pathspec raised, and the walk crashed."""
+    if not line:
+        return None
+    try:
+        return GitIgnoreSpecPattern(line)
+    except ValueError:
+        return None
+
+
 class IgnoreSpec:
     """A gitignore pattern list that answers the common case, a path no pattern matches, with
     one combined search instead of pathspec's one search per pattern; any other path gets
@@ -102,7 +114,7 @@ class IgnoreSpec:
 
     def __init__(self, lines: Iterable[str]) -> None:
         # Parsed once (pathspec compiles each pattern), then grouped into RE2 sets.
-        self.patterns = list(GitIgnoreSpec.from_lines(lines, backend="simple").patterns)
+        self.patterns = [p for p in map(_pattern, lines) if p is not None]
         self.specs = _runs(self.patterns)
         self._any = [_search(spec) for spec in self.specs]
 

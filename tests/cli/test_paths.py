@@ -98,6 +98,19 @@ def test_walk_honours_a_gitignore_too_long_for_one_re2_set(tmp_path: Path) -> No
     assert found == [".gitignore", "keep.log", "src/a.cu"]
 
 
+def test_walk_skips_a_gitignore_pattern_git_cannot_read_either(tmp_path: Path) -> None:
+    # sonvule59/CUDA_and_OpenMP's .gitignore ends a line in a stray escape (`cython_debug/\`):
+    # git matches nothing with it and reads the other lines; the walk used to crash on it.
+    spec = IgnoreSpec(["*.log", "cython_debug/\\", "", "!keep.log"])
+    assert [p.pattern for p in spec.patterns] == ["*.log", "!keep.log"]
+    (tmp_path / ".gitignore").write_text("*.log\ncython_debug/\\\n!keep.log\n")
+    for rel in ("run.log", "keep.log", "cython_debug/a.cu", "src/b.cu"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    found = list(walk(str(tmp_path), tree_filter(str(tmp_path))))
+    assert found == [".gitignore", "cython_debug/a.cu", "keep.log", "src/b.cu"]
+
+
 def test_ignore_spec_splits_a_run_of_long_wildcard_patterns_re2_refuses() -> None:
     # Fewer patterns than a run, each long and full of wildcards: RE2 refuses them as one set
     # too, and the run is halved until it builds.
