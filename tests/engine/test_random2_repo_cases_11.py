@@ -39,9 +39,11 @@ public:
     assert "kernel" not in layers
 
 
-def test_parametal_wrapper_comparing_handles_stays_portable() -> None:
+def test_parametal_wrapper_comparing_handles_counts_only_the_handle_check() -> None:
     # runtime/VulkanCoreContext.cpp: the project's own device wrapper; it checks handles for
-    # null and hands them to its own classes, no Vulkan call or type of its own.
+    # null and hands them to its own classes. No Vulkan call or type of its own, but the check
+    # against VK_NULL_HANDLE is Vulkan's (vulkan.host-api reads Vulkan's constants): that one
+    # line, not the wrapper around it.
     source = b"""\
 #include "VulkanCoreContext.hpp"
 
@@ -54,7 +56,7 @@ bool VulkanCoreContext::initialize(const AppVulkanContext& ctx) {
     return true;
 }
 """
-    assert _layers("runtime/VulkanCoreContext.cpp", source) == {"portable": 9}
+    assert _layers("runtime/VulkanCoreContext.cpp", source) == {"vendor-path": 1, "portable": 8}
 
 
 def test_parametal_solver_kernels_count_and_amgx_is_a_library() -> None:
