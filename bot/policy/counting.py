@@ -11,7 +11,11 @@ reorganised): they count in neither file. A file deleted and added again nearly 
 elsewhere, which rename detection did not pair (git's rename limit on a large change, or
 edits past its similarity threshold), is judged as if it had been edited in place: when at
 least half of the new file's gated lines are the old file's word for word, its other added
-lines net against the old file's other removed lines, ecosystem by ecosystem. Lines that
+lines net against the old file's other removed lines, ecosystem by ecosystem. What is left
+after that nets across the change: the lines of an ecosystem files of the change lost and
+nothing took (files folded into one and rewritten, a folder reorganised with edits) offset
+the growth other files are left with, so a change grows an ecosystem's lock-in only by what
+it adds past what it removes. Lines that
 only name source files (a CUDAExtension's or a CUDA target's source list) are no growth: the
 lines of the files they name are counted in those files, and listing one more file in an
 extension that already builds with nvcc adds no lock-in the file itself does not bring. A
@@ -35,7 +39,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine import RULES
 from bot.engine.model import FileDelta, Finding, Layer
@@ -63,13 +67,26 @@ class EcosystemLines:
     moved_from: str | None = None  # that file's path
     #: Added vendor-path lines that are a line the file held with another version number.
     versioned: int = 0
+    #: Removed lines that net nothing here: no added line of this file and no move took
+    #: them. They offset the growth other files of the change are left with (``net_across``).
+    spare: int = 0
+    #: Added lines netted against other files' spare removed lines.
+    offset: int = 0
 
     @property
     def why(self) -> str:
         """Why ``counted`` lines count, or why none do: one clause for people."""
         name = self.ecosystem
         if self.new and self.counted:
-            return f"brings {name} into the file: {self.counted} new line{_s(self.counted)}"
+            head = f"brings {name} into the file: {self.counted} new line{_s(self.counted)}"
+            # What the other added lines were, so the figure can be checked against them.
+            besides = [
+                f"{self.moved} moved from other files" if self.moved else "",
+                f"{self.offset} offset by {name} lines other files of the change lose"
+                if self.offset
+                else "",
+            ]
+            return f"{head} ({', '.join(b for b in besides if b)})" if any(besides) else head
         parts = [f"+{self.added} −{self.removed} {name}"]
         if self.changed:
             parts.append(f"{self.changed} changed keeping their rule")
@@ -83,6 +100,8 @@ class EcosystemLines:
             parts.append(f"{self.aliased} in a header aliasing several vendors")
         if self.versioned:
             parts.append(f"{self.versioned} another version of a dependency the file held")
+        if self.offset:
+            parts.append(f"{self.offset} offset by {name} lines other files of the change lose")
         if self.reflowed:
             parts.append("the same code reformatted")
         if self.baseline is not None:
@@ -345,7 +364,8 @@ def count_lines(
         # Removed lines that went to another file do not offset this file's new ones; added
         # file names are no growth (removed ones offset as any removed line: a source list
         # folded into one variable is no growth either).
-        counted = a if strict else max(0, a - named - aliased - versioned - into - max(0, r - out))
+        own = a - named - aliased - versioned - into
+        counted = a if strict else max(0, own - max(0, r - out))
         # A moved file's edits: its added lines net against what the deleted file lost.
         rewritten = min(counted, moved.rewritten.get(name, 0)) if moved and not strict else 0
         counted -= rewritten
@@ -355,6 +375,7 @@ def count_lines(
         reflowed = not strict and name in f.reflowed and r > out
         if reflowed:
             counted = 0
+        spare = 0 if strict or reflowed else max(0, r - out - max(0, own))
         recorded = None
         if baseline is not None:
             recorded = baseline.get(name, 0)
@@ -376,6 +397,7 @@ def count_lines(
                 rewritten=rewritten,
                 moved_from=moved.source if rewritten and moved else None,
                 versioned=versioned,
+                spare=spare,
             )
         )
     counting = {e.ecosystem for e in ecosystems if e.counted}
@@ -390,6 +412,41 @@ def count_lines(
         ecosystems=tuple(ecosystems),
         ranges=tuple(part for r in pointed for part in _without(r, kept)),
     )
+
+
+def net_across(files: Sequence[FileLines]) -> list[FileLines]:
+    """The change's files with the growth left in them netted, per ecosystem, against the
+    removed lines of that ecosystem no file used: those a file lost and neither its own added
+    lines nor a move took (a file split and rewritten, three benchmarks folded into one, a
+    folder reorganised with edits: odin-vk-guide bbc466b5 rewrote its Vulkan engine into a new
+    folder, 133 lines added and 196 removed, and failed for the 133). A change that adds no
+    gated lines of an ecosystem past those it removes grows no lock-in there, whichever files
+    hold them; past that figure the new lines count. The lines a deleted file's rewrite
+    already netted (``rewritten``) are not offered twice. In file order, linear."""
+    pool: Counter[str] = Counter()
+    for file in files:
+        for e in file.ecosystems:
+            pool[e.ecosystem] += e.spare - e.rewritten
+    out: list[FileLines] = []
+    for file in files:
+        if not any(e.counted and pool[e.ecosystem] > 0 for e in file.ecosystems):
+            out.append(file)
+            continue
+        ecosystems = []
+        for e in file.ecosystems:
+            take = min(e.counted, max(0, pool[e.ecosystem]))
+            pool[e.ecosystem] -= take
+            ecosystems.append(replace(e, counted=e.counted - take, offset=take) if take else e)
+        counting = {e.ecosystem for e in ecosystems if e.counted}
+        out.append(
+            replace(
+                file,
+                counted=sum(e.counted for e in ecosystems),
+                ecosystems=tuple(ecosystems),
+                ranges=tuple(r for r in file.ranges if r.ecosystem in counting),
+            )
+        )
+    return out
 
 
 def _without(finding: Finding, kept: set[int]) -> list[Finding]:

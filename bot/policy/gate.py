@@ -19,7 +19,7 @@ from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
 from bot.policy.approvals import RecordReview, approval
 from bot.policy.baseline import Baseline
 from bot.policy.config import Policy
-from bot.policy.counting import FileLines, count_lines, moved_lines
+from bot.policy.counting import FileLines, count_lines, moved_lines, net_across
 from bot.policy.decisions import COMPUTE_API, STATUSES, DecisionRecord
 from bot.policy.ratchet import Ratchet, judge_ratchet
 
@@ -121,6 +121,8 @@ def evaluate(
         )
         for f, moves in zip(counted, moved, strict=True)
     ]
+    if not strict:
+        lines = net_across(lines)
     gated = [file for file in lines if file.counted]
     total = sum(file.counted for file in gated)
 

@@ -17,8 +17,8 @@ def counting_note(verdict: Mapping[str, Any]) -> str:
     else:
         text = (
             "Counted: the lines a file gains per ecosystem, net of those it loses, and every "
-            "line of an ecosystem new to the file; an edited line that keeps its rule counts "
-            "for nothing."
+            "line of an ecosystem new to the file, less what other files of the change lose "
+            "of that ecosystem; an edited line that keeps its rule counts for nothing."
         )
     kept = sum(f["lines"]["changed"] for f in (*files, *changed) if "lines" in f)
     if kept and verdict.get("counting") != "strict":

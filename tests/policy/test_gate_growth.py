@@ -511,14 +511,19 @@ def test_a_moved_file_pays_for_new_code_beyond_what_its_old_path_lost() -> None:
 
 
 def test_a_new_file_mostly_new_is_no_move_and_a_deleted_file_pairs_once() -> None:
-    # Lines of the deleted kernel reused in a file of mostly new code: no move, the lines
-    # not found word for word count in full.
+    # Lines of the deleted kernel reused in a file of mostly new code: no move. The deleted
+    # kernel's other lines still leave the repository, so the new file's growth is what it
+    # adds past them: the change's net, not every line the move did not find.
     reused = "\n".join(KERNEL.splitlines()[2:4]) + "\n" + THIRD_KERNEL + SECOND_KERNEL
     fresh = [delta("csrc/a.cu", KERNEL, None), delta("ops/b.cu", None, reused)]
-    [into] = moved_lines(fresh, DEFAULT_POLICY.layers)[1:]
+    old, into = moved_lines(fresh, DEFAULT_POLICY.layers)
     assert (into.source, into.rewritten) == (None, {})
     [gate] = judge(*fresh).files
-    assert gate.gated_lines == gate.lines.added - into.into["cuda"] > 0
+    [deleted] = count_lines(fresh[0], DEFAULT_POLICY.layers, strict=False).ecosystems
+    left = deleted.removed - old.out["cuda"]
+    assert left > 0
+    assert gate.gated_lines == gate.lines.added - into.into["cuda"] - left > 0
+    assert "offset by cuda lines other files of the change lose" in gate.lines.why
     # Two edited copies of one deleted kernel: the first is its move, the second new code.
     copies = [
         delta("csrc/a.cu", KERNEL, None),
@@ -529,6 +534,48 @@ def test_a_new_file_mostly_new_is_no_move_and_a_deleted_file_pairs_once() -> Non
     assert [f.path for f in verdict.files] == ["ops/b.cu"]
     moved = moved_lines(copies, DEFAULT_POLICY.layers)
     assert (moved[1].source, moved[2].source) == ("csrc/a.cu", None)
+
+
+def _renamed(text: str, *pairs: tuple[str, str]) -> str:
+    for old, new in pairs:
+        text = text.replace(old, new)
+    return text
+
+
+def test_files_folded_into_one_and_rewritten_grow_nothing() -> None:
+    # qubeenyoung/gpu-powerflow d14b91f, odin-vk-guide bbc466b5, sycl-gtx 60ff47c: code of
+    # several files rewritten into new ones (names changed, calls reordered), the old files
+    # deleted or shrunk. Few lines survive word for word, no file pairs with one source, and
+    # the change removes more CUDA lines than it adds: no growth, in any file.
+    first = _renamed(
+        KERNEL, ("scale", "scale_rows"), ("x[i]", "rows[i]"), ("float* x", "float* rows")
+    )
+    second = _renamed(SECOND_KERNEL, ("shift", "shift_rows"), ("x[i]", "rows[i]"))
+    folded = [
+        delta("bench/scale.cu", KERNEL, None),
+        delta("bench/shift.cu", SECOND_KERNEL + THIRD_KERNEL, None),
+        delta("bench/rows.cu", None, first + second),
+    ]
+    verdict = judge(*folded)
+    assert verdict.conclusion == "success"
+    assert verdict.gated_lines == 0
+    [rows] = [gate.lines for gate in verdict.changed if gate.path == "bench/rows.cu"]
+    assert "offset by cuda lines other files of the change lose" in rows.why
+    # Removed lines of another ecosystem pay for nothing: HIP brought in still counts.
+    port = delta("bench/rows.hip", None, HIP_KERNEL)
+    grown = judge(*folded, port)
+    hip = count_lines(port, DEFAULT_POLICY.layers, strict=False)
+    assert {e.ecosystem for e in hip.ecosystems} == {"hip"}
+    assert grown.conclusion == "failure"
+    assert grown.gated_lines == hip.counted > 0
+    # Past what the change removes, the new lines count: only the net.
+    past = judge(folded[0], delta("bench/rows.cu", None, first + second))
+    removed = count_lines(folded[0], DEFAULT_POLICY.layers, strict=False).removed
+    added = count_lines(folded[2], DEFAULT_POLICY.layers, strict=False).added
+    assert past.conclusion == "failure"
+    assert past.gated_lines == added - removed > 0
+    # Strict counting counts every added line.
+    assert judge(*folded, policy=load_policy("gate: strict\n")).gated_lines == added
 
 
 CUDA_DOCKERFILE = """\
