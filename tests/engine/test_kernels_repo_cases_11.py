@@ -132,6 +132,44 @@ export function cropBytes(width: number, height: number): number {
     assert layers["portable"] == 3
 
 
+def test_quantem_msl_metal_kernel_file_is_kernel_code() -> None:
+    # src/quantem/gpu/io/backends/mps/kernels/bslz4.msl: Metal kernels in a .msl file that the
+    # MPS back end reads and compiles at run time. Before, no language owned .msl and the
+    # file (1,174 lines) was not counted.
+    source = b"""\
+#include <metal_stdlib>
+using namespace metal;
+
+kernel void masked_sum_u8(
+    device const uchar* data [[buffer(0)]],
+    device int* out [[buffer(1)]],
+    constant uint& ndet [[buffer(2)]],
+    uint gid [[thread_position_in_grid]]
+) {
+    int s = 0;
+    for (uint i = 0; i < ndet; i++) s += data[gid * ndet + i];
+    out[gid] = s;
+}
+"""
+    report = classify("mps/kernels/bslz4.msl", source)
+    assert report.language == "Metal"
+    assert {f.rule for f in report.findings} == {"metal.shader-file"}
+    assert _layers("mps/kernels/bslz4.msl", source) == {"kernel": 12}
+
+
+def test_msl_file_that_is_not_metal_is_not_counted() -> None:
+    # .msl is other tools' extension too (an XML model description here): without Metal's
+    # library, namespace or attributes the file is left out.
+    source = b"""\
+<model name="plant">
+  <kernel size="3"/>
+</model>
+"""
+    report = classify("models/plant.msl", source)
+    assert report.language is None
+    assert report.code_lines == 0
+
+
 # -- rsasaki0109/CudaRobotics: MPPI kernels with __host__ __device__ dynamics ------------------
 
 
