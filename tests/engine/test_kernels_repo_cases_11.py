@@ -6,10 +6,11 @@ extension, or a device built-in in the text; vendored trees left out) were drawn
 ``random.seed("kernels:owner/name")``, up to six, and counted by hand before any fix: 53 of 55
 in range. The two misses (a WGSL string of bindings and helpers without an entry point, and
 functions marked SYCL_EXTERNAL) and one verdict (a block ANDing in ``defined(__HIP__)``) were
-fixed as rules, and the last line of a multi-line #define no longer opens the kernel below it
-(an engine fix: one line too many, in range before); the rest pin what was right, so that
-later rule changes keep it. Each snippet is a small rewrite, in our own words, of a pattern
-found in the repository its test names.
+fixed as rules, as were hip-ep's own include/hip/ headers read as HIP's and Metal kept as
+.msl files; the last line of a multi-line #define no longer opens the kernel below it (an
+engine fix: one line too many, in range before). The rest pin what was right, so that later
+rule changes keep it. Each snippet is a small rewrite, in our own words, of a pattern found
+in the repository its test names.
 """
 
 from __future__ import annotations
@@ -236,6 +237,26 @@ def test_hip_ep_condition_with_an_or_is_not_hip_only() -> None:
 #endif
 """
     assert _rules("include/workaround.h", source) == set()
+
+
+def test_hip_ep_own_hip_include_tree_is_not_the_hip_runtime() -> None:
+    # lib/Conversion/OnnxToHipDNN/OutlineOnnxToHipDNN.cpp: an MLIR pass including the
+    # project's own include/hip/ headers (its "hip" dialect), and tools/hip-onnx-runner
+    # including its timing helper from there. Before, each such include was a HIP header:
+    # 96 of the repository's compiler files were non-portable for it.
+    source = b"""\
+#include "hip/Conversion/OnnxToHipDNN/Passes.h"
+#include "hip/Dialect/IR/HipDialect.h"
+#include "hip/timing.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::hip {
+void outline(ModuleOp module) { module.walk([](Operation* op) { op->dump(); }); }
+}
+"""
+    assert _rules("lib/Conversion/OutlineOnnxToHipDNN.cpp", source) == set()
+    real = b"#include <hip/hip_runtime.h>\n#include <hip/amd_detail/amd_hip_bf16.h>\nint x;\n"
+    assert _rules("src/kernels.cpp", real) == {"hip.include"}
 
 
 def test_hip_ep_arch_compat_device_function_with_amdgcn_builtins() -> None:
