@@ -73,6 +73,11 @@ class CStructure:
             return masked.rfind("\n", 0, pos) + 1
         begin = cut + 1
         if self.text.preprocessor:
+            # A ``;`` or brace inside a multi-line #define (``} while (0)`` ending a CHECK
+            # macro) ends no statement of the code below the macro: that starts after it.
+            macro_end = self._pp.directive_end(cut)
+            if macro_end is not None and macro_end < pos:
+                begin = macro_end
             # The lines between holding a ``#`` or a ``:`` may be barriers; most statements
             # hold neither (two ``rfind`` here, no call).
             hash_at, colon_at = masked.rfind("#", begin, pos), masked.rfind(":", begin, pos)

@@ -75,6 +75,17 @@ class Preprocessor:
             known = self._directive_lines[at] = ((first, cut), limit)
         return known[0] if pos < known[1] else None
 
+    def directive_end(self, pos: int) -> int | None:
+        """Where the directive holding ``pos`` ends (its ``\\`` continuations included),
+        else None."""
+        if not self.text.preprocessor:
+            return None
+        if self._directives is None:
+            self._directives = self._find_directives()
+        starts, ends = self._directives
+        at = bisect_right(starts, pos) - 1
+        return ends[at] if at >= 0 and pos < ends[at] else None
+
     def _find_directives(self) -> tuple[list[int], list[int]]:
         """[start, end) offsets of every directive, from its line's start."""
         masked = self.text.masked
