@@ -496,6 +496,10 @@ def _single_source_string(
         # NVRTC is device code throughout (helpers need no __device__ with -default-device).
         whole = text.find("<<<", start, end) >= 0 or _MAIN.search(text, start, end)
         host = _host_functions(src, start, end) if whole else set()
+        if whole:
+            # Its #include lines serve the host code as much as the kernels: a porting
+            # engineer counts neither (tinafengfun/sycl_gen's harnesses, issue 27).
+            host.update(src.line_of(m.start()) for m in _INCLUDE_LINE.finditer(text, start, end))
         for first, last in _program_lines(src, *src.span(start, end)):
             run = 0
             for number in range(first, last + 1):
@@ -521,6 +525,7 @@ _DEVICE_MACRO = re.compile(
     r"^[ \t\"]*\#[ \t]*define[ \t]+(\w+)[ \t][^\n]*\b__(?:global|device)__\b", re.M
 )
 _DIRECTIVE_LINE = re.compile(r"^[ \t]*\#[^\n]*$", re.M)
+_INCLUDE_LINE = re.compile(r'^[ \t"]*\#[ \t]*include\b', re.M)
 
 
 def _host_functions(src: Source, start: int, end: int) -> set[int]:

@@ -349,6 +349,40 @@ report.append("- **SYCL Container:** lsv-container (icpx -fsycl)")
     assert _layers("scripts/generate_report.py", source) == {"portable": 3}
 
 
+def test_sycl_gen_harness_program_in_a_string_counts_its_kernel_only() -> None:
+    # .opencode/plans/phase5_batch4_harnesses.py: whole CUDA programs in a dict of strings.
+    # The kernel counts (with the literal's opening and closing lines); its #include lines,
+    # like main(), do not. Before, the four includes made the count 13 for a 7-line kernel.
+    source = b"""\
+HARNESSES = {
+    'se_layer': {
+        'cuda': '''
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cmath>
+#include <cstdio>
+
+__global__ void se_layer(half* out, const half* in, const half* w, int n, int c, int hw) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n * c * hw) {
+        int ch = (tid / hw) % c;
+        out[tid] = __float2half((float)in[tid] * (float)w[ch]);
+    }
+}
+
+int main() {
+    half *d_out, *d_in, *d_w;
+    cudaMalloc(&d_out, 1024);
+    se_layer<<<4, 256>>>(d_out, d_in, d_w, 1, 4, 256);
+    return 0;
+}
+''',
+    },
+}
+"""
+    assert _layers("plans/phase5_batch4_harnesses.py", source)["kernel"] == 9
+
+
 def test_sycl_gen_functor_kernel_counts_its_operator() -> None:
     # kernel_bench/archive/.../copy_type_converted_kernel.dp.cpp: an nd_item functor.
     source = b"""\
