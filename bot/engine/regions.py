@@ -816,6 +816,8 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
         span = src.span(s, e)
         if span == last:  # a line of literals (``["cuda", ["cuda", ...]]``) is read once
             continue
+        if _subscript_key(masked, s, e):
+            continue
         # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
         # probe's "attr" and a comma before the literal come first: str.find is cheaper
         # than a regex search over the 200 characters before every literal.
@@ -850,6 +852,18 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
                     continue
         last = span
         yield span
+
+
+def _subscript_key(masked: str, start: int, end: int) -> bool:
+    """Whether the literal at ``start``..``end`` is a subscript's whole key (``harness["cuda"]``,
+    ``result["cuda"]["ok"]``): a dict keyed by platform names, no device (tinafengfun/
+    sycl_gen's verify_mae_zero_v2.py, issue 27). A one-element list (``= ["cuda"]``) is none."""
+    return (
+        start >= 2
+        and masked[start - 1] == "["
+        and (masked[start - 2].isalnum() or masked[start - 2] in "_)]")
+        and masked[end : end + 1] == "]"
+    )
 
 
 def _after_comma(masked: str, pos: int) -> bool:

@@ -383,6 +383,19 @@ int main() {
     assert _layers("plans/phase5_batch4_harnesses.py", source)["kernel"] == 9
 
 
+def test_sycl_gen_harness_dict_keyed_by_platform_is_no_device() -> None:
+    # .opencode/plans/verify_mae_zero_v2.py: reads the CUDA harness text out of a dict keyed
+    # "cuda"/"sycl" and checks it for words. Before, the subscript was a CUDA device string.
+    source = b"""\
+def verify(harness):
+    cuda_code = harness['cuda']
+    checks = {'has_kernel': '__global__' in cuda_code}
+    results[harness['name']]['cuda']['checks'] = checks
+    return results
+"""
+    assert _layers("plans/verify_mae_zero_v2.py", source) == {"portable": 5}
+
+
 def test_sycl_gen_functor_kernel_counts_its_operator() -> None:
     # kernel_bench/archive/.../copy_type_converted_kernel.dp.cpp: an nd_item functor.
     source = b"""\
