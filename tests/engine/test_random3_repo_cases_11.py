@@ -184,6 +184,20 @@ DMT_CPU_GPU inline float sin_sqr_to_one_minus_cos(float s) {
     assert _layers("src/core/public/cudautils/cudautils-numbers.cuh", source) == {"kernel": 3}
 
 
+def test_pathtracer_powershell_environment_for_the_cuda_toolkit_is_vendor_path() -> None:
+    # scripts/resetenv.ps1: a clean shell for CLion with CUDA 12.6; the toolkit's path and the
+    # variable names sit in PowerShell strings. Before, the script was portable.
+    source = b"""\
+$cudaPath = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.6"
+if (-not (Test-Path $cudaPath)) {
+    throw "CUDA v12.6 not found at $cudaPath"
+}
+$allVars["CUDA_HOME"] = $cudaPath
+"""
+    assert _rules("scripts/resetenv.ps1", source) == {"build.cuda-toolkit-path-string"}
+    assert _layers("scripts/resetenv.ps1", source) == {"vendor-path": 1, "portable": 4}
+
+
 def test_pathtracer_struct_only_cuh_stays_portable() -> None:
     # src/core/public/cudautils/cudautils-pools.cuh: plain structs of device pointers.
     source = b"""\
