@@ -496,6 +496,10 @@ def _single_source_string(
         # NVRTC is device code throughout (helpers need no __device__ with -default-device).
         whole = text.find("<<<", start, end) >= 0 or _MAIN.search(text, start, end)
         host = _host_functions(src, start, end) if whole else set()
+        if whole:
+            # Its #include lines serve the host code as much as the kernels: a porting
+            # engineer counts neither (tinafengfun/sycl_gen's harnesses, issue 27).
+            host.update(src.line_of(m.start()) for m in _INCLUDE_LINE.finditer(text, start, end))
         for first, last in _program_lines(src, *src.span(start, end)):
             run = 0
             for number in range(first, last + 1):
@@ -521,6 +525,7 @@ _DEVICE_MACRO = re.compile(
     r"^[ \t\"]*\#[ \t]*define[ \t]+(\w+)[ \t][^\n]*\b__(?:global|device)__\b", re.M
 )
 _DIRECTIVE_LINE = re.compile(r"^[ \t]*\#[^\n]*$", re.M)
+_INCLUDE_LINE = re.compile(r'^[ \t"]*\#[ \t]*include\b', re.M)
 
 
 def _host_functions(src: Source, start: int, end: int) -> set[int]:
@@ -811,6 +816,8 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
         span = src.span(s, e)
         if span == last:  # a line of literals (``["cuda", ["cuda", ...]]``) is read once
             continue
+        if _subscript_key(masked, s, e):
+            continue
         # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
         # probe's "attr" and a comma before the literal come first: str.find is cheaper
         # than a regex search over the 200 characters before every literal.
@@ -845,6 +852,18 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
                     continue
         last = span
         yield span
+
+
+def _subscript_key(masked: str, start: int, end: int) -> bool:
+    """Whether the literal at ``start``..``end`` is a subscript's whole key (``harness["cuda"]``,
+    ``result["cuda"]["ok"]``): a dict keyed by platform names, no device (tinafengfun/
+    sycl_gen's verify_mae_zero_v2.py, issue 27). A one-element list (``= ["cuda"]``) is none."""
+    return (
+        start >= 2
+        and masked[start - 1] == "["
+        and (masked[start - 2].isalnum() or masked[start - 2] in "_)]")
+        and masked[end : end + 1] == "]"
+    )
 
 
 def _after_comma(masked: str, pos: int) -> bool:
