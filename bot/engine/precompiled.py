@@ -173,8 +173,14 @@ class Precompiled:
 
     @property
     def writable(self) -> bool:
-        """Whether what this load computes is kept for the next (there is a cache file)."""
-        return self.path is not None
+        """Whether what this load computes can be kept for the next: there is a cache file,
+        in a folder this process may write or create."""
+        if self.path is None:
+            return False
+        folder = self.path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        return folder.is_dir() and os.access(folder, os.W_OK)
 
     def derived(self, name: str) -> Any | None:
         """The data kept under ``name`` by ``keep`` (None: not kept, compute it)."""

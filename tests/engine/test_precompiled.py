@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import ECOSYSTEMS, languages, literals, registry
-from bot.engine.precompiled import KEEP, cache_dir
+from bot.engine.precompiled import KEEP, Precompiled, cache_dir
 from bot.engine.registry import SPECS, RuleFileError, RuleSpec, load_specs
 
 BUNDLED = Path(str(resources.files("bot.engine").joinpath("data/rules")))
@@ -230,9 +230,14 @@ def test_an_unwritable_cache_folder_means_no_cache(rules: Path, tmp_path: Path) 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     cache = blocker / "cache"
-    assert _load(rules, cache) == _load(rules, None)
+    loaded = _load(rules, cache)
+    assert loaded == _load(rules, None)
     assert not cache.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder", "rules"]
+    # Nothing is derived ahead of use (every rule pattern's analyses) for a cache that
+    # cannot keep it; a folder still to be made under a writable one can.
+    assert not Precompiled(cache, []).writable
+    assert Precompiled(tmp_path / "new" / "cache", []).writable
 
 
 def test_a_read_only_cache_file_is_still_read(rules: Path, tmp_path: Path) -> None:
