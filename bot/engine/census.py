@@ -20,6 +20,7 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import Any
 
 from bot.engine.model import (
@@ -64,7 +65,9 @@ class FileSummary:
     def __reduce__(self) -> tuple[type[FileSummary], tuple[Any, ...]]:
         # Pickled as the tuple of its fields, rebuilt by __init__: the census's worker
         # processes send one summary per file, and unpickling them is the parent's work.
-        return FileSummary, tuple(getattr(self, name) for name in _SUMMARY_FIELDS)
+        # The fields are read by one attrgetter, at C speed: a quarter of the workers'
+        # pickling was a generator's getattr calls.
+        return FileSummary, _summary_fields(self)
 
     @classmethod
     def of(cls, report: FileReport) -> FileSummary:
@@ -119,7 +122,8 @@ class FileSummary:
         return sum(self.layers.get(layer, 0) for layer in NON_PORTABLE)
 
 
-_SUMMARY_FIELDS = tuple(f.name for f in fields(FileSummary))
+#: A summary's fields as a tuple, in the order __init__ takes them.
+_summary_fields = attrgetter(*(f.name for f in fields(FileSummary)))
 
 
 @dataclass(slots=True)

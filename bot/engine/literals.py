@@ -97,6 +97,26 @@ def _memo(memo: Memo[_T], pattern: re.Pattern[str], compute: Callable[[re.Patter
     return known[1]
 
 
+#: What ``learnt`` returns: a pattern's need, anchors and slow alternatives.
+Learnt = tuple[Need, tuple[str, ...] | None, tuple[tuple[Need, ...], str] | None]
+
+
+def learnt(pattern: re.Pattern[str]) -> Learnt:
+    """What this module learns of ``pattern`` on its first search (parsing it: a quarter of a
+    millisecond), as plain data: the rule registry keeps it in its cache for its patterns,
+    so that no process (each worker of a census) parses them again."""
+    return need(pattern), anchors(pattern), _memo(_SLOW, pattern, _without_slow)
+
+
+def learn(pattern: re.Pattern[str], known: Learnt) -> None:
+    """Take ``known``, what ``learnt(pattern)`` gave for the same source and flags in an
+    earlier process, as learnt in this one."""
+    needed, anchored, slow = known
+    _NEEDS[id(pattern)] = (pattern, needed)
+    _ANCHORS[id(pattern)] = (pattern, anchored)
+    _SLOW[id(pattern)] = (pattern, slow)
+
+
 def need(pattern: re.Pattern[str]) -> Need:
     """What every match of ``pattern`` contains (computed once per pattern)."""
     return _memo(_NEEDS, pattern, _pattern_need)

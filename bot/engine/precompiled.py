@@ -17,7 +17,10 @@ Nothing in it can be stale:
   ``re`` builds from them (``re._parser`` and ``re._compiler``, the steps ``re.compile``
   runs), and only after rebuilding it gave a pattern equal to ``re.compile``'s (CPython
   compares the programs themselves). The file name holds Python's version and ``_sre``'s
-  magic number, the program format.
+  magic number, the program format;
+- what the engine's own code derives from the documents (``derived``: the rule registry's
+  rewritten patterns and what each pattern's matches need) sits under the same key, which
+  then also covers that code's source (the caller passes it among the inputs).
 
 A missing, unreadable, truncated or foreign file is a miss: everything is computed as
 without a cache, and written again; a cached program ``_sre`` refuses is compiled again. The
@@ -53,7 +56,7 @@ except ImportError:  # pragma: no cover - not CPython
     _sre = None
 
 #: Bump when the layout of the cached file changes.
-FORMAT = 1
+FORMAT = 2
 #: Cache files of other keys kept beside the current one (other checkouts, other versions).
 KEEP = 4
 _Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
@@ -140,6 +143,7 @@ class Precompiled:
         self._name = name
         self._documents: list[Any] | None = None
         self._programs: dict[tuple[str, int], _Program] = {}
+        self._derived: dict[str, Any] = {}
         self._dirty = False
         self.hit = self._load()
 
@@ -152,10 +156,12 @@ class Precompiled:
             if not (isinstance(stored, dict) and stored.get("key") == self.key):
                 return False
             documents, programs = stored["documents"], stored["programs"]
+            derived = stored["derived"]
         except (OSError, EOFError, ValueError, TypeError, KeyError):
             return False  # absent, unreadable, truncated or foreign: computed again
         self._documents = documents
         self._programs = programs
+        self._derived = derived
         return True
 
     def documents(self, parse: Callable[[], list[Any]]) -> list[Any]:
@@ -164,6 +170,27 @@ class Precompiled:
             self._documents = parse()
             self._dirty = True
         return self._documents
+
+    @property
+    def writable(self) -> bool:
+        """Whether what this load computes can be kept for the next: there is a cache file,
+        in a folder this process may write or create."""
+        if self.path is None:
+            return False
+        folder = self.path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        return folder.is_dir() and os.access(folder, os.W_OK)
+
+    def derived(self, name: str) -> Any | None:
+        """The data kept under ``name`` by ``keep`` (None: not kept, compute it)."""
+        return self._derived.get(name)
+
+    def keep(self, name: str, value: Any) -> None:
+        """Keep ``value`` (plain data: marshal's types) under ``name`` for the next load."""
+        if self._derived.get(name) != value:
+            self._derived[name] = value
+            self._dirty = True
 
     def regex(self, pattern: str, flags: int) -> re.Pattern[str]:
         """``re.compile(pattern, flags)``, from its cached program where there is one."""
@@ -185,7 +212,12 @@ class Precompiled:
         """Write what this load computed, if anything; never fails the load."""
         if self.path is None or not self._dirty or self._documents is None:
             return
-        stored = {"key": self.key, "documents": self._documents, "programs": self._programs}
+        stored = {
+            "key": self.key,
+            "documents": self._documents,
+            "programs": self._programs,
+            "derived": self._derived,
+        }
         try:
             data = marshal.dumps(stored)
         except ValueError:  # a document holding something marshal cannot keep: no cache

@@ -142,23 +142,35 @@ class Includes:
 
 def reaching_shim(files: Iterable[IncludeFacts]) -> frozenset[str]:
     """Paths of the files that include a shim header, directly or through other headers
-    (the shims themselves included). Cycles in the include graph are walked once."""
+    (the shims themselves included). Cycles in the include graph are walked once.
+
+    The walk goes from the shims up to their includers, and resolves only the includes that
+    can name a file already reached: one whose last component is that file's name. A tree's
+    other includes (system and library headers, most of its own) are never resolved; resolving
+    them all was most of the time a census took to report on a tree with a shim.
+    """
     files = list(files)
     shims = [f.path for f in files if f.shim]
     if not shims:
         return frozenset()
     includes = Includes({f.path for f in files})
-    included_by: defaultdict[str, list[str]] = defaultdict(list)
+    # (includer, include) by the name of the file the include can resolve to.
+    by_name: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
     for f in files:
         for include in f.includes:
-            target = includes.target(f.path, include)
-            if target is not None:
-                included_by[target].append(f.path)
+            name = include.rpartition("/")[2]
+            if name in ("", ".", ".."):  # "dir/", "dir/..": only resolving says which file
+                target = includes.target(f.path, include)
+                if target is None:
+                    continue
+                name = target.rpartition("/")[2]
+            by_name[name].append((f.path, include))
     reached = set(shims)
     todo = list(shims)
     while todo:
-        for parent in included_by.get(todo.pop(), ()):
-            if parent not in reached:
+        child = todo.pop()
+        for parent, include in by_name.get(child.rpartition("/")[2], ()):
+            if parent not in reached and includes.target(parent, include) == child:
                 reached.add(parent)
                 todo.append(parent)
     return frozenset(reached)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import ECOSYSTEMS, languages
-from bot.engine.precompiled import KEEP, cache_dir
+from bot.engine import ECOSYSTEMS, languages, literals, registry
+from bot.engine.precompiled import KEEP, Precompiled, cache_dir
 from bot.engine.registry import SPECS, RuleFileError, RuleSpec, load_specs
 
 BUNDLED = Path(str(resources.files("bot.engine").joinpath("data/rules")))
@@ -64,6 +64,79 @@ def test_every_cached_regex_is_the_program_re_compile_builds(rules: Path, tmp_pa
         assert pattern == rebuilt
         assert pattern.groupindex == rebuilt.groupindex
         assert pattern.groups == rebuilt.groups
+
+
+def _patterns(specs: tuple[RuleSpec, ...]) -> list[re.Pattern[str]]:
+    return [
+        p
+        for spec in specs
+        for p in (spec.pattern, spec.requires, spec.unless, spec.unless_line)
+        if p is not None
+    ]
+
+
+def test_what_literals_learns_of_a_pattern_comes_from_the_cache_unchanged(
+    rules: Path, tmp_path: Path
+) -> None:
+    """A pattern's rewrite and what its matches need, read back from the cache, are what
+    a process without the cache computes: in a fresh interpreter, nothing learnt before."""
+    cache = tmp_path / "cache"
+    _load(rules, cache)  # writes the cache, rewrites and analyses included
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    assert len(stored["derived"]["literals"]) > 100
+    probe = (
+        "import sys; from pathlib import Path; from bot.engine import ECOSYSTEMS, literals;"
+        "from bot.engine.registry import load_specs;"
+        "cache = Path(sys.argv[2]) if sys.argv[2] else None;"
+        "specs = load_specs(Path(sys.argv[1]), dict(ECOSYSTEMS), cache);"
+        "print(repr(sorted((p.pattern, p.flags, literals.learnt(p)) for s in specs"
+        " for p in (s.pattern, s.requires, s.unless, s.unless_line) if p is not None)))"
+    )
+    env = {**os.environ, "LOCKIN_CACHE_DIR": ""}  # the registry import itself: no cache
+    answers = [
+        subprocess.run(
+            [sys.executable, "-c", probe, str(rules), folder],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        ).stdout
+        for folder in ("", str(cache))
+    ]
+    assert answers[0] == answers[1]
+    assert answers[0].count("(") > 300
+
+
+def test_a_cached_analysis_is_what_a_second_load_learns(rules: Path, tmp_path: Path) -> None:
+    """Proof that the analyses are read: one changed inside the file (same key) comes back."""
+    cache = tmp_path / "cache"
+    _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    first = _patterns(_load(rules, cache))[0]
+    stored["derived"]["literals"][(first.pattern, first.flags)] = (
+        "read from the cache",
+        None,
+        None,
+    )
+    path.write_bytes(marshal.dumps(stored))
+    reloaded = _patterns(_load(rules, cache))[0]
+    assert literals.learnt(reloaded)[0] == "read from the cache"
+
+
+def test_the_code_that_derives_from_the_patterns_is_part_of_the_key(
+    rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another version of literal_first or literals never reads what this one derived."""
+    cache = tmp_path / "cache"
+    _load(rules, cache)
+    code = registry._deriving_code()
+    assert [name for name, _ in code] == ["bot.engine.literal_first", "bot.engine.literals"]
+    edited = [(name, source + b"# edited\n") for name, source in code]
+    monkeypatch.setattr(registry, "_deriving_code", lambda: edited)
+    _load(rules, cache)
+    assert len(_cached_files(cache)) == 2
 
 
 def test_the_cache_is_what_a_second_load_reads(rules: Path, tmp_path: Path) -> None:
@@ -157,9 +230,14 @@ def test_an_unwritable_cache_folder_means_no_cache(rules: Path, tmp_path: Path) 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     cache = blocker / "cache"
-    assert _load(rules, cache) == _load(rules, None)
+    loaded = _load(rules, cache)
+    assert loaded == _load(rules, None)
     assert not cache.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder", "rules"]
+    # Nothing is derived ahead of use (every rule pattern's analyses) for a cache that
+    # cannot keep it; a folder still to be made under a writable one can.
+    assert not Precompiled(cache, []).writable
+    assert Precompiled(tmp_path / "new" / "cache", []).writable
 
 
 def test_a_read_only_cache_file_is_still_read(rules: Path, tmp_path: Path) -> None:
@@ -201,7 +279,7 @@ def test_old_cache_files_are_pruned(rules: Path, tmp_path: Path) -> None:
 _PROBE = """
 import hashlib, sys
 from pathlib import Path
-from bot.engine import ECOSYSTEMS, languages
+from bot.engine import ECOSYSTEMS, languages, literals, registry
 from bot.engine.registry import load_specs
 specs = load_specs(Path(sys.argv[1]), dict(ECOSYSTEMS), Path(sys.argv[2]))
 print(len(specs), hashlib.sha256(repr(specs).encode()).hexdigest())

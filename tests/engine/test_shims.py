@@ -234,3 +234,17 @@ def test_scan_and_tarball_census_count_shimmed_code_alike(tmp_path: Path) -> Non
 def test_reaching_shim_takes_reports_directly() -> None:
     reports = [classify(path, text.encode()) for path, text in repo().items()]
     assert reaching_shim(reports) == census_of(repo()).reaching_shim()
+
+
+def test_only_includes_that_resolve_to_a_reached_file_reach_the_shim() -> None:
+    files = {
+        "src/gpu/vendors/hip.h": shim_header(12),
+        "src/gpu/a.cuh": '#include "vendors/hip.h/."\n',  # the file's name is not last
+        "src/gpu/b.cuh": '#include "vendors/sub/../hip.h"\n',
+        "src/gpu/c.cuh": '#include "vendors/"\n',  # a folder: no file
+        "lib/hip.h": "int lib_only;\n",  # the shim's name, another file
+        "lib/k.cu": '#include "hip.h"\n#include "../src/gpu/a.cuh"\n',
+        "lib/l.cu": '#include "hip.h"\n',
+    }
+    reached = {"src/gpu/vendors/hip.h", "src/gpu/a.cuh", "src/gpu/b.cuh", "lib/k.cu"}
+    assert census_of(files).reaching_shim() == reached
