@@ -124,6 +124,15 @@ def test_ignore_spec_splits_a_run_of_long_wildcard_patterns_re2_refuses() -> Non
     assert spec.check("src/a.cu") is None
 
 
+def test_a_backtracking_gitignore_pattern_decides_a_long_folder_name() -> None:
+    # A hostile .gitignore: Python's re takes years on this pattern against the folder
+    # (each more `a` doubles it); the walk asks about every folder before entering it.
+    spec = IgnoreSpec(["*", "*a" * 40 + "*b", "!keep/"])
+    assert spec.deciding("a" * 5000 + "/") == (True, "*")
+    assert spec.deciding("a" * 40 + "b/") == (True, "*a" * 40 + "*b")
+    assert spec.deciding("keep/") == (False, "!keep/")
+
+
 def test_walk_matches_non_ascii_patterns_and_undecodable_names(tmp_path: Path) -> None:
     # Patterns are searched as UTF-8 bytes (bot/engine/paths.py): a name outside ASCII must
     # match as the characters it holds, and one that is not UTF-8 at all as U+FFFD.
