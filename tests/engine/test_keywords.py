@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.engine.registry import RULES_BY_LANGUAGE, KeywordIndex
+from bot.engine.keywords import KeywordIndex
+from bot.engine.registry import RULES_BY_LANGUAGE
 
 # A small alphabet makes keywords that share prefixes, hold each other and overlap themselves;
 # an accented and an astral character check that offsets count code points.

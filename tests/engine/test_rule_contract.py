@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.keywords import KeywordIndex
 from bot.engine.languages import by_path, refine
 from bot.engine.lexer import Lexed, lex
 from bot.engine.regions import STRING_KINDS
-from bot.engine.registry import SPECS, KeywordIndex, RuleSpec
+from bot.engine.registry import SPECS, RuleSpec
 from bot.engine.source_text import SourceText
 from bot.engine.string_literals import string_body
 
