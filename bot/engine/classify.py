@@ -85,6 +85,9 @@ _SPANS_BEFORE_SCAN = 9
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 # A line that opens with a string literal (a call's first argument a line below its name).
 _STRING_OPENS_LINE = re.compile(r'[ \t]*"')
+# A conditional directive line: `#if 0` may stand between `asm volatile(` and its template, and
+# the statement kind reads the template's branches apart (FFmpeg's postprocess_template.c).
+_CONDITIONAL = re.compile(r"[ \t]*\#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
 
 
 def _vendor_relation(wider: bool) -> dict[int, frozenset[int]]:
@@ -325,6 +328,14 @@ def _not_on_lines(
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         first = span[0] - 1 if 0 < span[0] <= len(starts) else 0
+        # A piece of a statement that a conditional directive opens (the template's lines
+        # after an `#endif`), the rule's pattern not on it, is read at its first line below.
+        while (
+            first < span[1] - 1
+            and _CONDITIONAL.match(text, starts[first])
+            and (pattern is None or not pattern.search(text, starts[first], starts[first + 1]))
+        ):
+            first += 1
         if unless.search(_line_as_read(lexed, starts, first)):
             continue
         if pattern is not None and span[1] > span[0] and span[1] <= len(starts):
@@ -342,14 +353,17 @@ def _not_on_lines(
 def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
     """Line ``index`` (0-based) as ``unless_line`` reads it: with the next code line when it
     ends (before a macro's backslash) by opening a call whose first argument, a string,
-    starts that line, blank and comment lines between left out (``asm volatile(`` then
-    ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
+    starts that line, blank and comment lines and conditional directives between left out
+    (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h; ``#if 0`` between
+    them: FFmpeg's postprocess_template.c)."""
     text, code = lexed.text, lexed.code
     end = text.find("\n", starts[index])
     line = text[starts[index] : end if end >= 0 else len(text)]
     if end >= 0 and line.rstrip(" \t\\").endswith("("):  # a macro may continue the line
         below = index + 1
-        while below < len(code) and not code[below]:
+        while below < len(code) and (
+            not code[below] or _CONDITIONAL.match(text, starts[below]) is not None
+        ):
             below += 1
         if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):
             close = text.find("\n", starts[below])
