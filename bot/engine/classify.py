@@ -305,6 +305,8 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
             )
         ):
             found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
+        if found and spec.unless_head is not None and spec.pattern is not None:
+            found = _not_headed(found, spec.unless_head, lexed.masked, src.starts, spec.pattern)
         if found:
             claimed[index] = found
     if src is not None:
@@ -346,6 +348,33 @@ def _not_on_lines(
                 at = bisect_right(starts, match.start()) - 1
                 if unless.search(_line_as_read(lexed, starts, at)):
                     continue
+        kept[span] = None
+    return kept
+
+
+def _not_headed(
+    found: dict[tuple[int, int], None],
+    unless: re.Pattern[str],
+    masked: str,
+    starts: list[int],
+    pattern: re.Pattern[str],
+) -> dict[tuple[int, int], None]:
+    """The spans whose head, their code from the first line to the end of the line where
+    ``pattern`` first matches, does not match ``unless``: a Kokkos lambda's head holds the
+    call and the policy it runs under (``parallel_for("fill", RangePolicy<Host>(0, n),``)."""
+    kept: dict[tuple[int, int], None] = {}
+    for span in found:
+        if not 0 < span[0] <= span[1] <= len(starts):
+            kept[span] = None
+            continue
+        start = starts[span[0] - 1]
+        end = masked.find("\n", starts[span[1] - 1])
+        end = len(masked) if end < 0 else end
+        match = pattern.search(masked, start, end)
+        if match is not None:
+            stop = masked.find("\n", match.end(), end)
+            if unless.search(masked, start, end if stop < 0 else stop):
+                continue
         kept[span] = None
     return kept
 
