@@ -187,7 +187,9 @@ class SourceText:
 
     def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
         """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``
-        (rules sharing their keywords, like the ROCm guards, ask once)."""
+        (rules sharing their keywords, like the ROCm guards, ask once). Lines holding no code
+        (blank, comment) between two keyword lines do not part them: a blank line inserted
+        into a statement must not change what its pattern matches."""
         found = self._windows.get(keywords)
         if found is not None:
             return found
@@ -208,10 +210,11 @@ class SourceText:
             lines = sorted(set().union(*map(self.keyword_lines, occurring)))
         # starts[i] is where line i + 1 starts; a window ends at its last line's newline
         # (only the last line may have none).
-        starts = self.lexed.line_starts
+        starts, code = self.lexed.line_starts, self.lexed.code
         first = previous = lines[0]
         for line in lines[1:]:
-            if line != previous + 1:
+            # code[i] is line i + 1: the lines strictly between are code[previous : line - 1].
+            if line != previous + 1 and any(code[previous : line - 1]):
                 found.append((starts[first - 1], starts[previous] - 1))
                 first = line
             previous = line
