@@ -112,7 +112,14 @@ def test_walk_reads_a_bounded_number_of_gitignore_patterns(tmp_path: Path) -> No
         (tmp_path / rel).write_text("")
     hidden = Hidden()
     found = list(walk(str(tmp_path), tree_filter(str(tmp_path)), hidden=hidden))
-    assert found == [".gitignore", "k.cuh", "late.cu", "sub/.gitignore", "sub/kept.cu", "sub/own.cu"]
+    assert found == [
+        ".gitignore",
+        "k.cuh",
+        "late.cu",
+        "sub/.gitignore",
+        "sub/kept.cu",
+        "sub/own.cu",
+    ]
     assert hidden.truncated == [".gitignore", "sub/.gitignore"]
     assert hidden.files == {"early.cu": 1, "sub/late.cu": 1}
     assert "patterns past the first 10,000" in hidden.line()
