@@ -30,7 +30,7 @@ from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
-from bot.engine.shims import scan_c, switches_on_hip
+from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
 
 _SNIFF = 8192
 # CUDA device code that a file switching on HIP builds for AMD too: kernel rules, but not
@@ -42,6 +42,11 @@ _CUDA_DEVICE_CODE = frozenset(
     if s.rule.ecosystem == "cuda"
     and s.rule.layer is Layer.KERNEL
     and not s.kind.startswith("preprocessor")
+)
+# Kernel regions that are no function or block body: a whole-file claim (a .metal shader) or
+# a preprocessor branch (`#if __CUDA_ARCH__`). An include inside them splices nothing.
+_NO_BODY = frozenset(
+    s.rule.id for s in SPECS if s.kind == "file" or s.kind.startswith("preprocessor")
 )
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
 # What a file says of itself when a tool wrote it: "This file is auto-generated", a comment
@@ -464,6 +469,16 @@ def _classify(path: str, data: bytes) -> FileReport:
         off = switched_off(lexed.masked) if lang.family.name == "c" else []
         line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
     shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
+    spliced: tuple[tuple[str, str], ...] = ()
+    if includes and layers[Layer.KERNEL]:
+        # A function or block of device code: an include inside one splices the header in.
+        regions = [
+            (f.start_line, f.end_line, f.rule)
+            for f in findings
+            if f.layer is Layer.KERNEL and f.end_line > f.start_line and f.rule not in _NO_BODY
+        ]
+        if regions:
+            spliced = spliced_includes(lexed.text, lexed.masked, lexed.line_starts, regions)
     report = FileReport(
         path=path,
         language=lang.name,
@@ -475,6 +490,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         generated=_generated(lang, text, lexed.masked, code_lines),
         shim=shim,
         includes=includes,
+        spliced=spliced,
         # The findings' rules are the rules of line_rules, without a lookup per line.
         hip_switch=lang.family.name == "c"
         and not _CUDA_DEVICE_CODE.isdisjoint([finding.rule for finding in findings])
