@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 import sys
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import islice
@@ -179,17 +179,19 @@ def spliced_includes(
     text: str, masked: str, starts: list[int], regions: list[tuple[int, int, str]]
 ) -> tuple[tuple[str, str], ...]:
     """(include as written, rule) of each include whose directive lies strictly inside one of
-    ``regions`` (first line, last line, rule id; 1-based), in order."""
+    ``regions`` (first line, last line, rule id; 1-based, disjoint, as findings are), in
+    order. One bisection an include, whatever the number of regions."""
+    regions = sorted(regions)
+    firsts = [first for first, _, _ in regions]
     found: list[tuple[str, str]] = []
     for m in _INCLUDE.finditer(masked):
         if not m.lastindex or not _at_line_start(masked, m.start()):
             continue
         line = bisect_right(starts, m.start())
-        for first, last, rule in regions:
-            if first < line <= last:
-                name = text[m.start(m.lastindex) : m.end(m.lastindex)].strip()
-                found.append((sys.intern(name), rule))
-                break
+        at = bisect_left(firsts, line) - 1  # the last region opening above the line
+        if at >= 0 and line <= regions[at][1]:
+            name = text[m.start(m.lastindex) : m.end(m.lastindex)].strip()
+            found.append((sys.intern(name), regions[at][2]))
     return tuple(found)
 
 

@@ -63,6 +63,7 @@ class SourceText:
     """A lexed file, its lines and how its language reads (built lazily once)."""
 
     __slots__ = (
+        "_code_before",
         "_keyword_lines",
         "_next",
         "_windows",
@@ -100,6 +101,7 @@ class SourceText:
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._keyword_lines: dict[str, list[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
+        self._code_before: list[int] | None = None  # code lines before each line, on demand
 
     @property
     def nlines(self) -> int:
@@ -210,16 +212,28 @@ class SourceText:
             lines = sorted(set().union(*map(self.keyword_lines, occurring)))
         # starts[i] is where line i + 1 starts; a window ends at its last line's newline
         # (only the last line may have none).
-        starts, code = self.lexed.line_starts, self.lexed.code
+        starts = self.lexed.line_starts
         first = previous = lines[0]
+        before = None
         for line in lines[1:]:
-            # code[i] is line i + 1: the lines strictly between are code[previous : line - 1].
-            if line != previous + 1 and any(code[previous : line - 1]):
+            if line != previous + 1:
+                if before is None:
+                    before = self._code_lines_before()
+                # Code lines strictly between the two keyword lines (both 1-based).
+                if before[line - 1] - before[previous] == 0:
+                    previous = line
+                    continue
                 found.append((starts[first - 1], starts[previous] - 1))
                 first = line
             previous = line
         found.append((starts[first - 1], min(starts[previous] - 1, len(self.masked))))
         return found
+
+    def _code_lines_before(self) -> list[int]:
+        """[k]: how many of lines 1..k hold code (a prefix sum, built once per file)."""
+        if self._code_before is None:
+            self._code_before = [0, *accumulate(self.lexed.code)]
+        return self._code_before
 
     def keyword_lines(self, keyword: str) -> list[int]:
         """The lines holding ``keyword``, in order, each once (rules sharing a keyword ask
