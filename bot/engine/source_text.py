@@ -63,7 +63,6 @@ class SourceText:
     """A lexed file, its lines and how its language reads (built lazily once)."""
 
     __slots__ = (
-        "_code_before",
         "_keyword_lines",
         "_next",
         "_windows",
@@ -101,7 +100,6 @@ class SourceText:
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._keyword_lines: dict[str, list[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
-        self._code_before: list[int] | None = None  # code lines before each line, on demand
 
     @property
     def nlines(self) -> int:
@@ -189,9 +187,7 @@ class SourceText:
 
     def windows(self, keywords: Keywords) -> list[tuple[int, int]]:
         """[start, end) offsets of the runs of adjacent lines holding one of ``keywords``
-        (rules sharing their keywords, like the ROCm guards, ask once). Lines holding no code
-        (blank, comment) between two keyword lines do not part them: a blank line inserted
-        into a statement must not change what its pattern matches."""
+        (rules sharing their keywords, like the ROCm guards, ask once)."""
         found = self._windows.get(keywords)
         if found is not None:
             return found
@@ -214,26 +210,13 @@ class SourceText:
         # (only the last line may have none).
         starts = self.lexed.line_starts
         first = previous = lines[0]
-        before = None
         for line in lines[1:]:
             if line != previous + 1:
-                if before is None:
-                    before = self._code_lines_before()
-                # Code lines strictly between the two keyword lines (both 1-based).
-                if before[line - 1] - before[previous] == 0:
-                    previous = line
-                    continue
                 found.append((starts[first - 1], starts[previous] - 1))
                 first = line
             previous = line
         found.append((starts[first - 1], min(starts[previous] - 1, len(self.masked))))
         return found
-
-    def _code_lines_before(self) -> list[int]:
-        """[k]: how many of lines 1..k hold code (a prefix sum, built once per file)."""
-        if self._code_before is None:
-            self._code_before = [0, *accumulate(self.lexed.code)]
-        return self._code_before
 
     def keyword_lines(self, keyword: str) -> list[int]:
         """The lines holding ``keyword``, in order, each once (rules sharing a keyword ask

@@ -154,7 +154,7 @@ ADVERSARIAL = [
     ("a.py", b'S = """__global__ void k() {}\nint main() {\n' + b"{ }\n" * 50_000 + b'}"""\n'),
     ("a.py", b"def f():\n    g(\n" + b'        x="tl.load(p)",\n' * 30_000 + b"    )\n"),
     ("a.py", b"import cupy\ntry:\n" + b"\n" * 100_000 + b"    import cupy\n" * 20_000),
-    # Includes spliced into a device function, DEVICE macro arguments, keyword lines apart,
+    # Includes spliced into a device function, DEVICE macro arguments and bodies far below,
     # Kokkos host policies, SYCL command groups (lane h37-misses).
     ("k.cuh", b"__device__ void f() {\n" + b'#include "frag.h"\n' * 50_000 + b"}\n"),
     ("k.cuh", b"__device__ void f() {\n" + b'{\n#include "a.h"\n}\n' * 30_000 + b"}\n"),
