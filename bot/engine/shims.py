@@ -183,8 +183,14 @@ def spliced_includes(
     order. One bisection an include, whatever the number of regions."""
     regions = sorted(regions)
     firsts = [first for first, _, _ in regions]
+    # Only the text the regions cover is read: a kernel file's includes mostly open it.
+    low = starts[regions[0][0] - 1] if regions[0][0] <= len(starts) else len(masked)
+    last = max(last for _, last, _ in regions)
+    high = starts[last] if last < len(starts) else len(masked)
+    if masked.find("include", low, high) < 0:
+        return ()
     found: list[tuple[str, str]] = []
-    for m in _INCLUDE.finditer(masked):
+    for m in _INCLUDE.finditer(masked, low, high):
         if not m.lastindex or not _at_line_start(masked, m.start()):
             continue
         line = bisect_right(starts, m.start())
