@@ -472,13 +472,13 @@ def _classify(path: str, data: bytes) -> FileReport:
     spliced: tuple[tuple[str, str], ...] = ()
     if includes and layers[Layer.KERNEL]:
         # A function or block of device code: an include inside one splices the header in.
-        regions = [
+        bodies = [
             (f.start_line, f.end_line, f.rule)
             for f in findings
             if f.layer is Layer.KERNEL and f.end_line > f.start_line and f.rule not in _NO_BODY
         ]
-        if regions:
-            spliced = spliced_includes(lexed.text, lexed.masked, lexed.line_starts, regions)
+        if bodies:
+            spliced = spliced_includes(lexed.text, lexed.masked, lexed.line_starts, bodies)
     report = FileReport(
         path=path,
         language=lang.name,
