@@ -7,10 +7,12 @@ summary, and the result equals a census built from scratch.
 
 Figures derived from the totals (the portability matrix, the share that could not move
 off NVIDIA, the alternative ecosystems) are computed on demand from per-rule line counts
-and the rule registry, so they never drift from the totals. The one figure that depends on
-the tree rather than on single files, which files reach a CUDA->HIP shim header
-(engine/shims.py), is likewise recomputed on demand after a change, and only when the
-tree holds a shim at all.
+and the rule registry, so they never drift from the totals. Two things depend on the tree
+rather than on single files (engine/shims.py): which files reach a CUDA->HIP shim header,
+recomputed on demand after a change and only when the tree holds a shim at all; and which
+headers are spliced into device code (included only inside kernel bodies), whose lines
+``settle`` counts as that code after a batch of changes, and only when some file includes a
+header so. The per-file gate (a pull request's check, ``lockin diff``) reads neither.
 """
 
 from __future__ import annotations
