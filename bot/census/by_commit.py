@@ -279,6 +279,7 @@ async def _incremental(
         if f["status"] == "renamed" and f.get("previous_filename"):
             census.replace(f["previous_filename"], None)
         census.replace(path, counted.get(path))
+    census.settle()  # a changed file may splice a header into device code, or stop to
     return CensusAt(after, previous.scope, census)
 
 

@@ -7,10 +7,12 @@ summary, and the result equals a census built from scratch.
 
 Figures derived from the totals (the portability matrix, the share that could not move
 off NVIDIA, the alternative ecosystems) are computed on demand from per-rule line counts
-and the rule registry, so they never drift from the totals. The one figure that depends on
-the tree rather than on single files, which files reach a CUDA->HIP shim header
-(engine/shims.py), is likewise recomputed on demand after a change, and only when the
-tree holds a shim at all.
+and the rule registry, so they never drift from the totals. Two things depend on the tree
+rather than on single files (engine/shims.py): which files reach a CUDA->HIP shim header,
+recomputed on demand after a change and only when the tree holds a shim at all; and which
+headers are spliced into device code (included only inside kernel bodies), whose lines
+``settle`` counts as that code after a batch of changes, and only when some file includes a
+header so. The per-file gate (a pull request's check, ``lockin diff``) reads neither.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from bot.engine.model import (
     Rule,
     not_counted,
 )
-from bot.engine.shims import SHIM_VENDORS, SHIMMED_ECOSYSTEMS, reaching_shim
+from bot.engine.shims import SHIM_VENDORS, SHIMMED_ECOSYSTEMS, reaching_shim, spliced_headers
 
 #: Layers that count as "could not move off NVIDIA tomorrow" when their rule runs there alone.
 LOCKED_LAYERS: tuple[Layer, ...] = (Layer.KERNEL, Layer.VENDOR_PATH)
@@ -61,6 +63,10 @@ class FileSummary:
     ignored: tuple[Ignored, ...] = ()  # what inline markers took out (counted as portable)
     marker_problems: tuple[MarkerProblem, ...] = ()
     text_lines: int = 0  # documentation and data: lines counted apart from code
+    # Includes inside its kernel regions, with the region's rule (engine/shims.py), and the
+    # file's lines: what ``Census.settle`` needs to count a header spliced into device code.
+    spliced: tuple[tuple[str, str], ...] = ()
+    line_count: int = 0
 
     def __reduce__(self) -> tuple[type[FileSummary], tuple[Any, ...]]:
         # Pickled as the tuple of its fields, rebuilt by __init__: the census's worker
@@ -88,6 +94,23 @@ class FileSummary:
             ignored=tuple(report.ignored),
             marker_problems=tuple(report.marker_problems),
             text_lines=report.text_lines,
+            spliced=report.spliced,
+            line_count=len(report.line_rules),
+        )
+
+    def spliced_into(self, rule: Rule) -> FileSummary:
+        """The file counted as device code of ``rule``: every code line is that region's,
+        the header being compiled only inside it."""
+        code = self.code_lines
+        layers = dict.fromkeys(self.layers, 0) | {Layer.KERNEL: code}
+        finding = Finding(rule.id, Layer.KERNEL, rule.ecosystem, 1, max(self.line_count, 1))
+        return replace(
+            self,
+            layers=layers,
+            ecosystems={rule.ecosystem: code},
+            rule_lines={rule.id: code},
+            findings=(finding,),
+            ignored=(),
         )
 
     def without_markers(self) -> FileSummary:
@@ -208,6 +231,10 @@ class Census:
         self.generated = Totals()
         self.skipped: Counter[str] = Counter()
         self._shims: set[str] = set()  # paths of shim headers
+        # Paths of files including a header inside a kernel region, and the engine's own
+        # summary of each header ``settle`` counts as spliced into device code.
+        self._splicing: set[str] = set()
+        self._spliced_raw: dict[str, FileSummary] = {}
         self._hip_switched: set[str] = set()  # files whose own HIP switches carry them to AMD
         # Per rule: lines of counted files that reach a shim; None until asked after a change.
         self._shimmed_lines: Counter[str] | None = None
@@ -218,17 +245,44 @@ class Census:
         self._non_portable_files: list[tuple[FileSummary, int]] | None = None
         for report in reports:
             self.replace(report.path, report)
+        self.settle()
 
     # -- updating ---------------------------------------------------------------
 
     def replace(self, path: str, report: FileReport | FileSummary | None) -> None:
-        """Put ``report`` at ``path`` (``None`` removes the file). Cost: one file."""
+        """Put ``report`` at ``path`` (``None`` removes the file). Cost: one file. After a
+        batch of replacements, ``settle`` counts the headers spliced into device code."""
+        self._spliced_raw.pop(path, None)
+        self._put(path, report)
+
+    def settle(self) -> None:
+        """Count each header included only inside kernel regions (a device function's body)
+        as that region's device code, and give back their own counts to those no longer so.
+        Cost: nothing unless some file includes a header inside a kernel region."""
+        if not self._splicing and not self._spliced_raw:
+            return
+        files = [s for s in self._files.values() if not s.skipped]
+        headers = spliced_headers(files) if self._splicing else {}
+        for path in [p for p in self._spliced_raw if p not in headers]:
+            self._put(path, self._spliced_raw.pop(path))
+        for path, rule_id in headers.items():
+            rule = self.rules.get(rule_id)
+            if rule is None:
+                continue
+            raw = self._spliced_raw.get(path, self._files[path])
+            counted = raw.spliced_into(rule)
+            if counted != self._files[path]:
+                self._put(path, counted)
+            self._spliced_raw[path] = raw
+
+    def _put(self, path: str, report: FileReport | FileSummary | None) -> None:
         old = self._files.pop(path, None)
         if old is not None:
             self._account(old, -1)
         # Any file can add or cut a path to a shim: recounted when next asked, if there is one.
         self._shims.discard(path)
         self._hip_switched.discard(path)
+        self._splicing.discard(path)
         self._shimmed_lines = None
         self._counted_files = self._non_portable_files = None
         if report is None:
@@ -244,6 +298,8 @@ class Census:
             self._shims.add(path)
         if summary.hip_switch and not summary.skipped:
             self._hip_switched.add(path)
+        if summary.spliced and not summary.skipped:
+            self._splicing.add(path)
 
     def _account(self, summary: FileSummary, sign: int) -> None:
         if summary.skipped:
@@ -272,6 +328,8 @@ class Census:
         twin.skipped = Counter(self.skipped)
         twin._shims = set(self._shims)
         twin._hip_switched = set(self._hip_switched)
+        twin._splicing = set(self._splicing)
+        twin._spliced_raw = dict(self._spliced_raw)
         return twin
 
     def without_markers(self) -> Census:
@@ -279,7 +337,8 @@ class Census:
         if not self.markers_allowed:
             return self
         return Census(
-            self._files.values(),
+            # The engine's own summaries: the new census settles the spliced headers again.
+            (self._spliced_raw.get(path, summary) for path, summary in self._files.items()),
             rules=self.rules,
             include_generated=self.include_generated,
             markers_allowed=False,

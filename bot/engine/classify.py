@@ -30,7 +30,7 @@ from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
-from bot.engine.shims import scan_c, switches_on_hip
+from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
 
 _SNIFF = 8192
 # CUDA device code that a file switching on HIP builds for AMD too: kernel rules, but not
@@ -42,6 +42,11 @@ _CUDA_DEVICE_CODE = frozenset(
     if s.rule.ecosystem == "cuda"
     and s.rule.layer is Layer.KERNEL
     and not s.kind.startswith("preprocessor")
+)
+# Kernel regions that are no function or block body: a whole-file claim (a .metal shader) or
+# a preprocessor branch (`#if __CUDA_ARCH__`). An include inside them splices nothing.
+_NO_BODY = frozenset(
+    s.rule.id for s in SPECS if s.kind == "file" or s.kind.startswith("preprocessor")
 )
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
 # What a file says of itself when a tool wrote it: "This file is auto-generated", a comment
@@ -85,6 +90,9 @@ _SPANS_BEFORE_SCAN = 9
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 # A line that opens with a string literal (a call's first argument a line below its name).
 _STRING_OPENS_LINE = re.compile(r'[ \t]*"')
+# A conditional directive line: `#if 0` may stand between `asm volatile(` and its template, and
+# the statement kind reads the template's branches apart (FFmpeg's postprocess_template.c).
+_CONDITIONAL = re.compile(r"[ \t]*\#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
 
 
 def _vendor_relation(wider: bool) -> dict[int, frozenset[int]]:
@@ -302,6 +310,8 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
             )
         ):
             found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
+        if found and spec.unless_head is not None and spec.pattern is not None:
+            found = _not_headed(found, spec.unless_head, lexed.masked, src.starts, spec.pattern)
         if found:
             claimed[index] = found
     if src is not None:
@@ -325,6 +335,14 @@ def _not_on_lines(
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         first = span[0] - 1 if 0 < span[0] <= len(starts) else 0
+        # A piece of a statement that a conditional directive opens (the template's lines
+        # after an `#endif`), the rule's pattern not on it, is read at its first line below.
+        while (
+            first < span[1] - 1
+            and _CONDITIONAL.match(text, starts[first])
+            and (pattern is None or not pattern.search(text, starts[first], starts[first + 1]))
+        ):
+            first += 1
         if unless.search(_line_as_read(lexed, starts, first)):
             continue
         if pattern is not None and span[1] > span[0] and span[1] <= len(starts):
@@ -339,17 +357,47 @@ def _not_on_lines(
     return kept
 
 
+def _not_headed(
+    found: dict[tuple[int, int], None],
+    unless: re.Pattern[str],
+    masked: str,
+    starts: list[int],
+    pattern: re.Pattern[str],
+) -> dict[tuple[int, int], None]:
+    """The spans whose head, their code from the first line to the end of the line where
+    ``pattern`` first matches, does not match ``unless``: a Kokkos lambda's head holds the
+    call and the policy it runs under (``parallel_for("fill", RangePolicy<Host>(0, n),``)."""
+    kept: dict[tuple[int, int], None] = {}
+    for span in found:
+        if not 0 < span[0] <= span[1] <= len(starts):
+            kept[span] = None
+            continue
+        start = starts[span[0] - 1]
+        end = masked.find("\n", starts[span[1] - 1])
+        end = len(masked) if end < 0 else end
+        match = pattern.search(masked, start, end)
+        if match is not None:
+            stop = masked.find("\n", match.end(), end)
+            if unless.search(masked, start, end if stop < 0 else stop):
+                continue
+        kept[span] = None
+    return kept
+
+
 def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
     """Line ``index`` (0-based) as ``unless_line`` reads it: with the next code line when it
     ends (before a macro's backslash) by opening a call whose first argument, a string,
-    starts that line, blank and comment lines between left out (``asm volatile(`` then
-    ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h)."""
+    starts that line, blank and comment lines and conditional directives between left out
+    (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h; ``#if 0`` between
+    them: FFmpeg's postprocess_template.c)."""
     text, code = lexed.text, lexed.code
     end = text.find("\n", starts[index])
     line = text[starts[index] : end if end >= 0 else len(text)]
     if end >= 0 and line.rstrip(" \t\\").endswith("("):  # a macro may continue the line
         below = index + 1
-        while below < len(code) and not code[below]:
+        while below < len(code) and (
+            not code[below] or _CONDITIONAL.match(text, starts[below]) is not None
+        ):
             below += 1
         if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):
             close = text.find("\n", starts[below])
@@ -421,6 +469,16 @@ def _classify(path: str, data: bytes) -> FileReport:
         off = switched_off(lexed.masked) if lang.family.name == "c" else []
         line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
     shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
+    spliced: tuple[tuple[str, str], ...] = ()
+    if includes and layers[Layer.KERNEL]:
+        # A function or block of device code: an include inside one splices the header in.
+        bodies = [
+            (f.start_line, f.end_line, f.rule)
+            for f in findings
+            if f.layer is Layer.KERNEL and f.end_line > f.start_line and f.rule not in _NO_BODY
+        ]
+        if bodies:
+            spliced = spliced_includes(lexed.text, lexed.masked, lexed.line_starts, bodies)
     report = FileReport(
         path=path,
         language=lang.name,
@@ -432,6 +490,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         generated=_generated(lang, text, lexed.masked, code_lines),
         shim=shim,
         includes=includes,
+        spliced=spliced,
         # The findings' rules are the rules of line_rules, without a lookup per line.
         hip_switch=lang.family.name == "c"
         and not _CUDA_DEVICE_CODE.isdisjoint([finding.rule for finding in findings])

@@ -138,6 +138,9 @@ class FileReport:
     # uses both to find the CUDA code that AMD builds through such a shim.
     shim: bool = False
     includes: tuple[str, ...] = ()
+    # C family: (include, rule) of the includes whose directive sits inside one of its kernel
+    # regions: a header spliced into device code (engine/shims.py spliced_headers).
+    spliced: tuple[tuple[str, str], ...] = ()
     # C family, CUDA lines only: the file switches on HIP itself (#if __HIPCC__, #if
     # ALPAKA_LANG_CUDA || ALPAKA_LANG_HIP), so hipcc builds its CUDA code too, as if it
     # reached a shim (engine/shims.py switches_on_hip).

@@ -76,6 +76,9 @@ class RuleSpec:
     unless_line: re.Pattern[str] | None
     positive: tuple[Example, ...]
     negative: tuple[Example, ...]
+    # A region whose head (its code from its first line down to the end of the line where
+    # the pattern matches) matches is not claimed: a Kokkos lambda given a host policy.
+    unless_head: re.Pattern[str] | None = None
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -251,6 +254,7 @@ def _spec(
         unless_line=_regex(row.get("unless_line"), compile_),
         positive=_examples(examples.get("positive", [])),
         negative=_examples(examples.get("negative", [])),
+        unless_head=_regex(row.get("unless_head"), compile_),
     )
 
 

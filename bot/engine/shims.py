@@ -14,7 +14,8 @@ from __future__ import annotations
 import posixpath
 import re
 import sys
-from collections import defaultdict
+from bisect import bisect_left, bisect_right
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import islice
 from typing import Protocol
@@ -174,3 +175,80 @@ def reaching_shim(files: Iterable[IncludeFacts]) -> frozenset[str]:
                 reached.add(parent)
                 todo.append(parent)
     return frozenset(reached)
+
+
+# -- Headers spliced into device code ---------------------------------------------------------
+#
+# Generated integral codes include headers inside a device function's body (merzlab/QUICK's
+# gpu_eri_assembler_*.h open `__device__ ... ERint_vertical_sp(...) {` and include 98
+# src/gpu/iclass/*.h, 303,684 lines of recurrences, within it). Such a header holds no device
+# mark of its own: one file cannot show it. ``spliced_includes`` records, per file, the
+# includes whose directive sits inside one of its kernel regions; ``spliced_headers`` finds,
+# over a tree, the headers every inclusion of which is such a one.
+
+
+def spliced_includes(
+    text: str, masked: str, starts: list[int], regions: list[tuple[int, int, str]]
+) -> tuple[tuple[str, str], ...]:
+    """(include as written, rule) of each include whose directive lies strictly inside one of
+    ``regions`` (first line, last line, rule id; 1-based, disjoint, as findings are), in
+    order. One bisection an include, whatever the number of regions."""
+    regions = sorted(regions)
+    firsts = [first for first, _, _ in regions]
+    # Only the text the regions cover is read: a kernel file's includes mostly open it.
+    low = starts[regions[0][0] - 1] if regions[0][0] <= len(starts) else len(masked)
+    last = max(last for _, last, _ in regions)
+    high = starts[last] if last < len(starts) else len(masked)
+    if masked.find("include", low, high) < 0:
+        return ()
+    found: list[tuple[str, str]] = []
+    for m in _INCLUDE.finditer(masked, low, high):
+        if not m.lastindex or not _at_line_start(masked, m.start()):
+            continue
+        line = bisect_right(starts, m.start())
+        at = bisect_left(firsts, line) - 1  # the last region opening above the line
+        if at >= 0 and line <= regions[at][1]:
+            name = text[m.start(m.lastindex) : m.end(m.lastindex)].strip()
+            found.append((sys.intern(name), regions[at][2]))
+    return tuple(found)
+
+
+class SplicedFacts(IncludeFacts, Protocol):
+    """What ``spliced_headers`` needs of a file besides its includes."""
+
+    @property
+    def spliced(self) -> tuple[tuple[str, str], ...]: ...
+
+
+def spliced_headers(files: Iterable[SplicedFacts]) -> dict[str, str]:
+    """Path -> rule of each file of the tree that is included only inside kernel regions (by
+    the rule of the first such region, in path order), never by a directive outside one."""
+    files = sorted(files, key=lambda f: f.path)
+    includes = Includes({f.path for f in files})
+    # A bare name the include path finds in a folder of its own (QUICK builds with
+    # -I src/gpu/iclass): the one file of the tree with that name, if only one has it.
+    named: dict[str, str | None] = {}
+    for f in files:
+        name = posixpath.basename(f.path)
+        named[name] = None if name in named else f.path
+
+    def target(including: str, include: str) -> str | None:
+        found = includes.target(including, include)
+        return found if found is not None or "/" in include else named.get(include)
+
+    spliced: dict[str, str] = {}
+    for f in files:
+        for include, rule in f.spliced:
+            found = target(f.path, include)
+            if found is not None and found != f.path:
+                spliced.setdefault(found, rule)
+    if not spliced:
+        return spliced
+    for f in files:
+        inside = Counter(include for include, _ in f.spliced)
+        for include in f.includes:
+            if inside[include]:
+                inside[include] -= 1
+            elif (found := target(f.path, include)) in spliced:
+                del spliced[found]
+    return spliced

@@ -64,6 +64,7 @@ class ArchiveCensus:
     def took(self, walk: WalkResult) -> ArchiveCensus:
         self.compressed_bytes, self.inflated_bytes = walk.compressed_bytes, walk.inflated_bytes
         self.unsafe = walk.unsafe
+        self.census.settle()  # every file is in: headers spliced into device code
         return self
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine.paths import DEFAULT_FILTER, IgnoreSpec, PathFilter, submodule_paths
 from bot.sources import SourceError
-from bot.sources.tree import tree_filter, walk
+from bot.sources.tree import MAX_GITIGNORE_PATTERNS, Hidden, tree_filter, walk
 from tests.cli.gitrepo import git, init, write
 
 
@@ -109,6 +109,34 @@ def test_walk_skips_a_gitignore_pattern_git_cannot_read_either(tmp_path: Path) -
         (tmp_path / rel).write_text("")
     found = list(walk(str(tmp_path), tree_filter(str(tmp_path))))
     assert found == [".gitignore", "cython_debug/a.cu", "keep.log", "src/b.cu"]
+
+
+def test_walk_reads_a_bounded_number_of_gitignore_patterns(tmp_path: Path) -> None:
+    # A hostile .gitignore of 60,000 patterns cost ~10 s of CPU (pathspec compiles each one)
+    # before a file was counted; many such files in one tree cost that many times over. A
+    # walk reads a bounded number across all of them: what the unread ones would hide is
+    # counted, and the note names the files cut.
+    lines = [f"build-{i}/" for i in range(MAX_GITIGNORE_PATTERNS - 2)]
+    lines += ["# a comment is no pattern", "", "early.cu", "sub/late.cu"]
+    (tmp_path / ".gitignore").write_text("\n".join([*lines, "late.cu", "*.cuh"]) + "\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".gitignore").write_text("own.cu\n")
+    for rel in ("early.cu", "late.cu", "k.cuh", "sub/late.cu", "sub/own.cu", "sub/kept.cu"):
+        (tmp_path / rel).write_text("")
+    hidden = Hidden()
+    found = list(walk(str(tmp_path), tree_filter(str(tmp_path)), hidden=hidden))
+    assert found == [
+        ".gitignore",
+        "k.cuh",
+        "late.cu",
+        "sub/.gitignore",
+        "sub/kept.cu",
+        "sub/own.cu",
+    ]
+    assert hidden.truncated == [".gitignore", "sub/.gitignore"]
+    assert hidden.files == {"early.cu": 1, "sub/late.cu": 1}
+    assert "patterns past the first 10,000" in hidden.line()
+    assert "(.gitignore, sub/.gitignore)" in hidden.line()
 
 
 def test_ignore_spec_splits_a_run_of_long_wildcard_patterns_re2_refuses() -> None:

@@ -154,6 +154,19 @@ ADVERSARIAL = [
     ("a.py", b'S = """__global__ void k() {}\nint main() {\n' + b"{ }\n" * 50_000 + b'}"""\n'),
     ("a.py", b"def f():\n    g(\n" + b'        x="tl.load(p)",\n' * 30_000 + b"    )\n"),
     ("a.py", b"import cupy\ntry:\n" + b"\n" * 100_000 + b"    import cupy\n" * 20_000),
+    # Includes spliced into a device function, DEVICE macro arguments and bodies far below,
+    # Kokkos host policies, SYCL command groups (lane h37-misses).
+    ("k.cuh", b"__device__ void f() {\n" + b'#include "frag.h"\n' * 50_000 + b"}\n"),
+    ("k.cuh", b"__device__ void f() {\n" + b'{\n#include "a.h"\n}\n' * 30_000 + b"}\n"),
+    ("x.h", b"#include <cuda_fp16.h>\nF(a, " + b"DEVICE, " * 100_000 + b"\n"),
+    ("x.h", b"#include <cuda_fp16.h>\nF(a, DEVICE, " + b"\n" * 100_000 + b"W({ 1 })\n"),
+    ("x.h", b"#include <cuda_fp16.h>\n" + b"F(a, DEVICE,\n\n" * 30_000),
+    (
+        "k.cpp",
+        b"parallel_for(RangePolicy<Kokkos::Serial>(0, n),\n" * 30_000 + b"KOKKOS_LAMBDA(int i) {}",
+    ),
+    ("s.cpp", b"q.submit([&](handler& h) {" * 30_000),
+    ("a.py", b"@jit\ndef f():\n" + b"    x = load(p, " * 50_000 + b"mask=m)\n    program_id(0)\n"),
     ("k.cu", b"x" * 5_000_000),  # a 5 MB one-line file
     ("min.py", (b"a=torch.cuda.x;" * 330_000)),  # a 5 MB one-line file with hits
 ]
