@@ -37,6 +37,7 @@ COMMENT = {
     "Batch": "REM nvcc -lcudart CUDA_PATH_V12_9",  # build.nvcc reads Windows scripts
     "Pascal": "// vkCreateInstance TVkBuffer VK_SUCCESS",  # PasVulkan (vulkan.pascal-host)
     "Haskell": "-- import qualified Foreign.CUDA as CUDA",  # cuda.haskell-host
+    "Odin": "// vk.CreateDevice vk.CmdDispatch",  # vulkan.odin-host
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
