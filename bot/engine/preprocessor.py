@@ -55,16 +55,10 @@ class Preprocessor:
         """The lines of the preprocessor directive holding ``pos``, ``\\`` continuations
         included (a match inside a multi-line #define belongs to the macro), at most
         ``_MACRO_LINES`` lines after the directive's first."""
-        if not self.text.preprocessor:
+        at = self._directive_at(pos)
+        if at is None:
             return None
-        if self._directives is None:
-            self._directives = self._find_directives()
-        starts, ends = self._directives
-        # Directives do not overlap and come in order: the last one starting at or before
-        # ``pos`` is the only one that may hold it (one bisection, whatever the macro's size).
-        at = bisect_right(starts, pos) - 1
-        if at < 0 or pos > ends[at]:
-            return None
+        starts, ends = self._spans()
         known = self._directive_lines.get(at)
         if known is None:  # once per directive, not per match inside it
             first, last = self.text.span(starts[at], ends[at])
@@ -78,13 +72,26 @@ class Preprocessor:
     def directive_end(self, pos: int) -> int | None:
         """Where the directive holding ``pos`` ends (its ``\\`` continuations included),
         else None."""
+        at = self._directive_at(pos)
+        if at is None:
+            return None
+        end = self._spans()[1][at]
+        return end if pos < end else None
+
+    def _directive_at(self, pos: int) -> int | None:
+        """The index of the directive that may hold ``pos`` (``pos`` at most its end)."""
         if not self.text.preprocessor:
             return None
+        starts, ends = self._spans()
+        # Directives do not overlap and come in order: the last one starting at or before
+        # ``pos`` is the only one that may hold it (one bisection, whatever the macro's size).
+        at = bisect_right(starts, pos) - 1
+        return None if at < 0 or pos > ends[at] else at
+
+    def _spans(self) -> tuple[list[int], list[int]]:
         if self._directives is None:
             self._directives = self._find_directives()
-        starts, ends = self._directives
-        at = bisect_right(starts, pos) - 1
-        return ends[at] if at >= 0 and pos < ends[at] else None
+        return self._directives
 
     def _find_directives(self) -> tuple[list[int], list[int]]:
         """[start, end) offsets of every directive, from its line's start."""
