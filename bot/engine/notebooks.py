@@ -24,7 +24,6 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from json.decoder import scanstring
 
 #: The language languages.yml names for ``.ipynb``: classify reads such files here.
 LANGUAGE = "Jupyter"
@@ -202,7 +201,7 @@ def _object(text: str, i: int, handlers: dict[str, Handler]) -> int:
     while True:
         if text[i : i + 1] != '"':
             raise ValueError(f"expected a key at offset {i}")
-        key, i = scanstring(text, i + 1)
+        key, i = _DECODER.raw_decode(text, i)
         i = _expect(text, _ws(text, i), ":")
         handler = handlers.get(key)
         i = _ws(text, handler(text, i) if handler else _DECODER.raw_decode(text, i)[1])
@@ -248,7 +247,7 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources]]]:
         def string(text: str, at: int) -> int:
             if text[at : at + 1] != '"':
                 raise ValueError(f"expected a source string at offset {at}")
-            value, end = scanstring(text, at + 1)
+            value, end = _DECODER.raw_decode(text, at)
             sources.append((value, at))
             return end
 
