@@ -11,6 +11,7 @@ magic names the language of (``%%writefile kernel.cu``, ``%%cuda``) on its own. 
 line maps back to the notebook line that holds it: nbformat 4 writes one source line per JSON
 line, so a notebook's code lines are its code cells' code lines; a source given as one string
 puts all its lines on one JSON line, which then counts once (in the highest layer of its lines).
+nbformat 3 notebooks (cells in ``worksheets``, a code cell's source in ``input``) are read too.
 
 Hostile input: the decoder is C code, linear in the bytes; values the walk does not need
 (outputs, metadata) are decoded whole and dropped; nesting deeper than the interpreter's
@@ -255,15 +256,26 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources]]]:
             sources.clear()
             return _array(text, at, string) if text[at : at + 1] == "[" else string(text, at)
 
-        end = _object(text, at, {"cell_type": cell_type, "source": source})
+        # nbformat 3 kept a code cell's source under "input".
+        end = _object(text, at, {"cell_type": cell_type, "source": source, "input": source})
         cells.append((fields.get("cell_type"), sources))
         return end
 
     def cell_list(text: str, at: int) -> int:
         cells.clear()
+        return in_cells(text, at)
+
+    def in_cells(text: str, at: int) -> int:
         return _array(text, at, cell)
 
-    end = _object(text, _ws(text, 0), {"metadata": metadata, "cells": cell_list})
+    def worksheet(text: str, at: int) -> int:
+        return _object(text, at, {"cells": in_cells})
+
+    def worksheets(text: str, at: int) -> int:  # nbformat 3: the cells in worksheets
+        return _array(text, at, worksheet)
+
+    handlers = {"metadata": metadata, "cells": cell_list, "worksheets": worksheets}
+    end = _object(text, _ws(text, 0), handlers)
     if _ws(text, end) != len(text):
         raise ValueError("text after the notebook")
     return found.get("metadata"), cells

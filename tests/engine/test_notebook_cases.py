@@ -275,3 +275,22 @@ def test_diff_of_a_notebook_gaining_a_triton_kernel_fails_the_gate(tmp_path: Pat
         for r in results
     ]
     assert ("Triton-Puzzles.ipynb", line_of(data, "@triton.jit")) in located
+
+
+def test_nbformat_3_code_cells_hold_their_code_in_input() -> None:
+    cells = [
+        {"cell_type": "markdown", "source": ["`__global__` kernels\n"]},
+        {
+            "cell_type": "code",
+            "language": "python",
+            "input": TRITON.splitlines(True),
+            "outputs": [],
+        },
+    ]
+    doc = {"metadata": {"name": ""}, "nbformat": 3, "worksheets": [{"cells": cells}]}
+    data = json.dumps(doc, indent=1).encode()
+    report = classify("old.ipynb", data)
+    assert spans(report) == [
+        ("triton.jit", line_of(data, "@triton.jit"), line_of(data, "    tl.store("))
+    ]
+    assert report.code_lines == 10
