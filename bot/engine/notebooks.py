@@ -14,8 +14,9 @@ puts all its lines on one JSON line, which then counts once (in the highest laye
 nbformat 3 notebooks (cells in ``worksheets``, a code cell's source in ``input``) are read too.
 
 Hostile input: the decoder is C code, linear in the bytes; values the walk does not need
-(outputs, metadata) are decoded whole and dropped; nesting deeper than the interpreter's
-recursion limit, truncation or anything that is not a notebook raise ``ValueError``.
+(outputs, metadata) are decoded whole and dropped; truncation or anything that is not a
+notebook raises ``ValueError``, and nesting deeper than the interpreter's recursion limit
+``RecursionError`` (classify reports either as a malformed notebook).
 """
 
 from __future__ import annotations
@@ -274,7 +275,11 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources]]]:
     def worksheets(text: str, at: int) -> int:  # nbformat 3: the cells in worksheets
         return _array(text, at, worksheet)
 
-    handlers = {"metadata": metadata, "cells": cell_list, "worksheets": worksheets}
+    handlers: dict[str, Handler] = {
+        "metadata": metadata,
+        "cells": cell_list,
+        "worksheets": worksheets,
+    }
     end = _object(text, _ws(text, 0), handlers)
     if _ws(text, end) != len(text):
         raise ValueError("text after the notebook")
