@@ -120,6 +120,17 @@ def read(path: str, text: str) -> list[VirtualFile]:
     return list(files.values())
 
 
+def source_line(line: str) -> str:
+    """The code a notebook's JSON line holds, as written in its cell (``"    x = f(y)\\n",``
+    holds ``    x = f(y)``): what the line means when compared with a line of another file.
+    A line that holds no JSON string is returned as it is."""
+    try:
+        value = json.loads(line.strip().removesuffix(","))
+    except ValueError:
+        return line
+    return value.rstrip("\n") if isinstance(value, str) else line
+
+
 def _magic_target(path: str, stem: str, kernel: str | None, name: str, args: str) -> str | None:
     if name == "writefile":
         # `%%writefile -a kernels/k.cu`: the file's name, next to the notebook.

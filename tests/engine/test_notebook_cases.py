@@ -294,3 +294,19 @@ def test_nbformat_3_code_cells_hold_their_code_in_input() -> None:
         ("triton.jit", line_of(data, "@triton.jit"), line_of(data, "    tl.store("))
     ]
     assert report.code_lines == 10
+
+
+def test_a_kernel_moved_from_a_python_file_into_a_cell_is_no_growth(tmp_path: Path) -> None:
+    # The notebook's lines are compared with the removed file's by the code they hold, not
+    # by their JSON text.
+    before, after = tmp_path / "before", tmp_path / "after"
+    for root in (before, after):
+        (root / ".github").mkdir(parents=True)
+        (root / ".github" / "lockin.yml").write_text("layers: [kernel]\nenforcement: fail\n")
+    (before / "kernels.py").write_text(TRITON)
+    (before / "demo.ipynb").write_bytes(notebook(("code", PORTABLE)))
+    (after / "demo.ipynb").write_bytes(notebook(("code", PORTABLE), ("code", TRITON)))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["diff", str(before), str(after)], out=out, err=err)
+    assert code == 0, out.getvalue() + err.getvalue()
+    assert "7 moved from other files" in out.getvalue()
