@@ -310,3 +310,27 @@ def test_a_kernel_moved_from_a_python_file_into_a_cell_is_no_growth(tmp_path: Pa
     code = main(["diff", str(before), str(after)], out=out, err=err)
     assert code == 0, out.getvalue() + err.getvalue()
     assert "7 moved from other files" in out.getvalue()
+
+
+def test_ignore_markers_in_a_cell_are_placed_on_notebook_lines() -> None:
+    marked = TRITON.replace("@triton.jit", "@triton.jit  # lockin: ignore[triton.jit] a CPU demo")
+    data = notebook(("markdown", "# Demo\n"), ("code", marked), ("code", "# lockin: ignore[x]\n"))
+    report = classify("marked.ipynb", data)
+    first = line_of(data, "@triton.jit")
+    assert report.layers[Layer.KERNEL] == 0
+    [ignored] = report.ignored
+    assert (ignored.rule, ignored.marker_line, ignored.start_line, ignored.lines) == (
+        "triton.jit",
+        first,
+        first,
+        7,
+    )
+    assert ignored.end_line == line_of(data, "    tl.store(")
+    assert [p.line for p in report.marker_problems] == [line_of(data, "# lockin: ignore[x]")]
+
+
+def test_a_notebook_saved_with_crlf_and_a_bom_keeps_its_lines() -> None:
+    data = notebook(("markdown", "# Demo\n"), ("code", TRITON))
+    windows = b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n")
+    assert spans(classify("w.ipynb", windows)) == spans(classify("w.ipynb", data))
+    assert classify("w.ipynb", windows).layers == classify("w.ipynb", data).layers
