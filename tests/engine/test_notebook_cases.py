@@ -332,5 +332,5 @@ def test_ignore_markers_in_a_cell_are_placed_on_notebook_lines() -> None:
 def test_a_notebook_saved_with_crlf_and_a_bom_keeps_its_lines() -> None:
     data = notebook(("markdown", "# Demo\n"), ("code", TRITON))
     windows = b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n")
-    assert spans(classify("w.ipynb", windows)) == spans(classify("w.ipynb", data))
+    assert spans(classify("w.ipynb", windows)) == spans(classify("w.ipynb", data)) != []
     assert classify("w.ipynb", windows).layers == classify("w.ipynb", data).layers
