@@ -20,6 +20,7 @@ input is slower than R times real code: a goal that a busier or faster machine s
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -250,6 +251,28 @@ def sycl_unclosed_captures(size: int) -> tuple[str, str]:
     return "k.sycl", head + _repeat("[", size) + "\n}\n"
 
 
+def notebook_many_cells(size: int) -> tuple[str, str]:
+    # A notebook of small code cells, each a Triton kernel, written as nbformat writes them:
+    # the walk and the line map run per source string in Python, and every cell's lines join
+    # one Python file.
+    source = ["import triton\n", "@triton.jit\n", "def k(x):\n", "    tl.load(x)\n"]
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "source": source}
+    count = max(1, size // len(json.dumps(cell, indent=1)))
+    return "k.ipynb", json.dumps({"cells": [cell] * count, "metadata": {}}, indent=1)
+
+
+def notebook_one_line(size: int) -> tuple[str, str]:
+    # A minified notebook whose one code cell is one string of many lines: every line of the
+    # cell maps onto the notebook's single line.
+    source = json.dumps(
+        "import triton\n" + _repeat("@triton.jit\ndef k(x):\n    tl.store(x, 1)\n", size)
+    )
+    return (
+        "k.ipynb",
+        f'{{"cells": [{{"cell_type": "code", "source": {source}}}], "metadata": {{}}}}',
+    )
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -294,6 +317,8 @@ INPUTS: dict[str, Maker] = {
     "vulkan-vendor-if-line": vulkan_vendor_if_line,
     "unclosed-import-lists": unclosed_import_lists,
     "sycl-unclosed-captures": sycl_unclosed_captures,
+    "notebook-many-cells": notebook_many_cells,
+    "notebook-one-line": notebook_one_line,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}

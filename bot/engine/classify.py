@@ -12,11 +12,12 @@ import gc
 import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
+from dataclasses import replace
 from heapq import heappop, heappush
-from itertools import compress, groupby, islice, repeat, starmap
+from itertools import compress, groupby, islice, pairwise, repeat, starmap
 from operator import itemgetter, sub
 
-from bot.engine import literals, markers
+from bot.engine import literals, markers, notebooks
 from bot.engine.languages import (
     Language,
     by_content,
@@ -29,7 +30,7 @@ from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
-from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
+from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
 
 _SNIFF = 8192
@@ -145,6 +146,7 @@ _BODILESS = re.compile(
 #: tuple: a NamedTuple is built by a Python-level __new__, six times slower, once per claim.
 Claim = tuple[int, int, int]
 _SPEC = itemgetter(0)  # a claim's spec, for map()
+_FINDING_ORDER = itemgetter(3, 4)  # a finding's first and last lines
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -428,6 +430,8 @@ def classify(path: str, data: bytes) -> FileReport:
 
 def _classify(path: str, data: bytes) -> FileReport:
     named, ext = by_path(path)
+    if named is not None and named.name == notebooks.LANGUAGE:
+        return _notebook(path, data)
     if named is None:
         named = by_shebang(data)
     text: str | None = None
@@ -500,6 +504,67 @@ def _classify(path: str, data: bytes) -> FileReport:
         regions = [(SPECS[spec].rule.id, first, last) for spec, first, last in claims]
         markers.apply(report, lexed, regions)
     return report
+
+
+def _notebook(path: str, data: bytes) -> FileReport:
+    """A notebook's code cells classified as the files they stand for (engine/notebooks.py),
+    every line placed back on the notebook line that holds it."""
+    text = _decode(data)
+    if text is None:
+        return _report(path, None, 0, "binary")
+    try:
+        files = notebooks.read(path, text)
+    except (ValueError, RecursionError):  # no notebook Jupyter could open: nothing runs
+        return _report(path, notebooks.LANGUAGE, _line_count(data), "malformed-notebook")
+    line_rules: list[str | None] = [None] * _line_count(data)
+    findings: list[Finding] = []
+    report = FileReport(path, notebooks.LANGUAGE, 0, zero_layers(), {}, findings, line_rules)
+    for file in files:
+        part = _classify(file.path, file.text.encode())
+        if part.language is None or part.skipped is not None:
+            continue  # a cell magic's file of a language lockin does not read
+        at = file.lines
+        for rule, line in zip(part.line_rules, at, strict=True):
+            if rule is not None and _outranks(rule, line_rules[line - 1]):
+                line_rules[line - 1] = rule
+        for f in part.findings:
+            # A region over several cells is a region per run of adjacent notebook lines.
+            run = at[f.start_line - 1]
+            for before, line in pairwise(at[f.start_line - 1 : f.end_line]):
+                if line > before + 1:
+                    findings.append(f._replace(start_line=run, end_line=before))
+                    run = line
+            findings.append(f._replace(start_line=run, end_line=at[f.end_line - 1]))
+        report.generated |= part.generated
+        report.ignored.extend(
+            replace(i, start_line=at[i.start_line - 1], end_line=at[i.end_line - 1],
+                    marker_line=at[i.marker_line - 1])
+            for i in part.ignored
+        )  # fmt: skip
+        report.marker_problems.extend(
+            replace(p, line=at[p.line - 1], start_line=p.start_line and at[p.start_line - 1],
+                    end_line=p.end_line and at[p.end_line - 1])
+            for p in part.marker_problems
+        )  # fmt: skip
+        report.ignored_lines.update((at[n - 1], rule) for n, rule in part.ignored_lines.items())
+    findings.sort(key=_FINDING_ORDER)
+    for rule in line_rules:
+        if rule is not None:
+            report.code_lines += 1
+            if rule:
+                owner = RULES[rule]
+                report.layers[owner.layer] += 1
+                report.ecosystems[owner.ecosystem] = report.ecosystems.get(owner.ecosystem, 0) + 1
+    report.layers[Layer.PORTABLE] = report.code_lines - report.non_portable_lines
+    return report
+
+
+def _outranks(rule: str, held: str | None) -> bool:
+    """Whether ``rule`` takes a notebook line that ``held`` (a rule id, "" or None) has: one
+    JSON line may hold several lines of code, and then counts in the highest layer."""
+    if held is None:
+        return True
+    return bool(rule) and (not held or RULES[rule].layer.rank > RULES[held].layer.rank)
 
 
 def _resolve(

@@ -18,7 +18,7 @@ from dataclasses import replace as dataclass_replace
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from bot.engine import markers
+from bot.engine import markers, notebooks
 from bot.engine.model import (
     ChangeDelta,
     FileDelta,
@@ -311,12 +311,14 @@ def _code(
     """The stripped text of the non-portable lines among ``numbers``, per rule id."""
     code: dict[str, list[str]] = {}
     text_lines = _lines(text)
+    # A notebook's line is JSON: compared by the code it holds (a kernel moved into a cell).
+    read = notebooks.source_line if report.language == notebooks.LANGUAGE else str
     for number in numbers:
         rule_id = _rule_at(report, number)
         rule = rules.get(rule_id) if rule_id else None
         if rule is None or rule.layer == Layer.PORTABLE or number > len(text_lines):
             continue
-        code.setdefault(rule.id, []).append(text_lines[number - 1].strip())
+        code.setdefault(rule.id, []).append(read(text_lines[number - 1]).strip())
     return code
 
 

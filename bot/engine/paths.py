@@ -36,6 +36,8 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "vendor/",
     "external/",
     "node_modules/",
+    # Jupyter's autosaved copy of each notebook beside it: counted, every notebook twice.
+    ".ipynb_checkpoints/",
     ".git/",
 )
 

@@ -22,6 +22,7 @@ from tests.cli.gitrepo import git, init, write
         "src/vendor/lib.cu",
         "external/x.cpp",
         "web/node_modules/a/index.js",
+        "notebooks/.ipynb_checkpoints/Triton-Puzzles-checkpoint.ipynb",
         ".git/HEAD",
     ],
 )

@@ -78,7 +78,6 @@ def main [n][m] (xss: [n][m]f32): [n]f32 =
         ("docs/README.md", "Markdown"),
         ("vocab/merges.txt", "Plain Text"),
         ("configs/model.json", "JSON"),
-        ("notebooks/demo.ipynb", "Jupyter"),
         ("LICENSE", "License"),
         ("site/index.html", "HTML"),
     ],
