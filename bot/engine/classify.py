@@ -28,7 +28,7 @@ from bot.engine.languages import (
 )
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.preprocessor import switched_off
+from bot.engine.preprocessor import CONDITIONAL_LINE, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
@@ -91,9 +91,6 @@ _SPANS_BEFORE_SCAN = 9
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 # A line that opens with a string literal (a call's first argument a line below its name).
 _STRING_OPENS_LINE = re.compile(r'[ \t]*"')
-# A conditional directive line: `#if 0` may stand between `asm volatile(` and its template, and
-# the statement kind reads the template's branches apart (FFmpeg's postprocess_template.c).
-_CONDITIONAL = re.compile(r"[ \t]*\#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
 
 
 def _vendor_relation(wider: bool) -> dict[int, frozenset[int]]:
@@ -341,7 +338,7 @@ def _not_on_lines(
         # after an `#endif`), the rule's pattern not on it, is read at its first line below.
         while (
             first < span[1] - 1
-            and _CONDITIONAL.match(text, starts[first])
+            and CONDITIONAL_LINE.match(text, starts[first])
             and (pattern is None or not pattern.search(text, starts[first], starts[first + 1]))
         ):
             first += 1
@@ -398,7 +395,7 @@ def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
     if end >= 0 and line.rstrip(" \t\\").endswith("("):  # a macro may continue the line
         below = index + 1
         while below < len(code) and (
-            not code[below] or _CONDITIONAL.match(text, starts[below]) is not None
+            not code[below] or CONDITIONAL_LINE.match(text, starts[below]) is not None
         ):
             below += 1
         if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):

@@ -18,6 +18,8 @@ _DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
 # at memchr speed; ``conditionals`` keeps those with only blanks before them on their line
 # (a multi-line regex anchored at line starts would try every offset of the file).
 _PP = re.compile(r"\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
+#: A line opening with a conditional directive, read from the line's start.
+CONDITIONAL_LINE = re.compile(r"[ \t]*" + _PP.pattern)
 _MACRO_LINES = 500  # lines one #define may continue over
 _BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
 # Per #if/#elif/#else/#endif of a file: start, end, word, innermost open group's #if offset

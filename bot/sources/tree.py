@@ -195,12 +195,11 @@ def _walk(
     prefix: str,
     path_filter: PathFilter,
     ignores: list[tuple[str, IgnoreSpec]],
-    gitignore: bool = True,
-    hidden: Hidden | None = None,
-    budget: list[int] | None = None,  # .gitignore patterns the rest of the walk may read
+    gitignore: bool,
+    hidden: Hidden | None,
+    budget: list[int],  # .gitignore patterns the rest of the walk may read
 ) -> Iterator[str]:
     directory = os.path.join(root, prefix) if prefix else root
-    budget = [MAX_GITIGNORE_PATTERNS] if budget is None else budget
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
