@@ -9,7 +9,8 @@ one tool counts are listed by extension: scc knows hundreds of languages, lockin
 code bases hold. Exit status 1 when a language's sums differ by more than --tolerance.
 Languages lockin counts otherwise by design (``COUNTED_OTHERWISE``) are listed apart, outside
 the tolerance and the total: scc counts every line of a Jupyter notebook's JSON as code
-(markdown, outputs and metadata too), lockin the code lines of its code cells.
+(markdown, outputs and metadata too), lockin the code lines of its code cells; scc reads a
+requirements file as Plain Text and counts pip's comment lines as code.
 CORPUS defaults to the folders of bench/corpus (see bench/extract_corpus.py).
 """
 
@@ -30,7 +31,12 @@ sys.path.insert(0, str(BENCH.parent))
 from bot.engine.classify import classify  # noqa: E402
 
 #: Language -> how lockin counts it where scc counts something else.
-COUNTED_OTHERWISE = {"Jupyter": "the code cells' code lines; scc: every line of the JSON"}
+COUNTED_OTHERWISE = {
+    "Jupyter": "the code cells' code lines; scc: every line of the JSON",
+    # pip reads `#` lines of a requirements file as comments; scc has no such language and
+    # counts the file as Plain Text, every line code.
+    "Requirements": "pip's comment lines are comments; scc: Plain Text, every line code",
+}
 
 
 def scc_counts(scc: str, root: Path) -> dict[str, int]:
