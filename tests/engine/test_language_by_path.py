@@ -28,6 +28,8 @@ from bot.engine.languages import _BY_EXT, _BY_FILE, _GLOBS, Language, by_path
         ("weights.bin", None, ""),
         (".cu", None, ""),  # a leading dot opens no extension
         ("Makefile.cu", "CUDA", ".cu"),
+        ("tests/namespace/namespace.cpp.in", "C++", ".cpp.in"),  # a configure_file() source
+        ("config.h.in", "Autoconf", ".in"),
     ],
 )
 def test_by_path(path: str, language: str | None, ext: str) -> None:
