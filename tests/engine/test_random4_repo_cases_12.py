@@ -316,3 +316,26 @@ namespace ParKalmanFilter {
     layers = _layers("ParKalmanDefinitions.cuh", source)
     assert layers["kernel"] == 1
     assert "vendor-path" not in layers
+
+
+def test_slangpy_test_fixture_on_the_cuda_device_is_a_vendor_path() -> None:
+    # slangpy/tests/slangpy_tests/test_load_image.py: every test of the module runs on a device
+    # the fixture creates as CUDA. Before, the file was portable; the skip and the list of all
+    # back ends beside it stay so.
+    source = b"""\
+import pytest
+import slangpy as spy
+from slangpy.testing import helpers
+
+ALL_TYPES = [spy.DeviceType.vulkan, spy.DeviceType.cuda]
+
+
+@pytest.fixture(scope="module")
+def device():
+    try:
+        return helpers.get_device(spy.DeviceType.cuda)
+    except Exception as exc:
+        pytest.skip(f"CUDA device unavailable: {exc}")
+"""
+    assert _rules("tests/test_load_image.py", source) == {"slang.cuda-device"}
+    assert _layers("tests/test_load_image.py", source)["vendor-path"] == 1
