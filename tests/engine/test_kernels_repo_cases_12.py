@@ -60,3 +60,75 @@ inline void fail() {
 }
 """
     assert "cuda.ptx-asm" in _rules("fail.cuh", source)
+
+
+# -- TheHiddenObserver/statgpu: CUDA C handed to CuPy ------------------------------------------
+
+
+def test_statgpu_raw_kernel_comments_and_blank_lines_are_not_kernel_lines() -> None:
+    # statgpu/survival/_cox_efron_grad_hess_kernel.py: a RawKernel source with a comment per
+    # parameter, comment lines and blank lines. Before, every line of the literal was a
+    # kernel line (116 for 92 lines of code): the blank and comment-only lines now drop out,
+    # left with the file's other lines.
+    source = b"""\
+import numpy as np
+
+_KERNEL = r\"\"\"
+extern "C" __global__
+void group_sum(
+    const double* __restrict__ x,   // (n,)
+    const int* __restrict__ ptr,    // CSR pointers
+    double* __restrict__ out        // (groups,)
+) {
+    int g = (int)blockIdx.x;
+
+    // one block per group
+    double acc = 0.0;
+    for (int i = ptr[g] + threadIdx.x; i < ptr[g + 1]; i += blockDim.x) {
+        acc += x[i];
+    }
+
+    atomicAdd(&out[g], acc);
+}
+\"\"\"
+
+
+def get_kernel(cp):
+    return cp.RawKernel(_KERNEL, "group_sum")
+"""
+    assert _rules("statgpu/survival/_group_sum_kernel.py", source) == {
+        "cupy.raw-kernel"
+    }
+    assert _layers("statgpu/survival/_group_sum_kernel.py", source) == {
+        "kernel": 16,
+        "portable": 5,
+    }
+
+
+def test_statgpu_triton_kernel_defined_behind_a_guarded_import_counts() -> None:
+    # statgpu/survival/_cox_efron_triton.py (checked right before any fix): the @triton.jit
+    # kernel sits in a try block under `if _triton is not None`; the kernel is counted, the
+    # host wrapper is not.
+    source = b"""\
+try:
+    import triton
+    import triton.language as tl
+except ImportError:
+    triton = None
+
+if triton is not None:
+    try:
+        @triton.jit
+        def _scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2.0, mask=mask)
+        HAS_TRITON = True
+    except Exception:
+        HAS_TRITON = False
+
+
+def scale(x, out):
+    _scale[(1,)](x, out, x.numel(), BLOCK=1024)
+"""
+    assert _layers("statgpu/survival/_scale_triton.py", source)["kernel"] == 5
