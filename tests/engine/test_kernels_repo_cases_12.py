@@ -132,3 +132,47 @@ def scale(x, out):
     _scale[(1,)](x, out, x.numel(), BLOCK=1024)
 """
     assert _layers("statgpu/survival/_scale_triton.py", source)["kernel"] == 5
+
+
+# -- bytedance-iaas/AsymGEMM: a DeepGEMM-style JIT host beside its CUTLASS kernels --------------
+
+
+def test_asymgemm_host_heuristics_naming_the_umma_major_enum_are_not_kernels() -> None:
+    # csrc/jit_kernels/heuristics/sm100.hpp: the host picks block sizes, reading the operand
+    # layout as cute::UMMA::Major. Before, each line naming the enum was a kernel line (11 in
+    # sm100.hpp, 10 in sm90.hpp); the CuTe include stays claimed.
+    source = b"""\
+#pragma once
+#include <cute/arch/mma_sm100_desc.hpp>
+#include <vector>
+
+struct SM100ArchSpec {
+    static std::vector<int> block_m_candidates(const cute::UMMA::Major& major_a, int m) {
+        std::vector<int> candidates{128, 256};
+        if (major_a == cute::UMMA::Major::K && m <= 64)
+            candidates.push_back(64);
+        return candidates;
+    }
+
+    static bool legal(const cute::UMMA::Major& major_b, int block_n) {
+        if (major_b == cute::UMMA::Major::MN && block_n % 64 != 0)
+            return false;
+        return true;
+    }
+};
+"""
+    assert _layers("csrc/jit_kernels/heuristics/sm100.hpp", source) == {
+        "kernel": 1,
+        "portable": 15,
+    }
+
+
+def test_asymgemm_device_code_naming_cute_stays_kernel() -> None:
+    # The negative: CuTe names other than the host-side enum still claim their lines.
+    source = b"""\
+template <typename T>
+struct Traits {
+    using Atom = cute::SM90_64x64x16_F32BF16BF16_SS<cute::GMMA::Major::K, cute::GMMA::Major::K>;
+};
+"""
+    assert _rules("asym_gemm/include/traits.cuh", source) == {"cutlass.cpp"}
