@@ -176,3 +176,109 @@ struct Traits {
 };
 """
     assert _rules("asym_gemm/include/traits.cuh", source) == {"cutlass.cpp"}
+
+
+# -- Ascend/fbgemm-ascend: Ascend C operators (op_kernel/ and op_host/) -------------------------
+
+
+def test_fbgemm_ascend_kernel_class_state_is_kernel_code() -> None:
+    # src/tbe_training/.../op_kernel/split_embedding_kernel_pattern.h: the __aicore__ methods
+    # were kernel lines, the pipe, queues and global tensors they work on were not (97 kernel
+    # lines for 135 by hand, out of range). Plain shape fields stay as they were.
+    source = b"""\
+#include "common.h"
+
+class EmbeddingPattern {
+public:
+    __aicore__ inline EmbeddingPattern(Args& args, TPipe* pipeIn)
+    {
+        pipe = pipeIn;
+        weightsGT.SetGlobalBuffer((__gm__ float*)args.weights);
+    }
+
+protected:
+    int64_t rows;
+    int64_t dim;
+    TPipe* pipe;
+    TQue<TPosition::VECIN, 1> queIn;
+    TQue<TPosition::VECOUT, 1> queOut;
+    GlobalTensor<float> weightsGT;
+    GlobalTensor<int64_t> indicesGT;
+};
+"""
+    assert _rules("op_kernel/embedding_pattern.h", source) == {
+        "ascend.aicore-kernel",
+        "ascend.kernel-types",
+    }
+    assert _layers("op_kernel/embedding_pattern.h", source) == {
+        "kernel": 10,
+        "portable": 7,
+    }
+
+
+def test_fbgemm_ascend_kernel_argument_header_is_kernel_code() -> None:
+    # op_kernel/common.h and structure/args_struct.h: no __aicore__, only the Ascend C header,
+    # constants and the GM_ADDR argument struct the kernels unpack. Before, portable.
+    source = b"""\
+#ifndef OP_COMMON_H
+#define OP_COMMON_H
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int DATA_ALIGN_BYTES = 32;
+
+struct Args {
+    GM_ADDR weights;
+    GM_ADDR offsets;
+    GM_ADDR out;
+    GM_ADDR tiling;
+};
+#endif
+"""
+    assert _rules("op_kernel/common.h", source) == {"ascend.kernel-types"}
+    assert _layers("op_kernel/common.h", source) == {"kernel": 4, "portable": 8}
+
+
+def test_fbgemm_ascend_tensor_names_without_ascend_c_are_portable() -> None:
+    # The negative: a project's own GlobalTensor class in a file without Ascend C.
+    source = b"""\
+class GlobalTensor {
+public:
+    int rank = 0;
+};
+GlobalTensor make_tensor();
+"""
+    assert _layers("src/tensor.h", source) == {"portable": 5}
+
+
+def test_fbgemm_ascend_operator_build_scripts_name_the_soc() -> None:
+    # src/sparse_ops/offsets_range/v220/run.sh lists the AI cores it builds for, and
+    # src/custom_op_template/op_kernel/CMakeLists.txt passes bisheng options through CANN's
+    # CMake functions. Before, both were portable.
+    script = b"""\
+#!/bin/bash
+set -e
+source "${WORK_DIR}/../../../scripts/op_builder_utils.sh"
+VALID_AI_CORES=(
+    "ai_core-Ascend910B1"
+    "ai_core-Ascend910B4"
+)
+build_and_install_operator "$WORK_DIR" "offsets_range"
+"""
+    assert _layers("src/sparse_ops/offsets_range/v220/run.sh", script) == {
+        "vendor-path": 2,
+        "portable": 5,
+    }
+    cmake = b"""\
+npu_op_kernel_options(ascendc_kernels ALL OPTIONS "--cce-long-call=true")
+if (ENABLE_CATLASS AND ASCEND_COMPUTE_UNIT STREQUAL "ascend950")
+    add_definitions(-DUSE_CATLASS)
+endif()
+"""
+    assert _rules("src/custom_op_template/op_kernel/CMakeLists.txt", cmake) == {
+        "build.ascend-cann"
+    }
+    assert _layers("src/custom_op_template/op_kernel/CMakeLists.txt", cmake) == {
+        "vendor-path": 2,
+        "portable": 2,
+    }
