@@ -62,6 +62,60 @@ inline void fail() {
     assert "cuda.ptx-asm" in _rules("fail.cuh", source)
 
 
+def test_onevpl_c_for_metal_helpers_and_kernels_are_kernel_code() -> None:
+    # _studio/mfx_lib/genx/mctf/include/genx_sd_common.h and src/genx_sd.cpp: _GENX_ helpers on
+    # matrix<> registers and an extern "C" _GENX_MAIN_ kernel. Before, the whole genx/ tree
+    # was portable.
+    source = b"""\
+#include <cm/cm.h>
+#include <cm/cmtl.h>
+
+_GENX_ inline
+matrix<ushort, 2, 2> Mean2x2(matrix<uchar, 4, 4> block)
+{
+    matrix<ushort, 2, 2> mean = 0;
+    mean(0, 0) = cm_sum<ushort>(block.select<2, 1, 2, 1>(0, 0));
+    mean(1, 1) = cm_sum<ushort>(block.select<2, 1, 2, 1>(2, 2));
+    return mean >>= 2;
+}
+
+extern "C" _GENX_MAIN_
+void SpatialDispersion(SurfaceIndex src, SurfaceIndex out)
+{
+    matrix<uchar, 4, 4> block;
+    read(src, get_thread_origin_x() * 4, get_thread_origin_y() * 4, block);
+    write(out, 0, 0, Mean2x2(block));
+}
+"""
+    assert _rules("genx/mctf/src/genx_sd.cpp", source) == {"sycl.cm-kernel"}
+    assert _layers("genx/mctf/src/genx_sd.cpp", source) == {"kernel": 15, "portable": 2}
+
+
+def test_onevpl_c_for_metal_runtime_is_vendor_path() -> None:
+    # _studio/shared/src/cm_mem_copy.cpp: the host opens the CM runtime, loads the program and
+    # enqueues the copy kernel. A member named m_pCmDevice alone is not the API.
+    source = b"""\
+#include "cm_mem_copy.h"
+
+int CopyWrapper::Initialize(void* display, unsigned version)
+{
+    CmDevice* device = nullptr;
+    int res = CreateCmDevice(device, version, display);
+    if (res != 0)
+        return res;
+    m_pCmDevice = device;
+    CmProgram* program = nullptr;
+    res = m_pCmDevice->LoadProgram(kCopyIsa, sizeof(kCopyIsa), program);
+    return res;
+}
+"""
+    assert _rules("shared/src/cm_mem_copy.cpp", source) == {"sycl.cm-runtime"}
+    assert _layers("shared/src/cm_mem_copy.cpp", source) == {
+        "vendor-path": 3,
+        "portable": 9,
+    }
+
+
 # -- TheHiddenObserver/statgpu: CUDA C handed to CuPy ------------------------------------------
 
 
