@@ -336,3 +336,57 @@ endif()
         "vendor-path": 2,
         "portable": 2,
     }
+
+
+# -- LeiWang1999/tvm_gpu_gemm: TVM schedules for NVIDIA tensor cores ----------------------------
+
+
+def test_tvm_printed_prim_func_with_its_import_commented_is_a_kernel() -> None:
+    # progress/*/20.tensorize.py: mod.script() written to a file, which opens with the import as
+    # a comment. Before, tvm.prim-func required the import and the dumps were portable.
+    source = b"""\
+# from tvm.script import tir as T
+@T.prim_func
+def func(A: T.Buffer[(1024, 16), "float16"], C: T.Buffer[(1024, 16), "float32"]):
+    # function attr dict
+    T.func_attr({"global_symbol": "main", "tir.noalias": True})
+    A_frag = T.alloc_buffer([1024, 16], dtype="float16", scope="wmma.matrix_a")
+    for bx in T.thread_binding(64, thread="blockIdx.x"):
+        for i in T.serial(16):
+            C[bx * 16 + i, 0] = T.cast(A_frag[bx * 16 + i, 0], "float32")
+"""
+    assert _layers("progress/tricky_wmma/20.tensorize.py", source) == {"kernel": 7}
+
+
+def test_tvm_te_schedule_staging_in_wmma_scopes_is_vendor_path() -> None:
+    # schedule/wmma/tensorexpression_tensorize_wmma/fp16_wmma_m4096n4096k4096_nt.py: operands
+    # cached in the wmma.* scopes before tensorizing. Before, portable.
+    source = b"""\
+import tvm
+from tvm import te
+
+
+def schedule(s, A, B, C):
+    AS = s.cache_read(A, "shared", [C])
+    AF = s.cache_read(AS, "wmma.matrix_a", [C])
+    BF = s.cache_read(s.cache_read(B, "shared", [C]), "wmma.matrix_b", [C])
+    CF = s.cache_write(C, "wmma.accumulator")
+    return AF, BF, CF
+"""
+    assert _rules("schedule/wmma/gemm_nt.py", source) == {"tvm.cuda-scope"}
+    assert _layers("schedule/wmma/gemm_nt.py", source) == {
+        "vendor-path": 3,
+        "portable": 5,
+    }
+
+
+def test_tvm_shared_scope_schedule_stays_portable() -> None:
+    # The negative: a shared-memory stage names no vendor's fragment.
+    source = b"""\
+import tvm
+
+
+def schedule(s, A, C):
+    return s.cache_read(A, "shared", [C])
+"""
+    assert _layers("schedule/gemm_nt.py", source) == {"portable": 3}
