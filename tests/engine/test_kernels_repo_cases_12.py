@@ -159,6 +159,31 @@ def get_kernel(cp):
     }
 
 
+def test_statgpu_branch_on_is_cuda_is_vendor_path() -> None:
+    # statgpu/survival/_cox.py (commit 2e0d0a6): the Triton fast path is taken only when the
+    # coefficients sit on a CUDA device. Before, Python's tensor.is_cuda was read by no rule
+    # (only C++'s is_cuda()); the negated check, the CPU branch, stays portable.
+    source = b"""\
+import os
+
+
+def grad_hess(beta, exact):
+    if exact and (
+        os.environ.get("STATGPU_EFRON_TRITON", "0") == "1"
+        and beta.is_cuda
+    ):
+        return triton_grad_hess(beta)
+    if not beta.is_cuda:
+        return numpy_grad_hess(beta)
+    return torch_grad_hess(beta)
+"""
+    assert _rules("statgpu/survival/_cox.py", source) == {"torch.is-cuda"}
+    assert _layers("statgpu/survival/_cox.py", source) == {
+        "vendor-path": 1,
+        "portable": 9,
+    }
+
+
 def test_statgpu_triton_kernel_defined_behind_a_guarded_import_counts() -> None:
     # statgpu/survival/_cox_efron_triton.py (checked right before any fix): the @triton.jit
     # kernel sits in a try block under `if _triton is not None`; the kernel is counted, the
@@ -390,3 +415,30 @@ def schedule(s, A, C):
     return s.cache_read(A, "shared", [C])
 """
     assert _layers("schedule/gemm_nt.py", source) == {"portable": 3}
+
+
+# -- Cases checked right before any fix --------------------------------------------------------
+
+
+def test_sycl_single_task_lambda_is_its_kernel_line() -> None:
+    # pjordanandrsn/grouped-nf4-gemm sycl/hello_sycl.cpp: the one-line parallel_for lambda is
+    # the kernel; the queue, buffers and accessors are SYCL host code.
+    source = b"""\
+#include <sycl/sycl.hpp>
+#include <vector>
+
+int main() {
+  sycl::queue q;
+  std::vector<float> a(64, 1.f), c(64);
+  {
+    sycl::buffer<float> ba(a.data(), 64), bc(c.data(), 64);
+    q.submit([&](sycl::handler &h) {
+      sycl::accessor A(ba, h, sycl::read_only);
+      sycl::accessor C(bc, h, sycl::write_only);
+      h.parallel_for(sycl::range<1>(64), [=](sycl::id<1> i) { C[i] = A[i] * 2.f; });
+    });
+  }
+  return c[0] == 2.f ? 0 : 1;
+}
+"""
+    assert _layers("sycl/hello_sycl.cpp", source)["kernel"] == 1
