@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
-
 # -- cyew3/oneVPL-intel-gpu: Intel's media runtime, x86 atomics and C for Metal kernels ---------
 
 
@@ -110,10 +109,7 @@ int CopyWrapper::Initialize(void* display, unsigned version)
 }
 """
     assert _rules("shared/src/cm_mem_copy.cpp", source) == {"sycl.cm-runtime"}
-    assert _layers("shared/src/cm_mem_copy.cpp", source) == {
-        "vendor-path": 3,
-        "portable": 9,
-    }
+    assert _layers("shared/src/cm_mem_copy.cpp", source) == {"vendor-path": 3, "portable": 9}
 
 
 # -- TheHiddenObserver/statgpu: CUDA C handed to CuPy ------------------------------------------
@@ -150,9 +146,7 @@ void group_sum(
 def get_kernel(cp):
     return cp.RawKernel(_KERNEL, "group_sum")
 """
-    assert _rules("statgpu/survival/_group_sum_kernel.py", source) == {
-        "cupy.raw-kernel"
-    }
+    assert _rules("statgpu/survival/_group_sum_kernel.py", source) == {"cupy.raw-kernel"}
     assert _layers("statgpu/survival/_group_sum_kernel.py", source) == {
         "kernel": 16,
         "portable": 5,
@@ -178,10 +172,7 @@ def grad_hess(beta, exact):
     return torch_grad_hess(beta)
 """
     assert _rules("statgpu/survival/_cox.py", source) == {"torch.is-cuda"}
-    assert _layers("statgpu/survival/_cox.py", source) == {
-        "vendor-path": 1,
-        "portable": 9,
-    }
+    assert _layers("statgpu/survival/_cox.py", source) == {"vendor-path": 1, "portable": 9}
 
 
 def test_statgpu_triton_kernel_defined_behind_a_guarded_import_counts() -> None:
@@ -289,10 +280,7 @@ protected:
         "ascend.aicore-kernel",
         "ascend.kernel-types",
     }
-    assert _layers("op_kernel/embedding_pattern.h", source) == {
-        "kernel": 10,
-        "portable": 7,
-    }
+    assert _layers("op_kernel/embedding_pattern.h", source) == {"kernel": 10, "portable": 7}
 
 
 def test_fbgemm_ascend_kernel_argument_header_is_kernel_code() -> None:
@@ -354,9 +342,7 @@ if (ENABLE_CATLASS AND ASCEND_COMPUTE_UNIT STREQUAL "ascend950")
     add_definitions(-DUSE_CATLASS)
 endif()
 """
-    assert _rules("src/custom_op_template/op_kernel/CMakeLists.txt", cmake) == {
-        "build.ascend-cann"
-    }
+    assert _rules("src/custom_op_template/op_kernel/CMakeLists.txt", cmake) == {"build.ascend-cann"}
     assert _layers("src/custom_op_template/op_kernel/CMakeLists.txt", cmake) == {
         "vendor-path": 2,
         "portable": 2,
@@ -399,10 +385,7 @@ def schedule(s, A, B, C):
     return AF, BF, CF
 """
     assert _rules("schedule/wmma/gemm_nt.py", source) == {"tvm.cuda-scope"}
-    assert _layers("schedule/wmma/gemm_nt.py", source) == {
-        "vendor-path": 3,
-        "portable": 5,
-    }
+    assert _layers("schedule/wmma/gemm_nt.py", source) == {"vendor-path": 3, "portable": 5}
 
 
 def test_tvm_shared_scope_schedule_stays_portable() -> None:
