@@ -978,14 +978,20 @@ def _call_argument_string(
         end = src.strings.argument_end(start, value=not m.group().rstrip().endswith("("))
         if start < end:
             # The string literals starting inside the arguments, as line spans (inlined
-            # ``Source.span``: a file may hold a call per line).
+            # ``Source.span``: a file may hold a call per line), less the blank and comment
+            # lines of the program they hold.
             for k in range(bisect_left(string_starts, start), bisect_left(string_starts, end)):
                 s, e = strings[k]
-                yield bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
+                first, last = bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
+                if first == last:
+                    yield first, last
+                else:
+                    yield from _program_lines(src, first, last)
             names.update(_NAME.findall(masked, start, end))
             scanned = end
     if names:
-        yield from src.strings.assigned_strings(names)
+        for first, last in src.strings.assigned_strings(names):
+            yield from _program_lines(src, first, last)
 
 
 # `#[cfg(` opening a line, up to a `feature =` just before the literal; `not(` anywhere
