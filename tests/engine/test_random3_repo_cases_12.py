@@ -1,0 +1,64 @@
+"""Cases from repositories drawn at random from a pool of GPU repositories (issue 27, lane random3).
+
+The pool (/work/pool-h39.txt, 96 public GPU repositories) was put in a random order with
+``random.seed("h39-pool")`` before anyone read them; this lane took positions 25-36:
+edvn0/VkGPGPU, LuisaGroup/Psycles, NVIDIA/cuda-samples, vicgalle/metal-sci-kernels,
+microsoft/DirectXShaderCompiler, leggedrobotics/elevation_mapping_cupy,
+microsoft/triton-shared, SC-SGS/Distributed_GPU_LSH_using_SYCL, internaut/ogles_gpgpu and
+ROCm/roc-optiq. Two were skipped: Hong-agent/K100LC-kernels (no snapshot) and
+GPGPUCourse/GPGPUTasks2023 (its default branch holds only a README and a licence, no file
+lockin counts). Fifteen files of each were drawn with ``random.Random("owner/name")`` over
+every file lockin counts and labelled before any fix, with the files lockin calls
+non-portable and GPU-looking files it calls portable. Each snippet is a small rewrite, in our
+own words, of a pattern found in the repository its test names; the expected layers are what
+a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- NVIDIA/cuda-samples: the CUDA toolkit's own samples ------------------------------------
+
+
+def test_cuda_samples_nvvm_ir_marking_its_kernel_by_metadata_is_kernel_code() -> None:
+    # Samples/7_libNVVM/cuda-shared-memory/extern_shared_memory.ll and uvmlite/uvmlite64.ll:
+    # NVVM IR for libNVVM, its kernels named in !nvvm.annotations (no ptx_kernel calling
+    # convention, no llvm.nvvm intrinsic) and the module built for the NVPTX triple.
+    source = b"""\
+; a kernel storing into extern shared memory
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@buf = external addrspace(3) global [0 x i32]
+
+define void @fill() {
+entry:
+  %p = getelementptr [0 x i32], [0 x i32] addrspace(3)* @buf, i64 0, i64 0
+  store i32 7, i32 addrspace(3)* %p
+  ret void
+}
+
+!nvvm.annotations = !{!0}
+!0 = !{void ()* @fill, !"kernel", i32 1}
+"""
+    assert _rules("Samples/7_libNVVM/shared/extern_shared_memory.ll", source) == {
+        "cuda.llvm-ir-kernel"
+    }
+    assert _layers("Samples/7_libNVVM/shared/extern_shared_memory.ll", source) == {"kernel": 11}
+
+
+def test_cuda_samples_llvm_ir_for_the_host_stays_portable() -> None:
+    # The negative: a module for x86-64 with ordinary metadata is no GPU code.
+    source = b"""\
+target triple = "x86_64-unknown-linux-gnu"
+
+define i32 @add(i32 %a, i32 %b) {
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"wchar_size", i32 4}
+"""
+    assert _layers("test/add.ll", source) == {"portable": 7}
