@@ -62,3 +62,42 @@ define i32 @add(i32 %a, i32 %b) {
 !0 = !{i32 1, !"wchar_size", i32 4}
 """
     assert _layers("test/add.ll", source) == {"portable": 7}
+
+
+# -- ROCm/roc-optiq: a profile viewer on ImGui and Vulkan ------------------------------------
+
+
+def test_roc_optiq_sphinx_author_naming_the_vendor_is_no_vendor_check() -> None:
+    # docs/conf.py: the Sphinx project's author and copyright name the company; nothing
+    # compares a device's vendor string with them. Before, the author line was an AMD-only path.
+    source = b"""\
+html_theme = "rocm_docs_theme"
+project = "ROCm Optiq (Beta)"
+author = "Advanced Micro Devices, Inc."
+copyright = "Copyright (c) 2026 Advanced Micro Devices, Inc. All rights reserved."
+"""
+    assert _layers("docs/conf.py", source) == {"portable": 4}
+
+
+def test_package_metadata_naming_nvidia_is_no_vendor_check() -> None:
+    # The same for setup.py keywords and an assignment of the NVIDIA name (the docs of
+    # NVIDIA's own projects).
+    source = b"""\
+from setuptools import setup
+
+__author__ = "NVIDIA Corporation"
+setup(name="tool", author="NVIDIA Corporation", maintainer="Intel(R) Corporation")
+"""
+    assert _layers("setup.py", source) == {"portable": 3}
+
+
+def test_device_vendor_comparison_stays_a_vendor_path() -> None:
+    # The negative: a branch on the vendor string a device reports.
+    source = b"""\
+def local_size(device, max_group):
+    if device.vendor == "Advanced Micro Devices, Inc.":
+        return max_group
+    author = device.vendor
+    return 1
+"""
+    assert _rules("clip/dip/params.py", source) == {"opencl.amd-vendor-check"}
