@@ -101,3 +101,47 @@ def local_size(device, max_group):
     return 1
 """
     assert _rules("clip/dip/params.py", source) == {"opencl.amd-vendor-check"}
+
+
+# -- vicgalle/metal-sci-kernels: Metal kernels evolved by language models --------------------
+
+
+def test_metal_sci_kernels_requirement_on_pyobjc_metal_is_vendor_path() -> None:
+    # requirements.txt: the harness drives Metal from Python through PyObjC's Metal framework
+    # binding, which exists on macOS only.
+    source = b"""\
+numpy>=1.26
+pyobjc-framework-Metal>=10.0
+pyobjc-framework-MetalPerformanceShaders
+matplotlib
+"""
+    assert _rules("requirements.txt", source) == {"deps.coreml-wheel"}
+    assert _layers("requirements.txt", source) == {"vendor-path": 2, "portable": 2}
+
+
+def test_pyobjc_requirement_without_metal_stays_portable() -> None:
+    # The negative: PyObjC's Cocoa binding draws windows, no GPU.
+    source = b"""\
+pyobjc-framework-Cocoa>=10.0
+pyobjc-core
+"""
+    assert _layers("requirements.txt", source) == {"portable": 2}
+
+
+def test_metal_sci_kernels_candidate_kernel_file_is_kernel_code() -> None:
+    # results/*/best.metal: every line but the include and the namespace is the kernel; a
+    # checked-right case, the counts in range.
+    source = b"""\
+#include <metal_stdlib>
+using namespace metal;
+
+kernel void heat_step(device const float *u_in  [[buffer(0)]],
+                      device       float *u_out [[buffer(1)]],
+                      constant uint      &nx    [[buffer(2)]],
+                      uint2 gid [[thread_position_in_grid]]) {
+    uint i = gid.x;
+    uint j = gid.y;
+    u_out[j * nx + i] = 0.25f * (u_in[j * nx + i - 1] + u_in[j * nx + i + 1]);
+}
+"""
+    assert _layers("results/heat2d/best.metal", source) == {"kernel": 10}
