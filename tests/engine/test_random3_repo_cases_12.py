@@ -145,3 +145,49 @@ kernel void heat_step(device const float *u_in  [[buffer(0)]],
 }
 """
     assert _layers("results/heat2d/best.metal", source) == {"kernel": 10}
+
+
+# -- edvn0/VkGPGPU: a Vulkan compute and rendering engine -------------------------------------
+
+
+def test_vkgpgpu_cmake_requiring_vulkan_is_vendor_path() -> None:
+    # CMakeLists.txt and Core/CMakeLists.txt: the build finds the Vulkan SDK and links its
+    # loader; the same project's host code (vkCreateInstance...) was already vendor-path.
+    source = b"""\
+cmake_minimum_required(VERSION 3.21)
+project(VkGPGPU)
+find_package(Vulkan REQUIRED)
+
+add_library(Core STATIC src/Device.cpp)
+target_link_libraries(Core PUBLIC fmt::fmt glfw
+    Vulkan::Vulkan)
+if(Vulkan_GLSLC_EXECUTABLE)
+  message(STATUS "compiling shaders with ${Vulkan_GLSLC_EXECUTABLE}")
+endif()
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.cmake-vulkan"}
+    # The lines naming Vulkan; testing for the SDK's shader compiler is a choice the build
+    # makes, no requirement.
+    assert _layers("CMakeLists.txt", source) == {"vendor-path": 2, "portable": 7}
+
+
+def test_cmake_without_vulkan_stays_portable() -> None:
+    # The negative: Reflection/CMakeLists.txt's other libraries, and a test for the SDK that
+    # only reports it.
+    source = b"""\
+add_library(Reflection src/Reflector.cpp)
+target_link_libraries(Reflection fmt::fmt spirv-cross-core)
+if(Vulkan_FOUND)
+  message(STATUS "Vulkan found: ${Vulkan_LIBRARIES}")
+endif()
+"""
+    assert _layers("Reflection/CMakeLists.txt", source) == {"portable": 5}
+
+
+def test_meson_vulkan_dependency_is_vendor_path() -> None:
+    source = b"""\
+project('viewer', 'cpp')
+vk = dependency('vulkan')
+executable('viewer', 'main.cpp', dependencies: [vk])
+"""
+    assert _rules("meson.build", source) == {"build.cmake-vulkan"}
