@@ -191,3 +191,75 @@ vk = dependency('vulkan')
 executable('viewer', 'main.cpp', dependencies: [vk])
 """
     assert _rules("meson.build", source) == {"build.cmake-vulkan"}
+
+
+# -- internaut/ogles_gpgpu: GPGPU on OpenGL ES 2.0 fragment shaders ---------------------------
+
+
+def test_ogles_gpgpu_fragment_shader_inside_a_stringizing_macro_is_kernel_code() -> None:
+    # common/proc/multipass/gauss_pass.cpp: the shader is written bare inside OG_TO_STR(...)
+    # (`#define OG_TO_STR(x) #x` in macros.h); the filter's C++ below it is host code. Before,
+    # the whole file was portable.
+    source = b"""\
+#include "blur_pass.h"
+
+using namespace ogles_gpgpu;
+
+const char *BlurPass::fshaderSrc = OG_TO_STR(
+precision mediump float;
+
+uniform sampler2D uInputTex;
+uniform float uPxD;
+varying vec2 vTexCoord;
+void main() {
+    vec4 c = texture2D(uInputTex, vTexCoord);
+    vec4 l = texture2D(uInputTex, vTexCoord - vec2(uPxD, 0.0));
+    vec4 r = texture2D(uInputTex, vTexCoord + vec2(uPxD, 0.0));
+    gl_FragColor = 0.25 * (l + r) + 0.5 * c;
+}
+);
+
+int BlurPass::init(int inW, int inH) {
+    createFBO();
+    filterInit(fshaderSrc);
+    return 1;
+}
+"""
+    assert _rules("ogles_gpgpu/common/proc/blur_pass.cpp", source) == {"vulkan.glsl-stringified"}
+    # The shader's ten lines and the line opening the macro.
+    assert _layers("ogles_gpgpu/common/proc/blur_pass.cpp", source) == {"kernel": 11, "portable": 8}
+
+
+def test_gpuimage_style_shader_string_macro_in_objective_c_is_kernel_code() -> None:
+    # The same idiom as GPUImage's SHADER_STRING, a vertex shader in an Objective-C file.
+    source = b"""\
+NSString *const kPassthroughVertex = SHADER_STRING
+(
+ attribute vec4 position;
+ attribute vec4 inputTextureCoordinate;
+ varying vec2 textureCoordinate;
+ void main()
+ {
+     gl_Position = position;
+     textureCoordinate = inputTextureCoordinate.xy;
+ }
+);
+"""
+    assert _rules("framework/Source/PassthroughFilter.m", source) == {"vulkan.glsl-stringified"}
+
+
+def test_ogles_gpgpu_host_proc_without_shader_stays_portable() -> None:
+    # common/proc/base/procbase.cpp: the OpenGL ES calls that run the shaders are host code
+    # lockin leaves portable (OpenGL is no compute API it counts); a checked-right case.
+    source = b"""\
+void ProcBase::setOutputSize(float scaleOrW, float h) {
+    if (h <= 0) {
+        procParamOutScale = scaleOrW;
+    } else {
+        procParamOutW = (int)scaleOrW;
+        procParamOutH = (int)h;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo->getId());
+}
+"""
+    assert _layers("ogles_gpgpu/common/proc/base/procbase.cpp", source) == {"portable": 9}
