@@ -18,6 +18,143 @@ from __future__ import annotations
 
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- LuisaGroup/Psycles: Blender Cycles rewritten on the LuisaCompute DSL ---------------------
+
+
+def test_psycles_luisa_kernel_lambda_is_kernel_code() -> None:
+    # src/luisa/path_tracer_scene.cpp: a Kernel2D written as a C++ lambda over the DSL's
+    # types (UInt2, Float3) and control flow ($if); LuisaCompute compiles it for its CUDA,
+    # DirectX, Metal or CPU back end. The host function compiling and dispatching it is not
+    # kernel code. Before, the file was portable.
+    source = b"""#include <luisa/dsl/sugar.h>
+
+void Scene::precompute_sky(Stream &stream) {
+    Kernel2D precompute = [&](ImageFloat table, Float elevation) noexcept {
+        UInt2 coord = dispatch_id().xy();
+        Float3 xyz = make_float3(0.0f);
+        $if (coord.x == 0u) {
+            xyz = make_float3(elevation);
+        };
+        table.write(coord, make_float4(xyz, 1.0f));
+    };
+    auto shader = _device.compile(precompute);
+    stream << shader(_table, 0.5f).dispatch(512u, 128u);
+}
+"""
+    assert _rules("src/luisa/path_tracer_scene.cpp", source) == {"portable-gpu.luisa-kernel"}
+    assert _layers("src/luisa/path_tracer_scene.cpp", source) == {"kernel": 8, "portable": 5}
+
+
+def test_psycles_luisa_dsl_helper_method_is_kernel_code() -> None:
+    # src/luisa/heterogeneous_volume_reservoir.cpp: a method the kernels call while they are
+    # traced, its $if/$else building device-side branches on DSL values.
+    source = b"""#include "volume_reservoir.h"
+
+#include <luisa/dsl/sugar.h>
+
+namespace psycles::luisa_backend {
+
+void VolumeReservoir::add(Float weight) noexcept {
+    $if (weight > 0.0f) {
+        _total += weight;
+        $if (_random <= weight / _total) {
+            _random /= weight / _total;
+        }
+        $else {
+            _random = (_random - weight / _total) / (1.0f - weight / _total);
+        };
+    };
+}
+
+}// namespace psycles::luisa_backend
+"""
+    assert _layers("src/luisa/volume_reservoir.cpp", source) == {"kernel": 11, "portable": 4}
+
+
+def test_psycles_dsl_function_typed_only_in_its_signature_is_kernel_code() -> None:
+    # include/psycles/luisa/camera_sampling.h: helpers over DSL values whose bodies use
+    # `auto`; the constexpr host helper over plain floats beside them stays portable.
+    source = b"""\
+#include <luisa/dsl/sugar.h>
+
+namespace psycles::luisa_backend::camera_sampling {
+
+[[nodiscard]] inline luisa::compute::Float2 clip_range(
+    luisa::compute::Float near_clip,
+    luisa::compute::Float far_clip) noexcept {
+    const auto scale = luisa::compute::max(near_clip, 1.0e-20f);
+    return luisa::compute::make_float2(near_clip / scale, far_clip / scale);
+}
+
+[[nodiscard]] constexpr float aspect_span(float scale, float aspect) noexcept {
+    return scale * aspect;
+}
+
+}// namespace psycles::luisa_backend::camera_sampling
+"""
+    assert _rules("include/psycles/luisa/camera_sampling.h", source) == {
+        "portable-gpu.luisa-function"
+    }
+    assert _layers("include/psycles/luisa/camera_sampling.h", source) == {
+        "kernel": 6,
+        "portable": 6,
+    }
+
+
+def test_psycles_dsl_method_through_the_projects_luisa_headers_is_kernel_code() -> None:
+    # src/luisa/heterogeneous_volume_reservoir.cpp and heterogeneous_volume_collision.cpp:
+    # the DSL reached through the project's own include/psycles/luisa/ headers, and a method
+    # named with its class whose DSL type is only its return type.
+    source = b"""\
+#include <psycles/luisa/volume_reservoir.h>
+
+namespace psycles::luisa_backend {
+
+Bool VolumeReservoir::empty() const noexcept {
+    return _total_weight == 0.0f;
+}
+
+}// namespace psycles::luisa_backend
+"""
+    assert _layers("src/luisa/volume_reservoir.cpp", source) == {"kernel": 3, "portable": 3}
+
+
+def test_psycles_scene_geometry_without_dsl_stays_portable() -> None:
+    # src/luisa/path_tracer_scene_geometry.cpp: host-side bounds and sweeps over plain floats,
+    # in the same namespace; no DSL value, so portable. A checked-right case.
+    source = b"""namespace psycles::luisa_backend::detail {
+
+struct Bounds {
+    float min[3];
+    float max[3];
+};
+
+bool overlap(const Bounds &a, const Bounds &b) noexcept {
+    for (int i = 0; i < 3; ++i) {
+        if (a.max[i] < b.min[i] || b.max[i] < a.min[i]) { return false; }
+    }
+    return true;
+}
+
+}// namespace psycles::luisa_backend::detail
+"""
+    assert _layers("src/luisa/path_tracer_scene_geometry.cpp", source) == {"portable": 12}
+
+
+def test_float_and_bool_types_outside_luisa_stay_portable() -> None:
+    # The negative: a C library with its own Float and Bool typedefs, no LuisaCompute.
+    source = b"""typedef double Float;
+typedef int Bool;
+
+Float scale(Float x, Bool twice) {
+    Float y = x;
+    if (twice) { y = 2.0 * x; }
+    return y;
+}
+"""
+    assert _layers("src/numeric.c", source) == {"portable": 7}
+
+
 # -- NVIDIA/cuda-samples: the CUDA toolkit's own samples ------------------------------------
 
 
