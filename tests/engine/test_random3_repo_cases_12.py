@@ -400,3 +400,49 @@ void ProcBase::setOutputSize(float scaleOrW, float h) {
 }
 """
     assert _layers("ogles_gpgpu/common/proc/base/procbase.cpp", source) == {"portable": 9}
+
+
+# -- checked right, and hard: pinned as they stand -----------------------------------------
+
+
+def test_triton_shared_mlir_test_of_the_triton_dialect_stays_portable() -> None:
+    # microsoft/triton-shared test/Conversion/TritonToLinalg/*.mlir: Triton IR lowered to
+    # linalg for the CPU by the project's own passes; no vendor target in it.
+    source = b"""\
+// RUN: triton-shared-opt --triton-to-linalg %s | FileCheck %s
+module {
+  tt.func @kernel(%a : !tt.ptr<f32>, %n : i32) {
+    %0 = tt.splat %a : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+}
+// CHECK-LABEL: func.func @kernel(
+"""
+    assert _layers("test/Conversion/TritonToLinalg/splat.mlir", source) == {"portable": 6}
+
+
+def test_sycl_lsh_parallel_for_lambda_is_kernel_and_its_queue_host_code() -> None:
+    # SC-SGS/Distributed_GPU_LSH_using_SYCL src/sycl_lsh/detail/hashing/entropy_based.cpp: the
+    # lambda given to parallel_for is the kernel; the submission around it is SYCL host code.
+    source = b"""\
+#include "sycl/sycl.hpp"
+
+void hash_values(sycl::queue &queue, const float *data, const float *pool, float *out,
+                 std::size_t functions, std::size_t points, std::size_t dims) {
+    queue.submit([&](sycl::handler &cgh) {
+        cgh.parallel_for(sycl::range<2>{ functions, points }, [=](sycl::item<2> item) {
+            const std::size_t f = item.get_id(0);
+            const std::size_t i = item.get_id(1);
+            float value = 0.0f;
+            for (std::size_t d = 0; d < dims; ++d) {
+                value += data[d * points + i] * pool[f * dims + d];
+            }
+            out[f * points + i] = value;
+        });
+    });
+    queue.wait_and_throw();
+}
+"""
+    layers = _layers("src/sycl_lsh/detail/hashing/entropy_based.cpp", source)
+    assert 8 <= layers["kernel"] <= 10
+    assert layers["vendor-path"] >= 2
