@@ -33,9 +33,13 @@ def matchable(path: str) -> str:
 #: Vendored and generated-by-tooling trees: someone else's code, not the team's lock-in.
 DEFAULT_EXCLUDES: tuple[str, ...] = (
     "third_party/",
+    # Spelled with a hyphen as often (GitHub linguist's vendor list matches both).
+    "third-party/",
     "vendor/",
     "external/",
     "node_modules/",
+    # A committed virtualenv or interpreter tree: installed packages, none of them the team's.
+    "site-packages/",
     # Jupyter's autosaved copy of each notebook beside it: counted, every notebook twice.
     ".ipynb_checkpoints/",
     ".git/",

@@ -19,6 +19,8 @@ from tests.cli.gitrepo import git, init, write
     "path",
     [
         "third_party/cutlass/include/gemm.h",
+        "third-party/LlamaFactory/src/train.py",
+        "venv/lib/python3.10/site-packages/torch/cuda/__init__.py",
         "src/vendor/lib.cu",
         "external/x.cpp",
         "web/node_modules/a/index.js",
