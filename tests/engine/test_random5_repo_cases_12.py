@@ -115,6 +115,53 @@ void va_kernel(float* a, const float* b, int n) {
     assert _layers("pipeline/cpu_bench.py", cpu) == {"portable": 2}
 
 
+# -- goldbar123467/openttd-cuda-rl and NoxxGames/LiberPrimus-GPU: "cuda" as a name ------------
+
+
+def test_openttd_dependency_lock_keyed_by_tool_is_no_device() -> None:
+    # tests/project/traceability/test_v1_dependency_cache.py: a lock file's host versions, one
+    # of them CUDA's. Before, "cuda" was a device string.
+    source = b"""\
+def make_lock(profile):
+    return {
+        "profile_id": profile,
+        "host": {
+            "python": "3.12",
+            "cuda": "13.0.88",
+            "gpu_cc": "12.0",
+        },
+    }
+"""
+    assert _layers("tests/test_v1_dependency_cache.py", source) == {"portable": 9}
+
+
+def test_liberprimus_build_folder_joined_with_the_path_operator() -> None:
+    # python/libreprimus/cuda_kernel/run_records.py: the test binary CMake builds under a
+    # folder named cuda. Before, each join was a device string.
+    source = b"""\
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+SCHEMA_DIR = ROOT / "schemas" / "cuda"
+
+
+def binary_path(build_dir: Path) -> Path:
+    return build_dir / "cuda" / "tests" / "Debug" / "shift_score_test.exe"
+"""
+    assert _layers("python/libreprimus/cuda_kernel/run_records.py", source) == {"portable": 5}
+
+
+def test_dict_value_and_default_device_still_count() -> None:
+    # The negatives' other side (goldbar123467/openttd-cuda-rl's run_m22_training.py): a
+    # dict's value, and a default argument, name the device the code runs on.
+    source = b"""\
+def config(seed, device: str = "cuda"):
+    return {"seed": seed, "device": "cuda:0"}
+"""
+    assert _rules("scripts/v2/run_m22_training.py", source) == {"torch.device-string"}
+    assert _layers("scripts/v2/run_m22_training.py", source) == {"vendor-path": 2}
+
+
 # -- Charbel199/gpgpu-arena: one reduction in CUDA, Triton, cuTile and Warp (checked right) ---
 
 
