@@ -669,9 +669,10 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
 def _mentioned(src: Source, start: int, end: int) -> bool:
     """Whether the Python literal at ``start``..``end`` is only mentioned, not written: held by
     an ``assert`` (``self.assertIn``) statement, compared (``"tl.load(" in src``, ``==``,
-    ``!=``), or a statement of its own (a docstring). triton-viz's tests assert that a report
-    names ``tl.load``, or records it as a keyword argument on a line of its own inside a
-    call; a generator writes the text instead (a call's argument, a value)."""
+    ``!=``), the message of a log, warning, exception or test skip, or a statement of its own
+    (a docstring). triton-viz's tests assert that a report names ``tl.load``, or records it
+    as a keyword argument on a line of its own inside a call; a generator writes the text
+    instead (a call's argument, a value)."""
     masked, starts = src.masked, src.starts
     line = bisect_right(starts, start)
     logical = src.lines.logical_starts()
@@ -685,6 +686,8 @@ def _mentioned(src: Source, start: int, end: int) -> bool:
     before = masked[starts[line - 1] : start]
     if _COMPARED_AFTER.match(after) or _COMPARED_BEFORE.search(before):
         return True
+    if _MESSAGE_CALL.search(before):
+        return True  # a message naming an op (``pytest.skip("tl.dot() needs sm >= 70")``)
     if first != line and _KEYWORD_VALUE.search(before):
         return True  # a field of a record (``TracebackInfo(line_of_code="x = tl.load(p)")``)
     return first == line and not before.strip() and not after.strip() and logical[line - 1]
@@ -694,6 +697,14 @@ _ASSERTING = re.compile(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_
 _COMPARED_AFTER = re.compile(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
 _COMPARED_BEFORE = re.compile(r"(?:==|!=)[ \t]*$")
 _MENTION_LINES = 200
+#: A call whose argument is text for a person: logged, warned, raised or a test's skip
+#: reason. Triton's own test_core.py skips with "Only test tl.dot() on devices with sm >= 70",
+#: and each fork of Triton carries it. Not print: generators write source with print(file=).
+_MESSAGE_CALL = re.compile(
+    r"(?:\b(?:warnings\.warn|pytest\.(?:skip|xfail|fail)|"
+    r"(?:self\.)?(?:log|logger|logging|LOG|LOGGER|_log|_logger)\.\w+)|\braise[ \t]+[\w.]+)"
+    r"[ \t]*\([ \t]*[rRfFbBuU]{0,2}$"
+)
 _KEYWORD_VALUE = re.compile(r"^[ \t]*\w+[ \t]*=[ \t]*$")
 
 

@@ -115,6 +115,59 @@ void va_kernel(float* a, const float* b, int n) {
     assert _layers("pipeline/cpu_bench.py", cpu) == {"portable": 2}
 
 
+def test_triton_performance_analysis_op_labels_are_no_generated_kernel() -> None:
+    # pipeline/nondeterminism_test.py: describes a generated kernel by the ops it uses. Before,
+    # the label "tl.dot" was one kernel line (and in a def, the whole def).
+    source = b"""\
+def extract_code_info(code):
+    has_arange = "tl.arange" in code
+    has_tl_dot = "tl.dot" in code
+    parts = []
+    if has_arange:
+        parts.append("vectorized")
+    if has_tl_dot:
+        parts.append("tl.dot")
+    return ", ".join(parts)
+"""
+    assert _layers("pipeline/nondeterminism_test.py", source) == {"portable": 9}
+
+
+def test_triton_performance_analysis_generator_writing_source_stays_kernel() -> None:
+    # The same repository's prompt builders append Triton lines one by one; a line holding a
+    # real op call (not the bare name) keeps the def a generator of kernel text.
+    source = b"""\
+def strategy(lines, dim):
+    lines.append("@triton.jit")
+    lines.append("def kernel(a_ptr, N: tl.constexpr, BLOCK: tl.constexpr):")
+    lines.append(f"    {dim}_offsets = tl.arange(0, BLOCK)")
+    return lines
+"""
+    assert _layers("analysis/compute_parallel_dims.py", source) == {"kernel": 5}
+
+
+# -- IaroslavElistratov/triton-autodiff: a fork of Triton -------------------------------------
+
+
+def test_triton_fork_skip_message_naming_tl_dot_is_no_kernel() -> None:
+    # python/test/unit/language/test_core.py: test_dot skips on old GPUs with a message naming
+    # tl.dot(). Before, the message made the whole 220-line test a generated kernel.
+    source = b"""\
+import pytest
+
+
+def test_dot(M, N, K, device):
+    capability = get_capability(device)
+    if capability[0] < 7:
+        pytest.skip("Only test tl.dot() on devices with sm >= 70")
+    if M * N > 4096:
+        raise ValueError(f"tl.dot() tile {M}x{N} is too large")
+    a = make_input(M, K)
+    b = make_input(K, N)
+    check(a @ b)
+"""
+    assert _layers("python/test/unit/language/test_core.py", source) == {"portable": 10}
+
+
 # -- goldbar123467/openttd-cuda-rl and NoxxGames/LiberPrimus-GPU: "cuda" as a name ------------
 
 
