@@ -61,6 +61,22 @@ def custom_kernel(data):
     }
 
 
+def test_kernelsanders_hip_runtime_variables_set_before_import() -> None:
+    # problems/amd_202602/moe-mxfp4/research/106_cktile_d2048.py: the HIP runtime is tuned
+    # through its own variables before torch loads. Before, the two lines were portable.
+    source = b"""\
+import os
+
+os.environ['HIP_FORCE_DEV_KERNARG'] = '1'
+os.environ['GPU_MAX_HW_QUEUES'] = '2'
+os.environ.pop('HIP_VISIBLE_DEVICES', None)
+
+import torch
+"""
+    assert _rules("research/106_cktile_d2048.py", source) == {"env.hip-variables-python"}
+    assert _layers("research/106_cktile_d2048.py", source) == {"vendor-path": 2, "portable": 3}
+
+
 def test_kernelsanders_python_aiter_builtin_is_no_import() -> None:
     # The negative: Python's aiter() builtin, and a task file naming the library in prose.
     source = b"""\
