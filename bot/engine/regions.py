@@ -669,9 +669,10 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
 def _mentioned(src: Source, start: int, end: int) -> bool:
     """Whether the Python literal at ``start``..``end`` is only mentioned, not written: held by
     an ``assert`` (``self.assertIn``) statement, compared (``"tl.load(" in src``, ``==``,
-    ``!=``), or a statement of its own (a docstring). triton-viz's tests assert that a report
-    names ``tl.load``, or records it as a keyword argument on a line of its own inside a
-    call; a generator writes the text instead (a call's argument, a value)."""
+    ``!=``), the message of a log, warning, exception or test skip, or a statement of its own
+    (a docstring). triton-viz's tests assert that a report names ``tl.load``, or records it
+    as a keyword argument on a line of its own inside a call; a generator writes the text
+    instead (a call's argument, a value)."""
     masked, starts = src.masked, src.starts
     line = bisect_right(starts, start)
     logical = src.lines.logical_starts()
@@ -685,6 +686,8 @@ def _mentioned(src: Source, start: int, end: int) -> bool:
     before = masked[starts[line - 1] : start]
     if _COMPARED_AFTER.match(after) or _COMPARED_BEFORE.search(before):
         return True
+    if _MESSAGE_CALL.search(before):
+        return True  # a message naming an op (``pytest.skip("tl.dot() needs sm >= 70")``)
     if first != line and _KEYWORD_VALUE.search(before):
         return True  # a field of a record (``TracebackInfo(line_of_code="x = tl.load(p)")``)
     return first == line and not before.strip() and not after.strip() and logical[line - 1]
@@ -694,6 +697,14 @@ _ASSERTING = re.compile(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_
 _COMPARED_AFTER = re.compile(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
 _COMPARED_BEFORE = re.compile(r"(?:==|!=)[ \t]*$")
 _MENTION_LINES = 200
+#: A call whose argument is text for a person: logged, warned, raised or a test's skip
+#: reason. Triton's own test_core.py skips with "Only test tl.dot() on devices with sm >= 70",
+#: and each fork of Triton carries it. Not print: generators write source with print(file=).
+_MESSAGE_CALL = re.compile(
+    r"(?:\b(?:warnings\.warn|pytest\.(?:skip|xfail|fail)|"
+    r"(?:self\.)?(?:log|logger|logging|LOG|LOGGER|_log|_logger)\.\w+)|\braise[ \t]+[\w.]+)"
+    r"[ \t]*\([ \t]*[rRfFbBuU]{0,2}$"
+)
 _KEYWORD_VALUE = re.compile(r"^[ \t]*\w+[ \t]*=[ \t]*$")
 
 
@@ -797,7 +808,8 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     the opposite of lock-in; nor when its branch of an ``if``/``elif`` or ``match`` chain is
     one of several naming such kinds, nor the value a function returns when its returns
     name several (``def device_type(): ... return "cuda" ... return "xpu"``). Nor is an
-    attribute name probed with ``getattr``/``hasattr``."""
+    attribute name probed with ``getattr``/``hasattr``, a key of a subscript or of a dict
+    display, or a folder joined with the path operator."""
     strings, masked = src.lexed.strings, src.masked
     verdicts: dict[int, bool] = {}  # opener offset -> its collection names several kinds
     chains: dict[int, bool] = {}  # branch line -> its chain names several kinds
@@ -816,7 +828,7 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
         span = src.span(s, e)
         if span == last:  # a line of literals (``["cuda", ["cuda", ...]]``) is read once
             continue
-        if _subscript_key(masked, s, e):
+        if _subscript_key(masked, s, e) or _dict_key(masked, s, e) or _path_operand(masked, s, e):
             continue
         # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
         # probe's "attr" and a comma before the literal come first: str.find is cheaper
@@ -864,6 +876,41 @@ def _subscript_key(masked: str, start: int, end: int) -> bool:
         and (masked[start - 2].isalnum() or masked[start - 2] in "_)]")
         and masked[end : end + 1] == "]"
     )
+
+
+def _dict_key(masked: str, start: int, end: int) -> bool:
+    """Whether the literal at ``start``..``end`` is a key of a dict display (``{"cuda":
+    "13.0.88"}``, a line ``"cuda": True,`` of one): a table keyed by platform names, as a
+    toolchain lock's versions, names no device (goldbar123467/openttd-cuda-rl's
+    test_v1_dependency_cache.py, issue 27). The value (``{"device": "cuda"}``) still counts."""
+    after = end
+    while after < len(masked) and masked[after] in " \t":
+        after += 1
+    if masked[after : after + 1] != ":":
+        return False
+    before = start - 1
+    while before >= 0 and start - before < _KEY_REACH and masked[before] in " \t\r\n":
+        before -= 1
+    return before >= 0 and masked[before] in "{,"
+
+
+def _path_operand(masked: str, start: int, end: int) -> bool:
+    """Whether the literal at ``start``..``end`` is an operand of the path operator
+    (``build_dir / "cuda" / "tests"``, ``ROOT / "schemas" / "cuda"``): a folder named cuda,
+    as ``os.path.join`` takes one (NoxxGames/LiberPrimus-GPU's run records, issue 27)."""
+    before = start - 1
+    while before >= 0 and masked[before] in " \t":
+        before -= 1
+    if before >= 0 and masked[before] == "/" and masked[before - 1 : before] != "/":
+        return True
+    after = end
+    while after < len(masked) and masked[after] in " \t":
+        after += 1
+    return masked[after : after + 1] == "/" and masked[after + 1 : after + 2] not in ("/", "=")
+
+
+#: Characters looked back through for the ``{`` or ``,`` before a dict key: bounded, linear.
+_KEY_REACH = 200
 
 
 def _after_comma(masked: str, pos: int) -> bool:
