@@ -70,3 +70,31 @@ def test_a_configuration_file_and_a_markdown_scan_load_what_they_need(tmp_path: 
     assert {"yaml", "bot.policy.config_yaml"} <= set(_loaded(tree, cache))
     assert "bot.render.markdown" in _loaded(tree, cache, "--format", "markdown")
     assert "bot.render.sarif" in _loaded(tree, cache, "--format", "sarif")
+
+
+# Importing the command line in a fresh interpreter: the collections meanwhile, whether the
+# collector runs afterwards, and how many objects it leaves out of its passes.
+_IMPORT = """
+import gc
+runs = []
+gc.callbacks.append(lambda phase, info: runs.append(phase))
+import bot.cli
+print(runs.count("start"), gc.isenabled(), gc.get_freeze_count())
+"""
+
+
+def test_loading_the_command_line_leaves_what_it_loaded_to_no_collection(tmp_path: Path) -> None:
+    # Each pass of the cycle collector while the registry loads would traverse everything
+    # loaded so far (a tenth of the start-up, sixty passes); frozen, nothing loaded is
+    # traversed again by a later pass either.
+    result = subprocess.run(
+        [sys.executable, "-c", _IMPORT],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "LOCKIN_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    collections, enabled, frozen = result.stdout.split()
+    assert int(collections) <= 2  # the import system's own, before and after the package
+    assert enabled == "True"
+    assert int(frozen) > 20_000  # the registry, its regexes and the modules
