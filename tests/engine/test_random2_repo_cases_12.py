@@ -48,6 +48,41 @@ float fmha_fwd_<trait, ck_tile::gfx9_t>(const ck_tile::stream_config& s, fmha_fw
 # -- NBAlexis/CudaLatticeGauge and jan-van-bergen/GPU-Raytracer: Visual Studio projects ------
 
 
+def test_cuda_lattice_gauge_project_including_the_toolkit_needs_cuda() -> None:
+    # Code/CLGTest/CLGTest.vcxproj: no CudaCompile item of its own, but every configuration
+    # compiles against $(CUDA_PATH)\include (the library project holds the .cu files).
+    source = b"""\
+<?xml version="1.0" encoding="utf-8"?>
+<Project DefaultTargets="Build" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <PropertyGroup Condition="'$(Configuration)|$(Platform)'=='Debug|x64'">
+    <IncludePath>$(SolutionDir)CLGTest\\;$(SolutionDir)CLGLib\\;$(IncludePath);$(CUDA_PATH)\\include</IncludePath>
+  </PropertyGroup>
+  <ItemGroup>
+    <ClCompile Include="CLGTest.cpp" />
+  </ItemGroup>
+</Project>
+"""
+    assert _rules("Code/CLGTest/CLGTest.vcxproj", source) == {"build.msbuild-cuda"}
+    assert _layers("Code/CLGTest/CLGTest.vcxproj", source)["vendor-path"] == 1
+
+
+def test_gpu_raytracer_project_linking_the_cuda_runtime_needs_cuda() -> None:
+    # Pathtracer.vcxproj: the driver API, the static runtime and NVRTC are linked from the
+    # toolkit; SDL and OpenGL beside them are not NVIDIA's.
+    source = b"""\
+<ItemDefinitionGroup>
+  <ClCompile>
+    <AdditionalIncludeDirectories>Src;.\\include;$(CUDA_PATH)\\include</AdditionalIncludeDirectories>
+  </ClCompile>
+  <Link>
+    <AdditionalDependencies>cuda.lib;cudart_static.lib;nvrtc.lib;SDL2.lib;OpenGL32.lib;%(AdditionalDependencies)</AdditionalDependencies>
+    <AdditionalLibraryDirectories>.\\lib;$(CUDA_PATH)\\lib\\x64;%(AdditionalLibraryDirectories)</AdditionalLibraryDirectories>
+  </Link>
+</ItemDefinitionGroup>
+"""
+    assert _layers("Pathtracer.vcxproj", source) == {"vendor-path": 3, "portable": 6}
+
+
 def test_cuda_lattice_gauge_cuda_complex_type_in_a_host_header_is_cuda() -> None:
     # Code/CLGLib/Data/Field/Boson/CFieldBosonVN.h: a host class returns cuDoubleComplex,
     # CUDA's complex type, from a virtual method.
@@ -66,6 +101,26 @@ public:
     layers = _layers("Code/CLGLib/Data/Field/Boson/CFieldBosonVN.h", source)
     assert layers["vendor-path"] >= 2
     assert "kernel" not in layers
+
+
+# -- YaoTiancheng/DirectComputeRayTracing: a Direct3D 12 path tracer with an OBJ loader ------
+
+
+def test_direct_compute_project_importing_the_d3d12_sdk_is_a_windows_gpu_path() -> None:
+    # DDSTextureLoader12/DDSTextureLoader12.vcxproj: the Agility SDK package's props and
+    # targets (Direct3D 12 only); the project's own sources stay portable.
+    source = b"""\
+<Project DefaultTargets="Build" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <Import Project="$(D3D12Packages)\\native\\Microsoft.Direct3D.D3D12.props" />
+  <ItemGroup>
+    <ClCompile Include="DDSTextureLoader12.cpp" />
+  </ItemGroup>
+</Project>
+"""
+    assert _rules("DDSTextureLoader12/DDSTextureLoader12.vcxproj", source) == {
+        "build.msbuild-d3d12"
+    }
+    assert _layers("DDSTextureLoader12/DDSTextureLoader12.vcxproj", source)["vendor-path"] == 1
 
 
 # -- vyomakesh0728/reference-kernels: gpu-mode's competition problems ------------------------
