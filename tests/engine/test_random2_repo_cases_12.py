@@ -21,6 +21,59 @@ from tests.engine.test_ml_repo_cases import _layers, _rules
 # -- huggingface/kernels-community: kernel-builder projects, one folder per kernel -------------
 
 
+def test_kernels_community_cuda_build_toml_counts_its_cuda_settings() -> None:
+    # flash-attn3/build.toml: kernel-builder compiles the [kernel.*] section with nvcc for the
+    # capabilities it lists; the sources list and the torch section stay portable.
+    source = b"""\
+[general]
+name = "flash-attn3"
+backends = ["cuda"]
+
+[torch]
+src = ["flash-attn/flash_api_stable.cpp"]
+
+[kernel.flash_attn_sm80]
+backend = "cuda"
+cuda-capabilities = ["8.0"]
+cuda-flags = ["-O3", "--use_fast_math"]
+depends = ["torch", "cutlass_4_0"]
+src = ["flash-attn/flash.h"]
+"""
+    assert _rules("flash-attn3/build.toml", source) == {"build.kernel-builder-cuda"}
+    assert _layers("flash-attn3/build.toml", source) == {"vendor-path": 4, "portable": 7}
+
+
+def test_kernels_community_build_toml_naming_every_backend_is_portable() -> None:
+    # activation/build.toml's general section lists five backends and its CPU section builds
+    # plain C++: choosing among vendors is no lock-in.
+    source = b"""\
+[general]
+name = "activation"
+backends = ["cpu", "cuda", "metal", "rocm", "xpu"]
+
+[kernel.activation_cpu]
+backend = "cpu"
+src = ["activation_cpu/act.cpp"]
+"""
+    assert _layers("activation/build.toml", source) == {"portable": 6}
+
+
+def test_kernels_community_metal_build_toml_is_apple_only() -> None:
+    # metal-flash-sdpa/build.toml: a Metal-only kernel section over .metal sources.
+    source = b"""\
+[general]
+name = "metal-flash-sdpa"
+backends = ["metal"]
+
+[kernel.sdpa_metal]
+backend = "metal"
+depends = ["torch"]
+src = ["sdpa-metal/sdpa.mm", "sdpa-metal/sdpa.metal"]
+"""
+    assert _rules("metal-flash-sdpa/build.toml", source) == {"build.kernel-builder-metal"}
+    assert _layers("metal-flash-sdpa/build.toml", source)["vendor-path"] == 2
+
+
 def test_kernels_community_ck_instance_is_library_code_without_kernel_lines() -> None:
     # aiter-flash-attn-ck/instances/fmha_fwd_*.hip: a generated instance names Composable
     # Kernel's tile types and launches the kernel they make; the device code is in CK.
