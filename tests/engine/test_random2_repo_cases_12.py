@@ -74,6 +74,46 @@ src = ["sdpa-metal/sdpa.mm", "sdpa-metal/sdpa.metal"]
     assert _layers("metal-flash-sdpa/build.toml", source)["vendor-path"] == 2
 
 
+def test_kernels_community_ops_registered_for_mps_are_an_apple_path() -> None:
+    # mlx-quantization-metal-kernels/torch-ext/torch_binding.cpp: the schema is defined for
+    # every backend, the implementation registered for the MPS dispatch key only.
+    source = b"""\
+#include <torch/library.h>
+#include "registration.h"
+
+TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("affine_qmv(Tensor x, Tensor w, Tensor scales, int bits) -> Tensor");
+}
+
+TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, MPS, ops) {
+  ops.impl("affine_qmv", affine_qmv);
+}
+
+REGISTER_EXTENSION(TORCH_EXTENSION_NAME)
+"""
+    assert _rules("torch-ext/torch_binding.cpp", source) == {"metal.torch-cpp-mps"}
+    assert _layers("torch-ext/torch_binding.cpp", source)["vendor-path"] == 1
+
+
+def test_kernels_community_per_op_mps_registration_counts_each_line() -> None:
+    # activation/torch-ext/torch_binding.cpp: ops.impl(name, torch::kMPS, fn) under the Metal
+    # build, beside the CUDA registrations torch.cpp-cuda already reads.
+    source = b"""\
+TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
+  ops.def("silu(Tensor! out, Tensor input) -> ()");
+#if defined(METAL_KERNEL)
+  ops.impl("silu", torch::kMPS, &silu);
+#elif defined(CUDA_KERNEL)
+  ops.impl("silu", torch::kCUDA, &silu);
+#endif
+}
+"""
+    assert _rules("torch-ext/torch_binding.cpp", source) == {
+        "metal.torch-cpp-mps",
+        "torch.cpp-cuda",
+    }
+
+
 def test_kernels_community_ck_instance_is_library_code_without_kernel_lines() -> None:
     # aiter-flash-attn-ck/instances/fmha_fwd_*.hip: a generated instance names Composable
     # Kernel's tile types and launches the kernel they make; the device code is in CK.
