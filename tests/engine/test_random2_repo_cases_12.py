@@ -199,6 +199,22 @@ public:
 # -- YaoTiancheng/DirectComputeRayTracing: a Direct3D 12 path tracer with an OBJ loader ------
 
 
+def test_direct_compute_obj_material_search_path_is_no_metal() -> None:
+    # Source/WavefrontOBJLoading.cpp: MTLSearchPath is where tinyobjloader looks for the .mtl
+    # material library, not a Metal type.
+    source = b"""\
+bool LoadMesh(const std::filesystem::path& filenamePath, Mesh* mesh)
+{
+    const std::string MTLSearchPath = filenamePath.parent_path().u8string();
+    LOG_STRING_FORMAT("MTL search path at: %s\\n", MTLSearchPath.c_str());
+    bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err,
+        filenamePath.u8string().c_str(), MTLSearchPath.c_str());
+    return ok;
+}
+"""
+    assert _layers("Source/WavefrontOBJLoading.cpp", source) == {"portable": 8}
+
+
 def test_direct_compute_project_importing_the_d3d12_sdk_is_a_windows_gpu_path() -> None:
     # DDSTextureLoader12/DDSTextureLoader12.vcxproj: the Agility SDK package's props and
     # targets (Direct3D 12 only); the project's own sources stay portable.
