@@ -235,6 +235,25 @@ def test_direct_compute_project_importing_the_d3d12_sdk_is_a_windows_gpu_path() 
 # -- vyomakesh0728/reference-kernels: gpu-mode's competition problems ------------------------
 
 
+def test_reference_kernels_aiter_submission_calls_an_amd_library() -> None:
+    # problems/amd_202602/moe-mxfp4/submission.py: the template submission hands the whole
+    # MoE to AMD's aiter (ROCm only).
+    source = b"""\
+import torch
+from task import input_t, output_t
+from aiter import ActivationType, QuantType
+from aiter.fused_moe import fused_moe
+
+
+def custom_kernel(data: input_t) -> output_t:
+    hidden, w1, w2, topk_weights, topk_ids, config = data
+    return fused_moe(hidden, w1, w2, topk_weights, topk_ids,
+                     activation=ActivationType.Silu, quant_type=QuantType.per_1x32)
+"""
+    assert _rules("moe-mxfp4/submission.py", source) == {"hip.aiter-python"}
+    assert _layers("moe-mxfp4/submission.py", source)["vendor-library"] == 2
+
+
 def test_reference_kernels_helion_kernel_counts_its_body_not_its_configs() -> None:
     # problems/helion/causal_conv1d_py/submission.py: a table of helion.Config values, then a
     # factory whose @helion.kernel def is the device code.
