@@ -232,6 +232,34 @@ def test_direct_compute_project_importing_the_d3d12_sdk_is_a_windows_gpu_path() 
     assert _layers("DDSTextureLoader12/DDSTextureLoader12.vcxproj", source)["vendor-path"] == 1
 
 
+# -- pytorch-labs/popcorn-kernels: dataset tooling around generated Triton -------------------
+
+
+def test_popcorn_run_script_passing_device_cuda_is_a_cuda_path() -> None:
+    # github_pytorch_index/scripts/eval_and_create.sh: the evaluation command it builds runs
+    # every module on the CUDA device.
+    source = b"""\
+#!/bin/bash
+run_eval() {
+    local cmd="python main.py --evaluate-all --backend inductor --device cuda --jobs ${JOBS}"
+    eval "$cmd"
+}
+run_eval
+"""
+    assert _rules("scripts/eval_and_create.sh", source) == {"torch.device-flag"}
+    assert _layers("scripts/eval_and_create.sh", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_popcorn_run_script_with_a_device_variable_is_portable() -> None:
+    source = b"""\
+#!/bin/bash
+DEVICE=${DEVICE:-cpu}
+python main.py --evaluate-all --device "$DEVICE"
+python main.py --device cpu
+"""
+    assert _layers("scripts/run.sh", source) == {"portable": 3}
+
+
 # -- vyomakesh0728/reference-kernels: gpu-mode's competition problems ------------------------
 
 
