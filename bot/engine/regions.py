@@ -13,7 +13,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``c-macro-function``      every function declared with the macro a matched ``#define``
                           names in group 1 (``#define HD __host__ __device__``), and the define
 ``c-block-statement``     a statement from its start to the closing brace of the first block
-                          after the match (a lambda body handed to ``parallel_for``)
+                          after the match (a lambda body handed to ``parallel_for``), or to
+                          its ``;`` when it ends first (a functor handed to ``single_task``)
 ``c-enclosing-function``  the innermost function or lambda whose body holds the match, from
                           its declaration's start to its closing brace, whatever decorates it
                           (else the match's statement): device code found by what it does
@@ -63,7 +64,6 @@ from bot.engine.string_literals import StringLiterals
 
 _C_STMT_END = re.compile(r"[;{}]")
 _C_DECL_END = re.compile(r"[;{]")
-_OPEN_BRACE = re.compile(r"\{")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
@@ -335,7 +335,7 @@ def _c_enclosing_function(
 
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    return _block(src, _spans(src, pattern, keywords), _OPEN_BRACE)
+    return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
 
 
 def _pp_branches(

@@ -47,7 +47,7 @@ src = ["csrc/gemm/fp4/gemm_sm120.cu"]
 
 def test_kernel_builder_rocm_kernel_and_a_metal_one() -> None:
     # The same file format for AMD: a ROCm kernel's backend and gfx list; a Metal kernel beside
-    # it is another vendor's build and no ROCm line.
+    # it is another vendor's build, Apple's (build.kernel-builder-metal, lane h39-random-b).
     source = b"""\
 [kernel.activation_rocm]
 backend = "rocm"
@@ -58,8 +58,11 @@ src = ["activation/kernels.cu"]
 backend = "metal"
 src = ["activation/kernels.metal"]
 """
-    assert _rules("activation/build.toml", source) == {"build.kernel-builder-rocm"}
-    assert _layers("activation/build.toml", source)["vendor-path"] == 2
+    assert _rules("activation/build.toml", source) == {
+        "build.kernel-builder-rocm",
+        "build.kernel-builder-metal",
+    }
+    assert _layers("activation/build.toml", source)["vendor-path"] == 3
 
 
 # -- thunlp/TritonBench: Triton kernels and their benchmarks ----------------------------------
