@@ -1,0 +1,73 @@
+"""Cases for the engine-level misses earlier rounds left (issue 27, lane h39-misses).
+
+hpcaitech/ColossalAI (functors whose DEVICE argument is followed, on the next line, by the
+body a macro wraps). Each snippet is a small rewrite, in our own words, of a pattern found in
+the repository its test names; the expected layers are what a porting engineer reading that
+file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_misses_repo_cases_10 import _spans
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- hpcaitech/ColossalAI: the body a macro wraps opens the line below DEVICE ---------------------
+
+
+_CAST = b"""\
+#pragma once
+#include <cuda_fp16.h>
+#include "common/micros.h"
+
+#define COLOSSAL_CAST_FUNCTOR_SPECIALIZATION(FROM, TO, FUNCTION_MODIFIER, STMTS) \\
+  template <>                                                                  \\
+  struct CastFunctor<FROM, TO> {                                               \\
+    FUNCTION_MODIFIER TO operator()(FROM val) STMTS                            \\
+  };
+
+COLOSSAL_CAST_FUNCTOR_SPECIALIZATION(float4, dtype::half4, DEVICE,
+                                     STMTS_WRAPPER({
+                                       dtype::half4 dst;
+                                       dst.x = __floats2half2_rn(val.x, val.y);
+                                       dst.y = __floats2half2_rn(val.z, val.w);
+                                       return dst;
+                                     }))
+COLOSSAL_CAST_FUNCTOR_SPECIALIZATION(
+    float, __nv_bfloat16, DEVICE,
+    STMTS_WRAPPER({ return __float2bfloat16_rn(val); }))
+"""
+
+
+def test_colossalai_cast_functor_wrapped_below_device_is_device_code() -> None:
+    # extensions/csrc/funcs/cast_functor.h: clang-format breaks the argument list after
+    # DEVICE, so STMTS_WRAPPER({ opens the next line. Before, those functors were portable
+    # here (the build guard's vendor path in the real file: 47 kernel lines of ~310).
+    assert _spans("extensions/csrc/funcs/cast_functor.h", _CAST) == [
+        ("cuda.include", 2, 2),
+        ("cuda.device-macro-argument", 11, 20),
+    ]
+
+
+def test_colossalai_host_device_functor_wrapped_below_stays_portable() -> None:
+    # extensions/csrc/funcs/binary_functor.h: a HOSTDEVICE functor builds for the CPU too,
+    # wherever its body opens.
+    source = b"""\
+#include <cuda_fp16.h>
+COLOSSAL_BINARY_FUNCTOR_SPECIALIZATION(T, T, T, BinaryOpType::kMinus,
+                                       HOSTDEVICE,
+                                       STMTS_WRAPPER({ return lhs - rhs; }),
+                                       typename T)
+"""
+    assert "cuda.device-macro-argument" not in _rules(
+        "extensions/csrc/funcs/binary_functor.h", source
+    )
+
+
+def test_device_argument_ending_a_call_line_is_no_body() -> None:
+    # A tensor placed on DEVICE, its initializer list on the next line: no function.
+    source = b"""\
+#include <cuda_runtime.h>
+auto t = make_tensor(shape, DEVICE,
+                     std::vector<int>{1, 2});
+"""
+    assert _layers("src/alloc.cpp", source).get("kernel", 0) == 0
