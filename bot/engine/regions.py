@@ -67,6 +67,12 @@ _OPEN_BRACE = re.compile(r"\{")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
+# The name a ``#define`` directive's first line defines.
+_DEFINE_NAME = re.compile(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
+# Links of a chain of macros followed from a matched ``#define`` (``#define XX_DEVICE
+# __device__``, then ``#define XX_DEVICE_FUNC XX_DEVICE inline``): one pass over the file's
+# words a link, bounded since a pull request may define a chain as long as it likes.
+_MACRO_CHAIN = 4
 _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
 
@@ -272,7 +278,8 @@ def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, i
 
 
 def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    """The macro a ``#define`` names (group 1) qualifies functions: each use starts one."""
+    """The macro a ``#define`` names (group 1) qualifies functions: each use starts one, and
+    so does each use of a macro defined from it (a chain, ``_MACRO_CHAIN`` links deep)."""
     names: set[str] = set()
     defined: set[int] = set()  # where each name is defined: in its #define, so not a use
     for m in src.finditer(pattern, keywords):
@@ -281,9 +288,24 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
             yield directive
             names.add(m.group(1))
             defined.add(m.start(1))
-    if names:
-        uses = _uses(src.masked, names, defined)
-        yield from _block(src, uses, _C_DECL_END, skip_directives=True)
+    if not names:
+        return
+    masked, starts = src.masked, src.starts
+    for _ in range(_MACRO_CHAIN):
+        linked: set[str] = set()
+        for start, _end in _uses(masked, names, defined):
+            directive = src.pp.directive_span(start)
+            if directive is None:
+                continue
+            define = _DEFINE_NAME.match(masked, starts[directive[0] - 1])
+            if define and define.start(1) < start and define.group(1) not in names:
+                yield directive
+                linked.add(define.group(1))
+                defined.add(define.start(1))
+        if not linked:
+            break
+        names |= linked
+    yield from _block(src, _uses(masked, names, defined), _C_DECL_END, skip_directives=True)
 
 
 def _c_enclosing_function(

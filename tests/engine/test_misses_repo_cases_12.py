@@ -71,3 +71,43 @@ auto t = make_tensor(shape, DEVICE,
                      std::vector<int>{1, 2});
 """
     assert _layers("src/alloc.cpp", source).get("kernel", 0) == 0
+
+
+# -- geodynamics/pylith: a kernel qualifier defined from the host-device one ----------------------
+
+
+def test_pylith_chained_kernel_qualifier_is_device_code() -> None:
+    # libsrc/pylith/utils/types.hh: PYLITH_KERNEL is PYLITH_HOST_DEVICE inline, and that is
+    # __host__ __device__ under nvcc. Before, only the define of the first link was seen and
+    # the functions behind the second were portable.
+    source = b"""\
+#pragma once
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#  define PYLITH_HOST_DEVICE __host__ __device__
+#else
+#  define PYLITH_HOST_DEVICE
+#endif
+#define PYLITH_KERNEL PYLITH_HOST_DEVICE inline
+
+namespace fekernels {
+PYLITH_KERNEL
+void f0_mass(const double* s, double* f0)
+{
+    f0[0] += s[0] * s[1];
+}
+} // namespace fekernels
+"""
+    assert ("cuda.device-macro", 10, 14) in _spans("fekernels/Elasticity.hh", source)
+
+
+def test_chain_of_a_plain_inline_macro_stays_portable() -> None:
+    # The same shape built from a macro that is no device qualifier.
+    source = b"""\
+#define APP_INLINE inline
+#define APP_HOT APP_INLINE __attribute__((hot))
+APP_HOT int twice(int x)
+{
+    return 2 * x;
+}
+"""
+    assert _layers("src/util.h", source) == {"portable": 6}
