@@ -111,3 +111,33 @@ APP_HOT int twice(int x)
 }
 """
     assert _layers("src/util.h", source) == {"portable": 6}
+
+
+# -- NVIDIA/CUDALibrarySamples, migrated by SYCLomatic: a header named after the library ---------
+
+
+def test_project_header_named_after_curand_is_no_curand_include() -> None:
+    # cuRAND/Host/*/*.dp.cpp: the migrated sample keeps the samples' own "curand_utils.h"
+    # (printing helpers) while the generator is oneMKL's. Before, the include line was a
+    # cuRAND call (vendor-library) in a file with no cuRAND left.
+    source = b"""\
+#include <sycl/sycl.hpp>
+#include <oneapi/mkl/rng.hpp>
+#include "curand_utils.h"
+
+void generate(sycl::queue &q, float *d, int n) {
+  oneapi::mkl::rng::mt19937 gen(q, 1234);
+  oneapi::mkl::rng::uniform<float> distr;
+  oneapi::mkl::rng::generate(distr, gen, n, d);
+}
+"""
+    assert "cuda-libs.call" not in _rules("cuRAND/Host/mt19937/mt19937_normal.dp.cpp", source)
+
+
+def test_toolkit_header_quoted_is_still_curand() -> None:
+    # The CUDA sample it came from: curand_kernel.h is cuRAND's own, quoted or not.
+    source = b"""\
+#include "curand_kernel.h"
+#include "curand_utils.h"
+"""
+    assert _spans("src/rng.cu", source) == [("cuda-libs.call", 1, 1)]
