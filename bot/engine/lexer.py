@@ -114,6 +114,17 @@ _JS = re.compile(
     r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
 )
 
+# Go: as JavaScript, but cgo's preamble is code. The comment right above `import "C"` is C
+# that cgo compiles (includes, helpers) with its #cgo directives (compiler and linker flags),
+# and a `// #cgo` line is a directive wherever it stands: both are kept, as C includes are.
+_GO = re.compile(
+    rf'/(?P<keep>\*{_BLOCK_REST}(?=[ \t\r]*\n[ \t]*import[ \t]+"C")|/[ \t]*\#cgo\b[^\n]*)'
+    rf"|/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
+    rf'|"(?P<dq_string>{_DQ_REST})'
+    rf"|'(?P<sq_string>{_SQ_REST})"
+    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
+)
+
 # Fortran (free form): '!' comments, quoted strings.
 _FORTRAN = re.compile(
     r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})" + _NEVER
@@ -206,6 +217,7 @@ FAMILIES: dict[str, Family] = {
     "rust": Family("rust", _RUST, "braces"),
     "swift": Family("swift", _SWIFT, "braces", line_statements=True),
     "js": Family("js", _JS, "braces", line_statements=True),
+    "go": Family("go", _GO, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
     "fortran-fixed": Family("fortran-fixed", _FORTRAN_FIXED, "lines"),
     "python": Family("python", _PY, "indent"),

@@ -141,3 +141,72 @@ def test_toolkit_header_quoted_is_still_curand() -> None:
 #include "curand_utils.h"
 """
     assert _spans("src/rng.cu", source) == [("cuda-libs.call", 1, 1)]
+
+
+# -- Nix flakes building llama.cpp: CUDA switched on in CMake flags --------------------------------
+
+
+def test_nix_cmake_flags_switching_cuda_on_are_vendor_path() -> None:
+    # A flake.nix building llama.cpp for one card: the CUDA switch and architectures are
+    # strings of cmakeFlags. Before, portable (Nix strings are masked).
+    source = b"""\
+{ pkgs, cudaArch ? "86" }:
+pkgs.stdenv.mkDerivation {
+  pname = "llama-cpp-cuda";
+  hardeningDisable = [ "all" ];
+  cmakeFlags = [
+    "-DGGML_CUDA=ON"
+    "-DCMAKE_CUDA_ARCHITECTURES=${cudaArch}"
+  ];
+  nativeBuildInputs = [ pkgs.cmake ];
+}
+"""
+    assert _spans("flake.nix", source) == [("build.nix-cuda-flags", 6, 7)]
+
+
+def test_nix_cmake_flags_switching_cuda_off_stay_portable() -> None:
+    source = b"""\
+{ pkgs }:
+pkgs.stdenv.mkDerivation {
+  pname = "llama-cpp-vulkan";
+  cmakeFlags = [ "-DGGML_CUDA=OFF" "-DGGML_VULKAN=ON" ];
+}
+"""
+    assert _layers("flake.nix", source) == {"portable": 5}
+
+
+# -- Go packages linking CUDA through cgo ----------------------------------------------------------
+
+
+def test_cgo_preamble_linking_the_cuda_runtime_is_vendor_path() -> None:
+    # A Go wrapper over a CUDA library (gorgonia/cu-style bindings, ollama's older llm
+    # package): the flags live in the comment above `import "C"`. Before, portable: the
+    # preamble was a comment.
+    source = b"""\
+package cudart
+
+/*
+#cgo CFLAGS: -I/usr/local/cuda/include
+#cgo LDFLAGS: -L/usr/local/cuda/lib64 -lcudart
+#include <stdlib.h>
+*/
+import "C"
+
+func Sync() { C.free(nil) }
+"""
+    assert _spans("cudart/sync.go", source) == [("build.cgo-cuda", 4, 5)]
+
+
+def test_cgo_preamble_linking_libm_stays_portable() -> None:
+    source = b"""\
+package mathx
+
+/*
+#cgo LDFLAGS: -lm
+#include <math.h>
+*/
+import "C"
+
+func Sqrt(x float64) float64 { return float64(C.sqrt(C.double(x))) }
+"""
+    assert _layers("mathx/sqrt.go", source) == {"portable": 7}
