@@ -8,8 +8,11 @@ file would say.
 
 from __future__ import annotations
 
+from bot.engine import classify
+from bot.engine.model import Layer
 from tests.engine.test_misses_repo_cases_10 import _spans
 from tests.engine.test_ml_repo_cases import _layers, _rules
+from tests.engine.test_notebook_cases import line_of, notebook, spans
 
 # -- hpcaitech/ColossalAI: the body a macro wraps opens the line below DEVICE ---------------------
 
@@ -210,3 +213,70 @@ import "C"
 func Sqrt(x float64) float64 { return float64(C.sqrt(C.double(x))) }
 """
     assert _layers("mathx/sqrt.go", source) == {"portable": 7}
+
+
+# -- gnss_gpu-style benchmark plots: "cuda" as a value in a results table -----------------------
+
+
+def test_results_filtered_by_a_cuda_backend_column_are_portable() -> None:
+    # scripts/plot_benchmarks.py: the CSV's backend column says which run was CUDA's; the
+    # script selects those rows and plots them. Before, each filter was torch.device-string.
+    source = b"""\
+import pandas as pd
+
+df = pd.read_csv("results/bench.csv")
+gpu = df[df.backend == "cuda"]
+cpu = df[df["backend"] != "cuda"]
+speedup = cpu.time_ms.values / gpu.time_ms.values
+print(df.loc[(df.backend == "cuda") & (df.n > 1000), "time_ms"].mean())
+"""
+    assert _layers("scripts/plot_benchmarks.py", source) == {"portable": 6}
+
+
+def test_a_device_chosen_by_comparison_still_pins_cuda() -> None:
+    # Branching on the configured device is the vendor's path; only a table's rows are data.
+    source = b"""\
+import torch
+
+if args.device == "cuda":
+    torch.backends.cudnn.benchmark = True
+"""
+    assert "torch.device-string" in _rules("train.py", source)
+
+
+# -- CUDA course notebooks: nvcc through a shell escape, a CUDA cell in a Python notebook ----------
+
+
+def test_nvcc_shell_escape_in_a_python_cell_is_a_vendor_build_step() -> None:
+    # A Colab CUDA lesson: the kernel is written with %%writefile and built with `!nvcc`.
+    # Before, the escape was read as Python and found nothing.
+    data = notebook(
+        (
+            "code",
+            "%%writefile vec_add.cu\n__global__ void add(float* a) {\n  a[threadIdx.x] += 1;\n}\n",
+        ),
+        ("code", "!nvcc -arch=sm_75 -o vec_add vec_add.cu\n!./vec_add\nprint('done')\n"),
+    )
+    report = classify("lessons/01_vector_add.ipynb", data)
+    build = line_of(data, "!nvcc")
+    assert [s for s in spans(report) if s[1] == build] == [("build.gencode", build, build)]
+    assert report.line_rules[line_of(data, "!./vec_add") - 1] == ""
+    assert report.line_rules[line_of(data, "print('done')") - 1] == ""
+
+
+def test_cell_whose_metadata_says_cuda_is_read_as_cuda() -> None:
+    # VS Code writes a cell's own language in metadata.vscode.languageId: a cuda-cpp cell of
+    # a Python notebook. Before, its kernel was read as Python (portable).
+    data = notebook(
+        ("code", "__global__ void square(float* a) {\n  a[threadIdx.x] *= a[threadIdx.x];\n}\n"),
+        code={"metadata": {"vscode": {"languageId": "cuda-cpp"}}},
+    )
+    report = classify("notebooks/square.ipynb", data)
+    first = line_of(data, "__global__")
+    assert ("cuda.kernel", first, first + 2) in spans(report)
+
+
+def test_python_assigning_shell_output_stays_python() -> None:
+    data = notebook(("code", "files = !ls data\nprint(len(files))\n"))
+    report = classify("nb/list.ipynb", data)
+    assert report.layers.get(Layer.PORTABLE) == 2
