@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.engine import classify
 from bot.engine.model import Layer
+from bot.engine.preprocessor import host_compiled
 from tests.engine.test_misses_repo_cases_10 import _spans
 from tests.engine.test_ml_repo_cases import _layers, _rules
 from tests.engine.test_notebook_cases import line_of, notebook, spans
@@ -280,3 +281,60 @@ def test_python_assigning_shell_output_stays_python() -> None:
     data = notebook(("code", "files = !ls data\nprint(len(files))\n"))
     report = classify("nb/list.ipynb", data)
     assert report.layers.get(Layer.PORTABLE) == 2
+
+
+# -- cms-patatrack/pixeltrack-standalone: a reverse shim runs CUDA code on the CPU -----------------
+
+
+_COMPAT = b"""\
+#ifndef CUDACompat_h
+#define CUDACompat_h
+#ifndef __CUDACC__
+#include <algorithm>
+#include <cstdint>
+namespace compat {
+  struct dim3 { uint32_t x, y, z; };
+  const dim3 threadIdx = {0, 0, 0};
+  const dim3 blockDim = {1, 1, 1};
+  template <typename T1, typename T2>
+  T1 atomicAdd(T1* a, T2 b) {
+    auto old = *a;
+    *a += b;
+    return old;
+  }
+  inline void __syncthreads() {}
+  inline void __threadfence() {}
+}  // namespace compat
+#define __host__
+#define __device__
+#define __global__ inline
+#define __shared__
+using namespace compat;
+#endif
+#endif
+"""
+
+
+def test_reverse_shim_defining_cuda_names_on_the_host_is_portable() -> None:
+    # src/cuda/CUDACore/cudaCompat.h: under `#ifndef __CUDACC__` the shim defines the thread
+    # indices, atomics and barriers as plain C++ and the qualifiers as nothing, so a CUDA
+    # kernel builds for one CPU thread. Before, 13 of its 25 lines were kernel code.
+    assert _layers("src/cuda/CUDACore/cudaCompat.h", _COMPAT) == {"portable": 25}
+
+
+def test_device_code_beside_a_host_branch_still_counts() -> None:
+    # The same guard's other branch is nvcc's: its device function is CUDA.
+    source = b"""\
+#ifndef __CUDACC__
+inline int lane() { return 0; }
+#else
+__device__ inline int lane() { return threadIdx.x & 31; }
+#endif
+"""
+    assert _spans("src/lane.h", source) == [("cuda.device-function", 4, 4)]
+
+
+def test_host_compiled_branches_are_the_first_of_not_cuda_groups() -> None:
+    text = "#ifndef __CUDACC__\na\n#else\nb\n#endif\n#if !defined(__CUDA_ARCH__)\nc\n#endif\n"
+    assert host_compiled(text) == [(1, 2), (6, 7)]
+    assert host_compiled("#if !defined(__CUDACC__) && X\na\n#endif\n") == []
