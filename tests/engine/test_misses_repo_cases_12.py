@@ -14,6 +14,7 @@ from bot.engine.preprocessor import host_compiled
 from tests.engine.test_misses_repo_cases_10 import _spans
 from tests.engine.test_ml_repo_cases import _layers, _rules
 from tests.engine.test_notebook_cases import line_of, notebook, spans
+from tests.engine.test_spliced_headers import census_of
 
 # -- hpcaitech/ColossalAI: the body a macro wraps opens the line below DEVICE ---------------------
 
@@ -338,3 +339,47 @@ def test_host_compiled_branches_are_the_first_of_not_cuda_groups() -> None:
     text = "#ifndef __CUDACC__\na\n#else\nb\n#endif\n#if !defined(__CUDA_ARCH__)\nc\n#endif\n"
     assert host_compiled(text) == [(1, 2), (6, 7)]
     assert host_compiled("#if !defined(__CUDACC__) && X\na\n#endif\n") == []
+
+
+# -- Metal renderers: headers only .metal sources include ----------------------------------------
+
+
+_BLUR = """\
+#include <metal_stdlib>
+#include "ColorMath.h"
+#include "ShaderTypes.h"
+#include "Params.h"
+using namespace metal;
+kernel void tonemap_kernel(device float3* px [[buffer(0)]], uint i [[thread_position_in_grid]]) {
+    px[i] = tonemap(px[i]);
+}
+"""
+
+
+def test_header_included_only_by_metal_sources_is_metal_code() -> None:
+    # An Alloy-style renderer: Shaders/ColorMath.h holds Metal helpers (float3, half) with no
+    # include or attribute of Metal's own; only .metal files include it. Before, portable.
+    # ShaderTypes.h (Apple's simd types, read by Swift through the bridging-header setting)
+    # and Params.h (included by the Objective-C renderer too) stay the host's.
+    census = census_of(
+        {
+            "Shaders/Blur.metal": _BLUR,
+            "Shaders/ColorMath.h": "#pragma once\ninline float3 tonemap(float3 c) {\n"
+            "    return c / (1.0 + c);\n}\n",
+            "Shaders/ShaderTypes.h": "#pragma once\n#include <simd/simd.h>\n"
+            "typedef struct { simd_float4x4 mvp; } Uniforms;\n",
+            "Shaders/Params.h": "#pragma once\nstruct Params { float exposure; };\n",
+            "Renderer.m": '#include "Shaders/Params.h"\nvoid setup(void) {}\n',
+        }
+    )
+    kernel = {s.path: s.layers[Layer.KERNEL] for s in census.files()}
+    assert kernel["Shaders/ColorMath.h"] == 4
+    assert kernel["Shaders/ShaderTypes.h"] == 0
+    assert kernel["Shaders/Params.h"] == 0
+    # One file alone (the gate) cannot know: the header is what it says.
+    assert (
+        classify("Shaders/ColorMath.h", b"inline float3 f(float3 c) { return c; }\n").layers[
+            Layer.KERNEL
+        ]
+        == 0
+    )
