@@ -201,6 +201,9 @@ class Family:
     nesting: str  # "braces" (C-like), "indent" (Python-like) or "lines" (config, build)
     preprocessor: bool = False  # '#' lines are C preprocessor directives (not Rust attributes)
     line_statements: bool = False  # a statement ends with its line (and brackets), not at ';'
+    # Literals side by side are one string ("a" "b" in C and Python); where they are not
+    # (a Nix list, [ "-DA=ON" "-DB=ON" ]), only a `+` between them joins them.
+    adjacent_literals_join: bool = True
     #: A match's ``lastindex`` -> what its token is (None: no group, a comment like the rest).
     kinds: dict[int | None, str] = field(init=False, repr=False, compare=False)
 

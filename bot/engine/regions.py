@@ -83,7 +83,7 @@ class Source(SourceText):
     and indented blocks (``lines``), string literals (``strings``), and the C statement
     starts measured so far (``statement_starts``)."""
 
-    __slots__ = ("c", "lines", "pp", "statement_starts", "strings")
+    __slots__ = ("adjacent_literals_join", "c", "lines", "pp", "statement_starts", "strings")
 
     def __init__(
         self,
@@ -96,6 +96,7 @@ class Source(SourceText):
         super().__init__(
             lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
         )
+        self.adjacent_literals_join = family.adjacent_literals_join
         self.pp = Preprocessor(self)
         self.c = CStructure(self, self.pp)
         self.lines = LogicalLines(self)
@@ -484,6 +485,7 @@ def _string_programs(
     """The offsets of each program ``_string_literal`` finds: a matching literal and the
     literals adjacent to it."""
     strings, masked = src.lexed.strings, src.masked
+    joined = _adjacent if src.adjacent_literals_join else _added
     reached = -1  # last literal already claimed with its neighbours
     holding = src.strings.strings_holding(keywords)
     body = src.strings.body_reader(len(holding))
@@ -495,10 +497,10 @@ def _string_programs(
         if mentioned is not None and mentioned(src, *strings[index]):
             continue
         first = index
-        while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
+        while first > 0 and first - 1 > reached and joined(masked, strings, first - 1):
             first -= 1
         last = index
-        while last + 1 < len(strings) and _adjacent(masked, strings, last):
+        while last + 1 < len(strings) and joined(masked, strings, last):
             last += 1
         reached = last
         yield strings[first][0], strings[last][1]
@@ -807,6 +809,15 @@ def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
     JavaScript (``"..." +``, a line each)."""
     gap = masked[strings[index][1] : strings[index + 1][0]]
     return not gap.strip(" \t\r\n\\+") and len(gap) < _ADJACENT_GAP
+
+
+def _added(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
+    """``_adjacent``, with a ``+`` between the literals: in a language where literals side
+    by side are items of a list (Nix), only a ``+`` makes them one string."""
+    return (
+        _adjacent(masked, strings, index)
+        and "+" in masked[strings[index][1] : strings[index + 1][0]]
+    )
 
 
 _ATTRIBUTE_PROBE = re.compile(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")

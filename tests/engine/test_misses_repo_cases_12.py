@@ -383,3 +383,20 @@ def test_header_included_only_by_metal_sources_is_metal_code() -> None:
         ]
         == 0
     )
+
+
+def test_nix_list_items_are_no_one_string() -> None:
+    # A flake's flags list: the CUDA switch and the flags beside it are items, not one string
+    # joined as C joins "a" "b". Before, the whole list was the CUDA flag's.
+    source = b"""\
+{ pkgs, cudaArch }:
+pkgs.stdenv.mkDerivation {
+  cmakeFlags = [
+    "-DGGML_CUDA=ON"
+    "-DCMAKE_CUDA_ARCHITECTURES=${cudaArch}"
+    "-DLLAMA_BUILD_TESTS=OFF"
+    "-DGGML_NATIVE=ON"
+  ];
+}
+"""
+    assert _spans("flake.nix", source) == [("build.nix-cuda-flags", 4, 5)]
