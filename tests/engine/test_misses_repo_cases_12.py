@@ -429,3 +429,26 @@ def test_opencl_header_included_only_by_the_kernel_source_is_opencl() -> None:
     header = census.get("src/kernels/common.h")
     assert header is not None
     assert header.layers[Layer.KERNEL] == 3
+
+
+def test_device_qualified_function_in_a_cuda_header_is_device_code() -> None:
+    # ColossalAI-style: DEVICE comes from common/micros.h (#define DEVICE __device__), the
+    # header includes CUDA's half types, and the body opens on the line below. Before, only
+    # the half types' lines counted (vendor-path).
+    source = b"""\
+#pragma once
+#include <cuda_fp16.h>
+#include "common/micros.h"
+
+template <typename T>
+DEVICE T warp_max(T v)
+{
+  return __hmax(v, v);
+}
+
+HOSTDEVICE inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+"""
+    assert _spans("extensions/csrc/common/vec_ops.h", source) == [
+        ("cuda.include", 2, 2),
+        ("cuda.device-qualifier-macro-header", 5, 9),
+    ]
