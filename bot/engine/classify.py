@@ -28,7 +28,7 @@ from bot.engine.languages import (
 )
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
-from bot.engine.preprocessor import CONDITIONAL_LINE, switched_off
+from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
@@ -48,6 +48,13 @@ _CUDA_DEVICE_CODE = frozenset(
 # a preprocessor branch (`#if __CUDA_ARCH__`). An include inside them splices nothing.
 _NO_BODY = frozenset(
     s.rule.id for s in SPECS if s.kind == "file" or s.kind.startswith("preprocessor")
+)
+# Languages whose files only a device compiler reads: every header a .metal or .cl source
+# includes is compiled as that device code (where nothing else includes it), as a header
+# included inside a CUDA function body is.
+_DEVICE_ONLY_LANGUAGES = frozenset({"Metal", "OpenCL"})
+_WHOLE_FILE_KERNEL = frozenset(
+    s.rule.id for s in SPECS if s.kind == "file" and s.rule.layer is Layer.KERNEL
 )
 _MAX_UNDECODABLE = 0.3  # share of U+FFFD in the sniffed prefix above which bytes are binary
 # What a file says of itself when a tool wrote it: "This file is auto-generated", a comment
@@ -288,6 +295,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
             continue
         if src is None:
             src = Source(lexed, lang.family, in_code, present, literal_texts)
+        src.lookahead_lines = spec.lookahead_lines
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)
@@ -466,8 +474,11 @@ def _classify(path: str, data: bytes) -> FileReport:
         layers[Layer.PORTABLE] = code_lines
         line_rules: list[str | None] = list(map(_PORTABLE_OR_BLANK.__getitem__, code))
     else:
-        # `#if 0` branches are never compiled: no claim owns their lines.
-        off = switched_off(lexed.masked) if lang.family.name == "c" else []
+        off: list[tuple[int, int]] = []
+        if lang.family.name == "c":
+            # `#if 0` branches are never compiled: no claim owns their lines.
+            off = switched_off(lexed.masked)
+            claims = _not_in_host_branches(claims, lexed.masked)
         line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
     shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
     spliced: tuple[tuple[str, str], ...] = ()
@@ -480,6 +491,10 @@ def _classify(path: str, data: bytes) -> FileReport:
         ]
         if bodies:
             spliced = spliced_includes(lexed.text, lexed.masked, lexed.line_starts, bodies)
+        elif lang.name in _DEVICE_ONLY_LANGUAGES:
+            whole = next((f.rule for f in findings if f.rule in _WHOLE_FILE_KERNEL), None)
+            if whole is not None:
+                spliced = tuple((include, whole) for include in includes)
     report = FileReport(
         path=path,
         language=lang.name,
@@ -562,6 +577,26 @@ def _outranks(rule: str, held: str | None) -> bool:
     if held is None:
         return True
     return bool(rule) and (not held or RULES[rule].layer.rank > RULES[held].layer.rank)
+
+
+def _not_in_host_branches(claims: list[Claim], masked: str) -> list[Claim]:
+    """``claims`` less the CUDA device code claimed wholly inside a branch nvcc never
+    compiles for the device (``#ifndef __CUDACC__``): there the CUDA names are the host's
+    own definitions (a reverse shim running CUDA code on the CPU)."""
+    if "__CUDA" not in masked:
+        return claims
+    branches = host_compiled(masked)
+    if not branches:
+        return claims
+    firsts = [first for first, _ in branches]
+
+    def hosted(claim: Claim) -> bool:
+        if SPECS[claim[0]].rule.id not in _CUDA_DEVICE_CODE:
+            return False
+        at = bisect_right(firsts, claim[1] - 1) - 1  # the last branch opening at or above
+        return at >= 0 and claim[2] <= branches[at][1]
+
+    return [claim for claim in claims if not hosted(claim)]
 
 
 def _resolve(

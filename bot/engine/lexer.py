@@ -114,6 +114,17 @@ _JS = re.compile(
     r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
 )
 
+# Go: as JavaScript, but cgo's preamble is code. The comment right above `import "C"` is C
+# that cgo compiles (includes, helpers) with its #cgo directives (compiler and linker flags),
+# and a `// #cgo` line is a directive wherever it stands: both are kept, as C includes are.
+_GO = re.compile(
+    rf'/(?P<keep>\*{_BLOCK_REST}(?=[ \t\r]*\n[ \t]*import[ \t]+"C")|/[ \t]*\#cgo\b[^\n]*)'
+    rf"|/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
+    rf'|"(?P<dq_string>{_DQ_REST})'
+    rf"|'(?P<sq_string>{_SQ_REST})"
+    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
+)
+
 # Fortran (free form): '!' comments, quoted strings.
 _FORTRAN = re.compile(
     r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})" + _NEVER
@@ -190,6 +201,9 @@ class Family:
     nesting: str  # "braces" (C-like), "indent" (Python-like) or "lines" (config, build)
     preprocessor: bool = False  # '#' lines are C preprocessor directives (not Rust attributes)
     line_statements: bool = False  # a statement ends with its line (and brackets), not at ';'
+    # Literals side by side are one string ("a" "b" in C and Python); where they are not
+    # (a Nix list, [ "-DA=ON" "-DB=ON" ]), only a `+` between them joins them.
+    adjacent_literals_join: bool = True
     #: A match's ``lastindex`` -> what its token is (None: no group, a comment like the rest).
     kinds: dict[int | None, str] = field(init=False, repr=False, compare=False)
 
@@ -206,6 +220,7 @@ FAMILIES: dict[str, Family] = {
     "rust": Family("rust", _RUST, "braces"),
     "swift": Family("swift", _SWIFT, "braces", line_statements=True),
     "js": Family("js", _JS, "braces", line_statements=True),
+    "go": Family("go", _GO, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
     "fortran-fixed": Family("fortran-fixed", _FORTRAN_FIXED, "lines"),
     "python": Family("python", _PY, "indent"),

@@ -57,6 +57,9 @@ _KERNEL_EXTENSIONS = {
     "sh": ".sh",
     "fortran": ".f90",
     "mojo": ".mojo",
+    # VS Code's language ids, which it writes in a cell's metadata (vscode.languageId).
+    "cuda-cpp": ".cu",
+    "shellscript": ".sh",
 }
 # Cell magics that name their cell's language: nvcc4jupyter's %%cuda (and the older %%cu),
 # IPython's shell and script magics, Cython's. %%writefile names it by the file's extension.
@@ -77,6 +80,9 @@ _KERNEL_MAGICS = frozenset(
     {"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "px", "autoreload"}
 )
 _CELL_MAGIC = re.compile(r"[ \t]*%%([\w-]+)[ \t]*([^\n]*)")
+# IPython's shell escape: a line of a Python cell run by the shell (`!nvcc -arch=sm_80 k.cu`).
+# `files = !ls` (the output assigned) stays Python's: only a line opening with the `!`.
+_SHELL_ESCAPE = re.compile(r"[ \t]*!(?!=)")
 
 
 @dataclass(slots=True)
@@ -101,23 +107,42 @@ def read(path: str, text: str) -> list[VirtualFile]:
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
     files: dict[str, VirtualFile] = {}
     newlines = _LineNumbers(text)
-    for cell_type, sources in cells:
+    for cell_type, sources, cell_metadata in cells:
         if cell_type != "code" or not sources:
             continue
         parts, lines = _cell_lines([(s, newlines.line(at)) for s, at in sources])
         if not parts:
             continue
-        target = kernel and stem + kernel
+        # A cell may say its own language (VS Code's vscode.languageId: a CUDA cell in a
+        # Python notebook): its code is that language's, not the kernel's.
+        language = _cell_extension(cell_metadata) or kernel
+        target = language and stem + language
         magic = _CELL_MAGIC.match(parts[0])
         if magic is not None:
-            target = _magic_target(path, stem, kernel, magic.group(1), magic.group(2))
+            target = _magic_target(path, stem, language, magic.group(1), magic.group(2))
             parts[0] = "\n"  # the magic is Jupyter's, not the cell language's: a blank line
         if not target:
             continue
+        if target.endswith(".py"):
+            _move_shell_escapes(files, stem + ".sh", parts, lines)
         file = files.setdefault(target, VirtualFile(target))
         file.parts.extend(parts)
         file.lines.extend(lines)
     return list(files.values())
+
+
+def _move_shell_escapes(
+    files: dict[str, VirtualFile], shell: str, parts: list[str], lines: list[int]
+) -> None:
+    """Moves a Python cell's shell escapes (``!nvcc ...``) to the notebook's shell file,
+    each left a blank line where it was: the shell runs them, as it runs a %%bash cell."""
+    for index, part in enumerate(parts):
+        escape = _SHELL_ESCAPE.match(part)
+        if escape is not None:
+            file = files.setdefault(shell, VirtualFile(shell))
+            file.parts.append(part[escape.end() :])
+            file.lines.append(lines[index])
+            parts[index] = "\n"
 
 
 def source_line(line: str) -> str:
@@ -145,6 +170,16 @@ def _magic_target(path: str, stem: str, kernel: str | None, name: str, args: str
     if name in _KERNEL_MAGICS and kernel:
         return stem + kernel
     return None  # %%html, %%latex, %%sql, a magic of some extension: not the kernel's code
+
+
+def _cell_extension(metadata: object) -> str | None:
+    """The extension of the language a cell's metadata names (VS Code's languageId), if
+    the language table knows it."""
+    if isinstance(metadata, dict):
+        vscode = metadata.get("vscode")
+        if isinstance(vscode, dict) and isinstance(vscode.get("languageId"), str):
+            return _KERNEL_EXTENSIONS.get(vscode["languageId"].strip().lower())
+    return None
 
 
 def _kernel_extension(metadata: object) -> str | None:
@@ -239,11 +274,11 @@ Handler = Callable[[str, int], int]
 Sources = list[tuple[str, int]]  # a cell's source strings and the offset each starts at
 
 
-def _walk(text: str) -> tuple[object, list[tuple[object, Sources]]]:
-    """The notebook's metadata, and each cell's type and source strings with their offsets.
-    A key given twice: the last wins, as in json.loads."""
+def _walk(text: str) -> tuple[object, list[tuple[object, Sources, object]]]:
+    """The notebook's metadata, and each cell's type, source strings with their offsets and
+    metadata. A key given twice: the last wins, as in json.loads."""
     found: dict[str, object] = {}
-    cells: list[tuple[object, Sources]] = []
+    cells: list[tuple[object, Sources, object]] = []
 
     def metadata(text: str, at: int) -> int:
         found["metadata"], end = _DECODER.raw_decode(text, at)
@@ -255,6 +290,10 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources]]]:
 
         def cell_type(text: str, at: int) -> int:
             fields["cell_type"], end = _DECODER.raw_decode(text, at)
+            return end
+
+        def cell_metadata(text: str, at: int) -> int:
+            fields["metadata"], end = _DECODER.raw_decode(text, at)
             return end
 
         def string(text: str, at: int) -> int:
@@ -269,8 +308,12 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources]]]:
             return _array(text, at, string) if text[at : at + 1] == "[" else string(text, at)
 
         # nbformat 3 kept a code cell's source under "input".
-        end = _object(text, at, {"cell_type": cell_type, "source": source, "input": source})
-        cells.append((fields.get("cell_type"), sources))
+        end = _object(
+            text,
+            at,
+            {"cell_type": cell_type, "source": source, "input": source, "metadata": cell_metadata},
+        )
+        cells.append((fields.get("cell_type"), sources, fields.get("metadata")))
         return end
 
     def cell_list(text: str, at: int) -> int:

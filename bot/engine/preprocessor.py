@@ -254,13 +254,35 @@ def conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
 _IF_ZERO = re.compile(r"\#[ \t]*if[ \t]+0+[ \t]*(?=\n|$)")
 
 
+# `#ifndef __CUDACC__`, `#if !defined(__CUDA_ARCH__)`: a group only a host compiler reads
+# (or nvcc's host pass), alone in its condition.
+_NOT_CUDA = re.compile(
+    r"\#[ \t]*(?:ifndef[ \t]+|if[ \t]+![ \t]*defined[ \t]*(?:\([ \t]*)?)"
+    r"(?:__CUDACC__|__CUDA_ARCH__)\b(?:[ \t]*\))?[ \t]*(?=\n|$)"
+)
+
+
 def switched_off(masked: str) -> list[tuple[int, int]]:
     """The lines no compiler ever reads: each ``#if 0`` group's first branch, from the line
     after the ``#if 0`` up to its ``#elif``/``#else``/``#endif`` (0-based, end excluded),
     nested groups included. A kernel kept there for reference (anilshanbhag/crystal's
     load.cuh) is no code to port. Other groups are not read: their conditions depend on the
     build."""
-    m = _IF_ZERO.search(masked)
+    return _first_branches(masked, _IF_ZERO)
+
+
+def host_compiled(masked: str) -> list[tuple[int, int]]:
+    """The lines nvcc never compiles as device code, as ``switched_off`` gives them: each
+    ``#ifndef __CUDACC__`` (or ``__CUDA_ARCH__``) group's first branch. What a reverse shim
+    defines there (pixeltrack's cudaCompat.h: threadIdx, atomicAdd, __syncthreads as plain
+    C++ functions, ``#define __device__``) runs CUDA code on the CPU; it is no device code."""
+    return _first_branches(masked, _NOT_CUDA)
+
+
+def _first_branches(masked: str, condition: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The first branch of each group whose opening directive ``condition`` matches, as
+    ``switched_off`` describes them."""
+    m = condition.search(masked)
     if m is None:
         return []
     starts, _, words = conditionals(masked)
@@ -270,7 +292,12 @@ def switched_off(masked: str) -> list[tuple[int, int]]:
     while m is not None:
         begin = masked.rfind("\n", 0, m.start()) + 1
         at = bisect_left(starts, begin)
-        if begin >= covered and at < len(starts) and starts[at] == begin and words[at] == "if":
+        if (
+            begin >= covered
+            and at < len(starts)
+            and starts[at] == begin
+            and words[at].startswith("if")
+        ):
             depth, end = 0, len(starts)
             for k in range(at + 1, len(starts)):  # each directive read by one group at most
                 word = words[k]
@@ -288,5 +315,5 @@ def switched_off(masked: str) -> list[tuple[int, int]]:
             counted = covered = stop
             spans.append((line + 1, last))
             line = last
-        m = _IF_ZERO.search(masked, max(m.end(), covered))
+        m = condition.search(masked, max(m.end(), covered))
     return spans

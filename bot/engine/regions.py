@@ -67,6 +67,12 @@ _C_DECL_END = re.compile(r"[;{]")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
+# The name a ``#define`` directive's first line defines.
+_DEFINE_NAME = re.compile(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
+# Links of a chain of macros followed from a matched ``#define`` (``#define XX_DEVICE
+# __device__``, then ``#define XX_DEVICE_FUNC XX_DEVICE inline``): one pass over the file's
+# words a link, bounded since a pull request may define a chain as long as it likes.
+_MACRO_CHAIN = 4
 _DECORATOR_LINES = 200  # how far a decorator may sit above its def
 _ADJACENT_GAP = 200  # blanks between two literals that still join them
 
@@ -77,7 +83,7 @@ class Source(SourceText):
     and indented blocks (``lines``), string literals (``strings``), and the C statement
     starts measured so far (``statement_starts``)."""
 
-    __slots__ = ("c", "lines", "pp", "statement_starts", "strings")
+    __slots__ = ("adjacent_literals_join", "c", "lines", "pp", "statement_starts", "strings")
 
     def __init__(
         self,
@@ -90,6 +96,7 @@ class Source(SourceText):
         super().__init__(
             lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
         )
+        self.adjacent_literals_join = family.adjacent_literals_join
         self.pp = Preprocessor(self)
         self.c = CStructure(self, self.pp)
         self.lines = LogicalLines(self)
@@ -272,7 +279,8 @@ def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, i
 
 
 def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    """The macro a ``#define`` names (group 1) qualifies functions: each use starts one."""
+    """The macro a ``#define`` names (group 1) qualifies functions: each use starts one, and
+    so does each use of a macro defined from it (a chain, ``_MACRO_CHAIN`` links deep)."""
     names: set[str] = set()
     defined: set[int] = set()  # where each name is defined: in its #define, so not a use
     for m in src.finditer(pattern, keywords):
@@ -281,9 +289,24 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
             yield directive
             names.add(m.group(1))
             defined.add(m.start(1))
-    if names:
-        uses = _uses(src.masked, names, defined)
-        yield from _block(src, uses, _C_DECL_END, skip_directives=True)
+    if not names:
+        return
+    masked, starts = src.masked, src.starts
+    for _ in range(_MACRO_CHAIN):
+        linked: set[str] = set()
+        for start, _end in _uses(masked, names, defined):
+            directive = src.pp.directive_span(start)
+            if directive is None:
+                continue
+            define = _DEFINE_NAME.match(masked, starts[directive[0] - 1])
+            if define and define.start(1) < start and define.group(1) not in names:
+                yield directive
+                linked.add(define.group(1))
+                defined.add(define.start(1))
+        if not linked:
+            break
+        names |= linked
+    yield from _block(src, _uses(masked, names, defined), _C_DECL_END, skip_directives=True)
 
 
 def _c_enclosing_function(
@@ -462,6 +485,7 @@ def _string_programs(
     """The offsets of each program ``_string_literal`` finds: a matching literal and the
     literals adjacent to it."""
     strings, masked = src.lexed.strings, src.masked
+    joined = _adjacent if src.adjacent_literals_join else _added
     reached = -1  # last literal already claimed with its neighbours
     holding = src.strings.strings_holding(keywords)
     body = src.strings.body_reader(len(holding))
@@ -473,10 +497,10 @@ def _string_programs(
         if mentioned is not None and mentioned(src, *strings[index]):
             continue
         first = index
-        while first > 0 and first - 1 > reached and _adjacent(masked, strings, first - 1):
+        while first > 0 and first - 1 > reached and joined(masked, strings, first - 1):
             first -= 1
         last = index
-        while last + 1 < len(strings) and _adjacent(masked, strings, last):
+        while last + 1 < len(strings) and joined(masked, strings, last):
             last += 1
         reached = last
         yield strings[first][0], strings[last][1]
@@ -796,6 +820,15 @@ def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
     JavaScript (``"..." +``, a line each)."""
     gap = masked[strings[index][1] : strings[index + 1][0]]
     return not gap.strip(" \t\r\n\\+") and len(gap) < _ADJACENT_GAP
+
+
+def _added(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
+    """``_adjacent``, with a ``+`` between the literals: in a language where literals side
+    by side are items of a list (Nix), only a ``+`` makes them one string."""
+    return (
+        _adjacent(masked, strings, index)
+        and "+" in masked[strings[index][1] : strings[index + 1][0]]
+    )
 
 
 _ATTRIBUTE_PROBE = re.compile(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")

@@ -79,6 +79,9 @@ class RuleSpec:
     # A region whose head (its code from its first line down to the end of the line where
     # the pattern matches) matches is not claimed: a Kokkos lambda given a host policy.
     unless_head: re.Pattern[str] | None = None
+    # Lines after a keyword line the pattern's lookahead may read: a match starts on a
+    # keyword line, but what it needs to follow may open the next one (a wrapped body).
+    lookahead_lines: int = 0
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -255,6 +258,7 @@ def _spec(
         positive=_examples(examples.get("positive", [])),
         negative=_examples(examples.get("negative", [])),
         unless_head=_regex(row.get("unless_head"), compile_),
+        lookahead_lines=row.get("lookahead_lines", 0),
     )
 
 

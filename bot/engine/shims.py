@@ -236,11 +236,14 @@ def spliced_headers(files: Iterable[SplicedFacts]) -> dict[str, str]:
         found = includes.target(including, include)
         return found if found is not None or "/" in include else named.get(include)
 
+    # A header including Apple's simd types is written for the host as well: Metal's
+    # ShaderTypes.h, which Swift reads through a bridging-header setting, no include.
+    shared = {f.path for f in files if any(i.startswith("simd/") for i in f.includes)}
     spliced: dict[str, str] = {}
     for f in files:
         for include, rule in f.spliced:
             found = target(f.path, include)
-            if found is not None and found != f.path:
+            if found is not None and found != f.path and found not in shared:
                 spliced.setdefault(found, rule)
     if not spliced:
         return spliced

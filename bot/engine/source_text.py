@@ -69,6 +69,7 @@ class SourceText:
         "family",
         "lexed",
         "line_statements",
+        "lookahead_lines",
         "masked",
         "occurrences",
         "preprocessor",
@@ -100,6 +101,9 @@ class SourceText:
         self._next: dict[re.Pattern[str], tuple[int, re.Match[str] | None]] = {}
         self._keyword_lines: dict[str, list[int]] = {}
         self._windows: dict[Keywords, list[tuple[int, int]]] = {}
+        # Lines after a window the running rule's pattern may read, in a lookahead only
+        # (``RuleSpec.lookahead_lines``, set by classify before each rule's kind runs).
+        self.lookahead_lines = 0
 
     @property
     def nlines(self) -> int:
@@ -130,6 +134,8 @@ class SourceText:
             return
         search, needed, find = pattern.search, literals.anchors(pattern), masked.find
         windows = self.windows(keywords)
+        if self.lookahead_lines:
+            windows = self._read_on(windows, self.lookahead_lines)
         # A few windows are each searched, or skipped by the ``find`` below when long, at
         # less cost than ``_holding`` (a small file's keyword lines are one or two windows).
         if (
@@ -152,6 +158,22 @@ class SourceText:
                     break
                 yield m
                 m = search(masked, m.end(), end)
+
+    def _read_on(self, windows: list[tuple[int, int]], lines: int) -> list[tuple[int, int]]:
+        """``windows`` each reaching ``lines`` lines further, for a pattern whose lookahead
+        reads what follows its keyword line (a body opening on the next line). Adjacent
+        keyword lines share a window, so the lines added hold no keyword and no match can
+        start there: a match still lies on a keyword line."""
+        masked, size = self.masked, len(self.masked)
+        read: list[tuple[int, int]] = []
+        for start, end in windows:
+            for _ in range(lines):
+                if end >= size:
+                    break
+                newline = masked.find("\n", end + 1)
+                end = size if newline < 0 else newline
+            read.append((start, end))
+        return read
 
     def _holding(
         self, windows: list[tuple[int, int]], needed: tuple[str, ...]

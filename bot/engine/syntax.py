@@ -86,5 +86,6 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
 
 def syntax_family(name: str, tokens: re.Pattern[str]) -> Family:
     """The family of a language described by its syntax: its lines are counted, no rule
-    reads its structure, so statements are lines."""
-    return Family(name, tokens, "lines")
+    reads its structure, so statements are lines; none of them (Nix, HCL, Jsonnet) joins
+    literals written side by side."""
+    return Family(name, tokens, "lines", adjacent_literals_join=False)

@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.lexer import FAMILIES, until
+from bot.engine.lexer import FAMILIES, lex, until
 
 # (an opening as written, its pattern, the unrolled rest, the lazy rest it replaces): literal
 # closes of one and of several characters, self-overlapping ones, and closes naming a group.
@@ -59,3 +59,10 @@ def test_literal_first_families_find_the_same_tokens(text: str) -> None:
         assert [(m.span(), m.lastindex) for m in now.finditer(text)] == [
             (m.span(), m.lastindex) for m in before.finditer(text)
         ]
+
+
+def test_go_keeps_the_cgo_preamble_and_directives_as_code() -> None:
+    # The comment right above `import "C"` is C that cgo compiles; other comments are not.
+    text = '/* a note */\n/*\n#cgo LDFLAGS: -lm\n*/\nimport "C"\n// #cgo CFLAGS: -O2\n// note\n'
+    lexed = lex(text, FAMILIES["go"])
+    assert lexed.code == [False, True, True, True, True, True, False]

@@ -24,6 +24,7 @@ COMMENT = {
     "rust": _SLASH_COMMENT,
     "swift": "// MTLCreateSystemDefaultDevice makeCommandQueue",
     "js": "// @compute @workgroup_size(64)",
+    "go": "// C.cudaMalloc cu.CtxCreate -lcudart",  # a comment; `// #cgo` lines are code
     "fortran": "! cudaMalloc",
     "matlab": "% gpuArray CUDAKernel mexcuda",
     "python": "# torch.cuda .cuda() 'cuda'",

@@ -63,6 +63,7 @@ def test_every_match_lies_where_a_keyword_is(spec: RuleSpec) -> None:
                     assert any(k in literal for k in spec.keywords), (spec.rule.id, path)
             continue
         src = SourceText(lexed, "braces", index.occurrences(lexed.masked))
+        src.lookahead_lines = spec.lookahead_lines  # as classify sets it for each rule
         everywhere = [m.span() for m in spec.pattern.finditer(src.masked)]
         windowed = [m.span() for m in src.finditer(spec.pattern, spec.keywords)]
         assert everywhere == windowed, f"{spec.rule.id} in {path}: a match without a keyword"
