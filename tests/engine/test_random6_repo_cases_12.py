@@ -110,3 +110,39 @@ bool run(int* table, int n) {
 }
 """
     assert _layers("tests/Unit/ParallelSTL/foreach_n_av_2D.cpp", source) == {"portable": 10}
+
+
+def test_cpp_amp_restrict_amp_is_kernel_code() -> None:
+    # include/kalmar_index.h and the C++ AMP tests HCC carried: members callable on the device
+    # are restrict(amp, cpu), kernel lambdas restrict(amp). MSVC compiles the same source to
+    # HLSL for Direct3D 11, hence the hlsl ecosystem.
+    source = b"""\
+#include <amp.h>
+struct leaf {
+  int v;
+  leaf& operator+=(int d) restrict(amp,cpu) {
+    v += d;
+    return *this;
+  }
+};
+
+void bump(concurrency::array_view<int, 1> a) {
+  concurrency::parallel_for_each(a.get_extent(), [=](concurrency::index<1> i) restrict(amp) {
+    a[i] += 1;
+  });
+}
+"""
+    assert _rules("include/kalmar_index.h", source) == {"hlsl.cpp-amp-kernel"}
+    assert _layers("include/kalmar_index.h", source) == {"kernel": 7, "portable": 6}
+
+
+def test_c99_restrict_pointers_are_not_cpp_amp() -> None:
+    # The negative: C's restrict qualifier, and restrict(amp) in a comment or a string.
+    source = b"""\
+/* kernels would be restrict(amp) */
+void axpy(int n, float a, const float *restrict x, float *restrict y) {
+  for (int i = 0; i < n; ++i) y[i] += a * x[i];
+}
+const char *doc = "restrict(amp)";
+"""
+    assert _layers("src/axpy.c", source) == {"portable": 4}
