@@ -146,3 +146,48 @@ void axpy(int n, float a, const float *restrict x, float *restrict y) {
 const char *doc = "restrict(amp)";
 """
     assert _layers("src/axpy.c", source) == {"portable": 4}
+
+
+# -- kmeirlaen/gaussian-splatting-cuda: a CUDA-OpenGL interop switch named CUDA_..._ENABLED --
+
+
+def test_cuda_interop_switch_named_enabled_is_vendor_path() -> None:
+    # src/rendering/framebuffer_factory.hpp and src/visualizer/gui/panels/main_panel.cpp: CMake
+    # defines CUDA_GL_INTEROP_ENABLED when CUDA-OpenGL interop is built, and the branch picks
+    # the interop frame buffer. Before, only USE_CUDA-style names (the switch word first) counted.
+    source = b"""\
+enum class Mode { Cpu, CudaInterop };
+
+inline Mode preferred_mode() {
+  constexpr bool interop =
+#ifdef CUDA_GL_INTEROP_ENABLED
+      true;
+#else
+      false;
+#endif
+  return interop ? Mode::CudaInterop : Mode::Cpu;
+}
+"""
+    assert _rules("src/rendering/framebuffer_factory.hpp", source) == {"cuda.build-guard"}
+    assert _layers("src/rendering/framebuffer_factory.hpp", source) == {
+        "vendor-path": 2,
+        "portable": 8,
+    }
+
+
+def test_cuda_host_only_guard_in_cuh_stays_portable() -> None:
+    # include/kernels/fused_ssim.cuh: a LibTorch autograd wrapper kept out of the device pass
+    # by `#if !defined(__CUDA_ARCH__)`; the host code is plain torch. Checked right.
+    source = b"""\
+#pragma once
+#include <torch/torch.h>
+
+torch::Tensor fused_ssim(torch::Tensor a, torch::Tensor b);
+
+#if !defined(__CUDA_ARCH__) || (__CUDA_ARCH__ == 0)
+inline torch::Tensor fused_ssim(torch::Tensor a, torch::Tensor b) {
+  return (a - b).abs().mean();
+}
+#endif
+"""
+    assert _layers("include/kernels/fused_ssim.cuh", source) == {"portable": 8}
