@@ -160,18 +160,23 @@ class SourceText:
                 m = search(masked, m.end(), end)
 
     def _read_on(self, windows: list[tuple[int, int]], lines: int) -> list[tuple[int, int]]:
-        """``windows`` each reaching ``lines`` lines further, for a pattern whose lookahead
-        reads what follows its keyword line (a body opening on the next line). Adjacent
+        """``windows`` each reaching ``lines`` lines of code further, for a pattern whose
+        lookahead reads what follows its keyword line (a body opening on the next line).
+        Blank lines, and comment lines (blank in the masked text), are read past without
+        counting: a comment between the two lines must not change what matches. Adjacent
         keyword lines share a window, so the lines added hold no keyword and no match can
-        start there: a match still lies on a keyword line."""
+        start there: a match still lies on a keyword line. Each blank run is read past once,
+        by the window above it."""
         masked, size = self.masked, len(self.masked)
         read: list[tuple[int, int]] = []
         for start, end in windows:
-            for _ in range(lines):
-                if end >= size:
-                    break
+            left = lines
+            while left and end < size:
                 newline = masked.find("\n", end + 1)
-                end = size if newline < 0 else newline
+                line_end = size if newline < 0 else newline
+                if masked[end + 1 : line_end].strip():
+                    left -= 1
+                end = line_end
             read.append((start, end))
         return read
 

@@ -65,6 +65,26 @@ def test_colossalai_cast_functor_wrapped_below_device_is_device_code() -> None:
     ]
 
 
+def test_a_blank_or_comment_line_before_the_wrapped_body_changes_nothing() -> None:
+    # The lead's exhaustive check (a blank line, spaces or a comment at every insertion point
+    # of every rule fixture) found the look-ahead counting a blank line as the body's line:
+    # the functor fell out of the kernel layer. It reads past blank and comment lines now.
+    lines = b"""\
+#include <cuda_fp16.h>
+COLOSSAL_CAST_FUNCTOR(float4, half4, DEVICE,
+
+                      // half4 from two half2
+                      STMTS_WRAPPER({
+                        half4 dst;
+                        return dst;
+                      }))
+"""
+    assert _layers("extensions/csrc/funcs/cast_functor.h", lines) == {
+        "vendor-path": 1,
+        "kernel": 5,
+    }
+
+
 def test_colossalai_host_device_functor_wrapped_below_stays_portable() -> None:
     # extensions/csrc/funcs/binary_functor.h: a HOSTDEVICE functor builds for the CPU too,
     # wherever its body opens.

@@ -3,6 +3,8 @@ and comments or blank lines never move a line between layers."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,6 +93,19 @@ def _insertion_points(path: str, text: str) -> list[int]:
     for number, line in enumerate(lines[:-1]):
         if line.rstrip().endswith("\\") or "/*" in line or '"""' in line or "'''" in line:
             inside.add(number + 1)
+    # Go: the comment right above `import "C"` is cgo's preamble, C code. A line inserted
+    # inside it is C (a `//` comment there is C's, not Go's), and a blank line between it and
+    # the import makes it no preamble at all, as cgo reads it: neither is a layout change.
+    for number, line in enumerate(lines):
+        if lang.family.name == "go" and re.match(r'[ \t]*import[ \t]+"C"', line):
+            start = number
+            while (
+                start > 0
+                and lines[start - 1].strip()
+                and not lines[start - 1].startswith(("package", "import"))
+            ):
+                start -= 1
+            inside.update(range(start, number + 1))
     return [n for n in range(len(lines)) if n not in inside]
 
 
