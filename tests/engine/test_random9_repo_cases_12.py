@@ -61,3 +61,45 @@ entry:
 declare i64 @__mux_get_global_id(i32)
 """
     assert _layers("modules/compiler/vecz/test/lit/llvm/memop_stride.ll", source) == {"portable": 7}
+
+
+# -- Time-Coder/PyGPGPU: CUDA and OpenCL from Python through ctypes ----------------------------
+
+
+def test_pygpgpu_opencl_through_ctypes_is_opencl_host_code() -> None:
+    # pygpgpu/opencl/oop/buffer.py and platform.py: the OpenCL C API on a CDLL handle. Before,
+    # both files were portable while their CUDA twins (CUDA.cuMemAlloc) were not.
+    source = b"""\
+from ctypes import pointer
+
+from ..runtime import CL, cl_mem
+
+
+class Buffer:
+    def __init__(self, context, flags, size, host_ptr):
+        error_code = cl_int(0)
+        self.id: cl_mem = CL.clCreateBuffer(context.id, flags, size, host_ptr, pointer(error_code))
+
+    def write(self, queue, host_ptr, size):
+        CL.clEnqueueWriteBuffer(queue.id, self.id, False, 0, size, host_ptr, 0, None, None)
+        CL.clFinish(queue.id)
+
+    @staticmethod
+    def _release_func():
+        return CL.clReleaseMemObject
+"""
+    assert _rules("pygpgpu/opencl/oop/buffer.py", source) == {"opencl.python-ctypes-host"}
+    assert _layers("pygpgpu/opencl/oop/buffer.py", source) == {"vendor-path": 4, "portable": 8}
+
+
+def test_pygpgpu_signature_table_of_the_opencl_api_stays_portable() -> None:
+    # pygpgpu/opencl/driver/clinfo.py: the API's names as keys of a table of argument types and
+    # error texts; nothing is called.
+    source = b"""\
+class CLInfo:
+    funcs = {
+        "clGetPlatformIDs": {"args": ["cl_uint", "cl_platform_id*", "cl_uint*"]},
+        "clGetDeviceInfo": {"errors": {-33: "device is not a valid device"}},
+    }
+"""
+    assert _layers("pygpgpu/opencl/driver/clinfo.py", source) == {"portable": 5}
