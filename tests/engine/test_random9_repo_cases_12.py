@@ -13,6 +13,9 @@ expected layers are what a porting engineer reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine.classify import classify
+from bot.engine.delta import changed_lines, file_delta
+from bot.engine.model import Layer
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- uxlfoundation/oneapi-construction-kit: UnitCL, the OpenCL conformance-style tests ---------
@@ -103,3 +106,93 @@ class CLInfo:
     }
 """
     assert _layers("pygpgpu/opencl/driver/clinfo.py", source) == {"portable": 5}
+
+
+# -- DanecLacey/SmaxKernels: sparse kernels with CPU and CUDA back ends --------------------------
+
+
+def test_smaxkernels_benchmark_registering_the_cuda_platform_is_vendor_path() -> None:
+    # examples/benchmarks/smax_benchmarks/smax_scs_cuda_spmv_bench.cpp: the benchmark names no
+    # CUDA call; the platform it registers its kernel with is the CUDA back end alone. Before,
+    # this file and the ten demos, tests and solvers like it were portable.
+    source = b"""\
+int main(int argc, char *argv[]) {
+    SMAX::Interface *smax = new SMAX::Interface();
+    register_kernel<IT, VT>(smax, bench_name, SMAX::KernelType::SPMV,
+                            SMAX::PlatformType::CUDA);
+    smax->kernel(bench_name)->apply();
+    return 0;
+}
+"""
+    assert _rules("examples/benchmarks/smax_scs_cuda_spmv_bench.cpp", source) == {
+        "cuda.backend-enum-choice"
+    }
+    assert _layers("examples/benchmarks/smax_scs_cuda_spmv_bench.cpp", source) == {
+        "vendor-path": 2,
+        "portable": 5,
+    }
+    solver = b"""\
+void run() {
+    constexpr SMAX::PlatformType Platform = SMAX::PlatformType::CUDA;
+    jacobi<Platform>(A, x, b);
+}
+"""
+    assert _layers("examples/applications/jacobi/jacobi.cpp", solver) == {
+        "vendor-path": 1,
+        "portable": 3,
+    }
+
+
+def test_smaxkernels_dispatch_over_platforms_stays_portable() -> None:
+    # src/kernels/spmv.hpp and src/interface.cpp: a switch over every back end, a comparison,
+    # and the CUDA back end's namespace choose nothing.
+    source = b"""\
+namespace SMAX::KERNELS::SPMV::CUDA {
+void launch();
+}
+int dispatch(PlatformType platform, Args *args) {
+    if (platform == PlatformType::CUDA)
+        prepare(args);
+    switch (platform) {
+    case PlatformType::CPU: { return cpu_spmv(args); }
+    case PlatformType::CUDA: { return cuda_spmv(args); }
+    }
+    const std::vector<Backend> all = {Backend::CPU, Backend::CUDA};
+    return 0;
+}
+"""
+    assert _layers("src/kernels/spmv.hpp", source) == {"portable": 13}
+
+
+def test_smaxkernels_torch_device_type_stays_torch_rule() -> None:
+    source = b"""\
+void pick() {
+    auto device = torch::Device(c10::DeviceType::CUDA);
+}
+"""
+    assert _rules("csrc/pick.cpp", source) == {"torch.cpp-cuda"}
+
+
+def test_smaxkernels_switching_a_demo_to_cuda_adds_vendor_path() -> None:
+    # A demo moving its one kernel from the CPU to the CUDA back end adds a vendor-path line and
+    # removes none: the gate fails it.
+    before = """\
+void demo() {
+    register_kernel(smax, "spmv", SMAX::KernelType::SPMV,
+                    SMAX::PlatformType::CPU);
+}
+"""
+    after = before.replace("PlatformType::CPU", "PlatformType::CUDA")
+    added, removed = changed_lines(before, after)
+    path = "examples/demos/spmv_demo.cpp"
+    change = file_delta(
+        path,
+        classify(path, before.encode()),
+        classify(path, after.encode()),
+        added,
+        removed,
+        status="modified",
+        texts=(before, after),
+    )
+    assert change.added[Layer.VENDOR_PATH] == 1
+    assert change.removed[Layer.VENDOR_PATH] == 0
