@@ -41,6 +41,8 @@ COMMENT = {
     "Pascal": "// vkCreateInstance TVkBuffer VK_SUCCESS",  # PasVulkan (vulkan.pascal-host)
     "Haskell": "-- import qualified Foreign.CUDA as CUDA",  # cuda.haskell-host
     "Odin": "// vk.CreateDevice vk.CmdDispatch",  # vulkan.odin-host
+    "MLIR": _SLASH_COMMENT,  # Triton's dialect lowered in MLIR tests (lane h39-random-c)
+    "Triton IR": "// tt.load tt.dot ttg.local_alloc",  # triton.ir-file (lane h39-random-h)
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
