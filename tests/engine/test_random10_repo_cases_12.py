@@ -1,0 +1,52 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h39-random-j).
+
+The pool is ``/work/pool-h39.txt``, ordered with ``random.seed("h39-pool")``; this lane took
+positions 151-165. One could not be read: rbarfinezhadfeli0/cuda-samples (no snapshot). Of
+each of the other fourteen, fifteen files were sampled with ``random.Random("owner/name")``
+over every file lockin counts (sorted by path) and labelled before any fix; so were up to
+twenty of the files lockin calls non-portable and ten GPU-looking files it calls portable,
+and three commits touching GPU code were drawn with ``random.Random("owner/name:commits")``
+and put through ``lockin diff``. Each snippet is a small rewrite, in our own words, of a
+pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- ROCm/rccl: the public header is a configure_file() template ------------------------------
+
+
+def test_rccl_header_template_is_read_as_c() -> None:
+    # src/nccl.h.in: the library's API, with the HIP includes and the version macros CMake fills
+    # in. Before, .in was Autoconf's and the 207-line header counted as portable text.
+    source = b"""\
+#ifndef NCCL_H_
+#define NCCL_H_
+
+#include <hip/hip_runtime.h>
+
+#define NCCL_MAJOR ${NCCL_MAJOR}
+
+typedef struct ncclComm* ncclComm_t;
+
+ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank);
+ncclResult_t ncclAllReduce(const void* sendbuff, void* recvbuff, size_t count,
+    ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm, hipStream_t stream);
+
+#endif
+"""
+    assert {"hip.include", "nccl.call"} <= _rules("src/nccl.h.in", source)
+
+
+def test_autoheader_config_template_stays_portable() -> None:
+    # The negative: autoheader's config.h.in is C too, and names no GPU API.
+    source = b"""\
+/* Define to 1 if you have the <dlfcn.h> header file. */
+#undef HAVE_DLFCN_H
+
+/* Version number of package */
+#undef VERSION
+"""
+    assert _layers("config.h.in", source) == {"portable": 2}
