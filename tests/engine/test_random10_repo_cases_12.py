@@ -15,6 +15,54 @@ from __future__ import annotations
 
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- waltsims/k-wave-cupy: k-Wave's MATLAB solvers, whose GPU path is a 'gpuArray' option ----
+
+
+def test_kwave_recast_branching_on_the_gpuarray_option_is_vendor_path() -> None:
+    # k-Wave/private/kspaceFirstOrder_dataRecast.m: the results are gathered off the GPU when
+    # the data cast option names gpuArray. Before, the file was portable: the class is only
+    # ever named in the string.
+    source = b"""\
+% cast the sensor data back to double
+if strncmp(data_cast, 'gpuArray', 8)
+    recast_pre = 'double(gather(';
+else
+    recast_pre = 'double(';
+end
+"""
+    assert _rules("k-Wave/private/kspaceFirstOrder_dataRecast.m", source) == {
+        "matlab-gpu.gpu-array-name"
+    }
+    assert _layers("k-Wave/private/kspaceFirstOrder_dataRecast.m", source) == {
+        "vendor-path": 1,
+        "portable": 4,
+    }
+
+
+def test_kwave_example_asking_for_gpuarray_single_is_vendor_path() -> None:
+    # k-Wave/examples/example_at_linear_array_transducer.m: the simulation's options select the
+    # GPU with 'DataCast', 'gpuArray-single'.
+    source = b"""\
+% run the simulation
+input_args = {'DisplayMask', 'off', 'PMLInside', false, ...
+    'DataCast', 'gpuArray-single'};
+sensor_data = kspaceFirstOrder3D(kgrid, medium, source, sensor, input_args{:});
+"""
+    assert _rules("k-Wave/examples/example_at_linear_array_transducer.m", source) == {
+        "matlab-gpu.gpu-array-name"
+    }
+
+
+def test_kwave_message_mentioning_gpuarray_stays_portable() -> None:
+    # The negative: a help string that mentions the option among other words is prose.
+    source = b"""\
+% print the options
+disp('  set DataCast to gpuArray-single to run on the GPU');
+data_cast = 'single';
+"""
+    assert _layers("k-Wave/private/print_options.m", source) == {"portable": 2}
+
+
 # -- ROCm/rccl: the public header is a configure_file() template ------------------------------
 
 
