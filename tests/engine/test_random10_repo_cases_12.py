@@ -98,3 +98,32 @@ def test_autoheader_config_template_stays_portable() -> None:
 #undef VERSION
 """
     assert _layers("config.h.in", source) == {"portable": 2}
+
+
+# -- premsasidharan/GpgpuOpenCL: a vendored GLEW beside the OpenCL examples -------------------
+
+
+def test_glew_cl_event_sync_declaration_is_portable() -> None:
+    # glew-1.10.0/include/GL/glew.h: GL's ARB_cl_event entry point names cl_context and
+    # cl_event in its signature. Before, this one line of the 14,000-line loader made it
+    # OpenCL host code.
+    # The typedef is one line in glew.h, as here.
+    source = (
+        b"#ifndef GL_ARB_cl_event\n"
+        b"#define GL_ARB_cl_event 1\n"
+        b"typedef GLsync (GLAPIENTRY * PFNGLCREATESYNCFROMCLEVENTARBPROC) "
+        b"(cl_context context, cl_event event, GLbitfield flags);\n"
+        b"#define glCreateSyncFromCLeventARB GLEW_GET_FUN(__glewCreateSyncFromCLeventARB)\n"
+        b"#endif\n"
+    )
+    assert _layers("glew-1.10.0/include/GL/glew.h", source) == {"portable": 5}
+
+
+def test_opencl_example_host_code_stays_vendor_path() -> None:
+    # The negative: Examples/OpenCL_2_0/RadixSort/main.cpp creates its queue with the API.
+    source = b"""\
+cl_command_queue make_queue(cl_context ctx, cl_device_id dev, cl_int* err) {
+    return clCreateCommandQueueWithProperties(ctx, dev, nullptr, err);
+}
+"""
+    assert _rules("Examples/OpenCL_2_0/RadixSort/main.cpp", source) == {"opencl.host-api"}
