@@ -127,3 +127,68 @@ cl_command_queue make_queue(cl_context ctx, cl_device_id dev, cl_int* err) {
 }
 """
     assert _rules("Examples/OpenCL_2_0/RadixSort/main.cpp", source) == {"opencl.host-api"}
+
+
+# -- GPUOpen-Tools/gpu_performance_api: AMD's counters through its D3D12 driver extension -----
+
+
+def test_gpa_dx12_sample_reading_the_amdext_session_is_vendor_path() -> None:
+    # source/gpu_perf_api_dx12/dx12_gpa_sample.cc: the results come from the session the AMD
+    # driver's extension interface opened. Before, the file was portable.
+    source = b"""\
+bool Dx12Sample::UpdateResults() {
+    size_t bytes = 0;
+    IAmdExtGpaSession* session = cmd_list_->GetAmdExtSession();
+    if (session == nullptr) {
+        return false;
+    }
+    return SUCCEEDED(session->GetResults(driver_sample_id_, &bytes, nullptr));
+}
+"""
+    assert _rules("source/gpu_perf_api_dx12/dx12_gpa_sample.cc", source) == {
+        "hip.amd-driver-extension"
+    }
+
+
+def test_gpa_counter_tables_without_the_extension_stay_portable() -> None:
+    # The negative: the counter generator's tables index AMD hardware blocks by generation but
+    # call no driver.
+    source = b"""\
+GpaUInt32 CounterGeneratorVk::BlockId(GDT_HW_GENERATION gen, GpaUInt32 group) {
+    if (gen == GDT_HW_GENERATION_GFX11) {
+        return kHwVkDriverBlockIdGfx11[group];
+    }
+    return kHwVkDriverBlockIdGfx10[group];
+}
+"""
+    assert _layers("source/gpu_perf_api_counter_generator/gpa_counter_generator_vk.cc", source) == {
+        "portable": 6
+    }
+
+
+# -- checked right, and hard: the libcu++ tests ROCm/libhipcxx carries ------------------------
+
+
+def test_libhipcxx_test_dispatching_on_the_sm_target_is_vendor_path() -> None:
+    # .upstream-tests/test/std/atomics/atomics.flag/init.pass.cpp: a host branch and an
+    # sm_70-and-newer branch, through cuda::std.
+    source = b"""\
+#include <cuda/std/atomic>
+#include <cuda/std/cassert>
+
+int main(int, char**)
+{
+    NV_DISPATCH_TARGET(
+    NV_IS_HOST,(
+      cuda::std::atomic_flag f = ATOMIC_FLAG_INIT;
+      assert(f.test_and_set() == 0);
+    ),
+    NV_PROVIDES_SM_70,(
+      cuda::std::atomic_flag f = ATOMIC_FLAG_INIT;
+      assert(f.test_and_set() == 0);
+    ))
+    return 0;
+}
+"""
+    layers = _layers(".upstream-tests/test/std/atomics/atomics.flag/init.pass.cpp", source)
+    assert layers.get("vendor-path", 0) + layers.get("kernel", 0) > 0
