@@ -274,27 +274,25 @@ Handler = Callable[[str, int], int]
 Sources = list[tuple[str, int]]  # a cell's source strings and the offset each starts at
 
 
+def _stored(store: dict[str, object], key: str) -> Handler:
+    """A handler that decodes the JSON value at its offset into ``store[key]``."""
+
+    def decode(text: str, at: int) -> int:
+        store[key], end = _DECODER.raw_decode(text, at)
+        return end
+
+    return decode
+
+
 def _walk(text: str) -> tuple[object, list[tuple[object, Sources, object]]]:
     """The notebook's metadata, and each cell's type, source strings with their offsets and
     metadata. A key given twice: the last wins, as in json.loads."""
     found: dict[str, object] = {}
     cells: list[tuple[object, Sources, object]] = []
 
-    def metadata(text: str, at: int) -> int:
-        found["metadata"], end = _DECODER.raw_decode(text, at)
-        return end
-
     def cell(text: str, at: int) -> int:
         fields: dict[str, object] = {}
         sources: Sources = []
-
-        def cell_type(text: str, at: int) -> int:
-            fields["cell_type"], end = _DECODER.raw_decode(text, at)
-            return end
-
-        def cell_metadata(text: str, at: int) -> int:
-            fields["metadata"], end = _DECODER.raw_decode(text, at)
-            return end
 
         def string(text: str, at: int) -> int:
             if text[at : at + 1] != '"':
@@ -311,7 +309,12 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources, object]]]:
         end = _object(
             text,
             at,
-            {"cell_type": cell_type, "source": source, "input": source, "metadata": cell_metadata},
+            {
+                "cell_type": _stored(fields, "cell_type"),
+                "source": source,
+                "input": source,
+                "metadata": _stored(fields, "metadata"),
+            },
         )
         cells.append((fields.get("cell_type"), sources, fields.get("metadata")))
         return end
@@ -330,7 +333,7 @@ def _walk(text: str) -> tuple[object, list[tuple[object, Sources, object]]]:
         return _array(text, at, worksheet)
 
     handlers: dict[str, Handler] = {
-        "metadata": metadata,
+        "metadata": _stored(found, "metadata"),
         "cells": cell_list,
         "worksheets": worksheets,
     }

@@ -292,9 +292,10 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
     if not names:
         return
     masked, starts = src.masked, src.starts
+    newest = names  # each link reads the uses of the names the last one found, only
     for _ in range(_MACRO_CHAIN):
         linked: set[str] = set()
-        for start, _end in _uses(masked, names, defined):
+        for start, _end in _uses(masked, newest, defined):
             directive = src.pp.directive_span(start)
             if directive is None:
                 continue
@@ -305,7 +306,7 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
                 defined.add(define.start(1))
         if not linked:
             break
-        names |= linked
+        names, newest = names | linked, linked
     yield from _block(src, _uses(masked, names, defined), _C_DECL_END, skip_directives=True)
 
 
