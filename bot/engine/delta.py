@@ -132,6 +132,7 @@ def _lines(text: str) -> list[str]:
 
 
 _WORD_CHARS = re.compile(r"\w")
+_WORDS = re.compile(r"\w+")
 
 #: Lines x lines of the changed middle that difflib may match: its matching is cubic in the
 #: worst case (2,000 repetitive lines: 25 s of CPU), and both texts come from a pull request.
@@ -323,12 +324,16 @@ def _code(
 
 
 def _reflowed(
-    removed: Mapping[str, list[str]], added: Mapping[str, list[str]], rules: Mapping[str, Rule]
+    removed: Mapping[str, list[str]],
+    added: Mapping[str, list[str]],
+    rules: Mapping[str, Rule],
+    judged: Iterable[str] | None = None,
 ) -> list[str]:
     """Ecosystems whose added non-portable lines hold no letter, digit or underscore beyond
     those of the removed ones: clang-format or ruff spreading the same code over more
     lines, adding trailing commas and parentheses, or reordering it, adds no lock-in; new
-    code always brings names or numbers of its own."""
+    code always brings names or numbers of its own. ``judged``: the ecosystems to judge
+    (by default those ``added`` holds), one with no added line here holding nothing new."""
     code: list[dict[str, Counter[str]]] = [{}, {}]  # removed, added: ecosystem -> characters
     for side, by_rule in enumerate((removed, added)):
         for rule_id, lines in by_rule.items():
@@ -336,7 +341,35 @@ def _reflowed(
             for line in lines:
                 chars.update(_WORD_CHARS.findall(line))
     lost, gained = code
-    return sorted(name for name, chars in gained.items() if not chars - lost.get(name, Counter()))
+    names = gained if judged is None else judged
+    return sorted(
+        name for name in names if not gained.get(name, Counter()) - lost.get(name, Counter())
+    )
+
+
+def _reworded(
+    text: tuple[str, str], added: Sequence[int], removed: Sequence[int], language: str | None
+) -> tuple[set[int], set[int]]:
+    """The removed and the added lines of the hunks that only reformat: the hunk's added
+    lines hold, word for word and in order, the words its removed lines held. Which of a
+    statement's lines the engine places in a vendor's layer may shift when black or
+    clang-format rewraps it (``x = (`` then ``cupy.f(a) or``, as ``x = cupy.f(`` then
+    ``a) or``), so the hunk is compared whole, whatever layer each line is in."""
+    read = notebooks.source_line if language == notebooks.LANGUAGE else str
+    sides = (_lines(text[0]), _lines(text[1]))
+    gone: set[int] = set()
+    came: set[int] = set()
+    for old_lines, new_lines in hunks(added, removed):
+        if not old_lines or not new_lines:
+            continue
+        words = [
+            [w for n in numbers if n <= len(lines) for w in _WORDS.findall(read(lines[n - 1]))]
+            for numbers, lines in ((old_lines, sides[0]), (new_lines, sides[1]))
+        ]
+        if words[0] == words[1]:
+            gone.update(old_lines)
+            came.update(new_lines)
+    return gone, came
 
 
 def _rule_at(report: FileReport, number: int) -> str | None:
@@ -407,6 +440,22 @@ def file_delta(
         delta.kept_lines = _kept(old, new, added, removed)
         if texts is not None and texts[0] and texts[1]:
             delta.reflowed = _reflowed(delta.removed_code, delta.added_code, rules)
+            gone, came = _reworded(texts, added, removed, new.language)
+            if came:
+                # Lines of reformatted hunks add nothing: the rest is judged on its own.
+                rest = [n for n in added if n not in came]
+                judged = {rules[rule_id].ecosystem for rule_id in delta.added_code}
+                delta.reflowed = sorted(
+                    {
+                        *delta.reflowed,
+                        *_reflowed(
+                            _code(old, texts[0], [n for n in removed if n not in gone], rules),
+                            _code(new, texts[1], rest, rules),
+                            rules,
+                            judged,
+                        ),
+                    }
+                )
     if old is not None and new is not None and texts is not None and texts[0] and texts[1]:
         delta.versioned = _versioned(old, new, texts, added, delta.kept_lines, rules)
     return delta
