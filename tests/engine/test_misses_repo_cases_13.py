@@ -10,6 +10,7 @@ words, of a pattern found in the repository its test names.
 
 from __future__ import annotations
 
+from bot.engine import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- ROCm/AMDMIGraphX: the library's own sources -------------------------------------------------
@@ -136,3 +137,51 @@ template <> struct is_device_copyable<Particle> : std::true_type {};
 float* alloc(sycl::queue& q, size_t n) { return sycl::malloc_device<float>(n, q); }
 """
     assert _layers("particles.cpp", program)["vendor-path"] == 2
+
+
+# -- Triton IR saved under a .py name ---------------------------------------------------------
+
+_TTGIR = b"""\
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func public @scale_kernel(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c512 = arith.constant 512 : i32
+    %pid = tt.get_program_id x : i32
+    %off = arith.muli %pid, %c512 : i32
+    tt.return
+  }
+}
+"""
+
+
+def test_triton_gpu_ir_saved_as_py_is_triton_ir() -> None:
+    # A TRITON_KERNEL_DUMP's .ttgir kept under a .py name (issue 27's audit): before, it read
+    # as Python, its `#` lines comments and its tt.func no kernel.
+    report = classify("dumps/scale_kernel.py", _TTGIR)
+    assert report.language == "Triton IR"
+    assert _rules("dumps/scale_kernel.py", _TTGIR) == {"triton.ir-file"}
+    assert _layers("dumps/scale_kernel.py", _TTGIR) == {"kernel": 9}
+
+
+def test_python_holding_triton_ir_in_strings_stays_python() -> None:
+    # A compiler test writing IR to a file, and a docstring quoting it: strings, masked.
+    source = b'''\
+"""Checks the parser on IR such as:
+
+    tt.func public @k(%arg0: !tt.ptr<f32>) {
+"""
+
+
+def test_invalid(tmp_path):
+    path = tmp_path / "invalid.ttgir"
+    path.write_text("module { tt.func public @broken( { }", encoding="utf-8")
+    ir = """
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%arg0: !tt.ptr<f32>) {
+    tt.return
+  }
+}
+"""
+    assert parse(ir)
+'''
+    assert classify("tests/test_parser.py", source).language == "Python"
