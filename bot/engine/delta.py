@@ -19,6 +19,8 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from bot.engine import markers, notebooks
+from bot.engine.languages import LANGUAGES
+from bot.engine.lexer import lex
 from bot.engine.model import (
     ChangeDelta,
     FileDelta,
@@ -348,28 +350,50 @@ def _reflowed(
 
 
 def _reworded(
-    text: tuple[str, str], added: Sequence[int], removed: Sequence[int], language: str | None
+    texts: tuple[str, str],
+    added: Sequence[int],
+    removed: Sequence[int],
+    languages: tuple[str | None, str | None],
 ) -> tuple[set[int], set[int]]:
     """The removed and the added lines of the hunks that only reformat: the hunk's added
-    lines hold, word for word and in order, the words its removed lines held. Which of a
-    statement's lines the engine places in a vendor's layer may shift when black or
-    clang-format rewraps it (``x = (`` then ``cupy.f(a) or``, as ``x = cupy.f(`` then
-    ``a) or``), so the hunk is compared whole, whatever layer each line is in."""
-    read = notebooks.source_line if language == notebooks.LANGUAGE else str
-    sides = (_lines(text[0]), _lines(text[1]))
+    lines hold, word for word and in order, the words its removed lines held, comments left
+    out (a call that was commented out is new code). Which of a statement's lines the engine
+    places in a vendor's layer may shift when black or clang-format rewraps it (``x = (``
+    then ``cupy.f(a) or``, as ``x = cupy.f(`` then ``a) or``), so the hunk is compared whole,
+    whatever layer each line is in."""
+    sides = (_without_comments(texts[0], languages[0]), _without_comments(texts[1], languages[1]))
     gone: set[int] = set()
     came: set[int] = set()
+    if sides[0] is None or sides[1] is None:
+        return gone, came
     for old_lines, new_lines in hunks(added, removed):
         if not old_lines or not new_lines:
             continue
         words = [
-            [w for n in numbers if n <= len(lines) for w in _WORDS.findall(read(lines[n - 1]))]
+            [w for n in numbers if n <= len(lines) for w in _WORDS.findall(lines[n - 1])]
             for numbers, lines in ((old_lines, sides[0]), (new_lines, sides[1]))
         ]
         if words[0] == words[1]:
             gone.update(old_lines)
             came.update(new_lines)
     return gone, came
+
+
+def _without_comments(text: str, language: str | None) -> list[str] | None:
+    """The lines of ``text`` with its comments (and docstrings) blanked and its string
+    literals kept, a raw kernel's text among them; None for a language the engine does not
+    lex line by line (a notebook's lines are JSON)."""
+    lang = LANGUAGES.get(language or "")
+    if lang is None or language == notebooks.LANGUAGE:
+        return None
+    lexed = lex(text, lang.family)
+    pieces: list[str] = []
+    at = 0
+    for start, end in lexed.strings:
+        pieces += (lexed.masked[at:start], text[start:end])
+        at = end
+    pieces.append(lexed.masked[at:])
+    return _lines("".join(pieces))
 
 
 def _rule_at(report: FileReport, number: int) -> str | None:
@@ -440,7 +464,7 @@ def file_delta(
         delta.kept_lines = _kept(old, new, added, removed)
         if texts is not None and texts[0] and texts[1]:
             delta.reflowed = _reflowed(delta.removed_code, delta.added_code, rules)
-            gone, came = _reworded(texts, added, removed, new.language)
+            gone, came = _reworded(texts, added, removed, (old.language, new.language))
             if came:
                 # Lines of reformatted hunks add nothing: the rest is judged on its own.
                 rest = [n for n in added if n not in came]

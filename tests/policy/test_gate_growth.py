@@ -362,6 +362,22 @@ def test_a_rewrap_that_moves_where_vendor_lines_start_adds_none() -> None:
     assert g.reflowed == []
     assert count_lines(g, DEFAULT_POLICY.layers, strict=False).counted > 0
 
+    # So is a call that was a comment: a hunk is compared by its code, comments left out.
+    commented = old + "# z = cupy.ones(3)\n"
+    called = new + "z = cupy.ones(3)\n"
+    added, removed = changed_lines(commented, called)
+    h = file_delta(
+        "cast.py",
+        classify("cast.py", commented.encode()),
+        classify("cast.py", called.encode()),
+        added,
+        removed,
+        status="modified",
+        texts=(commented, called),
+    )
+    assert h.reflowed == []
+    assert count_lines(h, DEFAULT_POLICY.layers, strict=False).counted > 0
+
 
 THIRD_KERNEL = """
 __global__ void clamp(float* x, float lo, int n) {
