@@ -13,6 +13,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import cache
 from heapq import heappop, heappush
 from itertools import compress, groupby, islice, pairwise, repeat, starmap
 from operator import itemgetter, sub
@@ -319,6 +320,10 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
             found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
         if found and spec.unless_head is not None and spec.pattern is not None:
             found = _not_headed(found, spec.unless_head, lexed.masked, src.starts, spec.pattern)
+        if found and spec.own_namespaces and spec.pattern is not None:
+            own = _opened(spec.own_namespaces, masked)
+            if own is not None:
+                found = _not_own(found, own, masked, src.starts, spec.pattern)
         if found:
             claimed[index] = found
     if src is not None:
@@ -388,6 +393,67 @@ def _not_headed(
             if unless.search(masked, start, end if stop < 0 else stop):
                 continue
         kept[span] = None
+    return kept
+
+
+@cache
+def _namespace_regexes(names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """Per name: what opens the namespace (``namespace migraphx {``, ``namespace a::sycl {``,
+    or a line that is only a macro named after it that begins it, the way libraries wrap
+    their namespaces: ``CHARM_SYCL_BEGIN_NAMESPACE``, ``BEGIN_ROCPRIM_NAMESPACE``); ``using
+    namespace migraphx;`` opens nothing."""
+    return tuple(
+        re.compile(
+            rf"\bnamespace[ \t]+(?:\w+[ \t]*::[ \t]*)*{name}(?:[ \t]*::[ \t]*\w+)*\s*\{{"
+            rf"|^[ \t]*(?=\w*?(?<![A-Z0-9])BEGIN(?![A-Z0-9]))(?=\w*?NAMESPACE)"
+            rf"(?:[A-Z0-9]+_)*{name.upper()}(?:_[A-Z0-9]+)*[ \t]*$",
+            re.M,
+        )
+        for name in names
+    )
+
+
+def _opened(names: tuple[str, ...], masked: str) -> re.Pattern[str] | None:
+    """What names one of ``names`` that the file opens, or None when it opens none of them.
+    A match names the library when the name is not the start of a longer lower-case word:
+    ``migraphx::shape``, ``<migraphx/``, its C names ``migraphx_to_value(`` and
+    ``miopenCreate``, but not ``miopengemm``."""
+    opened = [
+        name
+        for name, opens in zip(names, _namespace_regexes(names), strict=True)
+        if opens.search(masked)
+    ]
+    return _naming(tuple(opened)) if opened else None
+
+
+@cache
+def _naming(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(names)})(?![a-z0-9])")
+
+
+def _not_own(
+    found: dict[tuple[int, int], None],
+    own: re.Pattern[str],
+    masked: str,
+    starts: list[int],
+    pattern: re.Pattern[str],
+) -> dict[tuple[int, int], None]:
+    """The spans holding a match of ``pattern`` that names none of the namespaces the file
+    opens: in the library's own source its uses of itself are no lock-in, but its calls of
+    another library (MIGraphX's GPU target calling rocBLAS) are. A span where the pattern
+    is not found in the masked code is kept."""
+    kept: dict[tuple[int, int], None] = {}
+    for span in found:
+        if not 0 < span[0] <= span[1] <= len(starts):
+            kept[span] = None
+            continue
+        start = starts[span[0] - 1]
+        end = masked.find("\n", starts[span[1] - 1])
+        matches = [
+            m.group() for m in pattern.finditer(masked, start, len(masked) if end < 0 else end)
+        ]
+        if not matches or not all(own.search(m) for m in matches):
+            kept[span] = None
     return kept
 
 

@@ -19,6 +19,8 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from bot.engine import markers, notebooks
+from bot.engine.languages import LANGUAGES
+from bot.engine.lexer import lex
 from bot.engine.model import (
     ChangeDelta,
     FileDelta,
@@ -132,6 +134,7 @@ def _lines(text: str) -> list[str]:
 
 
 _WORD_CHARS = re.compile(r"\w")
+_WORDS = re.compile(r"\w+")
 
 #: Lines x lines of the changed middle that difflib may match: its matching is cubic in the
 #: worst case (2,000 repetitive lines: 25 s of CPU), and both texts come from a pull request.
@@ -323,12 +326,16 @@ def _code(
 
 
 def _reflowed(
-    removed: Mapping[str, list[str]], added: Mapping[str, list[str]], rules: Mapping[str, Rule]
+    removed: Mapping[str, list[str]],
+    added: Mapping[str, list[str]],
+    rules: Mapping[str, Rule],
+    judged: Iterable[str] | None = None,
 ) -> list[str]:
     """Ecosystems whose added non-portable lines hold no letter, digit or underscore beyond
     those of the removed ones: clang-format or ruff spreading the same code over more
     lines, adding trailing commas and parentheses, or reordering it, adds no lock-in; new
-    code always brings names or numbers of its own."""
+    code always brings names or numbers of its own. ``judged``: the ecosystems to judge
+    (by default those ``added`` holds), one with no added line here holding nothing new."""
     code: list[dict[str, Counter[str]]] = [{}, {}]  # removed, added: ecosystem -> characters
     for side, by_rule in enumerate((removed, added)):
         for rule_id, lines in by_rule.items():
@@ -336,7 +343,57 @@ def _reflowed(
             for line in lines:
                 chars.update(_WORD_CHARS.findall(line))
     lost, gained = code
-    return sorted(name for name, chars in gained.items() if not chars - lost.get(name, Counter()))
+    names = gained if judged is None else judged
+    return sorted(
+        name for name in names if not gained.get(name, Counter()) - lost.get(name, Counter())
+    )
+
+
+def _reworded(
+    texts: tuple[str, str],
+    added: Sequence[int],
+    removed: Sequence[int],
+    languages: tuple[str | None, str | None],
+) -> tuple[set[int], set[int]]:
+    """The removed and the added lines of the hunks that only reformat: the hunk's added
+    lines hold, word for word and in order, the words its removed lines held, comments left
+    out (a call that was commented out is new code). Which of a statement's lines the engine
+    places in a vendor's layer may shift when black or clang-format rewraps it (``x = (``
+    then ``cupy.f(a) or``, as ``x = cupy.f(`` then ``a) or``), so the hunk is compared whole,
+    whatever layer each line is in."""
+    sides = (_without_comments(texts[0], languages[0]), _without_comments(texts[1], languages[1]))
+    gone: set[int] = set()
+    came: set[int] = set()
+    if sides[0] is None or sides[1] is None:
+        return gone, came
+    for old_lines, new_lines in hunks(added, removed):
+        if not old_lines or not new_lines:
+            continue
+        words = [
+            [w for n in numbers if n <= len(lines) for w in _WORDS.findall(lines[n - 1])]
+            for numbers, lines in ((old_lines, sides[0]), (new_lines, sides[1]))
+        ]
+        if words[0] == words[1]:
+            gone.update(old_lines)
+            came.update(new_lines)
+    return gone, came
+
+
+def _without_comments(text: str, language: str | None) -> list[str] | None:
+    """The lines of ``text`` with its comments (and docstrings) blanked and its string
+    literals kept, a raw kernel's text among them; None for a language the engine does not
+    lex line by line (a notebook's lines are JSON)."""
+    lang = LANGUAGES.get(language or "")
+    if lang is None or language == notebooks.LANGUAGE:
+        return None
+    lexed = lex(text, lang.family)
+    pieces: list[str] = []
+    at = 0
+    for start, end in lexed.strings:
+        pieces += (lexed.masked[at:start], text[start:end])
+        at = end
+    pieces.append(lexed.masked[at:])
+    return _lines("".join(pieces))
 
 
 def _rule_at(report: FileReport, number: int) -> str | None:
@@ -407,6 +464,22 @@ def file_delta(
         delta.kept_lines = _kept(old, new, added, removed)
         if texts is not None and texts[0] and texts[1]:
             delta.reflowed = _reflowed(delta.removed_code, delta.added_code, rules)
+            gone, came = _reworded(texts, added, removed, (old.language, new.language))
+            if came:
+                # Lines of reformatted hunks add nothing: the rest is judged on its own.
+                rest = [n for n in added if n not in came]
+                judged = {rules[rule_id].ecosystem for rule_id in delta.added_code}
+                delta.reflowed = sorted(
+                    {
+                        *delta.reflowed,
+                        *_reflowed(
+                            _code(old, texts[0], [n for n in removed if n not in gone], rules),
+                            _code(new, texts[1], rest, rules),
+                            rules,
+                            judged,
+                        ),
+                    }
+                )
     if old is not None and new is not None and texts is not None and texts[0] and texts[1]:
         delta.versioned = _versioned(old, new, texts, added, delta.kept_lines, rules)
     return delta

@@ -82,6 +82,9 @@ class RuleSpec:
     # Lines after a keyword line the pattern's lookahead may read: a match starts on a
     # keyword line, but what it needs to follow may open the next one (a wrapped body).
     lookahead_lines: int = 0
+    # C++ namespaces that are the library's own: in a file that opens one of them (the
+    # library's own source), the pattern's matches naming it are no call of the library.
+    own_namespaces: tuple[str, ...] = ()
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -259,6 +262,7 @@ def _spec(
         negative=_examples(examples.get("negative", [])),
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
+        own_namespaces=tuple(row.get("own_namespaces", ())),
     )
 
 
