@@ -69,6 +69,29 @@ void CudaMemoryManager::cudaAllocCoord(int lev)
     }
 
 
+def test_virtualfluids_lift_coefficient_table_kept_as_cl_is_data() -> None:
+    # Python/actuator_line_with_wifi/NREL5MW.cl: an airfoil's lift coefficients per angle of
+    # attack (NREL5MW.cd beside it holds the drag). Before, the .cl extension made its 75 rows
+    # of numbers OpenCL kernel lines.
+    source = b"""\
+0\t1\t0.4\t0.35\t0.3
+-180\t0\t0\t0\t0
+-170\t0\t0.397\t0.405\t0.547
+-160\t0\t0.642\t0.658\t0.685
+-5\t0\t-1.5e-2\t-0.361\t-0.4
+"""
+    assert _layers("Python/actuator_line_with_wifi/NREL5MW.cl", source) == {}
+
+
+def test_opencl_kernel_of_constants_stays_kernel() -> None:
+    # The negative: a kernel full of numbers still has its keywords and names.
+    source = b"""\
+__constant float lift[4] = {0.4f, 0.35f, 0.3f, 0.25f};
+__kernel void scale(__global float* out) { out[get_global_id(0)] *= lift[0]; }
+"""
+    assert _layers("kernels/scale.cl", source) == {"kernel": 2}
+
+
 def test_virtualfluids_kernel_prototypes_count_and_the_launch_is_vendor_path() -> None:
     # src/gpu/core/GridScaling/Scaling.cu (checked right): __global__ prototypes above the
     # host wrappers that launch them, as the project's convention counts prototypes.
