@@ -133,6 +133,52 @@ void scaleCoarseToFine(LBMSimulationParameter* parC, LBMSimulationParameter* par
 # -- MrNeRF/LichtFeld-Studio: 3D Gaussian splatting on CUDA with libtorch and OpenGL ----------
 
 
+def test_lichtfeld_input_check_requiring_cuda_tensors_is_vendor_path() -> None:
+    # src/rendering/cuda/utils/torch_utils.h (and fastgs/utils/torch_utils.h): a debug macro
+    # that throws unless the tensor lives on CUDA. Before, torch.cpp-cuda left every negated
+    # is_cuda() alone, and the file was portable.
+    source = b"""\
+#pragma once
+#include <torch/torch.h>
+
+#define REQUIRE_CUDA_FLOAT(debug, tensor, name)                                          \\
+    if (debug) {                                                                          \\
+        if (!tensor.is_cuda() || !tensor.is_floating_point()) {                           \\
+            throw std::runtime_error(std::string(name) + " must be a CUDA float tensor"); \\
+        }                                                                                 \\
+    }
+"""
+    assert _rules("src/rendering/cuda/utils/torch_utils.h", source) == {"torch.cpp-cuda"}
+    assert _layers("src/rendering/cuda/utils/torch_utils.h", source) == {
+        "vendor-path": 6,
+        "portable": 2,
+    }
+
+
+def test_cpu_fallback_branch_on_a_negated_is_cuda_is_vendor_path() -> None:
+    # The same branch written as a CPU fallback before the GPU path: the line that splits them.
+    source = b"""\
+at::Tensor compress(at::Tensor input) {
+    if (!input.is_cuda()) {
+        return compress_cpu(input);
+    }
+    return compress_gpu(input);
+}
+"""
+    assert _layers("csrc/compress.cpp", source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_assertion_that_a_tensor_is_not_on_cuda_stays_portable() -> None:
+    # The negative: an assertion that the input is a CPU tensor guards CPU code.
+    source = b"""\
+void nms(const at::Tensor& dets) {
+    TORCH_CHECK(!dets.is_cuda(), "dets must be a CPU tensor");
+    AT_ASSERTM(!dets.is_cuda(), "dets must be a CPU tensor");
+}
+"""
+    assert _layers("csrc/cpu/nms.cpp", source) == {"portable": 4}
+
+
 def test_lichtfeld_launcher_declarations_are_portable() -> None:
     # gsplat/SphericalHarmonics.h (checked right): the launchers' declarations take at::Tensor
     # and name the kernels, but declare host functions only.
