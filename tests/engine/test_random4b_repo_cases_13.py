@@ -20,10 +20,10 @@ from tests.engine.test_ml_repo_cases import _layers, _rules
 
 
 def test_virtualfluids_memory_manager_named_after_cuda_is_portable() -> None:
-    # src/gpu/core/Samplers/PrecursorWriter.h, Communication/ExchangeData27.h and 36 more: the
+    # src/gpu/core/Samplers/PrecursorWriter.h, Communication/ExchangeData27.h and 42 more: the
     # GPU core hands its own wrapper class, `SPtr<CudaMemoryManager> cudaMemoryManager`, to
     # every constructor and calls its methods (cudaAllocCoord, cudaCopyCoord) by name. Before,
-    # cuda.runtime read the variable's name as the runtime's cudaMemory* and made 38 files
+    # cuda.runtime read the variable's name as the runtime's cudaMemory* and made 44 files
     # non-portable on that name alone; the wrapper's own file, which calls cudaMalloc, stays so.
     source = b"""\
 #include <basics/DataTypes.h>
