@@ -204,6 +204,14 @@ def _report(path: str, language: str | None, nlines: int, skipped: str | None) -
     return FileReport(path, language, 0, zero_layers(), {}, [], [None] * nlines, skipped)
 
 
+def _text_report(path: str, lang: Language, text: str, data: bytes) -> FileReport:
+    """Documentation or data: its lines counted apart, no rule reads it."""
+    counted = sum(lex(text, lang.family).code)
+    return FileReport(
+        path, lang.name, 0, zero_layers(), {}, [], [None] * _line_count(data), text_lines=counted
+    )
+
+
 def _line_count(data: bytes) -> int:
     return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
 
@@ -522,12 +530,12 @@ def _classify(path: str, data: bytes) -> FileReport:
     if named.text:
         # A template that generates code is that code (flashinfer's CUDA kernels in .jinja).
         named = refine(named, ext, path, text)
-    if named.text:  # documentation or data: its lines counted apart, no rule reads it
-        lines: list[str | None] = [None] * _line_count(data)
-        counted = sum(lex(text, named.family).code)
-        return FileReport(path, named.name, 0, zero_layers(), {}, [], lines, text_lines=counted)
+    if named.text:
+        return _text_report(path, named, text, data)
     lexed = lex(text, named.family)
     lang = refine(named, ext, path, lexed.masked)  # heuristics only refine the path's choice
+    if lang.text:  # data under a code extension: an airfoil's lift coefficients kept as .cl
+        return _text_report(path, lang, text, data)
     if lang.family is not named.family:
         lexed = lex(text, lang.family)
     code = lexed.code
