@@ -106,6 +106,22 @@ done
 # -- limepixl/pathtracer: a Vulkan path tracer vendoring SDL2 and glm --------------------------
 
 
+def test_sdl_cmake_linking_metal_through_the_driver_is_metal_build() -> None:
+    # thirdparty/SDL2-2.24.1/CMakeLists.txt: the Metal framework linked with -Wl, flags,
+    # comma-separated. Before, only "-framework Metal" with a space was seen.
+    source = b"""\
+if(SDL_FRAMEWORK_METAL)
+  if(IOS OR TVOS)
+    list(APPEND EXTRA_LDFLAGS "-Wl,-framework,Metal")
+  else()
+    list(APPEND EXTRA_LDFLAGS "-Wl,-weak_framework,Metal")
+  endif()
+endif()
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.metal"}
+    assert _layers("CMakeLists.txt", source) == {"vendor-path": 2, "portable": 5}
+
+
 def test_sdl_precompiled_metallib_bytes_are_data() -> None:
     # thirdparty/SDL2-2.24.1/src/render/metal/SDL_shaders_metal_iphonesimulator.h: the
     # compiled shader library as a byte array; its source is the .metal file beside it
