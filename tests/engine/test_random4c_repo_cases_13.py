@@ -166,3 +166,68 @@ gl.linkProgram(program);
     report = classify("uiOverlay.js", source)
     assert report.ecosystems == {"vulkan": 5}
     assert _layers("uiOverlay.js", source) == {"kernel": 5, "portable": 2}
+
+
+# -- BurgerMan90001/untitled3dunitygame1: a Unity game with TextMesh Pro's shaders -------------
+
+
+def test_unity_shaderlab_file_is_shader_code_whole() -> None:
+    # Assets/PackageStuff/TextMesh Pro/Shaders/TMP_Sprite.shader: ShaderLab's blocks around a
+    # Cg program. Before, .shader files had no language and were not counted at all.
+    source = b"""\
+Shader "Game/Outline"
+{
+    Properties { _Color ("Outline", Color) = (0, 0, 0, 1) }
+    SubShader
+    {
+        Tags { "Queue"="Transparent" }
+        Pass
+        {
+            CGPROGRAM
+            #pragma vertex vert
+            #pragma fragment frag
+            #include "UnityCG.cginc"
+            fixed4 _Color;
+            float4 vert(float4 v : POSITION) : SV_POSITION { return UnityObjectToClipPos(v); }
+            fixed4 frag() : SV_Target { return _Color; }
+            ENDCG
+        }
+    }
+}
+"""
+    report = classify("Assets/Shaders/Outline.shader", source)
+    assert report.language == "ShaderLab"
+    assert _layers("Assets/Shaders/Outline.shader", source) == {"kernel": 19}
+
+
+def test_unity_cginc_include_is_hlsl() -> None:
+    # Assets/PackageStuff/TextMesh Pro/Shaders/TMPro.cginc: Cg/HLSL helpers the .shader
+    # programs include.
+    source = b"""\
+// Helpers shared by the outline passes.
+float2 UnpackUV(float uv)
+{
+    float2 output;
+    output.x = floor(uv / 4096.0);
+    output.y = uv - 4096.0 * output.x;
+    return output * 0.001953125;
+}
+"""
+    assert classify("Shaders/Outline.cginc", source).language == "HLSL"
+    assert _layers("Shaders/Outline.cginc", source) == {"kernel": 7}
+
+
+def test_unity_compute_shader_is_hlsl_kernel() -> None:
+    # Unity's compute shaders: HLSL kernels named by #pragma kernel and run by
+    # ComputeShader.Dispatch.
+    source = b"""\
+#pragma kernel Clear
+RWStructuredBuffer<float> Cells;
+[numthreads(64, 1, 1)]
+void Clear(uint3 id : SV_DispatchThreadID)
+{
+    Cells[id.x] = 0;
+}
+"""
+    assert classify("Assets/Compute/Clear.compute", source).language == "HLSL"
+    assert _layers("Assets/Compute/Clear.compute", source) == {"kernel": 7}
