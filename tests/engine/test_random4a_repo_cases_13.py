@@ -1,0 +1,84 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h40-random-a).
+
+The pool is ``/work/pool-h40.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 1-8. One could not be read: Metrale/metrale-inference-alpha (no snapshot). Fifteen
+files of each remaining repository (all six of Jathu03/Halide_New) were sampled with
+``random.Random("owner/name")`` over every file lockin counts, and labelled before any fix,
+with up to twenty files lockin calls non-portable, up to ten GPU-looking files it calls
+portable, the kernel lines of the sampled files holding kernels, and three commits touching
+GPU code judged against ``lockin diff``. Each snippet is a small rewrite, in our own words, of
+a pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from bot.engine.classify import classify
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- cqhcolorado/GEM-cublas: a gyrokinetic code offloaded with OpenACC and OpenMP target -----
+
+
+def test_gem_per_machine_makefiles_are_counted() -> None:
+    # GEM_OpenMP_GPU_cublas/Makefile-summit-omp-gpu-nvhpc-cublas and its forty-odd siblings
+    # (Makefile-cori-acc, Makefile-ascent-omp-gpu): one Makefile per machine and build, the
+    # NVIDIA HPC SDK's offload flags in them. Before, a dash after the name left them
+    # unread: no language, no lines.
+    source = b"""\
+F90 = mpif90
+OPT = -fast -r8 -cpp -Minfo=mp -mp=gpu -gpu=cc70 -DUSE_CUBLAS
+LIBS = -llapack -lblas
+
+gem_main: $(OBJS)
+\t$(F90) -o gem_main $(OPT) $(OBJS) $(LIBS)
+"""
+    report = classify("GEM/Makefile-summit-omp-gpu-nvhpc", source)
+    assert report.language == "Makefile"
+    assert _rules("GEM/Makefile-summit-omp-gpu-nvhpc", source) == {"build.offload-nvidia"}
+    assert _layers("GEM/Makefile_perlmutter", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_gem_cpu_build_makefile_is_portable() -> None:
+    # Makefile-cori-acc-cpu: the same code built for the host (-acc=multicore).
+    source = b"""\
+F90 = nvfortran
+OPT = -O2 -r8 -cpp -acc=multicore
+gem_main: $(OBJS)
+\t$(F90) -o gem_main $(OPT) $(OBJS)
+"""
+    assert _layers("GEM/Makefile-cori-acc-cpu", source) == {"portable": 4}
+
+
+def test_gem_make_inc_per_library_is_counted() -> None:
+    # batched_blas_Ed/make.inc.cublas, which Makefile.cublas includes: nvcc for the cuBLAS
+    # wrapper, the PGI compiler's tesla target for the Fortran. Before, not read.
+    source = b"""\
+CXX = nvcc --gpu-architecture=sm_70
+F90 = pgfortran
+FFLAGS = -fast -acc -Mcuda -ta=tesla,cc70
+LIBS = -lcublas -lcudart
+"""
+    report = classify("batched_blas/make.inc.cublas", source)
+    assert report.language == "Makefile"
+    assert set(report.ecosystems) == {"cuda"}
+    assert classify("make.inc", source).language == "Makefile"
+
+
+def test_gem_openacc_fortran_stays_portable() -> None:
+    # gem_equil.F90 (sampled, checked right): OpenACC data directives build for NVIDIA, AMD
+    # and the host alike.
+    source = b"""\
+module equil
+  real, allocatable :: radius(:), qhat(:)
+!$acc declare create(radius, qhat)
+contains
+  subroutine fill(n)
+    integer :: n, i
+!$acc parallel loop present(radius)
+    do i = 1, n
+      radius(i) = real(i)
+    end do
+  end subroutine
+end module
+"""
+    assert _layers("gem_equil.F90", source) == {"portable": 10}
