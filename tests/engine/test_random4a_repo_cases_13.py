@@ -64,6 +64,20 @@ LIBS = -lcublas -lcudart
     assert classify("make.inc", source).language == "Makefile"
 
 
+def test_gem_openacc_target_defaulting_to_nvidia_in_cmake() -> None:
+    # GEM_OpenMP_GPU_CUBLAS_0119/CMakeLists.txt: FindOpenACC turns the target into -ta=, and
+    # the project defaults it to Summit's V100s. Before, the whole file was portable.
+    source = b"""\
+find_package(MPI REQUIRED)
+if (NOT OpenACC_ACCEL_TARGET)
+  set(OpenACC_ACCEL_TARGET nvidia::cc70)
+endif()
+find_package(OpenACC REQUIRED)
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.offload-nvidia"}
+    assert _layers("CMakeLists.txt", source) == {"vendor-path": 1, "portable": 4}
+
+
 def test_gem_openacc_fortran_stays_portable() -> None:
     # gem_equil.F90 (sampled, checked right): OpenACC data directives build for NVIDIA, AMD
     # and the host alike.
