@@ -96,3 +96,63 @@ contains
 end module
 """
     assert _layers("gem_equil.F90", source) == {"portable": 10}
+
+
+# -- CodeAlexx/mojodiffusion: diffusion models in Mojo on MAX --------------------------------
+
+
+def test_mojodiffusion_cuda_driver_called_by_name_is_vendor_path() -> None:
+    # serenitymojo/offload/vmm_cuda.mojo: CUDA's virtual memory API (cuMemAddressReserve,
+    # cuMemCreate, cuMemMap) and events reached through std.ffi.external_call. Before, its
+    # 212 lines were portable: no DeviceContext in it.
+    source = b"""\
+from std.ffi import external_call
+
+
+def reserve(size: Int) -> UInt64:
+    var out: UInt64 = 0
+    var rc = Int(external_call["cuMemAddressReserve", Int32](
+        _ptr(out), size, 0, 0, 0))
+    check_cuda(rc, String("cuMemAddressReserve"))
+    return out
+
+
+def record(event: UInt64, stream: UInt64):
+    var rc = Int(external_call["cuEventRecord", Int32](event, stream))
+    check_cuda(rc, String("cuEventRecord"))
+"""
+    assert _rules("offload/vmm_cuda.mojo", source) == {"cuda.mojo-external-call"}
+    assert _layers("offload/vmm_cuda.mojo", source) == {"vendor-path": 2, "portable": 8}
+
+
+def test_mojodiffusion_libc_call_by_name_is_portable() -> None:
+    # The negative: io/ffi.mojo-style bindings of libc (open, stat) name no CUDA symbol.
+    source = b"""\
+from std.ffi import external_call
+
+
+def file_size(path: String) -> Int:
+    return Int(external_call["stat", Int32](path.unsafe_ptr(), _buf()))
+"""
+    assert _layers("io/ffi.mojo", source) == {"portable": 3}
+
+
+def test_mojodiffusion_kernel_and_device_context_checked_right() -> None:
+    # models/dit/magihuman_dit.mojo (sampled, checked right): a Mojo elementwise kernel
+    # reading global_idx is kernel code, the DeviceContext launch vendor-path.
+    source = b"""\
+from std.gpu.host import DeviceContext
+from std.gpu import global_idx
+
+
+def _gelu_kernel(x: LayoutTensor[DType.float32, _DYN1, MutAnyOrigin], n: Int):
+    var i = Int(global_idx.x)
+    if i < n:
+        x[i] = x[i] * 0.5
+
+
+def gelu(x: Tensor, ctx: DeviceContext) raises:
+    ctx.enqueue_function[_gelu_kernel, _gelu_kernel](x, x.n, grid_dim=1, block_dim=256)
+"""
+    assert _rules("models/dit/gelu.mojo", source) == {"mojo.gpu-kernel", "mojo.device-context"}
+    assert _layers("models/dit/gelu.mojo", source) == {"kernel": 4, "vendor-path": 4}
