@@ -15,6 +15,10 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``c-block-statement``     a statement from its start to the closing brace of the first block
                           after the match (a lambda body handed to ``parallel_for``), or to
                           its ``;`` when it ends first (a functor handed to ``single_task``)
+``c-lambda``              the lambda a match starts (at its capture list) or hands to a call,
+                          from its capture list's line to its body's closing brace: the
+                          launch around it left out; nothing when the call is handed no
+                          lambda (a kernel object)
 ``c-enclosing-function``  the innermost function or lambda whose body holds the match, from
                           its declaration's start to its closing brace, whatever decorates it
                           (else the match's statement): device code found by what it does
@@ -63,6 +67,11 @@ from bot.engine.source_text import Keywords, SourceText, Span
 from bot.engine.string_literals import StringLiterals
 
 _C_STMT_END = re.compile(r"[;{}]")
+# Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
+# step over, the brackets it counts.
+_LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
+# How far after a match its lambda's capture list, and that lambda's body, are searched.
+_LAMBDA_WINDOW = 4000
 _C_DECL_END = re.compile(r"[;{]")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -360,6 +369,86 @@ def _c_enclosing_function(
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
+
+
+def _c_lambda(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """The lambda each match starts or hands to a call, from its capture list's line to its
+    body's closing brace (a match in a ``#define`` claims the macro). The lines launching it
+    (``q.submit``, ``cgh.parallel_for<K>(``, a range on a line of its own) are host code,
+    and a call handed a kernel object (``cgh.single_task(k);``) holds no lambda."""
+    masked, starts = src.masked, src.starts
+    for m in src.finditer(pattern, keywords):
+        directive = src.pp.directive_span(m.start())
+        if directive:
+            yield directive
+            continue
+        introducer = m.start() if masked[m.start()] == "[" else _capture_list(src, m.start())
+        body = _lambda_body(src, introducer) if introducer >= 0 else -1
+        if body >= 0:
+            yield bisect_right(starts, introducer), bisect_right(starts, src.c.block_end(body))
+
+
+def _capture_list(src: Source, start: int) -> int:
+    """Offset of the first lambda capture list in the call from ``start`` (a ``[`` after
+    ``(``, ``,`` or ``=``, where a subscript follows a name), brace-initialised arguments
+    stepped over; -1 when the statement ends first."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    at, stop = start, min(len(masked), start + _LAMBDA_WINDOW)
+    while (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        pos, char = found.start(), found.group()
+        if char in ";}":
+            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
+            return pos
+        at = pos + 1
+    return -1
+
+
+def _lambda_body(src: Source, introducer: int) -> int:
+    """Offset of the ``{`` opening the body of the lambda whose capture list opens at
+    ``introducer``, or -1: past the capture list (whose init-captures may be
+    brace-initialised, ``[=, d = accessor<T> { a }]``), the parameter list if any, and the
+    qualifiers and attributes before the body."""
+    masked = src.masked
+    stop = min(len(masked), introducer + _LAMBDA_WINDOW)
+    after = _bracket_end(src, introducer, stop)
+    if after < 0:
+        return -1
+    while after < stop and masked[after] in " \t\r\n":
+        after += 1
+    if after < stop and masked[after] == "(":
+        after = _bracket_end(src, after, stop)
+        if after < 0:
+            return -1
+    end = _C_STMT_END.search(masked, after, stop)
+    return end.start() if end is not None and end.group() == "{" else -1
+
+
+def _bracket_end(src: Source, opening: int, stop: int) -> int:
+    """Offset just past the ``]`` or ``)`` closing the bracket at ``opening``, brace blocks
+    inside stepped over; -1 when a statement ends first or ``stop`` comes."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    opener = masked[opening]
+    closer = "]" if opener == "[" else ")"
+    depth, at = 0, opening
+    while (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        pos, char = found.start(), found.group()
+        if char in ";}":
+            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if not depth:
+                return pos + 1
+        at = pos + 1
+    return -1
 
 
 def _pp_branches(
@@ -1300,6 +1389,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "unprobed-statement": _unprobed_statement,
     "c-function": _c_function,
     "c-block-statement": _c_block_statement,
+    "c-lambda": _c_lambda,
     "c-enclosing-function": _c_enclosing_function,
     "c-macro-function": _c_macro_function,
     "preprocessor-block": _preprocessor_block,
