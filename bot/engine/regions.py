@@ -72,6 +72,23 @@ _C_STMT_END = re.compile(r"[;{}]")
 _LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
 # How far after a match its lambda's capture list, and that lambda's body, are searched.
 _LAMBDA_WINDOW = 4000
+# A name a call may start with (group 1), perhaps qualified (``ns::f(``) or with template
+# arguments (``f<void (C::*)()>(``), not a member's call through ``.`` or ``->``. A name
+# compared (``i < n``) is looked up too, and found defined as no function.
+_CALLED = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)[ \t]*[(<]")
+# What may follow a function's name up to its parameter list's ``(`` in its definition.
+_PARAMETERS_AHEAD = re.compile(r"[ \t]*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>)?[ \t\n]*\(")
+# Words a call's shape catches that name no function of the file.
+_NOT_CALLEES = frozenset(
+    {
+        "if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "alignas",
+        "decltype", "noexcept", "typeid", "static_assert", "static_cast", "const_cast",
+        "reinterpret_cast", "dynamic_cast", "defined", "requires", "constexpr", "consteval",
+        "main",
+    }
+)  # fmt: skip
+_CALLEE_LINKS = 4  # calls followed from a kernel: its helpers, theirs, ...
+_CALLEES_MAX = 1000  # definitions claimed at most for one rule in one file
 _C_DECL_END = re.compile(r"[;{]")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -449,6 +466,67 @@ def _bracket_end(src: Source, opening: int, stop: int) -> int:
                 return pos + 1
         at = pos + 1
     return -1
+
+
+def called_functions(src: Source, spans: Iterable[Span]) -> list[Span]:
+    """The functions of the same file that ``spans`` (C-family device code: kernels) call
+    by name, and those these call, ``_CALLEE_LINKS`` links deep, each from its
+    declaration's start (``template<...>`` included) to its closing brace. A SYCL kernel's
+    callees compile for the device with it (oneDPL's tests: the lambda calls `kernel_test()`,
+    which calls the helpers holding the checks). A definition holding one of ``spans`` is
+    the host code launching it, never its callee; a member called through ``.`` or ``->``
+    is not followed (its class is not known without types)."""
+    masked, starts = src.masked, src.starts
+    found = dict.fromkeys(spans)
+    seeds = list(found)
+    callees: list[Span] = []
+    bounds = [
+        (starts[first - 1], starts[last] if last < len(starts) else len(masked))
+        for first, last in seeds
+    ]
+    seen: set[str] = set()
+    for _ in range(_CALLEE_LINKS):
+        names = (
+            {m.group(1) for start, end in bounds for m in _CALLED.finditer(masked, start, end)}
+            - seen
+            - _NOT_CALLEES
+        )
+        if not names:
+            break
+        seen |= names
+        bounds = []
+        for use, name_end in _uses(masked, names, set()):
+            brace = _definition_body(src, name_end)
+            if brace < 0:
+                continue
+            close = src.c.block_end(brace)
+            first = bisect_right(starts, src.c.c_statement_start(use))
+            span = first, bisect_right(starts, close)
+            if span in found or any(first <= seed[0] <= span[1] for seed in seeds):
+                continue
+            found[span] = None
+            callees.append(span)
+            bounds.append((brace, close))
+            if len(callees) >= _CALLEES_MAX:
+                return callees
+    return callees
+
+
+def _definition_body(src: Source, name_end: int) -> int:
+    """Offset of the body's ``{`` when the name ending at ``name_end`` is a function's in
+    its definition (its parameter list, qualifiers, then a function body), else -1."""
+    masked = src.masked
+    head = _PARAMETERS_AHEAD.match(masked, name_end)
+    if head is None:
+        return -1
+    stop = min(len(masked), head.end() + _LAMBDA_WINDOW)
+    after = _bracket_end(src, head.end() - 1, stop)
+    if after < 0:
+        return -1
+    end = _C_STMT_END.search(masked, after, stop)
+    if end is None or end.group() != "{" or masked.find(")", after, end.start()) >= 0:
+        return -1
+    return end.start() if src.c.is_function_body(end.start()) else -1
 
 
 def _pp_branches(

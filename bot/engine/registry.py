@@ -82,6 +82,9 @@ class RuleSpec:
     # Lines after a keyword line the pattern's lookahead may read: a match starts on a
     # keyword line, but what it needs to follow may open the next one (a wrapped body).
     lookahead_lines: int = 0
+    # The same-file functions its regions call (and theirs) are its regions too: a SYCL
+    # kernel lambda's helpers compile for the device with it.
+    callees: bool = False
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -259,6 +262,7 @@ def _spec(
         negative=_examples(examples.get("negative", [])),
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
+        callees=row.get("callees", False),
     )
 
 
