@@ -40,6 +40,7 @@ class KernelRule:
     start: re.Pattern[str] | None = None
     label: str | None = None
     name_above: int = 0  # lines above a kernel where its name may stand, nearest first
+    helper: re.Pattern[str] | None = None  # a finding whose head matches is a helper, so named
 
 
 @cache
@@ -53,6 +54,7 @@ def kernel_rules() -> dict[str, KernelRule]:
             re.compile(row["start"]) if row.get("start") else None,
             row.get("label"),
             row.get("name_above", 0),
+            re.compile(row["helper"]) if row.get("helper") else None,
         )
         for rule_id, row in rows.items()
     }
@@ -133,6 +135,10 @@ def _file_kernels(
     )
     for finding, spec, start, end in pieces:
         body = lines[start - 1 : end]
+        callee = spec.helper.search("\n".join(body[:_HEAD_LINES])) if spec.helper else None
+        if callee is not None:
+            helpers.setdefault(callee.group(1), (start, end))
+            continue
         name = (
             _name(spec, body)
             or _name_above(spec, lines, start)

@@ -156,3 +156,26 @@ def test_sycl_kernel_lambdas_are_named_by_the_launch_above_them() -> None:
         ("advance", 6, 8),
         ("reflect", 11, 13),
     ]
+
+
+def test_functions_a_sycl_kernel_lambda_calls_are_its_helpers() -> None:
+    # sycl.kernel claims the functions of the file its lambda calls: they are the kernel's
+    # device helpers in the inventory, not kernels named after the file.
+    found = kernels_of(
+        "src/clamp.cpp",
+        """\
+        #include <sycl/sycl.hpp>
+        template <typename T>
+        T clamp01(T v) {
+          return v < T(0) ? T(0) : (v > T(1) ? T(1) : v);
+        }
+        void run(sycl::queue& q, float* x, size_t n) {
+          q.submit([&](sycl::handler& cgh) {
+            cgh.parallel_for<class clamp>(sycl::range<1>(n), [=](sycl::item<1> i) {
+              x[i] = clamp01(x[i]);
+            });
+          });
+        }
+        """,
+    )
+    assert [(k.name, k.start_line, k.helpers) for k in found] == [("clamp", 8, ["clamp01"])]
