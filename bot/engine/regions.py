@@ -72,10 +72,10 @@ _C_STMT_END = re.compile(r"[;{}]")
 _LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
 # How far after a match its lambda's capture list, and that lambda's body, are searched.
 _LAMBDA_WINDOW = 4000
-# A name a call may start with (group 1), perhaps qualified (``ns::f(``) or with template
-# arguments (``f<void (C::*)()>(``), not a member's call through ``.`` or ``->``. A name
-# compared (``i < n``) is looked up too, and found defined as no function.
-_CALLED = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)[ \t]*[(<]")
+# A name a call may start with (group 1), perhaps qualified (``ns::f(``), a member's
+# (``flag.set(``) or with template arguments (``f<void (C::*)()>(``). A name compared
+# (``i < n``) is looked up too, and found defined as no function.
+_CALLED = re.compile(r"(?<!\w)([A-Za-z_]\w*)[ \t]*[(<]")
 # What may follow a function's name up to its parameter list's ``(`` in its definition.
 _PARAMETERS_AHEAD = re.compile(r"[ \t]*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>)?[ \t\n]*\(")
 # Words a call's shape catches that name no function of the file.
@@ -473,9 +473,10 @@ def called_functions(src: Source, spans: Iterable[Span]) -> list[Span]:
     by name, and those these call, ``_CALLEE_LINKS`` links deep, each from its
     declaration's start (``template<...>`` included) to its closing brace. A SYCL kernel's
     callees compile for the device with it (oneDPL's tests: the lambda calls `kernel_test()`,
-    which calls the helpers holding the checks). A definition holding one of ``spans`` is
-    the host code launching it, never its callee; a member called through ``.`` or ``->``
-    is not followed (its class is not known without types)."""
+    which calls the helpers holding the checks). A member function is found by its name, as
+    called through ``.`` or ``->`` (oneDPL's radix sort calls its peer-prefix helper's
+    ``__peer_contribution``): without types, any of the file's definitions of that name. A
+    definition holding one of ``spans`` is the host code launching it, never its callee."""
     masked, starts = src.masked, src.starts
     found = dict.fromkeys(spans)
     seeds = list(found)

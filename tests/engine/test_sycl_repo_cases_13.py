@@ -219,17 +219,16 @@ main()
     assert layers["kernel"] == 24  # 8 + 8 + 7 lines of helpers, and the lambda's line
 
 
-def test_a_kernel_lambdas_callees_leave_host_code_and_members_alone() -> None:
-    # Velocity-Bench style launcher: the kernel calls a device function of the file (counted)
-    # and a member through `.` (not followed: which class's `scale` is not known without
-    # types, and the host class below has one); the host function launching the kernel and
-    # the one it calls before the launch stay host code.
+def test_a_kernel_lambdas_callees_leave_the_host_code_launching_it() -> None:
+    # Velocity-Bench style launcher: the kernel calls a device function of the file and a
+    # member of a struct of the file through `.` (both counted); the host function launching
+    # the kernel, and the one it calls before the launch, stay host code.
     source = b"""\
 #include <sycl/sycl.hpp>
 float clamp01(float v) {
   return v < 0.f ? 0.f : (v > 1.f ? 1.f : v);
 }
-struct Settings {
+struct Params {
   float scale(float v) const { return v * factor; }
   float factor;
 };
@@ -245,4 +244,33 @@ void run(sycl::queue& q, float* x, int n, Params p) {
 }
 """
     layers = _layers("src/launcher.cpp", source)
-    assert layers["kernel"] == 7  # the lambda's 4 lines and clamp01's 3
+    assert layers["kernel"] == 8  # the lambda's 4 lines, clamp01's 3, Params::scale's line
+
+
+def test_members_a_kernel_calls_through_an_object_are_device_code() -> None:
+    # oneapi-src/oneDPL test/xpu_api/utilities/optional/.../op_arrow_const.pass.cpp: the
+    # kernel calls `opt->test()` on optionals of the file's structs, whose test() members
+    # run on the device. Before, the lambda alone.
+    source = b"""\
+#include <oneapi/dpl/optional>
+struct X
+{
+    constexpr int
+    test() const
+    {
+        return 3;
+    }
+};
+
+void
+kernel_test(sycl::queue& q, bool* ok)
+{
+    q.submit([&](sycl::handler& cgh) {
+        cgh.single_task<class KernelTest>([=]() {
+            constexpr dpl::optional<X> opt{};
+            ok[0] = opt->test() == 3;
+        });
+    });
+}
+"""
+    assert _layers("op_arrow_const.pass.cpp", source)["kernel"] == 9  # test(): 5, the lambda: 4
