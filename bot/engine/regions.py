@@ -481,10 +481,13 @@ def called_functions(src: Source, spans: Iterable[Span]) -> list[Span]:
     found = dict.fromkeys(spans)
     seeds = list(found)
     callees: list[Span] = []
-    bounds = [
-        (starts[first - 1], starts[last] if last < len(starts) else len(masked))
-        for first, last in seeds
-    ]
+    # Each region is read from its first brace: a launch sharing the lambda's first line
+    # (`h.single_task([=] {`) calls the runtime, not a device function.
+    bounds = []
+    for first, last in seeds:
+        end = starts[last] if last < len(starts) else len(masked)
+        brace = masked.find("{", starts[first - 1], end)
+        bounds.append((brace if brace >= 0 else starts[first - 1], end))
     seen: set[str] = set()
     for _ in range(_CALLEE_LINKS):
         names = (

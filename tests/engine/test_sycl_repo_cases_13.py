@@ -274,3 +274,26 @@ kernel_test(sycl::queue& q, bool* ok)
 }
 """
     assert _layers("op_arrow_const.pass.cpp", source)["kernel"] == 9  # test(): 5, the lambda: 4
+
+
+def test_the_launch_on_a_kernels_first_line_is_not_followed() -> None:
+    # triSYCL/triSYCL tests/device_compiler/trivial.cpp: a stand-in handler whose
+    # single_task runs the lambda. The `h.single_task(` written on the lambda's line calls
+    # the runtime; the member the lambda calls is device code.
+    source = b"""\
+struct accessor {
+  void op() const { }
+};
+struct handler {
+  template <typename F>
+  void single_task(F&& f) {
+    f();
+  }
+};
+int main() {
+  handler h;
+  accessor b;
+  h.single_task([=] { b.op(); });
+}
+"""
+    assert _layers("tests/device_compiler/trivial.cpp", source)["kernel"] == 2
