@@ -30,7 +30,7 @@ from bot.engine.languages import (
 from bot.engine.lexer import Lexed, lex
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
-from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
+from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
 
@@ -335,10 +335,29 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         if found:
             claimed[index] = found
     if src is not None:
+        _claim_callees(src, claimed)
         src.release()
     return [
         (index, first, last) for index in sorted(claimed) for first, last in sorted(claimed[index])
     ]
+
+
+def _claim_callees(src: Source, claimed: dict[int, dict[tuple[int, int], None]]) -> None:
+    """Add to each ``callees`` rule's regions the functions of the file they call, once every
+    rule has claimed its own: a callee another rule of the layer claims as it stands (a
+    helper marked SYCL_EXTERNAL) stays that rule's finding."""
+    for index in [i for i in claimed if SPECS[i].callees]:
+        layer = SPECS[index].rule.layer
+        others = {
+            span
+            for other, spans in claimed.items()
+            if other != index and SPECS[other].rule.layer is layer
+            for span in spans
+        }
+        found = claimed[index]
+        for span in called_functions(src, found):
+            if span not in others:
+                found[span] = None
 
 
 def _not_on_lines(

@@ -39,6 +39,8 @@ class KernelRule:
     name: re.Pattern[str]
     start: re.Pattern[str] | None = None
     label: str | None = None
+    name_above: int = 0  # lines above a kernel where its name may stand, nearest first
+    helper: re.Pattern[str] | None = None  # a finding whose head matches is a helper, so named
 
 
 @cache
@@ -51,6 +53,8 @@ def kernel_rules() -> dict[str, KernelRule]:
             re.compile(row["name"]),
             re.compile(row["start"]) if row.get("start") else None,
             row.get("label"),
+            row.get("name_above", 0),
+            re.compile(row["helper"]) if row.get("helper") else None,
         )
         for rule_id, row in rows.items()
     }
@@ -131,7 +135,16 @@ def _file_kernels(
     )
     for finding, spec, start, end in pieces:
         body = lines[start - 1 : end]
-        name = _name(spec, body) or spec.label or posixpath.basename(path)
+        callee = spec.helper.search("\n".join(body[:_HEAD_LINES])) if spec.helper else None
+        if callee is not None:
+            helpers.setdefault(callee.group(1), (start, end))
+            continue
+        name = (
+            _name(spec, body)
+            or _name_above(spec, lines, start)
+            or spec.label
+            or posixpath.basename(path)
+        )
         if spec.role == "helper":
             helpers.setdefault(name, (start, end))
             continue
@@ -258,6 +271,17 @@ def _name(spec: KernelRule, body: list[str]) -> str | None:
     for match in spec.name.finditer(head):
         if match.group(1) not in _NOT_NAMES:
             return match.group(1)
+    return None
+
+
+def _name_above(spec: KernelRule, lines: list[str], start: int) -> str | None:
+    """The name on the nearest of the ``name_above`` lines above line ``start`` that has
+    one: a SYCL kernel lambda is named by the launch written before it
+    (``cgh.parallel_for<class scale>(``)."""
+    for number in range(start - 1, max(start - 1 - spec.name_above, 0), -1):
+        found = _name(spec, [lines[number - 1]])
+        if found:
+            return found
     return None
 
 

@@ -15,6 +15,10 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``c-block-statement``     a statement from its start to the closing brace of the first block
                           after the match (a lambda body handed to ``parallel_for``), or to
                           its ``;`` when it ends first (a functor handed to ``single_task``)
+``c-lambda``              the lambda a match starts (at its capture list) or hands to a call,
+                          from its capture list's line to its body's closing brace: the
+                          launch around it left out; nothing when the call is handed no
+                          lambda (a kernel object)
 ``c-enclosing-function``  the innermost function or lambda whose body holds the match, from
                           its declaration's start to its closing brace, whatever decorates it
                           (else the match's statement): device code found by what it does
@@ -63,6 +67,28 @@ from bot.engine.source_text import Keywords, SourceText, Span
 from bot.engine.string_literals import StringLiterals
 
 _C_STMT_END = re.compile(r"[;{}]")
+# Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
+# step over, the brackets it counts.
+_LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
+# How far after a match its lambda's capture list, and that lambda's body, are searched.
+_LAMBDA_WINDOW = 4000
+# A name a call may start with (group 1), perhaps qualified (``ns::f(``), a member's
+# (``flag.set(``) or with template arguments (``f<void (C::*)()>(``). A name compared
+# (``i < n``) is looked up too, and found defined as no function.
+_CALLED = re.compile(r"(?<!\w)([A-Za-z_]\w*)[ \t]*[(<]")
+# What may follow a function's name up to its parameter list's ``(`` in its definition.
+_PARAMETERS_AHEAD = re.compile(r"[ \t]*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>)?[ \t\n]*\(")
+# Words a call's shape catches that name no function of the file.
+_NOT_CALLEES = frozenset(
+    {
+        "if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "alignas",
+        "decltype", "noexcept", "typeid", "static_assert", "static_cast", "const_cast",
+        "reinterpret_cast", "dynamic_cast", "defined", "requires", "constexpr", "consteval",
+        "main",
+    }
+)  # fmt: skip
+_CALLEE_LINKS = 4  # calls followed from a kernel: its helpers, theirs, ...
+_CALLEES_MAX = 1000  # definitions claimed at most for one rule in one file
 _C_DECL_END = re.compile(r"[;{]")
 _PY_DECORATOR = re.compile(r"[ \t]*@")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -360,6 +386,151 @@ def _c_enclosing_function(
 
 def _c_block_statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
     return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
+
+
+def _c_lambda(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """The lambda each match starts or hands to a call, from its capture list's line to its
+    body's closing brace (a match in a ``#define`` claims the macro). The lines launching it
+    (``q.submit``, ``cgh.parallel_for<K>(``, a range on a line of its own) are host code,
+    and a call handed a kernel object (``cgh.single_task(k);``) holds no lambda."""
+    masked, starts = src.masked, src.starts
+    for m in src.finditer(pattern, keywords):
+        directive = src.pp.directive_span(m.start())
+        if directive:
+            yield directive
+            continue
+        introducer = m.start() if masked[m.start()] == "[" else _capture_list(src, m.start())
+        body = _lambda_body(src, introducer) if introducer >= 0 else -1
+        if body >= 0:
+            yield bisect_right(starts, introducer), bisect_right(starts, src.c.block_end(body))
+
+
+def _capture_list(src: Source, start: int) -> int:
+    """Offset of the first lambda capture list in the call from ``start`` (a ``[`` after
+    ``(``, ``,`` or ``=``, where a subscript follows a name), brace-initialised arguments
+    stepped over; -1 when the statement ends first."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    at, stop = start, min(len(masked), start + _LAMBDA_WINDOW)
+    while (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        pos, char = found.start(), found.group()
+        if char in ";}":
+            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
+            return pos
+        at = pos + 1
+    return -1
+
+
+def _lambda_body(src: Source, introducer: int) -> int:
+    """Offset of the ``{`` opening the body of the lambda whose capture list opens at
+    ``introducer``, or -1: past the capture list (whose init-captures may be
+    brace-initialised, ``[=, d = accessor<T> { a }]``), the parameter list if any, and the
+    qualifiers and attributes before the body."""
+    masked = src.masked
+    stop = min(len(masked), introducer + _LAMBDA_WINDOW)
+    after = _bracket_end(src, introducer, stop)
+    if after < 0:
+        return -1
+    while after < stop and masked[after] in " \t\r\n":
+        after += 1
+    if after < stop and masked[after] == "(":
+        after = _bracket_end(src, after, stop)
+        if after < 0:
+            return -1
+    end = _C_STMT_END.search(masked, after, stop)
+    return end.start() if end is not None and end.group() == "{" else -1
+
+
+def _bracket_end(src: Source, opening: int, stop: int) -> int:
+    """Offset just past the ``]`` or ``)`` closing the bracket at ``opening``, brace blocks
+    inside stepped over; -1 when a statement ends first or ``stop`` comes."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    opener = masked[opening]
+    closer = "]" if opener == "[" else ")"
+    depth, at = 0, opening
+    while (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        pos, char = found.start(), found.group()
+        if char in ";}":
+            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if not depth:
+                return pos + 1
+        at = pos + 1
+    return -1
+
+
+def called_functions(src: Source, spans: Iterable[Span]) -> list[Span]:
+    """The functions of the same file that ``spans`` (C-family device code: kernels) call
+    by name, and those these call, ``_CALLEE_LINKS`` links deep, each from its
+    declaration's start (``template<...>`` included) to its closing brace. A SYCL kernel's
+    callees compile for the device with it (oneDPL's tests: the lambda calls `kernel_test()`,
+    which calls the helpers holding the checks). A member function is found by its name, as
+    called through ``.`` or ``->`` (oneDPL's radix sort calls its peer-prefix helper's
+    ``__peer_contribution``): without types, any of the file's definitions of that name. A
+    definition holding one of ``spans`` is the host code launching it, never its callee."""
+    masked, starts = src.masked, src.starts
+    found = dict.fromkeys(spans)
+    seeds = list(found)
+    callees: list[Span] = []
+    # Each region is read from its first brace: a launch sharing the lambda's first line
+    # (`h.single_task([=] {`) calls the runtime, not a device function.
+    bounds = []
+    for first, last in seeds:
+        end = starts[last] if last < len(starts) else len(masked)
+        brace = masked.find("{", starts[first - 1], end)
+        bounds.append((brace if brace >= 0 else starts[first - 1], end))
+    seen: set[str] = set()
+    for _ in range(_CALLEE_LINKS):
+        names = (
+            {m.group(1) for start, end in bounds for m in _CALLED.finditer(masked, start, end)}
+            - seen
+            - _NOT_CALLEES
+        )
+        if not names:
+            break
+        seen |= names
+        bounds = []
+        for use, name_end in _uses(masked, names, set()):
+            brace = _definition_body(src, name_end)
+            if brace < 0:
+                continue
+            close = src.c.block_end(brace)
+            first = bisect_right(starts, src.c.c_statement_start(use))
+            span = first, bisect_right(starts, close)
+            if span in found or any(first <= seed[0] <= span[1] for seed in seeds):
+                continue
+            found[span] = None
+            callees.append(span)
+            bounds.append((brace, close))
+            if len(callees) >= _CALLEES_MAX:
+                return callees
+    return callees
+
+
+def _definition_body(src: Source, name_end: int) -> int:
+    """Offset of the body's ``{`` when the name ending at ``name_end`` is a function's in
+    its definition (its parameter list, qualifiers, then a function body), else -1."""
+    masked = src.masked
+    head = _PARAMETERS_AHEAD.match(masked, name_end)
+    if head is None:
+        return -1
+    stop = min(len(masked), head.end() + _LAMBDA_WINDOW)
+    after = _bracket_end(src, head.end() - 1, stop)
+    if after < 0:
+        return -1
+    end = _C_STMT_END.search(masked, after, stop)
+    if end is None or end.group() != "{" or masked.find(")", after, end.start()) >= 0:
+        return -1
+    return end.start() if src.c.is_function_body(end.start()) else -1
 
 
 def _pp_branches(
@@ -1300,6 +1471,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "unprobed-statement": _unprobed_statement,
     "c-function": _c_function,
     "c-block-statement": _c_block_statement,
+    "c-lambda": _c_lambda,
     "c-enclosing-function": _c_enclosing_function,
     "c-macro-function": _c_macro_function,
     "preprocessor-block": _preprocessor_block,

@@ -85,6 +85,9 @@ class RuleSpec:
     # C++ namespaces that are the library's own: in a file that opens one of them (the
     # library's own source), the pattern's matches naming it are no call of the library.
     own_namespaces: tuple[str, ...] = ()
+    # The same-file functions its regions call (and theirs) are its regions too: a SYCL
+    # kernel lambda's helpers compile for the device with it.
+    callees: bool = False
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -263,6 +266,7 @@ def _spec(
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
         own_namespaces=tuple(row.get("own_namespaces", ())),
+        callees=row.get("callees", False),
     )
 
 

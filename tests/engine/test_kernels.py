@@ -127,3 +127,55 @@ def test_a_warp_kernel_lists_the_device_functions_it_calls() -> None:
     assert [(k.name, k.start_line, k.helpers, k.ecosystem, k.vendors) for k in found] == [
         ("integrate", 7, ["damp"], "warp", ("nvidia",))
     ]
+
+
+def test_sycl_kernel_lambdas_are_named_by_the_launch_above_them() -> None:
+    # The kernel is the lambda, from its own line: the name stands on the launch above it,
+    # and two launches in one file are two kernels, not one named after the file.
+    found = kernels_of(
+        "src/step.cpp",
+        """\
+        #include <sycl/sycl.hpp>
+        void step(sycl::queue& q, float* x, float* y, size_t n) {
+          q.submit([&](sycl::handler& cgh) {
+            cgh.parallel_for<class advance>(
+                sycl::nd_range<1>(n, 64),
+                [=](sycl::nd_item<1> it) {
+                  x[it.get_global_id(0)] += 1.0f;
+                });
+          });
+          q.submit([&](sycl::handler& cgh) {
+            cgh.parallel_for<class reflect>(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+              y[it.get_global_id(0)] = -x[it.get_global_id(0)];
+            });
+          });
+        }
+        """,
+    )
+    assert [(k.name, k.start_line, k.end_line) for k in found] == [
+        ("advance", 6, 8),
+        ("reflect", 11, 13),
+    ]
+
+
+def test_functions_a_sycl_kernel_lambda_calls_are_its_helpers() -> None:
+    # sycl.kernel claims the functions of the file its lambda calls: they are the kernel's
+    # device helpers in the inventory, not kernels named after the file.
+    found = kernels_of(
+        "src/clamp.cpp",
+        """\
+        #include <sycl/sycl.hpp>
+        template <typename T>
+        T clamp01(T v) {
+          return v < T(0) ? T(0) : (v > T(1) ? T(1) : v);
+        }
+        void run(sycl::queue& q, float* x, size_t n) {
+          q.submit([&](sycl::handler& cgh) {
+            cgh.parallel_for<class clamp>(sycl::range<1>(n), [=](sycl::item<1> i) {
+              x[i] = clamp01(x[i]);
+            });
+          });
+        }
+        """,
+    )
+    assert [(k.name, k.start_line, k.helpers) for k in found] == [("clamp", 8, ["clamp01"])]
