@@ -95,3 +95,77 @@ void main() {
 #endif
 """
     assert _layers("gui/resources/programs/texture_mouse_scroll.glsl", source) == {"kernel": 13}
+
+
+# -- kyubey1228/glslkit: WebGL shaders embedded in generated Ruby, GLSL in files --------------
+
+
+def test_glslkit_glsl_in_ruby_heredocs_is_kernel() -> None:
+    # webgl/sample/generated-broken/neon-broken_shaders.rb: `rake glslkit:embed` writes each
+    # stage of a program into a Ruby heredoc beside its reflection manifest. Before, the
+    # heredocs' lines were Ruby code (their #version and #define lines comments) and the file
+    # portable.
+    source = b"""\
+# frozen_string_literal: true
+
+module PulseShaders
+  VERTEX = <<'EMBED_VERTEX_SRC'.freeze
+#version 300 es
+layout(location = 0) in vec2 a_position;
+void main() {
+  gl_Position = vec4(a_position, 0.0, 1.0);
+}
+EMBED_VERTEX_SRC
+
+  FRAGMENT = <<~EMBED_FRAGMENT_SRC
+    #version 300 es
+    precision highp float;
+    uniform float u_time;
+    out vec4 frag_color;
+    void main() {
+      frag_color = vec4(vec3(sin(u_time)), 1.0);
+    }
+  EMBED_FRAGMENT_SRC
+
+  MANIFEST = {"schema_version" => 1, "programs" => {}}.freeze
+end
+"""
+    assert _rules("webgl/sample/generated/pulse_shaders.rb", source) == {"vulkan.glsl-string"}
+    assert _layers("webgl/sample/generated/pulse_shaders.rb", source) == {
+        "kernel": 16,
+        "portable": 3,
+    }
+
+
+def test_glslkit_ruby_heredoc_of_other_text_and_shifts_stay_portable() -> None:
+    # The negatives: a heredoc of SQL, an array append, a shift and `class << self`.
+    source = b"""\
+class Store
+  QUERY = <<~SQL
+    SELECT id FROM shaders WHERE name = ?
+  SQL
+
+  class << self
+    def flags(a, b)
+      list = []
+      list << a
+      a<<B_SHIFT
+    end
+  end
+end
+"""
+    assert _layers("rails/lib/store.rb", source) == {"portable": 12}
+
+
+def test_glslkit_fragment_shader_fixture_is_shader_code() -> None:
+    # webgl/test/fixtures/shaders/hello.vert: a WebGL vertex shader, counted whole as GLSL
+    # files are (a checked-right case).
+    source = b"""\
+#version 300 es
+layout(location = 0) in vec2 a_position;
+uniform mat4 u_transform;
+void main() {
+  gl_Position = u_transform * vec4(a_position, 0.0, 1.0);
+}
+"""
+    assert _layers("webgl/test/fixtures/shaders/hello.vert", source) == {"kernel": 6}
