@@ -169,3 +169,69 @@ void main() {
 }
 """
     assert _layers("webgl/test/fixtures/shaders/hello.vert", source) == {"kernel": 6}
+
+
+# -- SimiaCryptus/mindseye-cudnn: cuDNN layers of a Java network library ----------------------
+
+
+def test_mindseye_pom_depending_on_jcudnn_is_vendor_path() -> None:
+    # pom.xml: the build takes JCuda's cuDNN binding and its native libraries per platform.
+    # Before, pom.xml was XML data, not counted at all.
+    source = b"""\
+<project>
+    <artifactId>mindseye-cudnn</artifactId>
+    <dependencies>
+        <!-- the network library the layers plug into -->
+        <dependency>
+            <groupId>com.simiacryptus</groupId>
+            <artifactId>mindseye-core</artifactId>
+        </dependency>
+        <dependency>
+            <groupId>org.jcuda</groupId>
+            <artifactId>jcudnn</artifactId>
+        </dependency>
+        <dependency>
+            <groupId>org.jcuda</groupId>
+            <artifactId>jcudnn-natives</artifactId>
+            <classifier>linux-x86_64</classifier>
+            <scope>test</scope>
+        </dependency>
+    </dependencies>
+</project>
+"""
+    assert _rules("pom.xml", source) == {"deps.jvm-cuda-artifact"}
+    assert _layers("pom.xml", source) == {"vendor-path": 2, "portable": 17}
+
+
+def test_mindseye_pom_of_a_cpu_build_is_portable() -> None:
+    # The negative: a Maven build of the same library's CPU layers and ND4J's native back end.
+    source = b"""\
+<dependency>
+    <groupId>org.nd4j</groupId>
+    <artifactId>nd4j-native-platform</artifactId>
+</dependency>
+<dependency>
+    <groupId>com.simiacryptus</groupId>
+    <artifactId>mindseye-cudnn</artifactId>
+</dependency>
+"""
+    assert _rules("pom.xml", source) == set()
+
+
+def test_mindseye_layer_in_the_cudnn_package_is_the_binding_whole() -> None:
+    # src/main/java/.../layers/cudnn/GateBiasLayer.java: a layer of the package named for
+    # cuDNN, calling it through the project's CudaSystem; counted whole as the binding (a
+    # checked-right case of cuda.managed-library-module).
+    source = b"""\
+package com.simiacryptus.mindseye.layers.cudnn;
+
+import jcuda.jcudnn.cudnnOpTensorOp;
+
+public class GateBiasLayer {
+  public Object eval(Object left, Object right) {
+    return CudaSystem.run(gpu -> gpu.opTensor(cudnnOpTensorOp.CUDNN_OP_TENSOR_ADD, left, right));
+  }
+}
+"""
+    assert "cuda.managed-library-module" in _rules("GateBiasLayer.java", source)
+    assert set(_layers("GateBiasLayer.java", source)) == {"vendor-library"}
