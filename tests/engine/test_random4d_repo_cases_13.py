@@ -235,3 +235,30 @@ public class GateBiasLayer {
 """
     assert "cuda.managed-library-module" in _rules("GateBiasLayer.java", source)
     assert set(_layers("GateBiasLayer.java", source)) == {"vendor-library"}
+
+
+# -- tensor4all/tenferro-rs: a Rust tensor library whose GPU back ends are still to come ------
+
+
+def test_tenferro_device_enum_naming_cuda_and_hip_is_portable() -> None:
+    # tenferro-device/src/lib.rs: an enum of compute devices with CUDA and HIP variants and
+    # their display names; nothing calls either runtime (a checked-right case).
+    source = b"""\
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ComputeDevice {
+    Cpu { device_id: usize },
+    Cuda { device_id: usize },
+    Hip { device_id: usize },
+}
+
+impl std::fmt::Display for ComputeDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ComputeDevice::Cpu { device_id } => write!(f, "cpu:{device_id}"),
+            ComputeDevice::Cuda { device_id } => write!(f, "cuda:{device_id}"),
+            ComputeDevice::Hip { device_id } => write!(f, "hip:{device_id}"),
+        }
+    }
+}
+"""
+    assert _layers("tenferro-device/src/lib.rs", source) == {"portable": 15}
