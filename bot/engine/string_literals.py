@@ -243,6 +243,8 @@ def _device_kind(body: str) -> str:
 
 def string_body(token: str) -> str:
     """The characters between a string literal's quotes, without raw fences or prefixes."""
+    if token.startswith("<<"):  # a heredoc: the lines between its opening and closing lines
+        return token[token.find("\n") + 1 : token.rfind("\n") + 1] if "\n" in token else ""
     if token.startswith('R"'):
         return token[token.find("(") + 1 : token.rfind(")")]
     if token[0] in "br":  # Rust byte and raw strings: b"..", r#".."#, br".."

@@ -30,8 +30,9 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     it being one quote) and ``long`` strings ([open, close] pairs with no escapes: Nim's
     triple-quoted strings, which hold the C and CUDA its ``{.emit.}`` pragmas paste in). Longer
     openers are tried first, so Lua's ``--[[`` opens a block where ``--`` would open a line
-    comment, and Nim's triple quote a long string where one quote would open a short one."""
-    unknown = set(syntax) - {"line", "block", "quotes", "verbatim", "long"}
+    comment, and Nim's triple quote a long string where one quote would open a short one.
+    ``heredoc`` names the one opener of a here-document (Ruby's ``<<``): see heredoc_pattern."""
+    unknown = set(syntax) - {"line", "block", "quotes", "verbatim", "long", "heredoc"}
     if unknown:
         raise LanguageDataError(f"unknown syntax keys: {sorted(unknown)}")
     comments: list[tuple[str, str]] = []
@@ -62,6 +63,12 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
         quotes.append(opens[0])
         # Unterminated, it runs to the end of the file, as a block comment does.
         strings.append(re.escape(opens) + until(closes[0], re.escape(closes[1:])))
+    heredocs = syntax.get("heredoc", ())
+    if len(heredocs) > 1 or not all(isinstance(h, str) and h for h in heredocs):
+        raise LanguageDataError(f"a heredoc is one opener, not {heredocs!r}")
+    for opener in heredocs:
+        quotes.append(str(opener)[0])
+        strings.append(heredoc_pattern(str(opener)))
     for quote in syntax.get("quotes", ()):
         if not (isinstance(quote, str) and len(quote) == 1):
             raise LanguageDataError(f"a quote is one character, not {quote!r}")
@@ -82,6 +89,22 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     # A lookahead on the characters a token may start with lets re skip plain code quickly.
     first = "".join(sorted(re.escape(c) for c in starts))
     return f"(?=[{first}])(?:" + "|".join(groups) + ")"
+
+
+def heredoc_pattern(opener: str) -> str:
+    """A here-document: the opener, an optional ``~`` or ``-`` (indented closing line), an
+    upper-case tag bare or in quotes, then the lines below up to one holding only the tag, or
+    else to the end of the text. Its lines are the literal's, as a C# verbatim string's are
+    (Ruby keeps GLSL and SQL in them), so the ``#`` of a ``#version`` line inside is no
+    comment. The tag's upper case and no word or closing bracket before the opener keep a
+    shift (``x << y``, ``a<<b``) and ``class << self`` out. Each line is taken once, tested
+    first for being the closing one, so nothing backtracks."""
+    tag = r"[ \t]*(?P=heredoc_tag)[ \t]*"
+    return (
+        rf"(?<![\w)\]]){re.escape(opener)}[~-]?(?P<heredoc_quote>[\"'`]?)"
+        r"(?P<heredoc_tag>[A-Z_][A-Z0-9_]*)(?P=heredoc_quote)[^\n]*"
+        rf"(?:\n(?!{tag}(?:\n|\Z))[^\n]*)*(?:\n{tag}(?=\n|\Z)|\Z)"
+    )
 
 
 def syntax_family(name: str, tokens: re.Pattern[str]) -> Family:

@@ -142,6 +142,8 @@ def test_syntax_entries_are_checked() -> None:
         syntax_pattern({"quotes": ['"""']})
     with pytest.raises(LanguageDataError, match="verbatim"):
         syntax_pattern({"verbatim": [['@"', '""']]})
+    with pytest.raises(LanguageDataError, match="heredoc"):
+        syntax_pattern({"heredoc": ["<<", "<<<"]})
 
 
 def test_a_csharp_verbatim_string_runs_over_lines_and_doubles_its_quotes() -> None:
@@ -157,6 +159,21 @@ def test_a_csharp_verbatim_string_runs_over_lines_and_doubles_its_quotes() -> No
     ]
     unclosed = [m.group() for m in pattern.finditer('s = @"open\nnever closed\n')]
     assert unclosed == ['@"open\nnever closed\n']
+
+
+def test_a_ruby_heredoc_is_one_string_to_its_tag_line_or_the_end() -> None:
+    # Ruby keeps shader sources in heredocs (kyubey1228/glslkit): the lines up to the one
+    # holding only the tag are the string's, a `#version` among them no comment; a shift and
+    # `class << self` open none.
+    pattern = re.compile(LANGUAGES["Ruby"].family.tokens.pattern)
+    source = "S = <<~'GLSL'.freeze\n  #version 300 es\n  GLSL\nx = a<<B # shift\nclass << self\n"
+    tokens = [(m.lastgroup, m.group()) for m in pattern.finditer(source)]
+    assert tokens == [
+        ("string", "<<~'GLSL'.freeze\n  #version 300 es\n  GLSL"),
+        ("comment", "# shift"),
+    ]
+    unclosed = [m.group() for m in pattern.finditer("s = <<EOS\nnever closed\nEOSX\n")]
+    assert unclosed == ["<<EOS\nnever closed\nEOSX\n"]
 
 
 def test_an_unclosed_comment_runs_to_the_end_and_an_unclosed_string_to_its_line() -> None:
