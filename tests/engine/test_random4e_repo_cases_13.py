@@ -99,3 +99,67 @@ public class RenderService {
     assert set(_layers("engine/src/main/java/engine/service/RenderService.java", source)) == {
         "portable"
     }
+
+
+# -- astralis3d/HLSLexplorer: HLSL compiled by D3DCompiler, DXC and AMD's driver ---------------
+
+
+def test_hlslexplorer_amd_driver_shader_compiler_is_amd_only() -> None:
+    # Code/HLSLexplorer/DisassemblerGCNISA.cpp: AMD's D3D driver DLL loaded by hand and its
+    # AmdDxGsaCompileShader asked for the GCN ISA of a shader, as RenderDoc does. Before, the
+    # file and the header declaring the API (official/amd/AmdDxGsaCompile.h) were portable.
+    source = b"""\
+#include "official/amd/AmdDxGsaCompile.h"
+
+std::string CDisassemblerGCNISA::Compile(const unsigned char* data, unsigned int length)
+{
+    auto compileShader =
+        (PfnAmdDxGsaCompileShader)::GetProcAddress(m_module, "AmdDxGsaCompileShader");
+    AmdDxGsaCompileShaderInput in = {};
+    AmdDxGsaCompileShaderOutput out = {};
+    in.inputType = GsaInputDxAsmBin;
+    in.pShaderByteCode = data;
+    in.byteCodeLength = length;
+    return compileShader(&in, &out) == S_OK ? Disassemble(out) : std::string();
+}
+"""
+    assert _rules("Code/HLSLexplorer/DisassemblerGCNISA.cpp", source) == {
+        "hip.amd-driver-extension"
+    }
+    assert _layers("Code/HLSLexplorer/DisassemblerGCNISA.cpp", source) == {
+        "vendor-path": 5,
+        "portable": 7,
+    }
+    header = b"""\
+typedef enum _AmdDxGsaInputType
+{
+    GsaInputDxAsmBin,
+    GsaInputIlText,
+} AmdDxGsaInputType;
+
+typedef HRESULT (__cdecl *PfnAmdDxGsaCompileShader)(const void* pIn, void* pOut);
+"""
+    layers = _layers("Code/HLSLexplorer/official/amd/AmdDxGsaCompile.h", header)
+    assert layers["vendor-path"] == 2
+
+
+def test_hlslexplorer_d3d11_texture_loader_stays_portable() -> None:
+    # Code/HLSLexplorer/TextureLoaders/DDSTextureLoader.h: Direct3D 11 host code, which the
+    # rules leave portable (only Direct3D 12 and DirectML are read as Windows-only paths).
+    source = b"""\
+#pragma once
+#include <d3d11_1.h>
+
+namespace DirectX
+{
+    HRESULT CreateDDSTextureFromMemory(
+        ID3D11Device* d3dDevice,
+        const uint8_t* ddsData,
+        size_t ddsDataSize,
+        ID3D11Resource** texture,
+        ID3D11ShaderResourceView** textureView);
+}
+"""
+    assert set(_layers("Code/HLSLexplorer/TextureLoaders/DDSTextureLoader.h", source)) == {
+        "portable"
+    }
