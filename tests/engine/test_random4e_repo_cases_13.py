@@ -163,3 +163,76 @@ namespace DirectX
     assert set(_layers("Code/HLSLexplorer/TextureLoaders/DDSTextureLoader.h", source)) == {
         "portable"
     }
+
+
+# -- DrXuQian/cutlass: a CUTLASS fork ------------------------------------------------------------
+
+
+def test_cutlass_heuristics_provider_calls_nvidias_matmul_heuristics() -> None:
+    # python/cutlass_library/heuristics_provider.py (in every CUTLASS fork): the generator's
+    # kernel list ranked by nvMatmulHeuristics for a named NVIDIA GPU. Before, all portable.
+    source = b"""\
+import os
+
+
+class MatmulHeuristics:
+    def __init__(self, gpu=None):
+        import nvMatmulHeuristics
+        self.lib = nvMatmulHeuristics
+        self.gpu = gpu
+
+    def interface(self):
+        return self.lib.NvMatmulHeuristicsInterfaceEx(
+            backend=self.lib.NvMatmulHeuristicsTarget["CUTLASS3"],
+            gpu=self.lib.NvMatmulHeuristicsNvidiaGpu[self.gpu] if self.gpu else None,
+        )
+"""
+    assert _rules("python/cutlass_library/heuristics_provider.py", source) == {
+        "cuda-libs.matmul-heuristics-python"
+    }
+    assert _layers("python/cutlass_library/heuristics_provider.py", source) == {
+        "vendor-library": 5,
+        "portable": 6,
+    }
+
+
+def test_cutlass_example_cmake_listing_a_cu_source_stays_portable() -> None:
+    # examples/61_hopper_gemm_with_topk_and_softmax/CMakeLists.txt: the example's target and
+    # its .cu source, through CUTLASS's own function; the source file counts, not its listing.
+    source = b"""\
+cutlass_example_add_executable(
+  61_hopper_gemm_with_topk_and_softmax
+  61_hopper_gemm_with_topk_and_softmax.cu
+  )
+"""
+    assert set(_layers("examples/61/CMakeLists.txt", source)) == {"portable"}
+
+
+# -- jinluchang/Qlattice: lattice QCD on the project's own qacc macros -------------------------
+
+
+def test_qlattice_qacc_host_device_helpers_in_a_header_stay_portable() -> None:
+    # qlat/qlat/include/qlat/hlbl-contract.h: helpers marked qacc (host and device, inline)
+    # and a qacc_for loop, written on the project's own layer; the CUDA and HIP spellings live
+    # in qacc.h and qacc-func.h, which count.
+    source = b"""\
+#pragma once
+#include <qlat/qlat.h>
+
+namespace qlat
+{
+
+qacc RealD simple_weight(const CoordinateD& x, const RealD mass)
+{
+  return std::exp(-mass * coordinate_len(x));
+}
+
+inline void scale_all(vector<RealD>& v, const RealD factor)
+{
+  RealD* p = v.data();
+  qacc_for(i, v.size(), { p[i] *= factor; });
+}
+
+}  // namespace qlat
+"""
+    assert set(_layers("qlat/qlat/include/qlat/hlbl-contract.h", source)) == {"portable"}
