@@ -15,6 +15,51 @@ from __future__ import annotations
 from bot.engine import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- kokkos/kokkos-tools: profiling connectors loaded by Kokkos at run time -------------------
+
+
+def test_kokkos_tools_nvtx_domain_header_counts_its_attribute_and_naming_calls() -> None:
+    # profiling/nvtx-focused-connector/kp_nvtx_focused_connector_domain.h: a domain per kernel,
+    # its ranges started from a filled nvtxEventAttributes_t. The file was non-portable before,
+    # but for its include and one call only: the attribute lines and the domain's creation
+    # were portable, as was nvtxNameOsThread in the connectors.
+    source = b"""\
+#include "nvToolsExt.h"
+
+class KernelInfo {
+ public:
+  explicit KernelInfo(const char* name) { domain = nvtxDomainCreateA(name); }
+  nvtxRangeId_t startRange(const char* name) {
+    nvtxEventAttributes_t attrib = {};
+    attrib.version = NVTX_VERSION;
+    attrib.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attrib.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attrib.message.ascii = name;
+    return nvtxDomainRangeStartEx(domain, &attrib);
+  }
+
+ private:
+  nvtxDomainHandle_t domain;
+};
+
+void kokkosp_init_library() { nvtxNameOsThread(pthread_self(), "Application Main Thread"); }
+"""
+    path = "profiling/nvtx-focused-connector/kp_nvtx_focused_connector_domain.h"
+    assert _rules(path, source) == {"cuda.include", "cuda.nvtx"}
+    assert _layers(path, source) == {"vendor-path": 10, "portable": 6}
+
+
+def test_kokkos_tools_roctx_connector_is_amd_tracer_code() -> None:
+    # profiling/roctx-connector/kp_roctx_connector.cpp: the same connector on AMD's roctx.
+    source = b"""\
+#include <roctx.h>
+
+void kokkosp_begin_parallel_for(const char* name, uint32_t, uint64_t*) { roctxRangePush(name); }
+void kokkosp_end_parallel_for(uint64_t) { roctxRangePop(); }
+"""
+    assert _rules("profiling/roctx-connector/kp_roctx_connector.cpp", source) == {"hip.tracer"}
+
+
 # -- alexw0610/openglDungeon: an OpenGL game engine in Java, GLSL shaders as .vs and .fs -------
 
 _VERTEX = b"""\
