@@ -5,9 +5,12 @@ positions 33-40. One could not be read: vllm-project/vllm-gguf-plugin (no snapsh
 files of each of the seven others were sampled with ``random.seed("owner/name")`` over every
 file lockin counts, and labelled before any fix, with the files lockin calls non-portable (up
 to twenty) and GPU-looking files it calls portable (up to ten); three commits touching GPU
-code each were judged against ``lockin diff``. Each snippet is a small rewrite, in our own
-words, of a pattern found in the repository its test names; the expected layers are what a
-porting engineer reading that file would say.
+code each were judged against ``lockin diff``. Before any fix: 103 of 105 sampled files
+right, 15 of 17 commits. The misses fixed here: GLSL shaders kept as .vs/.fs (a language
+heuristic), AMD's DX GSA shader compiler (hip.amd-driver-extension), nvMatmulHeuristics from
+Python (a new rule) and NVTX's naming and attribute API (cuda.nvtx, line counts only). Each
+snippet is a small rewrite, in our own words, of a pattern found in the repository its test
+names; the expected layers are what a porting engineer reading that file would say.
 """
 
 from __future__ import annotations
