@@ -251,6 +251,30 @@ def sycl_unclosed_captures(size: int) -> tuple[str, str]:
     return "k.sycl", head + _repeat("[", size) + "\n}\n"
 
 
+def sycl_unclosed_launches(size: int) -> tuple[str, str]:
+    # sycl.kernel reads a launch's arguments to the lambda's body: a launch on every line whose
+    # parameter list never closes must not have each match read the lines after it.
+    line = "h.parallel_for([=](sycl::id<1> i\n"
+    return "k.cpp", "#include <sycl/sycl.hpp>\n" + _repeat(line, size)
+
+
+def sycl_unclosed_bodies(size: int) -> tuple[str, str]:
+    # A kernel on every line whose body never closes: each runs to the file's end, and the
+    # calls its callees closure reads must be read once, not once per kernel.
+    line = "q.parallel_for(sycl::range<1>(n), [=](sycl::item<1> it) { f(\n"
+    return "k.cpp", "#include <sycl/sycl.hpp>\n" + _repeat(line, size)
+
+
+def sycl_callee_uses(size: int) -> tuple[str, str]:
+    # A kernel calling f, and a use of f on every line that opens a parameter list never
+    # closed: the callees closure must find f's definitions without reading ahead of each use.
+    head = (
+        "#include <sycl/sycl.hpp>\nvoid run(sycl::queue& q) {\n"
+        "  q.parallel_for(sycl::range<1>(8), [=](sycl::id<1> i) { f(i); });\n}\n"
+    )
+    return "k.cpp", head + _repeat("f(\n", size)
+
+
 def notebook_many_cells(size: int) -> tuple[str, str]:
     # A notebook of small code cells, each a Triton kernel, written as nbformat writes them:
     # the walk and the line map run per source string in Python, and every cell's lines join
@@ -317,6 +341,9 @@ INPUTS: dict[str, Maker] = {
     "vulkan-vendor-if-line": vulkan_vendor_if_line,
     "unclosed-import-lists": unclosed_import_lists,
     "sycl-unclosed-captures": sycl_unclosed_captures,
+    "sycl-unclosed-launches": sycl_unclosed_launches,
+    "sycl-unclosed-bodies": sycl_unclosed_bodies,
+    "sycl-callee-uses": sycl_callee_uses,
     "notebook-many-cells": notebook_many_cells,
     "notebook-one-line": notebook_one_line,
 }

@@ -122,19 +122,26 @@ class CStructure:
         ``while``, ``switch``, ``catch``). Class, namespace, ``else``/``do``/``try`` and
         initializer blocks have no such list. Bounded by ``_HEADER_WINDOW`` characters.
         """
+        return self.function_name(open_brace) is not None
+
+    def function_name(self, open_brace: int) -> tuple[str, int] | None:
+        """The name of the function whose body opens at ``open_brace`` and the offset where
+        it starts (``""`` for a lambda), or None for a block that is no body, as
+        ``is_function_body`` reads one."""
         masked = self.text.masked
         lo = open_brace - _HEADER_WINDOW if open_brace > _HEADER_WINDOW else 0
         cut = _last_end(masked, lo, open_brace)
         close = masked.rfind(")", cut + 1, open_brace)
         if close < 0 or not _QUALIFIERS.fullmatch(masked, close + 1, open_brace):
-            return _lambda_without_parameters(masked, cut + 1, open_brace)
+            lambda_body = _lambda_without_parameters(masked, cut + 1, open_brace)
+            return ("", open_brace) if lambda_body else None
         # The ``(`` matching ``close``, searched backward (a ``for`` header holds ``;``): one
         # ``rfind`` pair per bracket passed, most headers need one or two.
         depth, at = 1, close
         while depth:
             opening = masked.rfind("(", lo, at)
             if opening < 0:
-                return False
+                return None
             closing = masked.rfind(")", opening + 1, at)
             if closing > opening:
                 depth += 1
@@ -142,8 +149,11 @@ class CStructure:
             else:
                 depth -= 1
                 at = opening
-        before = _name_before(masked[max(lo, at - 64) : at])
-        return before is not None and before not in _CONTROL_WORDS
+        head = masked[max(lo, at - 64) : at]
+        before = _name_before(head)
+        if before is None or before in _CONTROL_WORDS:
+            return None
+        return before, at - (len(head) - len(head.rstrip(" \t\n"))) - len(before)
 
     def nearest_function(self, pos: int) -> tuple[int, int]:
         """The open brace of the innermost function or lambda body holding ``pos``, or -1,

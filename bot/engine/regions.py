@@ -72,12 +72,14 @@ _C_STMT_END = re.compile(r"[;{}]")
 _LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
 # How far after a match its lambda's capture list, and that lambda's body, are searched.
 _LAMBDA_WINDOW = 4000
+# And how many brackets, braces and semicolons are read there: a launch's arguments and a
+# lambda's header hold a few dozen, where a hostile file of unclosed brackets on every line
+# would have each match read thousands, one Python step each.
+_LAMBDA_STEPS = 24
 # A name a call may start with (group 1), perhaps qualified (``ns::f(``), a member's
 # (``flag.set(``) or with template arguments (``f<void (C::*)()>(``). A name compared
 # (``i < n``) is looked up too, and found defined as no function.
 _CALLED = re.compile(r"(?<!\w)([A-Za-z_]\w*)[ \t]*[(<]")
-# What may follow a function's name up to its parameter list's ``(`` in its definition.
-_PARAMETERS_AHEAD = re.compile(r"[ \t]*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>)?[ \t\n]*\(")
 # Words a call's shape catches that name no function of the file.
 _NOT_CALLEES = frozenset(
     {
@@ -408,10 +410,12 @@ def _c_lambda(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iter
 def _capture_list(src: Source, start: int) -> int:
     """Offset of the first lambda capture list in the call from ``start`` (a ``[`` after
     ``(``, ``,`` or ``=``, where a subscript follows a name), brace-initialised arguments
-    stepped over; -1 when the statement ends first."""
+    stepped over; -1 when the statement ends first or ``_LAMBDA_STEPS`` stops come first."""
     masked, pairs = src.masked, src.c.brace_pairs()
     at, stop = start, min(len(masked), start + _LAMBDA_WINDOW)
-    while (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+    steps = _LAMBDA_STEPS
+    while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        steps -= 1
         pos, char = found.start(), found.group()
         if char in ";}":
             return -1
@@ -446,12 +450,15 @@ def _lambda_body(src: Source, introducer: int) -> int:
 
 def _bracket_end(src: Source, opening: int, stop: int) -> int:
     """Offset just past the ``]`` or ``)`` closing the bracket at ``opening``, brace blocks
-    inside stepped over; -1 when a statement ends first or ``stop`` comes."""
+    inside stepped over; -1 when a statement ends first, or ``stop`` or ``_LAMBDA_STEPS``
+    stops come."""
     masked, pairs = src.masked, src.c.brace_pairs()
     opener = masked[opening]
     closer = "]" if opener == "[" else ")"
     depth, at = 0, opening
-    while (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+    steps = _LAMBDA_STEPS
+    while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        steps -= 1
         pos, char = found.start(), found.group()
         if char in ";}":
             return -1
@@ -488,23 +495,27 @@ def called_functions(src: Source, spans: Iterable[Span]) -> list[Span]:
         end = starts[last] if last < len(starts) else len(masked)
         brace = masked.find("{", starts[first - 1], end)
         bounds.append((brace if brace >= 0 else starts[first - 1], end))
+    definitions: dict[str, list[tuple[int, int]]] | None = None
     seen: set[str] = set()
     for _ in range(_CALLEE_LINKS):
         names = (
-            {m.group(1) for start, end in bounds for m in _CALLED.finditer(masked, start, end)}
+            {
+                m.group(1)
+                for start, end in _merged(bounds)
+                for m in _CALLED.finditer(masked, start, end)
+            }
             - seen
             - _NOT_CALLEES
         )
         if not names:
             break
         seen |= names
+        if definitions is None:
+            definitions = _definitions(src)
         bounds = []
-        for use, name_end in _uses(masked, names, set()):
-            brace = _definition_body(src, name_end)
-            if brace < 0:
-                continue
+        for name_at, brace in sorted(d for name in names for d in definitions.get(name, ())):
             close = src.c.block_end(brace)
-            first = bisect_right(starts, src.c.c_statement_start(use))
+            first = bisect_right(starts, src.c.c_statement_start(name_at))
             span = first, bisect_right(starts, close)
             if span in found or any(first <= seed[0] <= span[1] for seed in seeds):
                 continue
@@ -516,21 +527,31 @@ def called_functions(src: Source, spans: Iterable[Span]) -> list[Span]:
     return callees
 
 
-def _definition_body(src: Source, name_end: int) -> int:
-    """Offset of the body's ``{`` when the name ending at ``name_end`` is a function's in
-    its definition (its parameter list, qualifiers, then a function body), else -1."""
-    masked = src.masked
-    head = _PARAMETERS_AHEAD.match(masked, name_end)
-    if head is None:
-        return -1
-    stop = min(len(masked), head.end() + _LAMBDA_WINDOW)
-    after = _bracket_end(src, head.end() - 1, stop)
-    if after < 0:
-        return -1
-    end = _C_STMT_END.search(masked, after, stop)
-    if end is None or end.group() != "{" or masked.find(")", after, end.start()) >= 0:
-        return -1
-    return end.start() if src.c.is_function_body(end.start()) else -1
+def _merged(bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``bounds`` with overlapping stretches joined: regions that nest or run on to the
+    file's end (an unclosed kernel body on every line) are read once, not once each."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(bounds):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _definitions(src: Source) -> dict[str, list[tuple[int, int]]]:
+    """Each named function body of the file, by name: where its name starts and its ``{``.
+    Read once from the file's braces (each header is read back to the statement before it,
+    so the whole costs about one pass over the file), where looking ahead of every use of a
+    called name for a body would read the same stretch again for each use (``f(`` on every
+    line of a hostile file)."""
+    found: dict[str, list[tuple[int, int]]] = {}
+    for brace in src.c.brace_pairs():
+        named = src.c.function_name(brace)
+        if named is not None and named[0]:
+            found.setdefault(named[0], []).append((named[1], brace))
+    return found
 
 
 def _pp_branches(
