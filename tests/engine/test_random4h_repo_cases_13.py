@@ -66,10 +66,10 @@ def test_hlsl_pixel_shader_named_ps_is_kernel() -> None:
 Texture2D shaderTexture;
 SamplerState SampleType;
 
-float4 FogPixelShader(float4 position : SV_POSITION, float2 tex : TEXCOORD0, float fog : FOG) : SV_TARGET
+float4 FogPixelShader(float4 position : SV_POSITION, float2 tex : TEXCOORD0) : SV_TARGET
 {
     float4 color = shaderTexture.Sample(SampleType, tex);
-    return fog * color;
+    return 0.5f * color;
 }
 """
     assert classify("HLSL_DX11/FogShader/Fog.ps", source).language == "HLSL"
@@ -155,3 +155,104 @@ bool LightShaderClass::Initialize(ID3D11Device* device, HWND hwnd)
 }
 """
     assert _layers("HLSL_DX11/LightShaderClass.cpp", source) == {"portable": 7}
+
+
+# -- TadaoYamaoka/mnistCUDNN: cuDNN inference in C++, trained with Chainer ---------------------
+
+
+def test_chainer_gpu_selection_is_a_vendor_path() -> None:
+    # chainer/train_mnist.py: Chainer's CUDA back end (CuPy underneath) chosen by --gpu. Before,
+    # both Chainer scripts of the sample were portable.
+    source = b"""\
+import chainer
+from chainer import cuda
+from nn import NN
+
+model = NN()
+if args.gpu >= 0:
+    cuda.get_device_from_id(args.gpu).use()
+    model.to_gpu()
+
+optimizer = chainer.optimizers.SGD()
+optimizer.setup(model)
+"""
+    assert _rules("chainer/train_mnist.py", source) == {"cupy.chainer-cuda"}
+    assert _layers("chainer/train_mnist.py", source) == {"vendor-path": 2, "portable": 7}
+
+
+def test_chainer_model_definition_stays_portable() -> None:
+    # chainer/nn.py: links and functions only; Chainer runs them on NumPy or CuPy alike.
+    source = b"""\
+import chainer
+import chainer.functions as F
+import chainer.links as L
+
+class NN(chainer.Chain):
+    def __init__(self, k=16):
+        super().__init__()
+        with self.init_scope():
+            self.conv1 = L.Convolution2D(1, k, ksize=3, pad=1)
+            self.l2 = L.Linear(None, 10)
+
+    def __call__(self, x):
+        h = F.max_pooling_2d(F.relu(self.conv1(x)), 2)
+        return self.l2(h)
+"""
+    assert _layers("chainer/nn.py", source) == {"portable": 12}
+
+
+# -- wenxcs-archive/pycublas: cuBLAS from Python through ctypes, TensorRT-LLM MoE kernels --------
+
+
+def test_tensorrt_llm_runtime_config_header_stays_portable() -> None:
+    # include/tensorrt_llm/runtime/speculativeDecodingModule.h: a plain class that includes the
+    # project's cudaUtils.h only for divUp; no CUDA call or device code of its own.
+    source = b"""\
+#pragma once
+#include "tensorrt_llm/common/cudaUtils.h"
+
+namespace tensorrt_llm::runtime
+{
+class DraftModule
+{
+public:
+    explicit DraftModule(int maxDraftTokens) noexcept : mMaxDraftTokens(maxDraftTokens) {}
+    int getNumPackedMasks() const noexcept { return common::divUp(mMaxDraftTokens, 32); }
+
+private:
+    int mMaxDraftTokens;
+};
+}
+"""
+    assert _layers("include/tensorrt_llm/runtime/draftModule.h", source) == {"portable": 13}
+
+
+def test_host_device_accessors_count_as_kernel_lines() -> None:
+    # include/tensorrt_llm/kernels/kvCacheIndex.h: a host class whose two accessors are
+    # __host__ __device__, the only lines a port must rewrite as device code.
+    source = b"""\
+#pragma once
+#include <cstdint>
+#include <cuda_runtime.h>
+
+class KVCacheIndex
+{
+public:
+    explicit KVCacheIndex(std::int32_t value) : value{value} {}
+
+    __host__ __device__ std::int32_t get() const
+    {
+        return value & 0x7fffffff;
+    }
+
+    __host__ __device__ bool isPrimary() const
+    {
+        return value >= 0;
+    }
+
+private:
+    std::int32_t value;
+};
+"""
+    layers = _layers("include/tensorrt_llm/kernels/kvCacheIndex.h", source)
+    assert layers["kernel"] == 8
