@@ -286,7 +286,8 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
-    present: dict[str, bool] = {}
+    # The automaton answered for the conditions' literals: none is looked for in the text.
+    present = rules.unseen | dict.fromkeys(in_code, True)
     for index in rules.candidates(in_code, in_literals):
         spec = SPECS[index]
         if spec.requires is not None and not _found(spec.requires, masked, searched, present):
