@@ -31,7 +31,7 @@ from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
-from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
+from bot.engine.shims import HIP_WORDS, scan_c, spliced_includes, switches_on_hip
 
 _SNIFF = 8192
 # CUDA device code that a file switching on HIP builds for AMD too: kernel rules, but not
@@ -269,11 +269,20 @@ def _found(
     return found
 
 
-def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
-    """Every region any applicable rule claims, by rule then line."""
+def _hip_words(lang: Language, in_code: dict[str, list[int]]) -> int | None:
+    """How many times ``shims.HIP_WORDS`` occur in the masked code, from the keyword search
+    (``in_code``) when it looked for them (two scans of every C file less); else None."""
+    if not RULES_BY_LANGUAGE[lang.name].keywords.keywords.issuperset(HIP_WORDS):
+        return None
+    # Neither word overlaps itself: its occurrences are as many as str.count finds.
+    return sum(len(in_code.get(word, ())) for word in HIP_WORDS)
+
+
+def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list[Claim]:
+    """Every region any applicable rule claims, by rule then line, given the keywords the
+    masked code holds (``in_code``: its rules' ``keywords.occurrences``)."""
     masked = lexed.masked
     rules = RULES_BY_LANGUAGE[lang.name]
-    in_code = rules.keywords.occurrences(masked)
     # String kinds only ever find their keywords inside a literal: search the literals, one
     # a line (keywords hold no newline), not the whole text.
     in_literals: set[str] = set()
@@ -467,7 +476,8 @@ def _classify(path: str, data: bytes) -> FileReport:
         lexed = lex(text, lang.family)
     code = lexed.code
     code_lines = code.count(True)  # sum() has no fast path for bools
-    claims = _claims(lang, lexed)
+    in_code = RULES_BY_LANGUAGE[lang.name].keywords.occurrences(lexed.masked)
+    claims = _claims(lang, lexed, in_code)
     layers = zero_layers()
     ecosystems: dict[str, int] = {}
     findings: list[Finding] = []
@@ -481,7 +491,11 @@ def _classify(path: str, data: bytes) -> FileReport:
             off = switched_off(lexed.masked)
             claims = _not_in_host_branches(claims, lexed.masked)
         line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
-    shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
+    shim, includes = (
+        scan_c(lexed.text, lexed.masked, _hip_words(lang, in_code))
+        if lang.family.name == "c"
+        else (False, ())
+    )
     spliced: tuple[tuple[str, str], ...] = ()
     if includes and layers[Layer.KERNEL]:
         # A function or block of device code: an include inside one splices the header in.
