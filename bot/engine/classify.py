@@ -471,12 +471,17 @@ def _classify(path: str, data: bytes) -> FileReport:
         counted = sum(lex(text, named.family).code)
         return FileReport(path, named.name, 0, zero_layers(), {}, [], lines, text_lines=counted)
     lexed = lex(text, named.family)
-    lang = refine(named, ext, path, lexed.masked)  # heuristics only refine the path's choice
+    keywords = RULES_BY_LANGUAGE[named.name].keywords
+    in_code = keywords.occurrences(lexed.masked)
+    # The family's automaton (when its rules have one) looks for the heuristics' keywords:
+    # heuristics only refine the path's choice.
+    lang = refine(named, ext, path, lexed.masked, in_code.keys() if keywords.keywords else None)
     if lang.family is not named.family:
         lexed = lex(text, lang.family)
+    if lang.family is not named.family or RULES_BY_LANGUAGE[lang.name].keywords is not keywords:
+        in_code = RULES_BY_LANGUAGE[lang.name].keywords.occurrences(lexed.masked)
     code = lexed.code
     code_lines = code.count(True)  # sum() has no fast path for bools
-    in_code = RULES_BY_LANGUAGE[lang.name].keywords.occurrences(lexed.masked)
     claims = _claims(lang, lexed, in_code)
     layers = zero_layers()
     ecosystems: dict[str, int] = {}

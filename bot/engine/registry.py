@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from bot.engine import literal_first as literal_first_module
 from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
-from bot.engine.languages import LANGUAGES, expand
+from bot.engine.languages import LANGUAGES, expand, heuristic_keywords
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
 from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
@@ -399,7 +399,9 @@ def _family_keywords(family: str) -> tuple[frozenset[str], frozenset[str], froze
 
     The conditions' literals ride along: the pass that finds the keywords then says which of
     them a file holds, where each was a scan of the whole file (``gl_`` and ``texture``, in
-    every C file with a `void`), and most are not there, so each scan ran to the end.
+    every C file with a `void`), and most are not there, so each scan ran to the end. So do
+    the keywords of the family's language heuristics (``languages.refine``), which a
+    header or a .cu file was searched for in a pass of its own.
     """
     languages = {name for name, language in LANGUAGES.items() if language.family.name == family}
     code: set[str] = set()
@@ -417,6 +419,7 @@ def _family_keywords(family: str) -> tuple[frozenset[str], frozenset[str], froze
                     for literal in literals.looked_up(condition)
                     if len(literal) >= _LOOKED_UP_MIN
                 )
+    code |= heuristic_keywords(family)
     return frozenset(code | looked_up), frozenset(strings), frozenset(looked_up)
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
+from bot.engine.languages import LANGUAGES, heuristic_keywords, refine
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 
 # A small alphabet makes keywords that share prefixes, hold each other and overlap themselves;
@@ -111,3 +112,21 @@ def test_conditions_answer_as_their_patterns_from_what_the_automaton_found(
     for condition in _conditions("CUDA"):
         present = rules.unseen | dict.fromkeys(rules.keywords.occurrences(text), True)
         assert literals.search(condition, text, present) == (condition.search(text) is not None)
+
+
+def test_the_keyword_automaton_looks_for_the_keywords_of_the_language_heuristics() -> None:
+    # classify hands refine what the one keyword pass found: a header or a .cu file is not
+    # searched again for its heuristics' keywords.
+    for language in ("CUDA", "C Header", "C++"):
+        assert heuristic_keywords("c") <= RULES_BY_LANGUAGE[language].keywords.keywords
+    assert {"hip/", "__builtin_amdgcn_", "sycl"} <= heuristic_keywords("c")
+
+
+def test_refine_reads_the_keywords_it_is_given() -> None:
+    cuda = LANGUAGES["CUDA"]
+    code = "#include <hip/hip_runtime.h>\n"
+    assert refine(cuda, ".cu", "k.cu", code).name == "HIP"
+    found = RULES_BY_LANGUAGE["CUDA"].keywords.occurrences(code).keys()
+    assert refine(cuda, ".cu", "k.cu", code, found).name == "HIP"
+    # Told the text holds none of the heuristics' keywords, no heuristic's pattern is tried.
+    assert refine(cuda, ".cu", "k.cu", code, set()) is cuda
