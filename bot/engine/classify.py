@@ -32,7 +32,7 @@ from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
-from bot.engine.shims import scan_c, spliced_includes, switches_on_hip
+from bot.engine.shims import HIP_WORDS, scan_c, spliced_includes, switches_on_hip
 
 _SNIFF = 8192
 # CUDA device code that a file switching on HIP builds for AMD too: kernel rules, but not
@@ -278,11 +278,20 @@ def _found(
     return found
 
 
-def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
-    """Every region any applicable rule claims, by rule then line."""
+def _hip_words(lang: Language, in_code: dict[str, list[int]]) -> int | None:
+    """How many times ``shims.HIP_WORDS`` occur in the masked code, from the keyword search
+    (``in_code``) when it looked for them (two scans of every C file less); else None."""
+    if not RULES_BY_LANGUAGE[lang.name].keywords.keywords.issuperset(HIP_WORDS):
+        return None
+    # Neither word overlaps itself: its occurrences are as many as str.count finds.
+    return sum(len(in_code.get(word, ())) for word in HIP_WORDS)
+
+
+def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list[Claim]:
+    """Every region any applicable rule claims, by rule then line, given the keywords the
+    masked code holds (``in_code``: its rules' ``keywords.occurrences``)."""
     masked = lexed.masked
     rules = RULES_BY_LANGUAGE[lang.name]
-    in_code = rules.keywords.occurrences(masked)
     # String kinds only ever find their keywords inside a literal: search the literals, one
     # a line (keywords hold no newline), not the whole text.
     in_literals: set[str] = set()
@@ -295,7 +304,8 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}
-    present: dict[str, bool] = {}
+    # The automaton answered for the conditions' literals: none is looked for in the text.
+    present = rules.unseen | dict.fromkeys(in_code, True)
     for index in rules.candidates(in_code, in_literals):
         spec = SPECS[index]
         if spec.requires is not None and not _found(spec.requires, masked, searched, present):
@@ -552,14 +562,20 @@ def _classify(path: str, data: bytes) -> FileReport:
     if named.text:
         return _text_report(path, named, text, data)
     lexed = lex(text, named.family)
-    lang = refine(named, ext, path, lexed.masked)  # heuristics only refine the path's choice
+    keywords = RULES_BY_LANGUAGE[named.name].keywords
+    in_code = keywords.occurrences(lexed.masked)
+    # The family's automaton (when its rules have one) looks for the heuristics' keywords:
+    # heuristics only refine the path's choice.
+    lang = refine(named, ext, path, lexed.masked, in_code.keys() if keywords.keywords else None)
     if lang.text:  # data under a code extension: an airfoil's lift coefficients kept as .cl
         return _text_report(path, lang, text, data)
     if lang.family is not named.family:
         lexed = lex(text, lang.family)
+    if lang.family is not named.family or RULES_BY_LANGUAGE[lang.name].keywords is not keywords:
+        in_code = RULES_BY_LANGUAGE[lang.name].keywords.occurrences(lexed.masked)
     code = lexed.code
     code_lines = code.count(True)  # sum() has no fast path for bools
-    claims = _claims(lang, lexed)
+    claims = _claims(lang, lexed, in_code)
     layers = zero_layers()
     ecosystems: dict[str, int] = {}
     findings: list[Finding] = []
@@ -573,7 +589,11 @@ def _classify(path: str, data: bytes) -> FileReport:
             off = switched_off(lexed.masked)
             claims = _not_in_host_branches(claims, lexed.masked)
         line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
-    shim, includes = scan_c(lexed.text, lexed.masked) if lang.family.name == "c" else (False, ())
+    shim, includes = (
+        scan_c(lexed.text, lexed.masked, _hip_words(lang, in_code))
+        if lang.family.name == "c"
+        else (False, ())
+    )
     spliced: tuple[tuple[str, str], ...] = ()
     if includes and layers[Layer.KERNEL]:
         # A function or block of device code: an include inside one splices the header in.

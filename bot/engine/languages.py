@@ -242,18 +242,35 @@ def by_shebang(data: bytes) -> Language | None:
     return _BY_INTERPRETER.get(name)
 
 
-def refine(lang: Language, ext: str, path: str, code: str) -> Language:
+def heuristic_keywords(family: str) -> frozenset[str]:
+    """The keywords of the heuristics ``refine`` tries on the files of the lexer family
+    ``family`` (those of the extensions its languages own)."""
+    return frozenset(
+        keyword
+        for ext, heuristics in _HEURISTICS_BY_EXT.items()
+        if ext in _BY_EXT and _BY_EXT[ext].family.name == family
+        for h in heuristics
+        for keyword in h.keywords
+        if keyword
+    )
+
+
+def refine(
+    lang: Language, ext: str, path: str, code: str, found: Set[str] | None = None
+) -> Language:
     """The language ``by_path`` named, or the one a heuristic finds in the file's ``code``.
 
     ``code`` is the text with comments (and string literals) masked: a ``[[kernel]]`` or a
-    ``cuda_runtime`` named in a comment is no evidence of the language.
+    ``cuda_runtime`` named in a comment is no evidence of the language. ``found``: the
+    keywords ``code`` holds, when the caller searched it for ``heuristic_keywords`` of its
+    family already (else they are searched here).
     """
     # A header meets a dozen heuristics, whose conditions share literals ("#", "include",
     # "cuda_runtime"): each is looked for in the file once.
     heuristics = _HEURISTICS_BY_EXT.get(ext)
     if heuristics is None:
         return lang
-    found = _keywords_in(ext, code)
+    found = _keywords_in(ext, code) if found is None else {"", *found}
     present: dict[str, bool] = {}
     for h in heuristics:
         if h.holds(path, code, found, present):

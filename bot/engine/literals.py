@@ -122,6 +122,24 @@ def need(pattern: re.Pattern[str]) -> Need:
     return _memo(_NEEDS, pattern, _pattern_need)
 
 
+def looked_up(pattern: re.Pattern[str]) -> frozenset[str]:
+    """Every literal ``search`` may look up in ``present`` for ``pattern``: those of what
+    its matches need and of what its slow alternatives need."""
+    found: set[str] = set()
+    slow = _memo(_SLOW, pattern, _without_slow)
+    for requirement in (need(pattern), *(slow[0] if slow else ())):
+        _collect(requirement, found)
+    return frozenset(found)
+
+
+def _collect(requirement: Need, into: set[str]) -> None:
+    if isinstance(requirement, str):
+        into.add(requirement)
+    elif requirement is not None:
+        for part in requirement[1]:
+            _collect(part, into)
+
+
 def _pattern_need(pattern: re.Pattern[str]) -> Need:
     return _need(pattern.pattern, pattern.flags)
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from bot.engine import literal_first as literal_first_module
 from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
-from bot.engine.languages import LANGUAGES, expand
+from bot.engine.languages import LANGUAGES, expand, heuristic_keywords
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
 from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
@@ -385,10 +385,17 @@ def _keyword_index(keywords: frozenset[str]) -> KeywordIndex:
     return KeywordIndex(keywords)
 
 
+# Literals of file-level conditions this short are left to ``str.__contains__``: one or two
+# characters (``{``, ``__``) occur in most files, often near the start, and would flood the
+# keyword automaton with matches.
+_LOOKED_UP_MIN = 3
+
+
 @cache
-def _family_keywords(family: str) -> tuple[frozenset[str], frozenset[str]]:
+def _family_keywords(family: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The keywords, in code and in string literals, of the rules of every language of the
-    lexer family ``family``.
+    lexer family ``family``; then the literals their file-level conditions look for
+    (``literals.looked_up``), which the code keywords include.
 
     A language's automaton searches for these rather than for its own keywords only: the
     languages of a family share most of them (of the C family's 602, C, C++, CUDA and
@@ -397,14 +404,31 @@ def _family_keywords(family: str) -> tuple[frozenset[str], frozenset[str]]:
     the bench corpus, where one per family costs 4. A keyword only another language's rules
     hold is found and selects no rule (``LanguageRules``): a few percent more matches,
     searched as fast.
+
+    The conditions' literals ride along: the pass that finds the keywords then says which of
+    them a file holds, where each was a scan of the whole file (``gl_`` and ``texture``, in
+    every C file with a `void`), and most are not there, so each scan ran to the end. So do
+    the keywords of the family's language heuristics (``languages.refine``), which a
+    header or a .cu file was searched for in a pass of its own.
     """
     languages = {name for name, language in LANGUAGES.items() if language.family.name == family}
     code: set[str] = set()
     strings: set[str] = set()
+    looked_up: set[str] = set()
     for spec in SPECS:
-        if spec.keywords and not languages.isdisjoint(spec.languages):
+        if languages.isdisjoint(spec.languages):
+            continue
+        if spec.keywords:
             (strings if spec.kind in STRING_KINDS else code).update(spec.keywords)
-    return frozenset(code), frozenset(strings)
+        for condition in (spec.requires, spec.unless):
+            if condition is not None:
+                looked_up.update(
+                    literal
+                    for literal in literals.looked_up(condition)
+                    if len(literal) >= _LOOKED_UP_MIN
+                )
+    code |= heuristic_keywords(family)
+    return frozenset(code | looked_up), frozenset(strings), frozenset(looked_up)
 
 
 class LanguageRules:
@@ -418,8 +442,11 @@ class LanguageRules:
         code = [i for i in gated if i not in strings]
         #: Rules checked on every file of the language.
         self.always = frozenset(i for i in indexes if i not in gated)
-        in_code, in_strings = _family_keywords(family)
+        in_code, in_strings, looked_up = _family_keywords(family)
         self.keywords = _keyword_index(in_code if code else frozenset())
+        #: Literal -> False for each literal of a condition the keyword automaton looks for:
+        #: a file's ``literals`` memo, once the keywords it holds are set True.
+        self.unseen = dict.fromkeys(looked_up if code else (), False)
         self.string_keywords = _keyword_index(in_strings if strings else frozenset())
         # The family's keywords no rule of this language holds select none.
         self._by_keyword = dict.fromkeys(in_code, ()) | _by_keyword(code)

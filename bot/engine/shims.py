@@ -57,16 +57,24 @@ _HIP_SWITCH = re.compile(
 _INCLUDE = re.compile(r'\#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^<>"\n]+/[^<>"\n]+)>)')
 
 
-def scan_c(text: str, masked: str) -> tuple[bool, tuple[str, ...]]:
+#: Words every alias holds (``_ALIAS``): a file with fewer than MIN_ALIASES of them is no shim.
+HIP_WORDS = ("hip", "HIP")
+
+
+def scan_c(text: str, masked: str, hip_words: int | None = None) -> tuple[bool, tuple[str, ...]]:
     """Whether a C-family file is a shim, and its quoted includes (and angle-bracket ones
     naming a folder) in order.
 
     Both are read from ``masked`` (so a commented-out line counts for nothing); include
     paths are taken from ``text`` at the same place, since masking may blank strings.
     Paths are interned: a census keeps them for every file, and most repeat.
+    ``hip_words``: how many times ``HIP_WORDS`` occur in ``masked``, when the caller has
+    counted them already.
     """
+    if hip_words is None:
+        hip_words = sum(map(masked.count, HIP_WORDS))
     # Every alias names HIP: most files are ruled out by counting, before any regex runs.
-    shim = masked.count("hip") + masked.count("HIP") >= MIN_ALIASES and (
+    shim = hip_words >= MIN_ALIASES and (
         len(list(islice(_ALIAS.finditer(masked), MIN_ALIASES))) >= MIN_ALIASES
     )
     includes: tuple[str, ...] = ()

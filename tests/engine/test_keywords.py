@@ -3,10 +3,14 @@ brute-force search over each offset does."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
+from bot.engine.languages import LANGUAGES, heuristic_keywords, refine
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 
 # A small alphabet makes keywords that share prefixes, hold each other and overlap themselves;
@@ -64,3 +68,65 @@ def test_a_keyword_only_another_languages_rules_hold_selects_no_rule() -> None:
     assert foreign  # the family's automaton finds them in C code too
     assert c.candidates(foreign, []) == sorted(c.always)
     assert set(cuda.candidates(foreign, [])) > cuda.always
+
+
+def _conditions(language: str) -> list[re.Pattern[str]]:
+    return [
+        condition
+        for spec in SPECS
+        if language in spec.languages
+        for condition in (spec.requires, spec.unless)
+        if condition is not None
+    ]
+
+
+def test_the_keyword_automaton_looks_for_the_literals_of_the_conditions() -> None:
+    # A file's conditions then read which literals it holds from the one keyword pass,
+    # not from a scan of the whole file per literal (most of which are not there).
+    for language in ("CUDA", "C Header", "Python"):
+        rules = RULES_BY_LANGUAGE[language]
+        looked_up = {
+            literal
+            for condition in _conditions(language)
+            for literal in literals.looked_up(condition)
+            if len(literal) >= 3
+        }
+        assert {"gl_", "texture"} <= looked_up or language == "Python"
+        # Those of the lexer family's other languages too: they share one automaton.
+        assert looked_up <= rules.unseen.keys() <= rules.keywords.keywords
+        assert not any(rules.unseen.values())
+
+
+# The literals of CUDA's conditions, cut and joined, so that texts hold some, parts of others.
+_CUDA_LITERALS = sorted(
+    {literal for c in _conditions("CUDA") for literal in literals.looked_up(c) if len(literal) >= 3}
+)
+
+
+@given(st.lists(st.sampled_from(_CUDA_LITERALS) | st.text("_(){}<>: \n", max_size=3), max_size=12))
+def test_conditions_answer_as_their_patterns_from_what_the_automaton_found(
+    parts: list[str],
+) -> None:
+    text = "".join(parts)
+    rules = RULES_BY_LANGUAGE["CUDA"]
+    for condition in _conditions("CUDA"):
+        present = rules.unseen | dict.fromkeys(rules.keywords.occurrences(text), True)
+        assert literals.search(condition, text, present) == (condition.search(text) is not None)
+
+
+def test_the_keyword_automaton_looks_for_the_keywords_of_the_language_heuristics() -> None:
+    # classify hands refine what the one keyword pass found: a header or a .cu file is not
+    # searched again for its heuristics' keywords.
+    for language in ("CUDA", "C Header", "C++"):
+        assert heuristic_keywords("c") <= RULES_BY_LANGUAGE[language].keywords.keywords
+    assert {"hip/", "__builtin_amdgcn_", "sycl"} <= heuristic_keywords("c")
+
+
+def test_refine_reads_the_keywords_it_is_given() -> None:
+    cuda = LANGUAGES["CUDA"]
+    code = "#include <hip/hip_runtime.h>\n"
+    assert refine(cuda, ".cu", "k.cu", code).name == "HIP"
+    found = RULES_BY_LANGUAGE["CUDA"].keywords.occurrences(code).keys()
+    assert refine(cuda, ".cu", "k.cu", code, found).name == "HIP"
+    # Told the text holds none of the heuristics' keywords, no heuristic's pattern is tried.
+    assert refine(cuda, ".cu", "k.cu", code, set()) is cuda

@@ -8,11 +8,17 @@ import json
 from itertools import permutations
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.cli import main
 from bot.engine import RULES, classify
 from bot.engine.census import Census
+from bot.engine.classify import _hip_words
+from bot.engine.languages import LANGUAGES
 from bot.engine.model import Layer
-from bot.engine.shims import MIN_ALIASES, Includes, reaching_shim
+from bot.engine.registry import RULES_BY_LANGUAGE
+from bot.engine.shims import MIN_ALIASES, Includes, reaching_shim, scan_c
 from bot.sources.tarball import ArchiveLimits, census_from_file
 from tests.recount.archives import tarball
 
@@ -248,3 +254,19 @@ def test_only_includes_that_resolve_to_a_reached_file_reach_the_shim() -> None:
     }
     reached = {"src/gpu/vendors/hip.h", "src/gpu/a.cuh", "src/gpu/b.cuh", "lib/k.cu"}
     assert census_of(files).reaching_shim() == reached
+
+
+@given(st.text(alphabet="hiHIPp_ \n#", max_size=60))
+def test_the_keyword_search_counts_the_hip_words_a_shim_needs(text: str) -> None:
+    # classify reads the count from the keyword search it ran anyway, where scan_c would
+    # count each word over the whole file again.
+    for language in ("C", "C++", "C Header", "CUDA", "HIP"):
+        lang = LANGUAGES[language]
+        found = RULES_BY_LANGUAGE[language].keywords.occurrences(text)
+        assert _hip_words(lang, found) == text.count("hip") + text.count("HIP")
+
+
+def test_scan_c_takes_the_count_of_hip_words_it_is_given() -> None:
+    header = shim_header(MIN_ALIASES)
+    assert scan_c(header, header)[0]
+    assert not scan_c(header, header, hip_words=0)[0]
