@@ -72,3 +72,40 @@ clsparseStatus axpby(clsparse::vector<T>& r, const clsparse::vector<T>& alpha,
 }
 """
     assert _layers("src/library/blas1/cldense-axpby.cpp", source) == {"portable": 11}
+
+
+# -- i-yam-jeremy/gpu-raymarcher: WebGL2 ray marching, shader nodes spliced into GLSL ---------
+
+
+def test_gpu_raymarcher_shader_node_glsl_body_is_kernel() -> None:
+    # src/graphics-engine/objects/shader/basic/phong.ts: the node returns a GLSL function
+    # body, spliced into the fragment shader with its inputs' code; before, portable.
+    source = b"""\
+export class Phong extends ShaderNode {
+  public compile(): GLSLFunction {
+    return new GLSLFunction(GLSLFunctionType.SHADER, 'vec3', this.inputs(),
+    `
+      vec3 ambient = $$ambient_amount$$*$$ambient_color$$;
+      vec3 diffuse = $$diffuse_amount$$*$$diffuse_color$$*max(0.0, dot($$normal$$, -$$light_dir$$));
+      vec3 specular = vec3(0);
+      return ambient + diffuse + specular;
+    `);
+  }
+}
+"""
+    assert _rules("src/shader/basic/phong.ts", source) == {"vulkan.glsl-string"}
+    assert _layers("src/shader/basic/phong.ts", source) == {"kernel": 6, "portable": 5}
+
+
+def test_gpu_raymarcher_one_line_sdf_expression_stays_portable() -> None:
+    # src/graphics-engine/objects/sdf/basic/sphere.ts: checked right, hard: one `return`
+    # expression spliced into the SDF template holds no GLSL-only syntax.
+    source = b"""\
+export class Sphere extends SDFNode {
+  public compile(): GLSLFunction {
+    return new GLSLFunction(GLSLFunctionType.SDF, 'float', this.inputs(),
+      'return length($$p$$) - $$radius$$;');
+  }
+}
+"""
+    assert _layers("src/sdf/basic/sphere.ts", source) == {"portable": 6}
