@@ -109,7 +109,15 @@ class Source(SourceText):
     and indented blocks (``lines``), string literals (``strings``), and the C statement
     starts measured so far (``statement_starts``)."""
 
-    __slots__ = ("adjacent_literals_join", "c", "lines", "pp", "statement_starts", "strings")
+    __slots__ = (
+        "adjacent_literals_join",
+        "c",
+        "lines",
+        "pp",
+        "statement_starts",
+        "strings",
+        "within_statement",
+    )
 
     def __init__(
         self,
@@ -130,6 +138,31 @@ class Source(SourceText):
         # Match offset -> where its C statement starts: the statement and enclosing-function
         # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
         self.statement_starts: dict[int, int] = {}
+        # What the statement holding a match must open with, read up to the match, for the
+        # match to count (``RuleSpec.within_statement``, set by classify before each rule's
+        # kind runs).
+        self.within_statement: re.Pattern[str] | None = None
+
+    def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
+        """``SourceText.finditer``, less the matches outside a statement ``within_statement``
+        opens: a bare ``cudart`` names a CUDA library on whichever line of a
+        ``target_link_libraries(`` command it stands, and nothing in a ``message()``."""
+        matches = super().finditer(pattern, keywords)
+        within = self.within_statement
+        if within is None:
+            return matches
+        return (
+            m
+            for m in matches
+            if within.match(self.masked, self.statement_start(m.start()), m.start())
+        )
+
+    def statement_start(self, offset: int) -> int:
+        """Where the statement holding ``offset`` begins: a C statement's start; elsewhere the
+        first line of its logical line (a command whose brackets stay open over lines)."""
+        if self.family == "braces" and not self.line_statements:
+            return self.c.c_statement_start(offset)
+        return self.starts[self.lines.statement_first(self.line_of(offset)) - 1]
 
     def release(self) -> None:
         """Let go of the structures, once no kind reads them any more. Each refers back to
