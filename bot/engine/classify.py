@@ -306,6 +306,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
             src = Source(lexed, lang.family, in_code, present, literal_texts)
         src.lookahead_lines = spec.lookahead_lines
         src.within_statement = spec.within_statement
+        src.lone_prefix = spec.lone_prefix
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

@@ -113,6 +113,7 @@ class Source(SourceText):
         "adjacent_literals_join",
         "c",
         "lines",
+        "lone_prefix",
         "pp",
         "statement_starts",
         "strings",
@@ -142,6 +143,9 @@ class Source(SourceText):
         # match to count (``RuleSpec.within_statement``, set by classify before each rule's
         # kind runs).
         self.within_statement: re.Pattern[str] | None = None
+        # What a literal's whole body may be and still only start a program, claimed when
+        # more literals continue it (``RuleSpec.lone_prefix``, set by classify likewise).
+        self.lone_prefix: re.Pattern[str] | None = None
 
     def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
         """``SourceText.finditer``, less the matches outside a statement ``within_statement``
@@ -699,6 +703,9 @@ def _string_programs(
             continue
         if not pattern.search(body(index)):
             continue
+        lone = src.lone_prefix
+        if lone is not None and lone.fullmatch(body(index)) and not _continued(src, pattern, index):
+            continue
         if mentioned is not None and mentioned(src, *strings[index]):
             continue
         first = index
@@ -709,6 +716,36 @@ def _string_programs(
             last += 1
         reached = last
         yield strings[first][0], strings[last][1]
+
+
+def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
+    """Whether literal ``index`` goes on in the literals after it: one joined to it, or the
+    next item of a list (after a comma) whose program the pattern matches itself, more than
+    a prefix alone (a table of ``#version`` lines is none: aras-p/hlsl2glslfork's
+    hlslLinker.cpp). An array of
+    pieces handed to glShaderSource holds the ``#version`` line in an item of its own
+    (vladiant/OpenGLsamples' opengl_util.cpp); a test comparing a lone ``#version`` line
+    (``assert_equal "#version 300 es\\n", out``) holds no shader."""
+    strings, masked = src.lexed.strings, src.masked
+    if index + 1 >= len(strings):
+        return False
+    joined = _adjacent if src.adjacent_literals_join else _added
+    if joined(masked, strings, index):
+        return True
+    if masked[strings[index][1] : strings[index + 1][0]].strip() != ",":
+        return False
+    body, lone = src.strings.body_reader(1), src.lone_prefix
+    last = min(len(strings) - 1, index + _CONTINUATION)
+    item = index + 1  # the next item's literals, joined to one another
+    while not pattern.search(body(item)) or (lone is not None and lone.fullmatch(body(item))):
+        if item == last or not joined(masked, strings, item):
+            return False
+        item += 1
+    return True
+
+
+#: Literals of a list's next item read for the program a lone prefix literal starts.
+_CONTINUATION = 200
 
 
 def _single_source_string(

@@ -86,6 +86,9 @@ class RuleSpec:
     # match, matches this: a bare `cudart` is a CUDA library inside `target_link_libraries(`,
     # on whichever line of the command it stands (``Source.finditer``).
     within_statement: re.Pattern[str] | None = None
+    # String kinds: a literal whose whole body matches this (a lone `#version 450` line) only
+    # starts a program, claimed when more literals continue it (``regions._continued``).
+    lone_prefix: re.Pattern[str] | None = None
     # C++ namespaces that are the library's own: in a file that opens one of them (the
     # library's own source), the pattern's matches naming it are no call of the library.
     own_namespaces: tuple[str, ...] = ()
@@ -270,6 +273,7 @@ def _spec(
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
         within_statement=_regex(row.get("within_statement"), compile_),
+        lone_prefix=_regex(row.get("lone_prefix"), compile_),
         own_namespaces=tuple(row.get("own_namespaces", ())),
         callees=row.get("callees", False),
     )

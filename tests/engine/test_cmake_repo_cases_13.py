@@ -103,3 +103,42 @@ def test_statement_first_is_the_line_a_wrapped_command_opens_on() -> None:
     )
     lines = LogicalLines(SourceText(lexed, "lines", {}))
     assert [lines.statement_first(n) for n in range(1, 7)] == [1, 2, 2, 2, 2, 6]
+
+
+def test_a_lone_version_string_in_a_test_is_no_shader() -> None:
+    # glslkit core/test/glslkit/preprocessor_test.rb: the preprocessor's expected output is
+    # a #version line alone.
+    source = b"""\
+def test_keeps_version
+  out = preprocess("#version 300 es\\n")
+  assert_equal "#version 300 es\\n", out
+end
+"""
+    assert _layers("core/test/glslkit/preprocessor_test.rb", source) == {"portable": 4}
+
+
+def test_a_version_string_continued_by_the_shader_is_kernel_code() -> None:
+    # vladiant/OpenGLsamples ComputeShaders/GenerateTexture/opengl_util.cpp: the #version
+    # line is the first item of the array handed to glShaderSource, the shader the next.
+    source = b"""\
+const char *fsSrc[] = {"#version 430\\n",
+                       "uniform sampler2D tex;\\n"
+                       "void main() {\\n"
+                       "  gl_FragColor = texture(tex, vec2(0.5));\\n"
+                       "}\\n"};
+int n = 2;
+"""
+    assert _layers("opengl_util.cpp", source) == {"kernel": 5, "portable": 1}
+
+
+def test_a_table_of_version_lines_is_no_shader() -> None:
+    # aras-p/hlsl2glslfork hlslang/GLSLCodeGen/hlslLinker.cpp: the #version line each target
+    # picks, one item each; no item goes on with a shader.
+    source = b"""\
+static const char* kVersions[4] = {
+    "",
+    "#version 120\\n", // 1.20
+    "#version 140\\n", // 1.40
+};
+"""
+    assert _layers("hlslang/GLSLCodeGen/hlslLinker.cpp", source) == {"portable": 5}
