@@ -315,6 +315,8 @@ def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list
         if src is None:
             src = Source(lexed, lang.family, in_code, present, literal_texts)
         src.lookahead_lines = spec.lookahead_lines
+        src.within_statement = spec.within_statement
+        src.lone_prefix = spec.lone_prefix
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

@@ -111,7 +111,16 @@ class Source(SourceText):
     and indented blocks (``lines``), string literals (``strings``), and the C statement
     starts measured so far (``statement_starts``)."""
 
-    __slots__ = ("adjacent_literals_join", "c", "lines", "pp", "statement_starts", "strings")
+    __slots__ = (
+        "adjacent_literals_join",
+        "c",
+        "lines",
+        "lone_prefix",
+        "pp",
+        "statement_starts",
+        "strings",
+        "within_statement",
+    )
 
     def __init__(
         self,
@@ -132,6 +141,34 @@ class Source(SourceText):
         # Match offset -> where its C statement starts: the statement and enclosing-function
         # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
         self.statement_starts: dict[int, int] = {}
+        # What the statement holding a match must open with, read up to the match, for the
+        # match to count (``RuleSpec.within_statement``, set by classify before each rule's
+        # kind runs).
+        self.within_statement: re.Pattern[str] | None = None
+        # What a literal's whole body may be and still only start a program, claimed when
+        # more literals continue it (``RuleSpec.lone_prefix``, set by classify likewise).
+        self.lone_prefix: re.Pattern[str] | None = None
+
+    def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
+        """``SourceText.finditer``, less the matches outside a statement ``within_statement``
+        opens: a bare ``cudart`` names a CUDA library on whichever line of a
+        ``target_link_libraries(`` command it stands, and nothing in a ``message()``."""
+        matches = super().finditer(pattern, keywords)
+        within = self.within_statement
+        if within is None:
+            return matches
+        return (
+            m
+            for m in matches
+            if within.match(self.masked, self.statement_start(m.start()), m.start())
+        )
+
+    def statement_start(self, offset: int) -> int:
+        """Where the statement holding ``offset`` begins: a C statement's start; elsewhere the
+        first line of its logical line (a command whose brackets stay open over lines)."""
+        if self.family == "braces" and not self.line_statements:
+            return self.c.c_statement_start(offset)
+        return self.starts[self.lines.statement_first(self.line_of(offset)) - 1]
 
     def release(self) -> None:
         """Let go of the structures, once no kind reads them any more. Each refers back to
@@ -687,6 +724,9 @@ def _string_programs(
             continue
         if not pattern.search(body(index)):
             continue
+        lone = src.lone_prefix
+        if lone is not None and lone.fullmatch(body(index)) and not _continued(src, pattern, index):
+            continue
         if mentioned is not None and mentioned(src, *strings[index]):
             continue
         first = index
@@ -697,6 +737,36 @@ def _string_programs(
             last += 1
         reached = last
         yield strings[first][0], strings[last][1]
+
+
+def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
+    """Whether literal ``index`` goes on in the literals after it: one joined to it, or the
+    next item of a list (after a comma) whose program the pattern matches itself, more than
+    a prefix alone (a table of ``#version`` lines is none: aras-p/hlsl2glslfork's
+    hlslLinker.cpp). An array of
+    pieces handed to glShaderSource holds the ``#version`` line in an item of its own
+    (vladiant/OpenGLsamples' opengl_util.cpp); a test comparing a lone ``#version`` line
+    (``assert_equal "#version 300 es\\n", out``) holds no shader."""
+    strings, masked = src.lexed.strings, src.masked
+    if index + 1 >= len(strings):
+        return False
+    joined = _adjacent if src.adjacent_literals_join else _added
+    if joined(masked, strings, index):
+        return True
+    if masked[strings[index][1] : strings[index + 1][0]].strip() != ",":
+        return False
+    body, lone = src.strings.body_reader(1), src.lone_prefix
+    last = min(len(strings) - 1, index + _CONTINUATION)
+    item = index + 1  # the next item's literals, joined to one another
+    while not pattern.search(body(item)) or (lone is not None and lone.fullmatch(body(item))):
+        if item == last or not joined(masked, strings, item):
+            return False
+        item += 1
+    return True
+
+
+#: Literals of a list's next item read for the program a lone prefix literal starts.
+_CONTINUATION = 200
 
 
 def _single_source_string(

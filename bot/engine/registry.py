@@ -82,6 +82,13 @@ class RuleSpec:
     # Lines after a keyword line the pattern's lookahead may read: a match starts on a
     # keyword line, but what it needs to follow may open the next one (a wrapped body).
     lookahead_lines: int = 0
+    # A match counts only where the statement holding it, read from its start up to the
+    # match, matches this: a bare `cudart` is a CUDA library inside `target_link_libraries(`,
+    # on whichever line of the command it stands (``Source.finditer``).
+    within_statement: re.Pattern[str] | None = None
+    # String kinds: a literal whose whole body matches this (a lone `#version 450` line) only
+    # starts a program, claimed when more literals continue it (``regions._continued``).
+    lone_prefix: re.Pattern[str] | None = None
     # C++ namespaces that are the library's own: in a file that opens one of them (the
     # library's own source), the pattern's matches naming it are no call of the library.
     own_namespaces: tuple[str, ...] = ()
@@ -265,6 +272,8 @@ def _spec(
         negative=_examples(examples.get("negative", [])),
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
+        within_statement=_regex(row.get("within_statement"), compile_),
+        lone_prefix=_regex(row.get("lone_prefix"), compile_),
         own_namespaces=tuple(row.get("own_namespaces", ())),
         callees=row.get("callees", False),
     )
