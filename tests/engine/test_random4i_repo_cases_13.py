@@ -74,3 +74,40 @@ function onOpen() {
 """
     assert classify("src/Geometry.fs", fsharp).language is None
     assert classify("Code.gs", apps_script).language is None
+
+
+# -- Strivin0311/cutlass: CUTLASS, its unit tests' CMake --------------------------------------
+
+
+def test_cutlass_unit_tests_linking_the_cuda_runtime_by_name_are_vendor_build() -> None:
+    # test/unit/CMakeLists.txt: every unit test links the CUDA runtime and driver by their
+    # bare library names and cuBLAS by CUTLASS's nvidia:: target. Before, only CUDA:: targets
+    # and the FindCUDA variables counted, and the file was portable.
+    source = b"""\
+target_link_libraries(
+  test_unit_infra
+  PUBLIC
+  CUTLASS
+  $<$<BOOL:${ENABLE_CUBLAS}>:nvidia::cublas>
+  GTest::gtest
+  cudart
+  cuda_driver
+  )
+"""
+    assert _rules("test/unit/CMakeLists.txt", source) == {"build.cmake-cuda"}
+    assert _layers("test/unit/CMakeLists.txt", source) == {"vendor-path": 3, "portable": 6}
+
+
+def test_cutlass_own_nvidia_targets_and_nvrtc_namespace_strings_are_portable() -> None:
+    # cmake/NvidiaCutlassConfig.cmake.in and bin2hex.cmake: the project's own nvidia::cutlass
+    # targets, a cache variable's help string and a C++ namespace written out as text name
+    # no CUDA library to link.
+    source = b"""\
+if(TARGET nvidia::cutlass::CUTLASS)
+  add_library(nvidia::cutlass::tools::util ALIAS cutlass_tools_util_includes)
+endif()
+set(CUBLAS_FOUND ON CACHE INTERNAL "cublas Library Found")
+string(APPEND RESULT "namespace nvrtc {\\n")
+set(OPTIONS --providers=cutlass --verification-providers=cublas)
+"""
+    assert _layers("cmake/NvidiaCutlassConfig.cmake.in", source) == {"portable": 6}
