@@ -305,6 +305,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         if src is None:
             src = Source(lexed, lang.family, in_code, present, literal_texts)
         src.lookahead_lines = spec.lookahead_lines
+        src.program_requires = spec.program_requires
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

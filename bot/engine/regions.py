@@ -504,7 +504,26 @@ def _string_programs(
         while last + 1 < len(strings) and joined(masked, strings, last):
             last += 1
         reached = last
+        required = src.program_requires
+        if required is not None and not _program_holds(src, required, first, last):
+            continue
         yield strings[first][0], strings[last][1]
+
+
+def _program_holds(src: Source, required: re.Pattern[str], first: int, last: int) -> bool:
+    """Whether the literals ``first`` to ``last``, or the items listed after them in one
+    array, match the rule's ``program_requires``: a shader's ``"#version 430\n"`` may be
+    one item and its body the next (vladiant/OpenGLsamples' opengl_util.cpp)."""
+    strings, masked, text = src.lexed.strings, src.masked, src.lexed.text
+    while last + 1 < len(strings) and _listed(masked, strings, last):
+        last += 1
+    return any(required.search(text, s, e) for s, e in strings[first : last + 1])
+
+
+def _listed(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
+    """One comma, and blanks, separate literal ``index`` from the next: items of a list."""
+    gap = masked[strings[index][1] : strings[index + 1][0]]
+    return gap.strip(" \t\r\n") == "," and len(gap) < _ADJACENT_GAP
 
 
 def _single_source_string(

@@ -85,6 +85,9 @@ class RuleSpec:
     # C++ namespaces that are the library's own: in a file that opens one of them (the
     # library's own source), the pattern's matches naming it are no call of the library.
     own_namespaces: tuple[str, ...] = ()
+    # String kinds: a program (a matching literal with the literals joined to it) whose text
+    # does not match is not claimed: a translator's lone `"#version 120\n"` prefix.
+    program_requires: re.Pattern[str] | None = None
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -263,6 +266,7 @@ def _spec(
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
         own_namespaces=tuple(row.get("own_namespaces", ())),
+        program_requires=_regex(row.get("program_requires"), compile_),
     )
 
 

@@ -74,6 +74,7 @@ class SourceText:
         "occurrences",
         "preprocessor",
         "present",
+        "program_requires",
         "starts",
     )
 
@@ -104,6 +105,8 @@ class SourceText:
         # Lines after a window the running rule's pattern may read, in a lookahead only
         # (``RuleSpec.lookahead_lines``, set by classify before each rule's kind runs).
         self.lookahead_lines = 0
+        # What a string kind's program must hold (``RuleSpec.program_requires``, likewise).
+        self.program_requires: re.Pattern[str] | None = None
 
     @property
     def nlines(self) -> int:

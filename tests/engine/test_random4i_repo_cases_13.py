@@ -111,3 +111,41 @@ string(APPEND RESULT "namespace nvrtc {\\n")
 set(OPTIONS --providers=cutlass --verification-providers=cublas)
 """
     assert _layers("cmake/NvidiaCutlassConfig.cmake.in", source) == {"portable": 6}
+
+
+# -- aras-p/hlsl2glslfork: an HLSL to GLSL translator -----------------------------------------
+
+
+def test_hlsl2glsl_version_prefixes_and_entry_point_head_hold_no_shader() -> None:
+    # hlslang/GLSLCodeGen/hlslLinker.cpp: the #version line prepended for each target, kept
+    # in a table, and the head of main() written before the translated body. Before, the
+    # three lines were kernel code and the translator's linker non-portable.
+    source = b"""\
+static const char* kVersionStrings[4] = {
+    "",                // ES 1.00
+    "#version 120\\n",  // 1.20
+    "#version 140\\n",  // 1.40
+    "",                // ES 3.0: its version line is added later
+};
+
+void Linker::emitMainStart(std::stringstream& preamble)
+{
+    preamble << "void main() {\\n";
+    emitBody(preamble);
+}
+"""
+    assert _layers("hlslang/GLSLCodeGen/hlslLinker.cpp", source) == {"portable": 11}
+
+
+def test_a_version_item_listed_before_its_shader_body_is_still_a_shader() -> None:
+    # The same table shape holding a shader: the #version item is followed by the body that
+    # ends its statements, so both count (the rule's own example from vladiant/OpenGLsamples,
+    # here with the body inline).
+    source = b"""\
+const char* sources[] = {"#version 430\\n",
+                         "layout(local_size_x = 8) in;\\n"
+                         "void main() { out_buf[gl_GlobalInvocationID.x] = 1.0; }\\n"};
+int count = 2;
+"""
+    assert _rules("gl/blit.cpp", source) == {"vulkan.glsl-string"}
+    assert _layers("gl/blit.cpp", source) == {"kernel": 3, "portable": 1}
