@@ -1,0 +1,97 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h40-random-g).
+
+The pool is ``/work/pool-h40.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 51-60. Three had no snapshot: colobas/tinygrad, taichiiiiiiii/Spectral-Analysis-
+Challenge and scottnarmstrong/AVAnomalousDiffusion. Fifteen files of each remaining repository
+(joydddd/cutlass, rasbt/mlxtend, DerSchmale/spirv4web, Liyulingyue/rust-model-inference,
+dumpmemory/MagiAttention, bulletphysics/bullet3, Darkyenus/glsl4idea) were sampled with
+``random.Random("owner/name")`` over every file lockin counts, and labelled before any fix,
+with the files lockin calls non-portable (up to 20) and GPU-looking files it calls portable (up
+to 10); three commits touching GPU code were drawn with ``random.Random("owner/name:commits")``
+and judged against ``lockin diff``. Each snippet is a small rewrite, in our own words, of a
+pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- Liyulingyue/rust-model-inference: an ash back end behind a `vulkan` Cargo feature -------
+
+
+def test_rust_inference_vulkan_feature_items_are_vendor_path() -> None:
+    # src/ops/float.rs: the Vulkan context getter exists only in the `vulkan` build; the wgpu
+    # getter beside it is the portable back end. Before, the file was portable.
+    source = b"""\
+#[cfg(feature = "vulkan")]
+use crate::vulkan::VulkanContext;
+
+#[cfg(feature = "wgpu")]
+use crate::wgpu::WgpuContext;
+
+#[cfg(feature = "vulkan")]
+pub fn vulkan_context() -> Option<&'static VulkanContext> {
+    CONTEXT.get_or_init(|| VulkanContext::new().ok()).as_ref()
+}
+
+pub fn scale(x: &mut [f32], k: f32) {
+    for v in x.iter_mut() {
+        *v *= k;
+    }
+}
+"""
+    assert _rules("src/ops/float.rs", source) == {"vulkan.rust-feature-gate"}
+    assert _layers("src/ops/float.rs", source) == {"vendor-path": 6, "portable": 7}
+
+
+def test_rust_inference_vulkan_branch_before_the_cpu_path_is_vendor_path() -> None:
+    # src/ops/kernel/q8_0/dispatch.rs: the row dispatch tries the Vulkan context first under
+    # the feature, then falls back to SIMD code on the CPU.
+    source = b"""\
+pub fn matmul_rows(w: &[u8], x: &[i8], out: &mut [f32], n_in: usize) {
+    #[cfg(feature = "vulkan")]
+    if let Some(ctx) = vulkan_context() {
+        ctx.matmul_q8(w, x, out, n_in).expect("gpu matmul");
+        return;
+    }
+    scalar::matmul_rows(w, x, out, n_in)
+}
+"""
+    assert _layers("src/ops/kernel/q8_0/dispatch.rs", source) == {
+        "vendor-path": 5,
+        "portable": 3,
+    }
+
+
+def test_rust_inference_ash_dependency_in_the_manifest_is_vendor_path() -> None:
+    # Cargo.toml: ash is an optional dependency the `vulkan` feature turns on; wgpu beside it
+    # is the portable route and stays so.
+    source = b"""\
+[features]
+default = []
+vulkan = ["dep:ash"]
+wgpu = ["dep:wgpu"]
+
+[dependencies]
+half = "2.4"
+ash = { version = "0.37", optional = true }
+wgpu = { version = "29", optional = true }
+"""
+    assert _rules("Cargo.toml", source) == {"deps.vulkan-crate"}
+    assert _layers("Cargo.toml", source) == {"vendor-path": 2, "portable": 6}
+
+
+def test_rust_inference_wgpu_only_crate_stays_portable() -> None:
+    # src/wgpu.rs: the wgpu back end loads a WGSL shader; wgpu is the portable route.
+    source = b"""\
+#[cfg(feature = "wgpu")]
+use wgpu::{Device, Queue};
+
+#[cfg(feature = "wgpu")]
+pub struct WgpuContext {
+    device: Device,
+    queue: Queue,
+}
+"""
+    assert _layers("src/wgpu.rs", source) == {"portable": 7}
