@@ -95,3 +95,84 @@ pub struct WgpuContext {
 }
 """
     assert _layers("src/wgpu.rs", source) == {"portable": 7}
+
+
+# -- dumpmemory/MagiAttention: NVIDIA-only attention and FP8 packages from Python ------------
+
+
+def test_magiattention_flash_attention_4_import_is_vendor_library() -> None:
+    # extensions/magi_attn_extensions/fa4_interface_with_sink.py: FlashAttention-4's CuTe DSL
+    # entry points imported under a guard; the rest is tensor bookkeeping. Before, portable.
+    source = b"""\
+import torch
+
+try:
+    from flash_attn.cute.interface import _flash_attn_bwd, _flash_attn_fwd
+except ImportError:
+    _flash_attn_fwd = _flash_attn_bwd = None
+
+
+def forward_with_sink(q, k, v, sink):
+    out, lse = _flash_attn_fwd(q, k, v)
+    return out * torch.sigmoid(lse - sink)
+"""
+    assert _rules("extensions/fa4_interface_with_sink.py", source) == {
+        "cuda-libs.python-llm-kernels"
+    }
+    assert _layers("extensions/fa4_interface_with_sink.py", source) == {
+        "vendor-library": 1,
+        "portable": 7,
+    }
+
+
+def test_magiattention_transformer_engine_baseline_is_vendor_library() -> None:
+    # exps/dist_attn/baselines/ring_attn.py: a context-parallel baseline on Transformer
+    # Engine's fused attention and its C++ extension module.
+    source = b"""\
+import torch.distributed as dist
+import transformer_engine as te
+import transformer_engine_torch as tex
+from transformer_engine.pytorch.constants import TE_DType
+
+
+def ring_step(q, k, v, group):
+    dist.barrier(group)
+    return tex.fused_attn_fwd(q, k, v, TE_DType[q.dtype])
+"""
+    assert _rules("exps/dist_attn/baselines/ring_attn.py", source) == {
+        "cuda-libs.python-llm-kernels"
+    }
+    assert _layers("exps/dist_attn/baselines/ring_attn.py", source) == {
+        "vendor-library": 3,
+        "portable": 4,
+    }
+
+
+def test_magiattention_flash_attention_2_interface_stays_portable() -> None:
+    # extensions/magi_attn_extensions/fa2_interface_with_sink.py: FlashAttention-2's
+    # interface module, which builds for ROCm as well.
+    source = b"""\
+from flash_attn.flash_attn_interface import _flash_attn_forward
+
+
+def forward(q, k, v):
+    return _flash_attn_forward(q, k, v, 0.0, q.shape[-1] ** -0.5, causal=True)
+"""
+    assert _layers("extensions/fa2_interface_with_sink.py", source) == {"portable": 3}
+
+
+def test_magiattention_requirements_pin_nvidia_only_attention_packages() -> None:
+    # exps/dist_attn/requirements.txt: Transformer Engine and the Hopper-only FlashAttention-3
+    # pinned beside FlashAttention-2 and plotting packages. Before, portable.
+    source = b"""\
+transformer_engine==2.8.0
+flash_attn==2.8.3
+flash_attn_3==3.0.0b1
+seaborn==0.13.2
+pandas==2.3.3
+"""
+    assert _rules("exps/dist_attn/requirements.txt", source) == {"deps.cuda-wheel"}
+    assert _layers("exps/dist_attn/requirements.txt", source) == {
+        "vendor-path": 2,
+        "portable": 3,
+    }
