@@ -176,3 +176,66 @@ pandas==2.3.3
         "vendor-path": 2,
         "portable": 3,
     }
+
+
+# -- joydddd/cutlass: generators writing CUTLASS C++ from Python ------------------------------
+
+
+def test_cutlass_library_instance_template_is_kernel() -> None:
+    # python/cutlass_library/conv3d_operation.py: the emitter's template instantiates a
+    # CUTLASS convolution kernel; the name-building code around it is plain Python. Before,
+    # the file was portable.
+    source = b'''\
+class EmitConv3dInstance:
+    def __init__(self):
+        self.template = """
+using ${operation_name}_base = typename cutlass::conv::kernel::DefaultConv3dFprop<
+  ${element_a}, cutlass::layout::TensorNDHWC,
+  cutlass::gemm::GemmShape<${tb_m}, ${tb_n}, ${tb_k}>,
+  ${stages}
+>::Kernel;
+"""
+
+    def name(self, op):
+        return "cutlass_%s_fprop" % op.arch
+'''
+    assert _rules("python/cutlass_library/conv3d_operation.py", source) == {"cutlass.source-string"}
+    assert _layers("python/cutlass_library/conv3d_operation.py", source) == {
+        "kernel": 7,
+        "portable": 4,
+    }
+
+
+def test_cutlass_test_generator_writing_sources_line_by_line_is_kernel() -> None:
+    # test/unit/gemm/device/simt_sm50.py: a loop over precisions writes each test file through
+    # out.write() of adjacent literals, one generated line each.
+    source = b"""\
+for precision in precisions:
+    out = open("simt_%sgemm_sm50.cu" % precision, "w+")
+    out.write("#include \\"cutlass/gemm/device/gemm.h\\"\\n"
+              "\\n"
+              "using Gemm = cutlass::gemm::device::Gemm<float, cutlass::layout::RowMajor,\\n"
+              "    cutlass::arch::OpClassSimt, cutlass::arch::Sm50>;\\n")
+    out.close()
+"""
+    assert _rules("test/unit/gemm/device/simt_sm50.py", source) == {"cutlass.source-string"}
+    # The literal writing an empty line holds no code.
+    assert _layers("test/unit/gemm/device/simt_sm50.py", source) == {
+        "kernel": 3,
+        "portable": 4,
+    }
+
+
+def test_cutlass_library_tag_table_stays_portable() -> None:
+    # python/cutlass_library/library.py: tables mapping enums to CUTLASS type names, templated
+    # ones too, name types for the emitters and write no kernel.
+    source = b"""\
+LayoutTag = {
+    LayoutType.ColumnMajor: "cutlass::layout::ColumnMajor",
+    LayoutType.TensorNC32HW32: "cutlass::layout::TensorNCxHWx<32>",
+}
+SwizzlingFunctorTag = {
+    SwizzlingFunctor.Identity4: "cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<4>",
+}
+"""
+    assert _layers("python/cutlass_library/library.py", source) == {"portable": 7}
