@@ -239,3 +239,24 @@ SwizzlingFunctorTag = {
 }
 """
     assert _layers("python/cutlass_library/library.py", source) == {"portable": 7}
+
+
+def test_cutlass_generator_license_opening_the_written_text_is_no_kernel() -> None:
+    # test/unit/gemm/device/simt_sm50.py: the first out.write() opens with the license
+    # comment of the generated file on the call's own line. Before, the comment's lines were
+    # kernel code, twice the generated code's.
+    source = b"""\
+out = open(path, "w+")
+out.write("/*******************************************\\n"
+          " * Copyright (c) 2024 Example Authors.\\n"
+          " * SPDX-License-Identifier: BSD-3-Clause\\n"
+          " ******************************************/\\n"
+          "#include \\"cutlass/gemm/device/gemm.h\\"\\n"
+          "using Gemm = cutlass::gemm::device::Gemm<float, cutlass::arch::Sm50>;\\n")
+out.close()
+"""
+    assert _rules("test/unit/gemm/device/simt_sm50.py", source) == {"cutlass.source-string"}
+    assert _layers("test/unit/gemm/device/simt_sm50.py", source) == {
+        "kernel": 2,
+        "portable": 6,
+    }
