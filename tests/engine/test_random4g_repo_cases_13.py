@@ -260,3 +260,15 @@ out.close()
         "kernel": 2,
         "portable": 6,
     }
+
+
+def test_cutlass_b2b_generator_building_a_shape_by_pieces_is_kernel() -> None:
+    # examples/44_multi_gemm_ir_and_codegen/ir_gen/gen_threadblock.py: the generator joins
+    # a CUTLASS shape from pieces; the template it opens has no namespace between.
+    source = b"""\
+def gen_iterator(mma_core, element):
+    shape = "cutlass::MatrixShape<" + mma_core + "::Shape::kM, " + mma_core + "::Shape::kK>"
+    return "using IteratorA = " + element + shape + ";\\n"
+"""
+    assert _rules("ir_gen/gen_threadblock.py", source) == {"cutlass.source-string"}
+    assert _layers("ir_gen/gen_threadblock.py", source) == {"kernel": 1, "portable": 2}
