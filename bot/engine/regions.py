@@ -907,21 +907,28 @@ def _header_start(text: str, segment: int, brace: int) -> int:
 # What wraps an embedded program's line in its host language: quotes, a raw string's
 # delimiters, escaped newlines and tabs, joining ``+`` and ``,``, the closing ``;``.
 _WRAPPING = re.compile(r"""R"\w*\(|\)\w*"|\\[nrt]|\\$|["'`+,;()\s]""")
+# The first quote of a line: what follows it on the line that opens a program is the
+# program's first text, which may open a comment (`out.write("/* license ...`).
+_FIRST_QUOTE = re.compile(r"""["'`]""")
 
 
 def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
     """The runs of lines ``first``..``last`` of a program held in string literals that hold
     its code: the blank lines and comments inside the literals (a license at the top of a
     WGSL or CUDA string) are no more kernel code than they are in a kernel file. The lines
-    that open and close the literals stay (unless a comment opens them), as the statement
-    holding the program."""
+    that open and close the literals stay (unless a comment opens them, there or after the
+    literal's quote on the opening line), as the statement holding the program."""
     text, starts = src.lexed.text, src.starts
     run = 0  # first line of the run being built, 0 between runs
     in_comment = False
     for number in range(first, last):
         end = starts[number] if number < len(starts) else len(text)
-        content = _WRAPPING.sub("", text[starts[number - 1] : end])
-        if in_comment or content.startswith("/*"):
+        line = text[starts[number - 1] : end]
+        content = _WRAPPING.sub("", line)
+        opens = content.startswith("/*")
+        if number == first and not opens and (quote := _FIRST_QUOTE.search(line)):
+            opens = _WRAPPING.sub("", line[quote.end() :]).startswith("/*")
+        if in_comment or opens:
             code, in_comment = False, "*/" not in content
         else:
             code = (bool(content) or number == first) and not content.startswith("//")
