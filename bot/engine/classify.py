@@ -327,7 +327,7 @@ def _claims(lang: Language, lexed: Lexed) -> list[Claim]:
         ):
             found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
         if found and spec.unless_head is not None and spec.pattern is not None:
-            found = _not_headed(found, spec.unless_head, lexed.masked, src.starts, spec.pattern)
+            found = _not_headed(found, spec.unless_head, src, spec.pattern)
         if found and spec.own_namespaces and spec.pattern is not None:
             own = _opened(spec.own_namespaces, masked)
             if own is not None:
@@ -399,19 +399,20 @@ def _not_on_lines(
 def _not_headed(
     found: dict[tuple[int, int], None],
     unless: re.Pattern[str],
-    masked: str,
-    starts: list[int],
+    src: Source,
     pattern: re.Pattern[str],
 ) -> dict[tuple[int, int], None]:
-    """The spans whose head, their code from the first line to the end of the line where
-    ``pattern`` first matches, does not match ``unless``: a Kokkos lambda's head holds the
-    call and the policy it runs under (``parallel_for("fill", RangePolicy<Host>(0, n),``)."""
+    """The spans whose head, their code from the start of the statement holding their first
+    line to the end of the line where ``pattern`` first matches, does not match ``unless``:
+    a Kokkos lambda's head holds the call and the policy it runs under
+    (``parallel_for("fill", RangePolicy<Host>(0, n),``), lines before the lambda's own."""
+    masked, starts = src.masked, src.starts
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         if not 0 < span[0] <= span[1] <= len(starts):
             kept[span] = None
             continue
-        start = starts[span[0] - 1]
+        start = src.c.c_statement_start(starts[span[0] - 1])
         end = masked.find("\n", starts[span[1] - 1])
         end = len(masked) if end < 0 else end
         match = pattern.search(masked, start, end)

@@ -15,7 +15,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``c-block-statement``     a statement from its start to the closing brace of the first block
                           after the match (a lambda body handed to ``parallel_for``), or to
                           its ``;`` when it ends first (a functor handed to ``single_task``)
-``c-lambda``              the lambda a match starts (at its capture list) or hands to a call,
+``c-lambda``              the lambda a match starts (at its capture list, or a macro spelling
+                          one: ``KOKKOS_LAMBDA``) or hands to a call,
                           from its capture list's line to its body's closing brace: the
                           launch around it left out; nothing when the call is handed no
                           lambda (a kernel object)
@@ -393,16 +394,23 @@ def _c_lambda(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iter
     body's closing brace (a match in a ``#define`` claims the macro). The lines launching it
     (``q.submit``, ``cgh.parallel_for<K>(``, a range on a line of its own) are host code,
     and a call handed a kernel object (``cgh.single_task(k);``) holds no lambda."""
-    masked, starts = src.masked, src.starts
+    starts = src.starts
     for m in src.finditer(pattern, keywords):
         directive = src.pp.directive_span(m.start())
         if directive:
             yield directive
             continue
-        introducer = m.start() if masked[m.start()] == "[" else _capture_list(src, m.start())
+        introducer = m.start() if _introduces(m) else _capture_list(src, m.start())
         body = _lambda_body(src, introducer) if introducer >= 0 else -1
         if body >= 0:
             yield bisect_right(starts, introducer), bisect_right(starts, src.c.block_end(body))
+
+
+def _introduces(m: re.Match[str]) -> bool:
+    """Whether a match opens its lambda itself: at a capture list (``[=] AMREX_GPU_DEVICE``),
+    or as one name alone, a macro spelling the capture list (``KOKKOS_LAMBDA`` expands to
+    ``[=] __host__ __device__``)."""
+    return m.group()[:1] == "[" or _NAME.fullmatch(m.group()) is not None
 
 
 def _capture_list(src: Source, start: int) -> int:
@@ -425,15 +433,20 @@ def _capture_list(src: Source, start: int) -> int:
 
 
 def _lambda_body(src: Source, introducer: int) -> int:
-    """Offset of the ``{`` opening the body of the lambda whose capture list opens at
-    ``introducer``, or -1: past the capture list (whose init-captures may be
+    """Offset of the ``{`` opening the body of the lambda whose capture list (or a macro
+    spelling it) opens at ``introducer``, or -1: past the capture list (whose init-captures may be
     brace-initialised, ``[=, d = accessor<T> { a }]``), the parameter list if any, and the
     qualifiers and attributes before the body."""
     masked = src.masked
     stop = min(len(masked), introducer + _LAMBDA_WINDOW)
-    after = _bracket_end(src, introducer, stop)
-    if after < 0:
-        return -1
+    if masked[introducer] == "[":
+        after = _bracket_end(src, introducer, stop)
+        if after < 0:
+            return -1
+    else:  # a macro spelling the capture list (KOKKOS_LAMBDA): step over its name
+        after = introducer
+        while after < stop and (masked[after].isalnum() or masked[after] == "_"):
+            after += 1
     while after < stop and masked[after] in " \t\r\n":
         after += 1
     if after < stop and masked[after] == "(":
