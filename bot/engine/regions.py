@@ -9,7 +9,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           the brackets opened there close)
 ``unprobed-statement``    a statement, unless it is an import opening a Python ``try:`` block
 ``c-function``            a declaration from its start (``template<...>`` included) to its
-                          ``;`` or to the closing brace of its body
+                          ``;`` or to the closing brace of its body; in a multi-line
+                          ``#define``, the declaration when it ends there, else the macro
 ``c-macro-function``      every function declared with the macro a matched ``#define``
                           names in group 1 (``#define HD __host__ __device__``), and the define
 ``c-block-statement``     a statement from its start to the closing brace of the first block
@@ -96,6 +97,8 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
 # The name a ``#define`` directive's first line defines.
 _DEFINE_NAME = re.compile(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
+# A macro's header: its name and its parameter list, if any.
+_DEFINE_HEADER = re.compile(r"[ \t]*\#[ \t]*define[ \t]+\w+(?:\([^()\n]*\))?")
 # Links of a chain of macros followed from a matched ``#define`` (``#define XX_DEVICE
 # __device__``, then ``#define XX_DEVICE_FUNC XX_DEVICE inline``): one pass over the file's
 # words a link, bounded since a pull request may define a chain as long as it likes.
@@ -243,8 +246,11 @@ def _block(
     matches: Iterable[tuple[int, int]],
     ends: re.Pattern[str],
     skip_directives: bool = False,
+    in_macros: bool = False,
 ) -> Iterator[Span]:
-    """From each match (start, end offsets) to the end of the block or statement after it."""
+    """From each match (start, end offsets) to the end of the block or statement after it;
+    a match inside a ``#define`` claims the macro, or with ``in_macros`` the declaration it
+    starts there (``_macro_declaration``)."""
     last_offset, starts = len(src.masked) - 1, src.starts
     directive_span, statement_start, next_match = (
         src.pp.directive_span,
@@ -254,7 +260,9 @@ def _block(
     for match_start, match_end in matches:
         directive = directive_span(match_start)
         if directive:
-            if not skip_directives:
+            if in_macros:
+                yield _macro_declaration(src, match_start, match_end, directive)
+            elif not skip_directives:
                 yield directive
             continue
         start = statement_start(match_start)
@@ -285,7 +293,31 @@ def _spans(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterato
 
 
 def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
+    return _block(src, _spans(src, pattern, keywords), _C_DECL_END, in_macros=True)
+
+
+def _macro_declaration(src: Source, match_start: int, match_end: int, directive: Span) -> Span:
+    """The declaration a match inside a multi-line ``#define`` starts, from its statement's
+    start in the macro to its ``;`` or its body's closing brace, when that ends inside the
+    macro; else the whole macro. A macro may wrap host code around its device code: a launch
+    around one ``__device__`` lambda (jinluchang/Qlattice's qacc_forNB: 20 lines, one of
+    them the lambda), or functor structs around their device operator() (kabasset/
+    KokkosTest's LINX_DEFINE_BINARY_OPERATOR)."""
+    masked, starts = src.masked, src.starts
+    header = _DEFINE_HEADER.match(masked, starts[directive[0] - 1])
+    macro_end = src.pp.directive_end(match_start)
+    if header is None or macro_end is None or header.end() > match_start:
+        return directive
+    begin = max(header.end(), *(masked.rfind(c, header.end(), match_start) + 1 for c in ";{}"))
+    while masked[begin] in " \t\r\n\\":  # blanks and line continuations
+        begin += 1
+    end = _C_DECL_END.search(masked, match_end, macro_end)
+    if end is None:
+        return directive
+    last = end.start() if end.group() == ";" else src.c.block_end(end.start())
+    if last >= macro_end:
+        return directive
+    return bisect_right(starts, begin), bisect_right(starts, last)
 
 
 def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, int]]:

@@ -152,3 +152,84 @@ void update(double* a, const double* b, int n, amrex::Box const& bx, Array4 cons
         ("portable-gpu.device-lambda", 7, 7),
     ]
     assert "portable-gpu.device-code" not in _rules("src/update.cpp", source)
+
+
+def test_launch_macro_counts_its_device_lambda_not_its_host_code() -> None:
+    # jinluchang/Qlattice qlat-utils/.../qacc-func.h: qacc_forNB wraps one __device__ lambda
+    # in host code (thread counts, an error check, the <<< >>> launch). Before, the whole
+    # 20-line macro was kernel code with the kernel it launches (28); an engineer counts 9.
+    source = b"""\
+#define acc_for(iter, num, ...)                                          \\
+  {                                                                      \\
+    const long N_VALUE = (num);                                          \\
+    if (N_VALUE != 0) {                                                  \\
+      auto LOOP_BODY =                                                   \\
+          [=] __host__ __device__(long iter) mutable { {__VA_ARGS__}; }; \\
+      const int N_THREADS = acc_num_threads();                           \\
+      dim3 THREADS(N_THREADS, 1, 1);                                     \\
+      dim3 BLOCKS((N_VALUE + N_THREADS - 1) / N_THREADS, 1, 1);          \\
+      acc_error LAST = acc_get_last_error();                             \\
+      if (acc_success != LAST) {                                         \\
+        report_error("acc_for", LAST);                                   \\
+      }                                                                  \\
+      lambda_apply<<<BLOCKS, THREADS>>>(N_VALUE, LOOP_BODY);             \\
+    }                                                                    \\
+  }
+
+template <typename Lambda>
+__global__ void lambda_apply(long num, Lambda lam)
+{
+  long x = threadIdx.x + blockDim.x * blockIdx.x;
+  if (x < num) {
+    lam(x);
+  }
+}
+"""
+    spans = _spans("qlat-utils/include/qlat-utils/qacc-func.h", source)
+    assert ("cuda.device-function", 5, 6) in spans
+    assert _layers("qlat-utils/include/qlat-utils/qacc-func.h", source)["kernel"] == 10
+
+
+def test_functor_macro_counts_its_device_members() -> None:
+    # kabasset/KokkosTest include/Linx/Base/Functional.h: LINX_DEFINE_BINARY_OPERATOR
+    # declares functor structs (members, constructors) around KOKKOS_INLINE_FUNCTION
+    # operator()s. Before, the whole macro (44 lines) counted; the device code is the
+    # operators. File: 79 kernel lines before, 55 after; an engineer counts 51.
+    source = b"""\
+#define DEFINE_BINARY(Func, out) \\
+  template <typename TRhs> \\
+  struct Func { \\
+    TRhs rhs; \\
+    Func(TRhs value) : rhs {value} {} \\
+    KOKKOS_INLINE_FUNCTION auto operator()(const auto& lhs) const \\
+    { \\
+      return out; \\
+    } \\
+  }; \\
+  template <typename T> \\
+  Func(T) -> Func<T>;
+
+DEFINE_BINARY(Add, (lhs + rhs))
+"""
+    assert _spans("include/Linx/Base/Functional.h", source) == [("portable-gpu.device-code", 6, 9)]
+
+
+def test_macro_of_one_device_function_stays_whole() -> None:
+    # A macro whose body is one device function loses only its #define line: the function
+    # is the macro's code.
+    source = b"""\
+#define FIELD(STORAGE, NAME) \\
+    KOKKOS_INLINE_FUNCTION auto& NAME() { return STORAGE.NAME; }
+"""
+    assert _spans("include/storage.h", source) == [("portable-gpu.device-code", 2, 2)]
+
+
+def test_device_qualifier_in_a_macro_without_a_body_claims_the_macro() -> None:
+    # A macro that spells a qualifier for others (no declaration ends inside it) is claimed
+    # whole, as before.
+    source = b"""\
+#define HD_INLINE \\
+  KOKKOS_INLINE_FUNCTION
+HD_INLINE int twice(int x) { return 2 * x; }
+"""
+    assert ("portable-gpu.device-code", 1, 2) in _spans("include/qualifiers.h", source)
