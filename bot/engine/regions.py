@@ -246,11 +246,12 @@ def _block(
     matches: Iterable[tuple[int, int]],
     ends: re.Pattern[str],
     skip_directives: bool = False,
-    in_macros: bool = False,
+    declarations: bool = False,
 ) -> Iterator[Span]:
     """From each match (start, end offsets) to the end of the block or statement after it;
-    a match inside a ``#define`` claims the macro, or with ``in_macros`` the declaration it
-    starts there (``_macro_declaration``)."""
+    a match inside a ``#define`` claims the macro. With ``declarations`` (matches qualify
+    what they declare), one in a macro claims the declaration it starts there
+    (``_macro_declaration``), and one qualifying a lambda starts at its capture list."""
     last_offset, starts = len(src.masked) - 1, src.starts
     directive_span, statement_start, next_match = (
         src.pp.directive_span,
@@ -260,12 +261,16 @@ def _block(
     for match_start, match_end in matches:
         directive = directive_span(match_start)
         if directive:
-            if in_macros:
+            if declarations:
                 yield _macro_declaration(src, match_start, match_end, directive)
             elif not skip_directives:
                 yield directive
             continue
         start = statement_start(match_start)
+        if declarations:
+            # A lambda handed to a call (`launch(n, [=] __device__ (int i) {`): the call and
+            # the arguments before the lambda are host launch code.
+            start = max(start, _capture_list_before(src.masked, match_start))
         end = next_match(ends, match_end)
         if end is None:
             last = last_offset
@@ -293,7 +298,19 @@ def _spans(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterato
 
 
 def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    return _block(src, _spans(src, pattern, keywords), _C_DECL_END, in_macros=True)
+    return _block(src, _spans(src, pattern, keywords), _C_DECL_END, declarations=True)
+
+
+def _capture_list_before(masked: str, match_start: int) -> int:
+    """Offset of the lambda capture list the match qualifies (``[=] __host__ __device__``:
+    a ``]`` before it, past qualifier names and blanks, that closes no attribute
+    ``[[...]]``), else -1."""
+    at, stop = match_start - 1, max(match_start - 200, 0)
+    while at > stop and (masked[at].isalnum() or masked[at] in " \t\r\n_"):
+        at -= 1
+    if masked[at] != "]" or masked[at - 1] == "]":
+        return -1
+    return masked.rfind("[", stop, at)
 
 
 def _macro_declaration(src: Source, match_start: int, match_end: int, directive: Span) -> Span:

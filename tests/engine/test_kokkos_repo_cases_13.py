@@ -233,3 +233,39 @@ def test_device_qualifier_in_a_macro_without_a_body_claims_the_macro() -> None:
 HD_INLINE int twice(int x) { return 2 * x; }
 """
     assert ("portable-gpu.device-code", 1, 2) in _spans("include/qualifiers.h", source)
+
+
+def test_cuda_lambda_handed_to_a_layer_counts_from_its_capture_list() -> None:
+    # LLNL/RAJAPerf src/apps/LTIMES-Cuda.cpp and ENERGY-Cuda.cpp: RAJA launches handed a
+    # `[=] __device__` lambda below their policy, segments and resource. Before, every
+    # launch line was kernel code (LTIMES-Cuda.cpp 42, ENERGY-Cuda.cpp 103); the lambda
+    # is the kernel (36, 97).
+    source = b"""\
+void run(Res res, double* x, int n) {
+  RAJA::kernel_resource<EXEC_POL>(
+    RAJA::make_tuple(RAJA::RangeSegment(0, n),
+                     RAJA::RangeSegment(0, n)),
+    res,
+    [=] __device__ (int d, int z) {
+      x[d * n + z] += 1.0;
+    });
+  RAJA::forall<RAJA::cuda_exec<256, true>>(res,
+    RAJA::RangeSegment(0, n), [=] __device__ (int i) {
+    x[i] *= 2.0;
+  });
+}
+"""
+    assert _spans("src/apps/LTIMES-Cuda.cpp", source) == [
+        ("cuda.device-function", 6, 8),
+        ("cuda.device-function", 10, 12),
+    ]
+
+
+def test_attribute_before_a_device_function_is_no_capture_list() -> None:
+    # `[[nodiscard]]` closes with `]` too: the function counts from its attribute.
+    source = b"""\
+[[nodiscard]] __device__ int clamp_index(int i, int n) {
+  return i < n ? i : n - 1;
+}
+"""
+    assert _spans("src/index.cu", source) == [("cuda.device-function", 1, 3)]
