@@ -96,6 +96,10 @@ _RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} f
 # there is more than one span per 2**9 characters of text: then the text is first scanned
 # for the condition's literals.
 _SPANS_BEFORE_SCAN = 9
+# A span's head steps back over at most this many brace-initialised arguments before it,
+# each read back at most this many characters (`{0, 0}, {n, m}` of a Kokkos MDRangePolicy).
+_HEAD_BRACES = 4
+_HEAD_WINDOW = 400
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 # A line that opens with a string literal (a call's first argument a line below its name).
 _STRING_OPENS_LINE = re.compile(r'[ \t]*"')
@@ -412,7 +416,7 @@ def _not_headed(
         if not 0 < span[0] <= span[1] <= len(starts):
             kept[span] = None
             continue
-        start = src.c.c_statement_start(starts[span[0] - 1])
+        start = _statement_head(src, starts[span[0] - 1])
         end = masked.find("\n", starts[span[1] - 1])
         end = len(masked) if end < 0 else end
         match = pattern.search(masked, start, end)
@@ -422,6 +426,32 @@ def _not_headed(
                 continue
         kept[span] = None
     return kept
+
+
+def _statement_head(src: Source, pos: int) -> int:
+    """Start of the statement holding ``pos``, stepping over the brace-initialised arguments
+    before it, which end no statement (``MDRangePolicy<Kokkos::OpenMP, Rank<2>>({0, 0},
+    {n, m}),`` above a lambda: its execution space is in the head)."""
+    masked = src.masked
+    start = src.c.c_statement_start(pos)
+    for _ in range(_HEAD_BRACES):
+        close = start - 1
+        while close >= 0 and masked[close] in " \t\r\n":
+            close -= 1
+        if close < 0 or masked[close] != "}" or masked[start] not in ",)":
+            break
+        depth, at, stop = 0, close, max(close - _HEAD_WINDOW, -1)
+        while at > stop:  # back to the brace opening the argument
+            char = masked[at]
+            depth += char == "}"
+            depth -= char == "{"
+            if not depth:
+                break
+            at -= 1
+        if at <= stop:
+            break
+        start = src.c.c_statement_start(at)
+    return start
 
 
 @cache

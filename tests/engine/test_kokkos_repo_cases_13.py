@@ -269,3 +269,25 @@ def test_attribute_before_a_device_function_is_no_capture_list() -> None:
 }
 """
     assert _spans("src/index.cu", source) == [("cuda.device-function", 1, 3)]
+
+
+def test_host_policy_with_brace_initialised_bounds_stays_host_code() -> None:
+    # kabasset/KokkosTest tests/KokkosSmoke_test.cpp launches over an MDRangePolicy whose
+    # bounds are brace lists; on a host space (here OpenMP, Serial) the lambda is host code:
+    # the head steps back over `{0, 0}, {w, h}` to read the policy.
+    source = b"""\
+void fill(View a, int w, int h) {
+  Kokkos::parallel_for(
+      Kokkos::MDRangePolicy<Kokkos::OpenMP, Kokkos::Rank<2>>({0, 0}, {w, h}),
+      KOKKOS_LAMBDA(int i, int j) {
+        a(i, j) = i + j;
+      });
+  Kokkos::parallel_for("f",
+      Kokkos::MDRangePolicy<Kokkos::Serial, Kokkos::Rank<2>>(
+          {0, 0}, {w, h}),
+      KOKKOS_LAMBDA(int i, int j) {
+        a(i, j) = i + j;
+      });
+}
+"""
+    assert "kernel" not in _layers("tests/KokkosSmoke_test.cpp", source)
