@@ -96,6 +96,10 @@ _RULE_OR_BLANK: list[dict[bool, str | None]] = [{True: s.rule.id, False: None} f
 # there is more than one span per 2**9 characters of text: then the text is first scanned
 # for the condition's literals.
 _SPANS_BEFORE_SCAN = 9
+# A span's head steps back over at most this many brace-initialised arguments before it,
+# each read back at most this many characters (`{0, 0}, {n, m}` of a Kokkos MDRangePolicy).
+_HEAD_BRACES = 4
+_HEAD_WINDOW = 400
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 # A line that opens with a string literal (a call's first argument a line below its name).
 _STRING_OPENS_LINE = re.compile(r'[ \t]*"')
@@ -339,7 +343,7 @@ def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list
         ):
             found = _not_on_lines(found, unless_line, lexed, src, spec.pattern)
         if found and spec.unless_head is not None and spec.pattern is not None:
-            found = _not_headed(found, spec.unless_head, lexed.masked, src.starts, spec.pattern)
+            found = _not_headed(found, spec.unless_head, src, spec.pattern)
         if found and spec.own_namespaces and spec.pattern is not None:
             own = _opened(spec.own_namespaces, masked)
             if own is not None:
@@ -411,19 +415,20 @@ def _not_on_lines(
 def _not_headed(
     found: dict[tuple[int, int], None],
     unless: re.Pattern[str],
-    masked: str,
-    starts: list[int],
+    src: Source,
     pattern: re.Pattern[str],
 ) -> dict[tuple[int, int], None]:
-    """The spans whose head, their code from the first line to the end of the line where
-    ``pattern`` first matches, does not match ``unless``: a Kokkos lambda's head holds the
-    call and the policy it runs under (``parallel_for("fill", RangePolicy<Host>(0, n),``)."""
+    """The spans whose head, their code from the start of the statement holding their first
+    line to the end of the line where ``pattern`` first matches, does not match ``unless``:
+    a Kokkos lambda's head holds the call and the policy it runs under
+    (``parallel_for("fill", RangePolicy<Host>(0, n),``), lines before the lambda's own."""
+    masked, starts = src.masked, src.starts
     kept: dict[tuple[int, int], None] = {}
     for span in found:
         if not 0 < span[0] <= span[1] <= len(starts):
             kept[span] = None
             continue
-        start = starts[span[0] - 1]
+        start = _statement_head(src, starts[span[0] - 1])
         end = masked.find("\n", starts[span[1] - 1])
         end = len(masked) if end < 0 else end
         match = pattern.search(masked, start, end)
@@ -433,6 +438,32 @@ def _not_headed(
                 continue
         kept[span] = None
     return kept
+
+
+def _statement_head(src: Source, pos: int) -> int:
+    """Start of the statement holding ``pos``, stepping over the brace-initialised arguments
+    before it, which end no statement (``MDRangePolicy<Kokkos::OpenMP, Rank<2>>({0, 0},
+    {n, m}),`` above a lambda: its execution space is in the head)."""
+    masked = src.masked
+    start = src.c.c_statement_start(pos)
+    for _ in range(_HEAD_BRACES):
+        close = start - 1
+        while close >= 0 and masked[close] in " \t\r\n":
+            close -= 1
+        if close < 0 or masked[close] != "}" or masked[start] not in ",)":
+            break
+        depth, at, stop = 0, close, max(close - _HEAD_WINDOW, -1)
+        while at > stop:  # back to the brace opening the argument
+            char = masked[at]
+            depth += char == "}"
+            depth -= char == "{"
+            if not depth:
+                break
+            at -= 1
+        if at <= stop:
+            break
+        start = src.c.c_statement_start(at)
+    return start
 
 
 @cache

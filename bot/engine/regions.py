@@ -9,13 +9,15 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           the brackets opened there close)
 ``unprobed-statement``    a statement, unless it is an import opening a Python ``try:`` block
 ``c-function``            a declaration from its start (``template<...>`` included) to its
-                          ``;`` or to the closing brace of its body
+                          ``;`` or to the closing brace of its body; in a multi-line
+                          ``#define``, the declaration when it ends there, else the macro
 ``c-macro-function``      every function declared with the macro a matched ``#define``
                           names in group 1 (``#define HD __host__ __device__``), and the define
 ``c-block-statement``     a statement from its start to the closing brace of the first block
                           after the match (a lambda body handed to ``parallel_for``), or to
                           its ``;`` when it ends first (a functor handed to ``single_task``)
-``c-lambda``              the lambda a match starts (at its capture list) or hands to a call,
+``c-lambda``              the lambda a match starts (at its capture list, or a macro spelling
+                          one: ``KOKKOS_LAMBDA``) or hands to a call,
                           from its capture list's line to its body's closing brace: the
                           launch around it left out; nothing when the call is handed no
                           lambda (a kernel object)
@@ -97,6 +99,8 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 _WORD = re.compile(r"\w+")
 # The name a ``#define`` directive's first line defines.
 _DEFINE_NAME = re.compile(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
+# A macro's header: its name and its parameter list, if any.
+_DEFINE_HEADER = re.compile(r"[ \t]*\#[ \t]*define[ \t]+\w+(?:\([^()\n]*\))?")
 # Links of a chain of macros followed from a matched ``#define`` (``#define XX_DEVICE
 # __device__``, then ``#define XX_DEVICE_FUNC XX_DEVICE inline``): one pass over the file's
 # words a link, bounded since a pull request may define a chain as long as it likes.
@@ -281,8 +285,12 @@ def _block(
     matches: Iterable[tuple[int, int]],
     ends: re.Pattern[str],
     skip_directives: bool = False,
+    declarations: bool = False,
 ) -> Iterator[Span]:
-    """From each match (start, end offsets) to the end of the block or statement after it."""
+    """From each match (start, end offsets) to the end of the block or statement after it;
+    a match inside a ``#define`` claims the macro. With ``declarations`` (matches qualify
+    what they declare), one in a macro claims the declaration it starts there
+    (``_macro_declaration``), and one qualifying a lambda starts at its capture list."""
     last_offset, starts = len(src.masked) - 1, src.starts
     directive_span, statement_start, next_match = (
         src.pp.directive_span,
@@ -292,10 +300,16 @@ def _block(
     for match_start, match_end in matches:
         directive = directive_span(match_start)
         if directive:
-            if not skip_directives:
+            if declarations:
+                yield _macro_declaration(src, match_start, match_end, directive)
+            elif not skip_directives:
                 yield directive
             continue
         start = statement_start(match_start)
+        if declarations:
+            # A lambda handed to a call (`launch(n, [=] __device__ (int i) {`): the call and
+            # the arguments before the lambda are host launch code.
+            start = max(start, _capture_list_before(src.masked, match_start))
         end = next_match(ends, match_end)
         if end is None:
             last = last_offset
@@ -323,7 +337,43 @@ def _spans(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterato
 
 
 def _c_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    return _block(src, _spans(src, pattern, keywords), _C_DECL_END)
+    return _block(src, _spans(src, pattern, keywords), _C_DECL_END, declarations=True)
+
+
+def _capture_list_before(masked: str, match_start: int) -> int:
+    """Offset of the lambda capture list the match qualifies (``[=] __host__ __device__``:
+    a ``]`` before it, past qualifier names and blanks, that closes no attribute
+    ``[[...]]``), else -1."""
+    at, stop = match_start - 1, max(match_start - 200, 0)
+    while at > stop and (masked[at].isalnum() or masked[at] in " \t\r\n_"):
+        at -= 1
+    if masked[at] != "]" or masked[at - 1] == "]":
+        return -1
+    return masked.rfind("[", stop, at)
+
+
+def _macro_declaration(src: Source, match_start: int, match_end: int, directive: Span) -> Span:
+    """The declaration a match inside a multi-line ``#define`` starts, from its statement's
+    start in the macro to its ``;`` or its body's closing brace, when that ends inside the
+    macro; else the whole macro. A macro may wrap host code around its device code: a launch
+    around one ``__device__`` lambda (jinluchang/Qlattice's qacc_forNB: 20 lines, one of
+    them the lambda), or functor structs around their device operator() (kabasset/
+    KokkosTest's LINX_DEFINE_BINARY_OPERATOR)."""
+    masked, starts = src.masked, src.starts
+    header = _DEFINE_HEADER.match(masked, starts[directive[0] - 1])
+    macro_end = src.pp.directive_end(match_start)
+    if header is None or macro_end is None or header.end() > match_start:
+        return directive
+    begin = max(header.end(), *(masked.rfind(c, header.end(), match_start) + 1 for c in ";{}"))
+    while masked[begin] in " \t\r\n\\":  # blanks and line continuations
+        begin += 1
+    end = _C_DECL_END.search(masked, match_end, macro_end)
+    if end is None:
+        return directive
+    last = end.start() if end.group() == ";" else src.c.block_end(end.start())
+    if last >= macro_end:
+        return directive
+    return bisect_right(starts, begin), bisect_right(starts, last)
 
 
 def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, int]]:
@@ -432,16 +482,23 @@ def _c_lambda(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iter
     body's closing brace (a match in a ``#define`` claims the macro). The lines launching it
     (``q.submit``, ``cgh.parallel_for<K>(``, a range on a line of its own) are host code,
     and a call handed a kernel object (``cgh.single_task(k);``) holds no lambda."""
-    masked, starts = src.masked, src.starts
+    starts = src.starts
     for m in src.finditer(pattern, keywords):
         directive = src.pp.directive_span(m.start())
         if directive:
             yield directive
             continue
-        introducer = m.start() if masked[m.start()] == "[" else _capture_list(src, m.start())
+        introducer = m.start() if _introduces(m) else _capture_list(src, m.start())
         body = _lambda_body(src, introducer) if introducer >= 0 else -1
         if body >= 0:
             yield bisect_right(starts, introducer), bisect_right(starts, src.c.block_end(body))
+
+
+def _introduces(m: re.Match[str]) -> bool:
+    """Whether a match opens its lambda itself: at a capture list (``[=] AMREX_GPU_DEVICE``),
+    or as one name alone, a macro spelling the capture list (``KOKKOS_LAMBDA`` expands to
+    ``[=] __host__ __device__``)."""
+    return m.group()[:1] == "[" or _NAME.fullmatch(m.group()) is not None
 
 
 def _capture_list(src: Source, start: int) -> int:
@@ -466,15 +523,20 @@ def _capture_list(src: Source, start: int) -> int:
 
 
 def _lambda_body(src: Source, introducer: int) -> int:
-    """Offset of the ``{`` opening the body of the lambda whose capture list opens at
-    ``introducer``, or -1: past the capture list (whose init-captures may be
+    """Offset of the ``{`` opening the body of the lambda whose capture list (or a macro
+    spelling it) opens at ``introducer``, or -1: past the capture list (whose init-captures may be
     brace-initialised, ``[=, d = accessor<T> { a }]``), the parameter list if any, and the
     qualifiers and attributes before the body."""
     masked = src.masked
     stop = min(len(masked), introducer + _LAMBDA_WINDOW)
-    after = _bracket_end(src, introducer, stop)
-    if after < 0:
-        return -1
+    if masked[introducer] == "[":
+        after = _bracket_end(src, introducer, stop)
+        if after < 0:
+            return -1
+    else:  # a macro spelling the capture list (KOKKOS_LAMBDA): step over its name
+        after = introducer
+        while after < stop and (masked[after].isalnum() or masked[after] == "_"):
+            after += 1
     while after < stop and masked[after] in " \t\r\n":
         after += 1
     if after < stop and masked[after] == "(":

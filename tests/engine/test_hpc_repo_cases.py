@@ -95,7 +95,7 @@ def test_amrex_device_lambdas_are_kernel_code_for_every_backend() -> None:
     # Src/**: the lambda handed to ParallelFor is device code, but AMReX builds it for CUDA,
     # HIP and SYCL alike: kernel lines that no single vendor locks in.
     report = classify("Src/Base/AMReX_Scale.cpp", AMREX_LAMBDA)
-    assert report.line_rules[3:7] == ["portable-gpu.device-code"] * 4
+    assert report.line_rules[3:7] == ["portable-gpu.device-lambda"] * 4
     assert report.ecosystems == {"portable-gpu": 4}
     assert report.line_rules[0] == ""
     assert report.line_rules[8] == ""

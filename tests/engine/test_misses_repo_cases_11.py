@@ -146,7 +146,7 @@ void drift_unit(Particles& p, int n, double len) {
 }
 """
     report = classify("src/synergia/libFF/ff_drift.h", source)
-    assert {f.rule for f in report.findings} == {"portable-gpu.device-code"}
+    assert {f.rule for f in report.findings} == {"portable-gpu.device-lambda"}
     assert report.ecosystems == {"portable-gpu": 4}
 
 
@@ -166,7 +166,7 @@ void modify(DualViewType& dv) {
 }
 """
     assert _spans("containers/unit_tests/TestDualView.hpp", source) == [
-        ("portable-gpu.device-code", 3, 5)
+        ("portable-gpu.device-lambda", 5, 5)
     ]
 
 
