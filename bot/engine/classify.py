@@ -361,7 +361,9 @@ def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list
 def _claim_callees(src: Source, claimed: dict[int, dict[tuple[int, int], None]]) -> None:
     """Add to each ``callees`` rule's regions the functions of the file they call, once every
     rule has claimed its own: a callee another rule of the layer claims as it stands (a
-    helper marked SYCL_EXTERNAL) stays that rule's finding."""
+    helper marked SYCL_EXTERNAL) stays that rule's finding. Rules that claimed the same
+    regions (the SYCL lambda rules, matching one launch each) share one reading of them."""
+    read: dict[tuple[tuple[int, int], ...], list[tuple[int, int]]] = {}
     for index in [i for i in claimed if SPECS[i].callees]:
         layer = SPECS[index].rule.layer
         others = {
@@ -371,7 +373,11 @@ def _claim_callees(src: Source, claimed: dict[int, dict[tuple[int, int], None]])
             for span in spans
         }
         found = claimed[index]
-        for span in called_functions(src, found):
+        regions = tuple(found)
+        callees = read.get(regions)
+        if callees is None:
+            callees = read[regions] = called_functions(src, found)
+        for span in callees:
             if span not in others:
                 found[span] = None
 

@@ -56,6 +56,7 @@ preprocessor directives and branches (``preprocessor``), logical lines and inden
 from __future__ import annotations
 
 import re
+import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
@@ -74,6 +75,9 @@ _C_STMT_END = re.compile(r"[;{}]")
 _LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
 # How far after a match its lambda's capture list, and that lambda's body, are searched.
 _LAMBDA_WINDOW = 4000
+# What may stand between a lambda's capture list and a qualifier after it: ASCII words and
+# blanks (``[=] __host__ __device__``).
+_WORD_OR_BLANK = string.ascii_letters + string.digits + "_ \t\r\n"
 # And how many brackets, braces and semicolons are read there: a launch's arguments and a
 # lambda's header hold a few dozen, where a hostile file of unclosed brackets on every line
 # would have each match read thousands, one Python step each.
@@ -118,6 +122,7 @@ class Source(SourceText):
     __slots__ = (
         "adjacent_literals_join",
         "c",
+        "lambdas",
         "lines",
         "lone_prefix",
         "pp",
@@ -145,6 +150,9 @@ class Source(SourceText):
         # Match offset -> where its C statement starts: the statement and enclosing-function
         # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
         self.statement_starts: dict[int, int] = {}
+        # Match offset -> the body of the lambda it starts or hands to a call, or -1: the
+        # SYCL and portability-layer lambda rules match the same launches, read once.
+        self.lambdas: dict[int, int] = {}
         # What the statement holding a match must open with, read up to the match, for the
         # match to count (``RuleSpec.within_statement``, set by classify before each rule's
         # kind runs).
@@ -344,12 +352,23 @@ def _capture_list_before(masked: str, match_start: int) -> int:
     """Offset of the lambda capture list the match qualifies (``[=] __host__ __device__``:
     a ``]`` before it, past qualifier names and blanks, that closes no attribute
     ``[[...]]``), else -1."""
-    at, stop = match_start - 1, max(match_start - 200, 0)
-    while at > stop and (masked[at].isalnum() or masked[at] in " \t\r\n_"):
-        at -= 1
+    stop = max(match_start - 200, 0)
+    # Read back at C speed: one Python step a character cost a file of such matches on every
+    # line two hundred steps each.
+    head = masked[stop + 1 : match_start]
+    at = stop + len(head.rstrip(_WORD_OR_BLANK)) if head.isascii() else _word_run_start(head, stop)
     if masked[at] != "]" or masked[at - 1] == "]":
         return -1
     return masked.rfind("[", stop, at)
+
+
+def _word_run_start(head: str, stop: int) -> int:
+    """Offset of the last character before the run of letters, digits, ``_`` and blanks
+    that ends ``head`` (which starts at ``stop + 1``), ``stop`` when the run fills it."""
+    at = stop + len(head)
+    while at > stop and (head[at - stop - 1].isalnum() or head[at - stop - 1] in " \t\r\n_"):
+        at -= 1
+    return at
 
 
 def _macro_declaration(src: Source, match_start: int, match_end: int, directive: Span) -> Span:
@@ -489,7 +508,11 @@ def _c_lambda(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iter
             yield directive
             continue
         introducer = m.start() if _introduces(m) else _capture_list(src, m.start())
-        body = _lambda_body(src, introducer) if introducer >= 0 else -1
+        if introducer < 0:
+            continue
+        body = src.lambdas.get(introducer)
+        if body is None:
+            body = src.lambdas[introducer] = _lambda_body(src, introducer)
         if body >= 0:
             yield bisect_right(starts, introducer), bisect_right(starts, src.c.block_end(body))
 
