@@ -55,6 +55,47 @@ public final class Gemm {
     assert _layers("src/org/example/gpu/cublas/Gemm.java", source) == {"vendor-library": 4}
 
 
+# -- Omjagdal/learning-TensorRT-: a RAG back end on transformers pipelines ----------------------
+
+
+def test_pipeline_device_ordinal_picked_by_cuda_availability_is_vendor_path() -> None:
+    # backend/app/llm/qwen_service.py: the pipeline gets GPU 0 when CUDA is there and the CPU
+    # (-1) otherwise, with half precision only on the GPU. Before, the file was portable, while
+    # the reranker beside it ("cuda" if torch.cuda.is_available() else "cpu") was not.
+    source = b"""\
+import torch
+from transformers import pipeline
+
+
+class QwenService:
+    def load(self, name):
+        device = 0 if torch.cuda.is_available() else -1
+        self.pipe = pipeline(
+            "text-generation",
+            model=name,
+            device=device,
+            torch_dtype=torch.float16 if device == 0 else torch.float32,
+        )
+"""
+    assert _rules("backend/app/llm/qwen_service.py", source) == {"torch.cuda-device-ordinal"}
+    assert _layers("backend/app/llm/qwen_service.py", source) == {
+        "vendor-path": 1,
+        "portable": 10,
+    }
+
+
+def test_worker_count_tuned_for_cuda_is_portable() -> None:
+    # The same test of torch.cuda.is_available() choosing a number that is no device (a
+    # loader's workers, a batch size) runs the same code on every machine.
+    source = b"""\
+import torch
+
+num_workers = 4 if torch.cuda.is_available() else 0
+batch_size = 64 if torch.cuda.is_available() else 8
+"""
+    assert _layers("data/loader.py", source) == {"portable": 3}
+
+
 # -- tigantic/physics-os: tensor networks in Python and Rust, with Triton and CUDA paths -------
 
 
