@@ -96,6 +96,71 @@ batch_size = 64 if torch.cuda.is_available() else 8
     assert _layers("data/loader.py", source) == {"portable": 3}
 
 
+# -- jiafulow/emtf-hlslib: Vitis HLS firmware for the CMS endcap muon track finder ---------------
+
+
+def test_vivado_hls_run_script_is_xilinx_build() -> None:
+    # subprojects/fe/run_hls.tcl: the script vivado_hls runs picks the FPGA part and
+    # synthesises the top function; the parts it does not use are left commented out.
+    # Before, the Tcl file was portable while the Makefiles of the same flow were not.
+    source = b"""\
+set XPART xc7vx690tffg1927-2
+#set XPART xcvu9p-flga2104-2l-e
+open_project -reset myproject_prj
+add_files firmware/myproject.cpp -cflags "-std=c++11"
+add_files -tb myproject_test.cpp
+set_top myproject
+open_solution -reset solution1
+set_part $XPART
+create_clock -period 160MHz -name default
+if {$CSIM == 1} {
+  csim_design
+}
+if {$CSYNTH == 1} {
+  csynth_design
+}
+exit
+"""
+    assert _rules("subprojects/fe/run_hls.tcl", source) == {"build.vitis"}
+    assert _layers("subprojects/fe/run_hls.tcl", source) == {"vendor-path": 2, "portable": 13}
+
+
+def test_hls_csim_makefile_building_with_gcc_is_portable() -> None:
+    # hls_math/recip_fixed/Makefile: the C simulation build Vivado HLS wrote out, compiling
+    # the testbench with g++ against the tool's headers; it makes a host program, no FPGA
+    # image. Checked right (a judgement: only the include path is Xilinx's).
+    source = b"""\
+AUTOPILOT_ROOT := /opt/Xilinx/Vivado/2020.1
+IFLAG += -I "${AUTOPILOT_ROOT}/include"
+IFLAG += -Wno-unknown-pragmas -std=c++11
+CXX = g++
+csim.exe: main.o
+\t$(CXX) main.o -o $@
+"""
+    assert _layers("hls_math/recip_fixed/Makefile", source) == {"portable": 6}
+
+
+def test_hls_top_function_with_directives_is_kernel() -> None:
+    # jiafulow/emtf-hlslib subprojects/mi/firmware/myproject.cpp: a Vitis HLS top function
+    # whose pipeline and interface directives make it FPGA kernel code. Checked right.
+    source = b"""\
+#include "myproject.h"
+
+void myproject(const top_in_t in0[TOP_N_IN], top_out_t out[TOP_N_OUT]) {
+#pragma HLS PIPELINE II = 1
+#pragma HLS INTERFACE ap_vld port = in0
+#pragma HLS ARRAY_PARTITION variable = out complete dim = 0
+  feat_t feat[TOP_N_IN];
+  for (unsigned i = 0; i < TOP_N_IN; i++) {
+#pragma HLS UNROLL
+    feat[i] = in0[i];
+  }
+  fullyconnect_layer(feat, out);
+}
+"""
+    assert _rules("subprojects/mi/firmware/myproject.cpp", source) == {"vitis.hls-kernel"}
+
+
 # -- tigantic/physics-os: tensor networks in Python and Rust, with Triton and CUDA paths -------
 
 
