@@ -43,6 +43,7 @@ COMMENT = {
     "Odin": "// vk.CreateDevice vk.CmdDispatch",  # vulkan.odin-host
     "MLIR": _SLASH_COMMENT,  # Triton's dialect lowered in MLIR tests (lane h39-random-c)
     "Triton IR": "// tt.load tt.dot ttg.local_alloc",  # triton.ir-file (lane h39-random-h)
+    "Maven POM": "<!-- org.jcuda jcudnn nd4j-cuda -->",  # Maven CUDA artifacts (h40-random-d)
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
