@@ -528,21 +528,7 @@ def _capture_list(src: Source, start: int) -> int:
     """Offset of the first lambda capture list in the call from ``start`` (a ``[`` after
     ``(``, ``,`` or ``=``, where a subscript follows a name), brace-initialised arguments
     stepped over; -1 when the statement ends first or ``_LAMBDA_STEPS`` stops come first."""
-    masked, pairs = src.masked, src.c.brace_pairs()
-    at, stop = start, min(len(masked), start + _LAMBDA_WINDOW)
-    steps = _LAMBDA_STEPS
-    while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
-        steps -= 1
-        pos, char = found.start(), found.group()
-        if char in ";}":
-            return -1
-        if char == "{":
-            at = pairs.get(pos, stop) + 1
-            continue
-        if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
-            return pos
-        at = pos + 1
-    return -1
+    return _read_brackets(src, start, min(len(src.masked), start + _LAMBDA_WINDOW), None)
 
 
 def _lambda_body(src: Source, introducer: int) -> int:
@@ -574,10 +560,18 @@ def _bracket_end(src: Source, opening: int, stop: int) -> int:
     """Offset just past the ``]`` or ``)`` closing the bracket at ``opening``, brace blocks
     inside stepped over; -1 when a statement ends first, or ``stop`` or ``_LAMBDA_STEPS``
     stops come."""
+    return _read_brackets(src, opening, stop, src.masked[opening])
+
+
+def _read_brackets(src: Source, start: int, stop: int, opener: str | None) -> int:
+    """The brackets from ``start`` read up to ``stop``, brace blocks stepped over, for
+    ``_bracket_end`` (``opener``: the bracket at ``start``, whose closing one is sought) or
+    ``_capture_list`` (None: the first ``[`` opening a capture list is sought); -1 at the
+    statement's end (a ``;`` or ``}``) or after ``_LAMBDA_STEPS`` stops. One loop for both,
+    not a generator of brackets: hostile inputs at the speed floor run through it."""
     masked, pairs = src.masked, src.c.brace_pairs()
-    opener = masked[opening]
     closer = "]" if opener == "[" else ")"
-    depth, at = 0, opening
+    depth, at = 0, start
     steps = _LAMBDA_STEPS
     while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
         steps -= 1
@@ -587,7 +581,10 @@ def _bracket_end(src: Source, opening: int, stop: int) -> int:
         if char == "{":
             at = pairs.get(pos, stop) + 1
             continue
-        if char == opener:
+        if opener is None:
+            if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
+                return pos
+        elif char == opener:
             depth += 1
         elif char == closer:
             depth -= 1
