@@ -334,47 +334,20 @@ def test_a_rewrap_that_moves_where_vendor_lines_start_adds_none() -> None:
     head = "import cupy\n\n"
     old = head + "ok = (\n    cupy.can_cast(w, cupy.float64) or\n    cupy.can_cast(w, complex)\n)\n"
     new = head + "ok = cupy.can_cast(\n    w, cupy.float64\n) or cupy.can_cast(w, complex)\n"
-    added, removed = changed_lines(old, new)
-    f = file_delta(
-        "cast.py",
-        classify("cast.py", old.encode()),
-        classify("cast.py", new.encode()),
-        added,
-        removed,
-        status="modified",
-        texts=(old, new),
-    )
+    f = delta("cast.py", old, new)
     assert f.reflowed == ["cupy"]
     assert count_lines(f, DEFAULT_POLICY.layers, strict=False).counted == 0
 
     # One more call in the same change is growth again.
     grown = new + "ok = ok and cupy.cuda.is_available()\n"
-    added, removed = changed_lines(old, grown)
-    g = file_delta(
-        "cast.py",
-        classify("cast.py", old.encode()),
-        classify("cast.py", grown.encode()),
-        added,
-        removed,
-        status="modified",
-        texts=(old, grown),
-    )
+    g = delta("cast.py", old, grown)
     assert g.reflowed == []
     assert count_lines(g, DEFAULT_POLICY.layers, strict=False).counted > 0
 
     # So is a call that was a comment: a hunk is compared by its code, comments left out.
     commented = old + "# z = cupy.ones(3)\n"
     called = new + "z = cupy.ones(3)\n"
-    added, removed = changed_lines(commented, called)
-    h = file_delta(
-        "cast.py",
-        classify("cast.py", commented.encode()),
-        classify("cast.py", called.encode()),
-        added,
-        removed,
-        status="modified",
-        texts=(commented, called),
-    )
+    h = delta("cast.py", commented, called)
     assert h.reflowed == []
     assert count_lines(h, DEFAULT_POLICY.layers, strict=False).counted > 0
 
