@@ -12,6 +12,7 @@ engineer reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine.classify import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- AmesingFlank/taichi.js: Taichi for the browser, kernels in JavaScript compiled to WGSL ----
@@ -94,3 +95,42 @@ let main = async () => {
 };
 """
     assert _layers("examples/home-alone/index.js", source) == {"portable": 13}
+
+
+# -- GridTools/stencil_benchmarks: CUDA/HIP stencils rendered from Jinja templates ------------
+
+
+def test_stencil_benchmarks_jinja_kernel_body_template_is_cuda() -> None:
+    # stencils/cuda_hip/templates/horizontal_diffusion_classic.j2: a child template fills in
+    # only the kernel's body; the __global__ signature is in the base.j2 it extends. Before,
+    # nothing named CUDA but the builtins, the eleven such templates were read as Jinja text
+    # and not counted, and a commit growing two of them passed the gate.
+    source = b"""\
+{% extends "base.j2" %}
+
+{% block gpu_kernel_body %}
+    const {{ index_type }} i = blockIdx.x * {{ block_size[0] }} + threadIdx.x;
+    __shared__ {{ ctype }} lap[{{ cache_size }}];
+    lap[threadIdx.x] = inp[i];
+    __syncthreads();
+    out[i] = lap[threadIdx.x] * {{ ctype }}(2);
+{% endblock gpu_kernel_body %}
+"""
+    report = classify("templates/diffusion_classic.j2", source)
+    assert report.language == "CUDA"
+    assert _layers("templates/diffusion_classic.j2", source).get("kernel", 0) > 0
+
+
+def test_stencil_benchmarks_jinja_template_of_host_code_stays_cpp() -> None:
+    # stencils/openmp/templates/base.j2: the OpenMP back end's C++, no device builtin.
+    source = b"""\
+#include <omp.h>
+{% block kernel %}
+void run({{ ctype }}* out) {
+    #pragma omp parallel for
+    for (int i = 0; i < {{ n }}; ++i) out[i] = {{ ctype }}(0);
+}
+{% endblock kernel %}
+"""
+    assert classify("templates/base.j2", source).language == "C++"
+    assert _layers("templates/base.j2", source) == {"portable": 7}
