@@ -134,3 +134,26 @@ void run({{ ctype }}* out) {
 """
     assert classify("templates/base.j2", source).language == "C++"
     assert _layers("templates/base.j2", source) == {"portable": 7}
+
+
+# -- chaosagent/tinygrad: a fork of tinygrad with its back ends ---------------------------------
+
+
+def test_tinygrad_ptx_renderer_module_header_is_ptx_kernel_code() -> None:
+    # tinygrad/renderer/assembly.py: the PTX back end writes every kernel under a module header
+    # whose version and target are placeholders filled in later. Before, the renderer was
+    # portable: no line named a PTX version, an sm_ target or an entry with its parameters.
+    source = b'''\
+from tinygrad.renderer import Renderer
+
+class PTXRenderer(Renderer):
+  device = "CUDA"
+  suffix = "PTX"
+  kernel_prefix = """.version VERSION
+.target TARGET
+.address_size 64
+.visible .entry"""
+  barrier = "bar.sync\\t0;"
+'''
+    assert _rules("tinygrad/renderer/assembly.py", source) == {"cuda.ptx-string"}
+    assert _layers("tinygrad/renderer/assembly.py", source) == {"kernel": 4, "portable": 5}
