@@ -157,3 +157,27 @@ class PTXRenderer(Renderer):
 '''
     assert _rules("tinygrad/renderer/assembly.py", source) == {"cuda.ptx-string"}
     assert _layers("tinygrad/renderer/assembly.py", source) == {"kernel": 4, "portable": 5}
+
+
+# -- Eugene3535/World3D: a Vulkan engine, its shaders compiled to SPIR-V at build time ---------
+
+
+def test_world3d_shader_step_running_the_vulkan_sdks_glslc_is_vendor_build() -> None:
+    # src/cmake/compile_shaders.cmake: fails the configure step without the Vulkan SDK's glslc
+    # and runs it on every shader. Before, only find_package(Vulkan) and the Vulkan:: targets
+    # counted, and this helper was portable.
+    source = b"""\
+function(compile_shaders SRC_DIR DEST_DIR)
+  if (NOT Vulkan_glslc_FOUND)
+    message(SEND_ERROR "compile_shaders: Vulkan glslc not found")
+  endif()
+  message(STATUS "compiling with ${Vulkan_GLSLC_EXECUTABLE}")
+  file(GLOB shaders ${SRC_DIR}/*.vert ${SRC_DIR}/*.frag)
+  foreach(shader IN LISTS shaders)
+    get_filename_component(name ${shader} NAME_WE)
+    execute_process(COMMAND ${Vulkan_GLSLC_EXECUTABLE} ${shader} -o ${DEST_DIR}/${name}.spv)
+  endforeach()
+endfunction()
+"""
+    assert _rules("src/cmake/compile_shaders.cmake", source) == {"build.cmake-vulkan"}
+    assert _layers("src/cmake/compile_shaders.cmake", source) == {"vendor-path": 1, "portable": 10}
