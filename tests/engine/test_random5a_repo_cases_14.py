@@ -181,3 +181,63 @@ endfunction()
 """
     assert _rules("src/cmake/compile_shaders.cmake", source) == {"build.cmake-vulkan"}
     assert _layers("src/cmake/compile_shaders.cmake", source) == {"vendor-path": 1, "portable": 10}
+
+
+# -- Cases checked right that were hard -------------------------------------------------------
+
+
+def test_cutlass_examples_gtest_file_naming_only_launch_wrappers_is_portable() -> None:
+    # xuanyuandy/CUTLASS-Examples examples/cute_matrix_transpose/tests/test_*.cu: a .cu file,
+    # but only GoogleTest parameters and pointers to launch functions declared elsewhere.
+    source = b"""\
+#include <gtest/gtest.h>
+#include "transpose.hpp"
+
+static auto const LAUNCH_FLOAT{launch_transpose_padded<float>};
+static auto const M_VALUES{::testing::Values(2 * 4, 17 * 4, 83 * 4)};
+
+TEST_P(TestTransposeFloat, TestTransposeFloat)
+{
+    RunTest(LAUNCH_FLOAT);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestTransposePadded, TestTransposeFloat,
+                         ::testing::Combine(M_VALUES, M_VALUES));
+"""
+    assert _layers("tests/test_transpose_padded.cu", source) == {"portable": 10}
+
+
+def test_hcp_diffusion_mps_dtype_branch_is_vendor_path() -> None:
+    # IrisRainbowNeko/HCP-Diffusion hcpdiff/models/controlnet.py: Apple's MPS has no float64,
+    # so the timestep dtype takes an MPS-only branch.
+    source = b"""\
+import torch
+
+def embed_timesteps(sample, timesteps):
+    if not torch.is_tensor(timesteps):
+        is_mps = sample.device.type == "mps"
+        dtype = torch.float32 if is_mps else torch.float64
+        timesteps = torch.tensor([timesteps], dtype=dtype, device=sample.device)
+    return timesteps.expand(sample.shape[0])
+"""
+    assert _layers("hcpdiff/models/controlnet.py", source) == {"vendor-path": 1, "portable": 6}
+
+
+def test_world3d_window_for_a_vulkan_surface_is_portable() -> None:
+    # Eugene3535/World3D src/app/MainWindow.cpp: GLFW with no client API, the native handle
+    # handed to the engine's own wrapper; no Vulkan call or type in the file.
+    source = b"""\
+#include <GLFW/glfw3.h>
+#include "MainWindow.hpp"
+
+bool MainWindow::create(const char* title, int32_t width, int32_t height) noexcept
+{
+    if (!m_api.init())
+        return false;
+    glfwInit();
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    m_window = glfwCreateWindow(width, height, title, nullptr, nullptr);
+    return m_api.createMainView(reinterpret_cast<uint64_t>(m_window));
+}
+"""
+    assert _layers("src/app/MainWindow.cpp", source) == {"portable": 11}
