@@ -61,6 +61,47 @@ NS::String* entry_name() { return MTLSTR("main0"); }
     assert _layers("render/metal_device.cpp", source) == {"vendor-path": 4, "portable": 1}
 
 
+def test_rad3d_armv7_neon_inline_assembly_is_no_ptx() -> None:
+    # MCore/MMathNEON.h: ARMv7 NEON vector maths in inline assembly behind the project's own
+    # M_SIMD_NEON switch; `vld1.32` and `vmul.f32` are dotted like PTX, but the operands are
+    # NEON registers. Before, the file was 190 kernel lines of PTX.
+    source = b"""\
+#pragma once
+#ifdef M_SIMD_NEON
+namespace Rad {
+    inline void NEON_Scale4(Float4* out, const Float4* v, float s) {
+        asm volatile (
+            // q0 = v
+            "vld1.32        {d0, d1}, [%1]      \\n"
+            "vdup.32        q1, %2              \\n"
+            "vmul.f32       q0, q0, q1          \\n"
+            "vst1.32        {d0, d1}, [%0]      \\n"
+            :
+            : "r"(out), "r"(v), "r"(s)
+            : "q0", "q1", "memory"
+        );
+    }
+
+    inline void NEON_Lerp4(Float4* out, const Float4* a, const Float4* b, float t) {
+        asm volatile (
+            "vld1.32        {d0, d1}, [%1]      \\n"
+            "vld1.32        {d2, d3}, [%2]      \\n"
+            "vsub.f32       q1, q1, q0          \\n"
+            "vdup.32        q2, %3              \\n"
+            "vmla.f32       q0, q1, q2          \\n"
+            "vst1.32        {d0, d1}, [%0]      \\n"
+            :
+            : "r"(out), "r"(a), "r"(b), "r"(t)
+            : "q0", "q1", "q2", "memory"
+        );
+    }
+}
+#endif
+"""
+    layers = _layers("MCore/MMathNEON.h", source)
+    assert set(layers) == {"portable"}
+
+
 # -- SHim719/D3D11_Port_folio_Thy_mesia: a Direct3D 11 game with effect-file shaders -----------
 
 
