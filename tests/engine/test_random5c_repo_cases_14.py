@@ -189,6 +189,22 @@ python run_baseline.py
     assert layers["vendor-path"] >= 3
 
 
+def test_asam_windows_runner_installing_cu118_wheels() -> None:
+    # experiments/run_on_3060.bat: the Windows twin of the script above. Its nvidia-smi check
+    # was found, the CUDA 11.8 wheel index was not: Batch was no language of deps.cuda-wheel.
+    source = b"""\
+@echo off
+REM Run the experiments on the RTX 3060
+python -m venv env
+call env\\Scripts\\activate.bat
+pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu118
+pip install matplotlib numpy seaborn
+python run_baseline.py
+"""
+    assert _rules("experiments/run_on_3060.bat", source) == {"deps.cuda-wheel"}
+    assert _layers("experiments/run_on_3060.bat", source) == {"vendor-path": 1, "portable": 5}
+
+
 def test_cudnn_model_profile_script_naming_its_parameter_files_is_portable() -> None:
     # run_profiles.sh: runs the benchmark binaries over parameter files whose variables are
     # named after cuDNN; the script itself calls no NVIDIA tool and sets no CUDA variable.
