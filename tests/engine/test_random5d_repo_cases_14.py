@@ -1,0 +1,57 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h41-random-d).
+
+The pool is ``/work/pool-h40.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 121-130. One could not be read: jwwang2003/kokkos (no snapshot). Fifteen files of
+each remaining repository (seven of heikogleu-dev/Openfoam-v2512-Petsc-Kokkos-Sycl-Intel-B70,
+which has no more) were sampled with ``random.Random("owner/name")`` over every file lockin
+counts, sorted by path, and labelled before any fix, with the files lockin calls non-portable
+(up to twenty) and GPU-looking files it calls portable (up to ten). Each snippet is a small
+rewrite, in our own words, of a pattern found in the repository its test names; the expected
+layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- lih827/cutlass: a CUTLASS fork, with the C++-emitting Python interface cutlass_cppgen ----
+
+
+def test_cutlass_cppgen_interface_test_is_vendor_path() -> None:
+    # test/python/cutlass/interface/gemm_interface.py: plans GEMMs with cutlass_cppgen (the
+    # Python interface CUTLASS 4 renamed from `cutlass`, which compiles with nvcc) for the
+    # device's compute capability. Before, `cutlass_cppgen` was not the `cutlass` the import
+    # rule knew, and the file was portable.
+    source = b"""\
+import unittest
+
+import cutlass_cppgen
+from cutlass_cppgen.backend.utils.device import device_cc
+
+
+class GemmTest(unittest.TestCase):
+    @unittest.skipIf(device_cc() < 80, "needs tensor cores")
+    def test_f64(self):
+        plan = cutlass_cppgen.op.Gemm(cc=device_cc(), element=cutlass_cppgen.DataType.f64)
+        self.assertIsNotNone(plan)
+"""
+    assert _rules("test/python/cutlass/interface/gemm_interface.py", source) == {
+        "cutlass.dsl-import"
+    }
+    assert _layers("test/python/cutlass/interface/gemm_interface.py", source) == {
+        "vendor-path": 2,
+        "portable": 6,
+    }
+
+
+def test_cutlass_library_generator_import_stays_portable() -> None:
+    # python/cutlass_library/*.py: the generator that writes CUTLASS C++ needs no GPU to run;
+    # only the interface that compiles and launches does.
+    source = b"""\
+import cutlass_library
+from cutlass_library.library import DataType, LayoutType
+
+def tags():
+    return [DataType.f16, LayoutType.RowMajor]
+"""
+    assert _layers("python/cutlass_library/manifest_helpers.py", source) == {"portable": 4}
