@@ -55,3 +55,35 @@ def tags():
     return [DataType.f16, LayoutType.RowMajor]
 """
     assert _layers("python/cutlass_library/manifest_helpers.py", source) == {"portable": 4}
+
+
+# -- tensorflow/docs: TensorFlow's guides and tutorials -----------------------------------------
+
+
+def test_tensorflow_tutorial_hiding_the_gpus_with_minus_one_is_portable() -> None:
+    # site/en/tutorials/distribute/multi_worker_with_keras.ipynb: every worker runs on the CPU,
+    # so the tutorial sets the variable to "-1" before importing TensorFlow. Before, the line
+    # was vendor-path, as if it picked an NVIDIA GPU.
+    source = b"""\
+import json
+import os
+
+os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
+os.environ.pop("TF_CONFIG", None)
+
+import tensorflow as tf
+"""
+    assert _layers("multi_worker_with_keras.py", source) == {"portable": 5}
+
+
+def test_picking_gpu_one_or_tuning_nccl_with_minus_one_stays_vendor_path() -> None:
+    # The negative: "1" picks the second NVIDIA GPU; "-1" hides GPUs only for the visible
+    # device list, not for another CUDA or NCCL variable.
+    source = b"""\
+import os
+
+os.environ["CUDA_VISIBLE_DEVICES"] = "1"
+os.environ["NCCL_SOCKET_NTHREADS"] = "-1"
+"""
+    assert _rules("launch.py", source) == {"env.cuda-variables-python"}
+    assert _layers("launch.py", source) == {"vendor-path": 2, "portable": 1}
