@@ -87,3 +87,53 @@ os.environ["NCCL_SOCKET_NTHREADS"] = "-1"
 """
     assert _rules("launch.py", source) == {"env.cuda-variables-python"}
     assert _layers("launch.py", source) == {"vendor-path": 2, "portable": 1}
+
+
+# -- AvneeshSarwate/threejs-wgsl: Babylon.js and three.js WebGPU experiments --------------------
+
+
+def test_babylon_vertex_shader_string_opening_main_on_scalar_code_is_kernel() -> None:
+    # src/babylonBoids.ts: a WebGL vertex shader in a template literal, with attribute and
+    # uniform declarations above a main whose first lines are a comment and a float. Before,
+    # only the fragment and compute shaders beside it counted (87 kernel lines of 102).
+    source = b"""\
+const boidVertexShader = `
+    attribute vec3 position;
+    attribute vec2 a_particleVel;
+    uniform mat4 worldViewProjection;
+
+    void main() {
+        // heading from the velocity
+        float angle = -atan(a_particleVel.x, a_particleVel.y);
+
+        // rotate the disc
+        vec2 turned = vec2(position.x * cos(angle), position.y * sin(angle));
+        gl_Position = worldViewProjection * vec4(turned, 0.0, 1.0);
+    }
+`;
+
+export const shaders = { vertex: boidVertexShader };
+"""
+    assert _rules("src/babylonBoids.ts", source) == {"vulkan.glsl-string"}
+    # The literal's blank and comment lines stay with the file's portable lines, as in every
+    # multi-line literal.
+    assert _layers("src/babylonBoids.ts", source) == {"kernel": 10, "portable": 5}
+
+
+def test_babylon_webgpu_compute_host_code_stays_portable() -> None:
+    # src/babylonScene_noCopy.ts: the WGSL file is imported as text and dispatched through
+    # Babylon.js's WebGPU engine, a cross-vendor API; the .wgsl file itself is the kernel.
+    source = b"""\
+import * as BABYLON from 'babylonjs';
+import computeSource from './shaders/oscillate.wgsl?raw';
+
+export async function setup(engine: BABYLON.WebGPUEngine, count: number) {
+    const matrices = new BABYLON.StorageBuffer(engine, count * 64,
+        BABYLON.Constants.BUFFER_CREATIONFLAG_STORAGE);
+    const cs = new BABYLON.ComputeShader("oscillate", engine, { computeSource },
+        { bindingsMapping: { matrices: { group: 0, binding: 0 } } });
+    cs.setStorageBuffer("matrices", matrices);
+    cs.dispatch(Math.ceil(count / 64));
+}
+"""
+    assert _layers("src/babylonScene_noCopy.ts", source) == {"portable": 10}
