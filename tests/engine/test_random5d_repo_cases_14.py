@@ -137,3 +137,39 @@ export async function setup(engine: BABYLON.WebGPUEngine, count: number) {
 }
 """
     assert _layers("src/babylonScene_noCopy.ts", source) == {"portable": 10}
+
+
+# -- GeraldGuo7/cudnn-jottings: CUDA and cuDNN samples -------------------------------------------
+
+
+def test_cuda_samples_helper_header_include_is_vendor_path() -> None:
+    # HSOpticalFlow/common.h: the samples' shared header includes helper_cuda.h (which brings
+    # in the CUDA runtime) and otherwise holds plain C++. Before, it was portable.
+    source = b"""\
+#ifndef COMMON_H
+#define COMMON_H
+#include <stdlib.h>
+#include <math.h>
+#include <helper_cuda.h>
+
+inline int iDivUp(int n, int m) { return (n + m - 1) / m; }
+#endif
+"""
+    assert _rules("HSOpticalFlow/common.h", source) == {"cuda.include"}
+    assert _layers("HSOpticalFlow/common.h", source) == {"vendor-path": 1, "portable": 6}
+
+
+# -- heikogleu-dev/Openfoam-v2512-Petsc-Kokkos-Sycl-Intel-B70: PETSc on an Intel GPU ------------
+
+
+def test_petsc_configure_with_sycl_flags_is_vendor_path() -> None:
+    # configs/petsc-configure-bmg-opt.sh: PETSc built for SYCL with icpx; checked right.
+    source = b"""\
+#!/bin/bash
+export OMPI_CXX=icpx
+./configure \\
+  --with-debugging=0 \\
+  --SYCLFLAGS='-fsycl' \\
+  --download-kokkos
+"""
+    assert _rules("configs/petsc-configure-bmg-opt.sh", source) == {"build.sycl-flags"}
