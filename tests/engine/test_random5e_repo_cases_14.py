@@ -76,6 +76,59 @@ export const error = `float sceneRoughness(vec3 position) is missing`;
     assert _layers("client/src/settings/Hints.tsx", source) == {"portable": 2}
 
 
+# -- mott91/mace_gaussian_interface: MACE vendored with a Gaussian interface -------------------
+
+
+def test_mace_cuequivariance_torch_import_is_vendor_library() -> None:
+    # mace_ML_pkg/mace/modules/wrapper_ops.py: the equivariant layers switch to NVIDIA's
+    # cuEquivariance when it imports; its torch layers run on the CUDA kernels of
+    # cuequivariance-ops. Before, the file was portable.
+    source = b"""\
+import torch
+from e3nn import o3
+
+try:
+    import cuequivariance as cue
+    import cuequivariance_torch as cuet
+
+    CUET_AVAILABLE = True
+except ImportError:
+    CUET_AVAILABLE = False
+
+
+def linear(irreps_in, irreps_out, use_cueq):
+    if use_cueq and CUET_AVAILABLE:
+        return cuet.Linear(cue.Irreps("O3", irreps_in), cue.Irreps("O3", irreps_out))
+    return o3.Linear(irreps_in, irreps_out)
+"""
+    assert _rules("mace/modules/wrapper_ops.py", source) == {"cuda-libs.python-extension"}
+    assert _layers("mace/modules/wrapper_ops.py", source) == {
+        "vendor-library": 1,
+        "portable": 11,
+    }
+
+
+def test_mace_test_checking_the_cuequivariance_front_end_stays_portable() -> None:
+    # mace_ML_pkg/tests/test_run_train.py: the front end alone, imported to skip tests when it
+    # is missing, describes the polynomials and runs nothing on a GPU.
+    source = b"""\
+import pytest
+
+try:
+    import cuequivariance as cue  # noqa: F401
+
+    CUET_AVAILABLE = True
+except ImportError:
+    CUET_AVAILABLE = False
+
+
+@pytest.mark.skipif(not CUET_AVAILABLE, reason="cuequivariance not installed")
+def test_convert():
+    assert CUET_AVAILABLE
+"""
+    assert _layers("tests/test_run_train.py", source) == {"portable": 9}
+
+
 # -- aras-p/hlsl2glslfork (not in this lane's positions): the same GLSL function shape --------
 
 
