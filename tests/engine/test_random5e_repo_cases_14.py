@@ -129,6 +129,98 @@ def test_convert():
     assert _layers("tests/test_run_train.py", source) == {"portable": 9}
 
 
+def test_mace_device_choice_offering_every_vendor_stays_portable() -> None:
+    # Checked right: mace_ML_pkg/mace/tools/arg_parser.py lets the user pick any vendor's
+    # device; mace/cli/eval_configs.py offers the CPU and CUDA only, a vendor-only path.
+    every_vendor = b"""\
+import argparse
+
+
+def build_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument(
+        "--device",
+        type=str,
+        choices=["cpu", "cuda", "mps", "xpu"],
+        default="cpu",
+    )
+    return parser
+"""
+    assert _layers("mace/tools/arg_parser.py", every_vendor) == {"portable": 10}
+    cuda_only = every_vendor.replace(
+        b'choices=["cpu", "cuda", "mps", "xpu"]', b'choices=["cpu", "cuda"]'
+    )
+    assert _rules("mace/cli/eval_configs.py", cuda_only) == {"torch.device-string"}
+    assert _layers("mace/cli/eval_configs.py", cuda_only) == {"vendor-path": 1, "portable": 9}
+
+
+def test_mace_graph_data_cuda_method_is_vendor_path() -> None:
+    # Checked right: mace/tools/torch_geometric/data.py, a copy of PyG's Data, moves every
+    # tensor with .cuda() beside its device-neutral .to().
+    source = b"""\
+class Data:
+    def apply(self, func, *keys):
+        for key in keys:
+            self[key] = func(self[key])
+        return self
+
+    def to(self, device, *keys, **kwargs):
+        return self.apply(lambda x: x.to(device, **kwargs), *keys)
+
+    def cuda(self, device=None, non_blocking=False, *keys):
+        return self.apply(
+            lambda x: x.cuda(device=device, non_blocking=non_blocking), *keys
+        )
+"""
+    assert _rules("mace/tools/torch_geometric/data.py", source) == {"torch.cuda-method"}
+    assert _layers("mace/tools/torch_geometric/data.py", source) == {
+        "vendor-path": 1,
+        "portable": 10,
+    }
+
+
+# -- yukitsuji/SSD_CUDNN: SSD inference in C over cuDNN, cuBLAS and CUDA kernels ---------------
+
+
+def test_ssd_cudnn_kernel_lines_stop_at_the_host_launch() -> None:
+    # Checked right (kernel count in range): src/transpose_gpu.cu, an image to planar BGR
+    # kernel; the launch geometry and the launch are host code.
+    source = b"""\
+#include "cuda_runtime.h"
+
+extern "C" {
+#include "transpose.h"
+}
+
+__global__ void to_planar_kernel(float *out, const unsigned char *in, int w, int h)
+{
+  const int x = blockDim.x * blockIdx.x + threadIdx.x;
+  const int y = blockDim.y * blockIdx.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  const int src = (y * w + x) * 3;
+  out[y * w + x] = in[src] - 104.0f;
+  out[w * h + y * w + x] = in[src + 1] - 117.0f;
+  out[2 * w * h + y * w + x] = in[src + 2] - 123.0f;
+}
+
+void to_planar_gpu(float *out, const unsigned char *in, int w, int h) {
+  dim3 block(16, 16, 1);
+  dim3 grid((w + 15) / 16, (h + 15) / 16, 1);
+  to_planar_kernel<<<grid, block>>>(out, in, w, h);
+}
+"""
+    assert _rules("src/transpose_gpu.cu", source) == {
+        "cuda.include",
+        "cuda.kernel",
+        "cuda.launch",
+    }
+    assert _layers("src/transpose_gpu.cu", source) == {
+        "kernel": 10,
+        "vendor-path": 2,
+        "portable": 7,
+    }
+
+
 # -- aras-p/hlsl2glslfork (not in this lane's positions): the same GLSL function shape --------
 
 
