@@ -129,6 +129,47 @@ def test_convert():
     assert _layers("tests/test_run_train.py", source) == {"portable": 9}
 
 
+def test_mace_setup_cfg_extra_pinning_cuequivariance_cuda_ops_is_vendor_path() -> None:
+    # mace_ML_pkg/setup.cfg: an extra per CUDA release installs cuEquivariance's kernels.
+    # Before, no language owned setup.cfg: the file was never counted (an extra outside the
+    # random sample) and a commit adding a CUDA pin there passed the gate.
+    source = b"""\
+[metadata]
+name = mace-torch
+
+[options]
+install_requires =
+    torch>=1.12
+    e3nn==0.4.4
+
+[options.extras_require]
+cueq = cuequivariance-torch
+cueq-cuda-11 = cuequivariance-ops-torch-cu11
+cueq-cuda-12 = cuequivariance-ops-torch-cu12
+
+[flake8]
+; kernels live elsewhere
+max-line-length = 120
+"""
+    assert _rules("mace_ML_pkg/setup.cfg", source) == {"deps.cuda-wheel"}
+    assert _layers("mace_ML_pkg/setup.cfg", source) == {"vendor-path": 2, "portable": 10}
+
+
+def test_setup_cfg_without_a_cuda_build_stays_portable() -> None:
+    # The negative: a package's setup.cfg naming portable wheels, and pytest's marker for the
+    # tests that need a GPU.
+    source = b"""\
+[options]
+install_requires =
+    numpy
+    torch>=2.0; platform_system == "Linux"
+
+[tool:pytest]
+markers = cuda: needs an NVIDIA GPU
+"""
+    assert _layers("setup.cfg", source) == {"portable": 6}
+
+
 def test_mace_device_choice_offering_every_vendor_stays_portable() -> None:
     # Checked right: mace_ML_pkg/mace/tools/arg_parser.py lets the user pick any vendor's
     # device; mace/cli/eval_configs.py offers the CPU and CUDA only, a vendor-only path.
