@@ -14,7 +14,7 @@ engineer reading that file would say.
 from __future__ import annotations
 
 from bot.engine.classify import classify
-from tests.engine.test_ml_repo_cases import _layers
+from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- mbdevpl/FLASH5: per-machine build settings in sites/<host>/Makefile.h ---------------------
 
@@ -60,3 +60,57 @@ FFLAGS_OPT = -O2 -r8
 LIB_HDF5 = -L${HDF5_PATH}/lib -lhdf5
 """
     assert _layers("sites/coyote.lanl.gov/Makefile.h", source) == {"portable": 3}
+
+
+# -- gabfssilva/mlx-omnia: MLX inference with Metal kernels handed to mx.fast.metal_kernel -----
+
+
+def test_mlx_header_of_device_helpers_is_kernel_code() -> None:
+    # src/mlx_omnia/engine/core/kernels/shared/affine.py: the dequantising dot product the
+    # kernels of two other modules take as header=, a Metal function with no kernel
+    # attribute. Before, the module was portable.
+    source = b'''\
+"""The shared dequant dot."""
+
+HEADER = """
+    template <int bits>
+    inline float qdot(const device uint8_t* w, const thread float* x) {
+        float d = 0.0f;
+        const device uint* wq = (const device uint*)w;
+        for (uint p = 0; p < 4; p++) {
+            d += x[p] * (float)(wq[p] & 0xF);
+        }
+        return d;
+    }
+"""
+'''
+    assert _rules("kernels/shared/affine.py", source) == {"metal.source-string"}
+    assert _layers("kernels/shared/affine.py", source) == {"kernel": 11}
+
+
+def test_mlx_header_with_bit_casts_is_kernel_code() -> None:
+    # src/mlx_omnia/engine/core/kernels/shared/nvfp4/packed.py: the FP4 scale decode, whose
+    # only Metal spellings are as_type<half> casts before the helpers that take device pointers.
+    source = b'''\
+QDOT = """
+static inline float fp4_scale(uint8_t bits) {
+    ushort raw = ushort(bits) << 7;
+    return float(as_type<half>(raw));
+}
+"""
+'''
+    assert _layers("kernels/shared/nvfp4/packed.py", source) == {"kernel": 6}
+
+
+def test_mlx_array_ops_on_the_gpu_stay_portable() -> None:
+    # src/mlx_omnia/engine/core/kernels/gated_delta/default.py: the recurrence in MLX ops,
+    # which MLX runs on its Metal or CUDA back end alike.
+    source = b"""\
+import mlx.core as mx
+
+
+def step(state, k, v, decay):
+    state = state * decay[..., None] + mx.outer(k, v)
+    return state, mx.matmul(k, state)
+"""
+    assert _layers("kernels/gated_delta/default.py", source) == {"portable": 4}
