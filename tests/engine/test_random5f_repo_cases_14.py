@@ -102,6 +102,22 @@ static inline float fp4_scale(uint8_t bits) {
     assert _layers("kernels/shared/nvfp4/packed.py", source) == {"kernel": 6}
 
 
+def test_mlx_metal_availability_guard_is_vendor_path() -> None:
+    # src/mlx_omnia/engine/core/kernels/ssm/fused.py: the fused strategy declines unless the
+    # Metal back end is there, and falls back to array ops, as torch.backends.mps guards do.
+    source = b"""\
+import mlx.core as mx
+
+
+def build(cls, steps):
+    if mx.default_device() != mx.gpu or not mx.metal.is_available():
+        return None
+    return cls(steps)
+"""
+    assert _rules("kernels/ssm/fused.py", source) == {"metal.mps-device"}
+    assert _layers("kernels/ssm/fused.py", source) == {"vendor-path": 1, "portable": 4}
+
+
 def test_mlx_array_ops_on_the_gpu_stay_portable() -> None:
     # src/mlx_omnia/engine/core/kernels/gated_delta/default.py: the recurrence in MLX ops,
     # which MLX runs on its Metal or CUDA back end alike.
