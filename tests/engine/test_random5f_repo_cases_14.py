@@ -130,3 +130,74 @@ def step(state, k, v, decay):
     return state, mx.matmul(k, state)
 """
     assert _layers("kernels/gated_delta/default.py", source) == {"portable": 4}
+
+
+# -- LokiMetaSmith/llama-cluster-upbringing-script: one streamer trait, a binding per vendor ---
+
+
+def test_rust_cufile_binding_is_vendor_path() -> None:
+    # colibri_io_uring/src/cufile_ffi.rs: GPUDirect Storage (libcufile) declared by hand and
+    # called to read weights into device memory. Before, only its HIP sibling was counted.
+    source = b"""\
+type CUfileHandle_t = *mut libc::c_void;
+
+extern "C" {
+    fn cuFileDriverOpen() -> i32;
+    fn cuFileRead(fh: CUfileHandle_t, dev: *mut libc::c_void, n: usize, off: i64) -> isize;
+}
+
+pub fn open() -> bool {
+    unsafe { cuFileDriverOpen() == 0 }
+}
+"""
+    assert _rules("colibri_io_uring/src/cufile_ffi.rs", source) == {"cuda.rust-bindings"}
+    assert _layers("colibri_io_uring/src/cufile_ffi.rs", source) == {
+        "vendor-path": 4,
+        "portable": 4,
+    }
+
+
+def test_rust_level_zero_binding_is_vendor_path() -> None:
+    # colibri_io_uring/src/intel_ffi.rs: Level Zero's copy and synchronise calls, bound by hand.
+    source = b"""\
+type ze_result_t = i32;
+
+extern "C" {
+    fn zeCommandQueueSynchronize(queue: *mut libc::c_void, timeout: u64) -> ze_result_t;
+}
+
+pub fn wait(queue: *mut libc::c_void) -> bool {
+    unsafe { zeCommandQueueSynchronize(queue, u64::MAX) == 0 }
+}
+"""
+    assert _rules("colibri_io_uring/src/intel_ffi.rs", source) == {"sycl.level-zero"}
+    assert _layers("colibri_io_uring/src/intel_ffi.rs", source) == {
+        "vendor-path": 3,
+        "portable": 4,
+    }
+
+
+def test_cufile_from_cpp_is_vendor_library() -> None:
+    # The same library from C++, as GPUDirect Storage's own samples call it.
+    source = b"""\
+#include <cufile.h>
+
+ssize_t load(CUfileHandle_t fh, void* dev, size_t n) {
+    return cuFileRead(fh, dev, n, 0, 0);
+}
+"""
+    assert _rules("src/gds_reader.cpp", source) == {"cuda-libs.call"}
+    assert _layers("src/gds_reader.cpp", source) == {"vendor-library": 3, "portable": 1}
+
+
+def test_rust_streamer_trait_naming_vendors_in_comments_is_portable() -> None:
+    # colibri_io_uring/src/vram_streamer.rs: the trait every binding implements; the vendors
+    # are named in its documentation only.
+    source = b"""\
+/// Streams weights from disk into GPU memory.
+pub trait DirectVramStreamer: Sized {
+    /// For NVIDIA the pointer comes from cudaMalloc, for AMD from hipMalloc.
+    fn read_into(&mut self, gpu_ptr: *mut libc::c_void, size: usize) -> Result<usize, String>;
+}
+"""
+    assert _layers("colibri_io_uring/src/vram_streamer.rs", source) == {"portable": 3}
