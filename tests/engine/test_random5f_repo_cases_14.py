@@ -201,3 +201,38 @@ pub trait DirectVramStreamer: Sized {
 }
 """
     assert _layers("colibri_io_uring/src/vram_streamer.rs", source) == {"portable": 3}
+
+
+# -- checked right before any fix: hard cases --------------------------------------------------
+
+
+def test_tensorflow_io_ci_script_turning_cuda_off_is_portable() -> None:
+    # tensorflow/io .kokorun/io_gpu.sh: the GPU job's wrapper sets TF_NEED_CUDA=0 and hands
+    # over to the script that holds the CUDA settings.
+    source = b"""\
+#!/usr/bin/env bash
+set -x
+export CC_OPT_FLAGS='-mavx'
+export TF_NEED_CUDA=0
+bash -x -e .github/workflows/build.gpu.sh
+"""
+    assert _layers(".kokorun/io_gpu.sh", source) == {"portable": 4}
+
+
+def test_physics_toolkit_gpu_facade_header_is_portable() -> None:
+    # Q-Minh/PhysicsBasedAnimationToolkit source/pbat/gpu/geometry/SweepAndPrune.h: the public
+    # face of a CUDA implementation, a pointer to an implementation class and plain types.
+    source = b"""\
+#include "pbat/gpu/Aliases.h"
+namespace pbat::gpu::impl::geometry { class SweepAndPrune; }
+namespace pbat::gpu::geometry {
+class SweepAndPrune {
+  public:
+    SweepAndPrune(std::size_t nPrimitives, std::size_t nOverlaps);
+    GpuIndexMatrixX SortAndSweep(Aabb& aabbs);
+  private:
+    impl::geometry::SweepAndPrune* mImpl;
+};
+}
+"""
+    assert _layers("source/pbat/gpu/geometry/SweepAndPrune.h", source) == {"portable": 11}
