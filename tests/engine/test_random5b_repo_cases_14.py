@@ -122,3 +122,73 @@ else:
     ti.init(arch=ti.cpu)
 """
     assert _layers("misc/raster.py", source) == {"portable": 5}
+
+
+# -- jiayaozhang/cuDNN__TensorRT: ONNX Runtime on CUDA, build scripts, kernel headers --------
+
+
+def test_cudnn_tensorrt_onnxruntime_session_on_cuda_alone_is_vendor_path() -> None:
+    # chapter5/.../bertmodel_onnx_infer.py: a BERT model run by ONNX Runtime with the CUDA
+    # execution provider alone (a commented-out line lists TensorRT's too). Before, the file
+    # was portable.
+    source = b"""\
+import onnxruntime as ort
+
+print("onnxruntime device:", ort.get_device())
+# sess = ort.InferenceSession(path, providers=['TensorrtExecutionProvider'])
+sess = ort.InferenceSession(
+    "bert/model.onnx", providers=['CUDAExecutionProvider'])
+outputs = sess.run(None, inputs)
+"""
+    assert _rules("chapter5/bert_onnx_infer.py", source) == {"onnxruntime.cuda-provider"}
+    assert _layers("chapter5/bert_onnx_infer.py", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_onnxruntime_available_providers_stays_portable() -> None:
+    # The portable way: take what the installed build offers, or name every vendor's provider.
+    source = b"""\
+import onnxruntime as ort
+
+sess = ort.InferenceSession("model.onnx", providers=ort.get_available_providers())
+preferred = ["CUDAExecutionProvider", "ROCMExecutionProvider", "OpenVINOExecutionProvider",
+             "CoreMLExecutionProvider", "CPUExecutionProvider"]
+"""
+    assert _layers("infer.py", source) == {"portable": 4}
+
+
+def test_onnxruntime_tensorrt_then_cuda_names_one_vendor() -> None:
+    # TensorRT's provider falls back on CUDA's: the usual list names NVIDIA alone.
+    source = b"""\
+import onnxruntime as ort
+
+providers = [
+    ("TensorrtExecutionProvider", {"trt_fp16_enable": True}),
+    "CUDAExecutionProvider",
+    "CPUExecutionProvider",
+]
+"""
+    assert _rules("infer.py", source) == {"onnxruntime.cuda-provider"}
+    assert _layers("infer.py", source)["vendor-path"] == 2
+
+
+def test_torch_device_list_with_an_onnxruntime_provider_is_dispatch() -> None:
+    # The provider names join torch's device kinds: a table naming the CUDA device and the
+    # CoreML provider picks among vendors, as ["cuda", "mps"] does.
+    source = b"""\
+import torch
+
+BACKENDS = ["cuda", "CoreMLExecutionProvider"]
+"""
+    assert _layers("backends.py", source) == {"portable": 2}
+
+
+def test_cudnn_tensorrt_kernel_declared_in_a_header() -> None:
+    # chapter1/db/useless/gpu.h (checked right): the CUDA runtime header and a __global__
+    # prototype, whose two lines lockin counts as kernel (no body to port).
+    source = b"""\
+#include <cuda_runtime.h>
+
+__global__
+void vec_add(float* a, float* b, float* c, int n);
+"""
+    assert _layers("gpu.h", source) == {"kernel": 2, "vendor-path": 1}
