@@ -182,6 +182,18 @@ BACKENDS = ["cuda", "CoreMLExecutionProvider"]
     assert _layers("backends.py", source) == {"portable": 2}
 
 
+def test_cudnn_tensorrt_windows_toolkit_path_in_build_script() -> None:
+    # chapter2/deal.sh: the CPU build commented out, then the .cu file compiled from the
+    # Windows CUDA toolkit's bin directory. Before, the script was portable.
+    source = b"""\
+#g++ -O3 main_cpu.cpp -o VectorSumCPU
+
+C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.7/bin matmul.cu -o GPU
+"""
+    assert _rules("chapter2/deal.sh", source) == {"build.nvcc"}
+    assert _layers("chapter2/deal.sh", source) == {"vendor-path": 1}
+
+
 def test_cudnn_tensorrt_kernel_declared_in_a_header() -> None:
     # chapter1/db/useless/gpu.h (checked right): the CUDA runtime header and a __global__
     # prototype, whose two lines lockin counts as kernel (no body to port).
@@ -192,3 +204,23 @@ __global__
 void vec_add(float* a, float* b, float* c, int n);
 """
     assert _layers("gpu.h", source) == {"kernel": 2, "vendor-path": 1}
+
+
+# -- Midori417/OpenGL: GLSL shaders, OpenGL host code (checked right) -------------------------
+
+
+def test_opengl_game_gl_types_in_a_header_are_portable() -> None:
+    # OpenGLGame/FGEngine/Include/FGEngine/Rendering/DrawParams.h: OpenGL's enums and types
+    # in a draw call's parameters; OpenGL host code is cross-vendor.
+    source = b"""\
+#include "glad/glad.h"
+
+struct DrawParams
+{
+    GLenum mode = GL_TRIANGLES;
+    GLsizei count = 0;
+    const void* indices = 0;
+    GLint baseVertex = 0;
+};
+"""
+    assert _layers("Rendering/DrawParams.h", source) == {"portable": 8}
