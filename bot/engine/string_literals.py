@@ -20,10 +20,16 @@ _VALUE_TOKENS = re.compile(r"[()\[\]{},]")
 _BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
-#: are not accelerators): a collection naming two of them is dispatch code.
+#: are not accelerators), and ONNX Runtime's accelerator execution providers (``CPU`` is
+#: none): a collection naming two of them is dispatch code.
 _DEVICE_KIND = re.compile(
-    r"^(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?$"
+    r"^(?:(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?"
+    r"|(cuda|tensorrt|nvtensorrtrtx|rocm|migraphx|openvino|coreml|dml|qnn|cann|webgpu)"
+    r"executionprovider)$"
 )
+#: Providers for the same vendor's GPUs are one kind: TensorRT's provider falls back on CUDA's
+#: (``["TensorrtExecutionProvider", "CUDAExecutionProvider"]`` names NVIDIA alone).
+_PROVIDER_KIND = {"tensorrt": "cuda", "nvtensorrtrtx": "cuda", "migraphx": "rocm"}
 
 
 class StringLiterals:
@@ -236,9 +242,13 @@ class StringLiterals:
 
 
 def _device_kind(body: str) -> str:
-    """The device kind a stripped, lower-cased literal body names (``cuda:0``), or ""."""
+    """The device kind a stripped, lower-cased literal body names (``cuda:0``,
+    ``cudaexecutionprovider``), or ""."""
     kind = _DEVICE_KIND.match(body)
-    return kind.group(1) if kind else ""
+    if kind is None:
+        return ""
+    device, provider = kind.groups()
+    return device or _PROVIDER_KIND.get(provider, provider)
 
 
 def string_body(token: str) -> str:
