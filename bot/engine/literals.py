@@ -97,24 +97,33 @@ def _memo(memo: Memo[_T], pattern: re.Pattern[str], compute: Callable[[re.Patter
     return known[1]
 
 
-#: What ``learnt`` returns: a pattern's need, anchors and slow alternatives.
-Learnt = tuple[Need, tuple[str, ...] | None, tuple[tuple[Need, ...], str] | None]
+#: What ``learnt`` returns: a pattern's need, anchors and slow alternatives, and the source
+#: of its variant opening with a newline (``_after_newline``).
+Learnt = tuple[Need, tuple[str, ...] | None, tuple[tuple[Need, ...], str] | None, str | None]
+Compile = Callable[[str, int], re.Pattern[str]]
 
 
 def learnt(pattern: re.Pattern[str]) -> Learnt:
     """What this module learns of ``pattern`` on its first search (parsing it: a quarter of a
     millisecond), as plain data: the rule registry keeps it in its cache for its patterns,
     so that no process (each worker of a census) parses them again."""
-    return need(pattern), anchors(pattern), _memo(_SLOW, pattern, _without_slow)
+    slow = _memo(_SLOW, pattern, _without_slow)
+    return need(pattern), anchors(pattern), slow, _newline_source(pattern)
 
 
-def learn(pattern: re.Pattern[str], known: Learnt) -> None:
+def learn(pattern: re.Pattern[str], known: Learnt, compile_: Compile = re.compile) -> None:
     """Take ``known``, what ``learnt(pattern)`` gave for the same source and flags in an
-    earlier process, as learnt in this one."""
-    needed, anchored, slow = known
+    earlier process, as learnt in this one; its variants compiled by ``compile_`` (the
+    registry's, from the programs its cache keeps: each worker of a census compiled those
+    it met, a millisecond each)."""
+    needed, anchored, slow, after_newline = known
     _NEEDS[id(pattern)] = (pattern, needed)
     _ANCHORS[id(pattern)] = (pattern, anchored)
     _SLOW[id(pattern)] = (pattern, slow)
+    if slow is not None:
+        _WITHOUT_SLOW[id(pattern)] = (pattern, compile_(slow[1], pattern.flags))
+    variant = None if after_newline is None else compile_(after_newline, pattern.flags)
+    _AFTER_NEWLINE[id(pattern)] = (pattern, variant)
 
 
 def need(pattern: re.Pattern[str]) -> Need:
@@ -211,6 +220,11 @@ def _after_newline(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
 
 
 def _newline_variant(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    source = _newline_source(pattern)
+    return None if source is None else re.compile(source, pattern.flags)
+
+
+def _newline_source(pattern: re.Pattern[str]) -> str | None:
     source, flags = pattern.pattern, pattern.flags
     at_line = (
         flags & (re.MULTILINE | re.VERBOSE) == re.MULTILINE
@@ -220,7 +234,7 @@ def _newline_variant(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     )
     # The group keeps the newline in front of every alternative; a ^ left in one holds
     # after the newline.
-    return re.compile(f"\\n(?:{source[1:]})", flags) if at_line else None
+    return f"\\n(?:{source[1:]})" if at_line else None
 
 
 def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:

@@ -352,7 +352,7 @@ def _learn_patterns(store: Precompiled, specs: list[RuleSpec]) -> None:
     for pattern in patterns:
         learnt = known.get((pattern.pattern, pattern.flags))
         if learnt is not None:
-            literals.learn(pattern, learnt)
+            literals.learn(pattern, learnt, store.regex)
 
 
 _ECOSYSTEM_TABLE, _RENAMED_TABLE = _tables(cache_dir())

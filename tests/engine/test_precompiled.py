@@ -119,10 +119,34 @@ def test_a_cached_analysis_is_what_a_second_load_learns(rules: Path, tmp_path: P
         "read from the cache",
         None,
         None,
+        None,
     )
     path.write_bytes(marshal.dumps(stored))
     reloaded = _patterns(_load(rules, cache))[0]
     assert literals.learnt(reloaded)[0] == "read from the cache"
+
+
+def test_a_patterns_variants_come_compiled_from_the_cache(rules: Path, tmp_path: Path) -> None:
+    """A pattern opening with ^ is searched through its variant opening with a newline, and
+    one with slow alternatives without them: both compiled at load from the cache's programs,
+    not by each worker that meets them. A variant changed inside the file comes back."""
+    cache = tmp_path / "cache"
+    _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    at_line = next(p for p in _patterns(_load(rules, cache)) if literals.learnt(p)[3])
+    slow = next(p for p in _patterns(_load(rules, cache)) if literals.learnt(p)[2])
+    assert literals.learnt(at_line)[3] == "\\n(?:" + at_line.pattern[1:] + ")"
+    for pattern, index in ((at_line, 3), (slow, 2)):
+        learnt = list(stored["derived"]["literals"][(pattern.pattern, pattern.flags)])
+        learnt[index] = "read from the cache" if index == 3 else (learnt[2][0], "from the cache")
+        stored["derived"]["literals"][(pattern.pattern, pattern.flags)] = tuple(learnt)
+    path.write_bytes(marshal.dumps(stored))
+    specs = _load(rules, cache)
+    at_line = next(p for p in _patterns(specs) if p.pattern == at_line.pattern)
+    slow = next(p for p in _patterns(specs) if p.pattern == slow.pattern)
+    assert literals._after_newline(at_line).pattern == "read from the cache"
+    assert literals._WITHOUT_SLOW[id(slow)][1].pattern == "from the cache"
 
 
 def test_the_code_that_derives_from_the_patterns_is_part_of_the_key(
