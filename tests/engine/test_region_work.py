@@ -462,3 +462,61 @@ def test_classifying_a_file_leaves_nothing_to_the_cycle_collector(path: str, cod
     gc.collect()
     classify(path, code.encode())
     assert gc.collect() == 0
+
+
+@pytest.mark.parametrize("text", ["f(a[i]); { g(); }\n", "é(ü[1]) {x;}\n(ß)"])
+def test_the_stops_of_a_lambda_walk_are_indexed_with_their_characters(text: str) -> None:
+    src = _source("k.cpp", text)
+    at, chars = src.c.stops()
+    assert at == [i for i, char in enumerate(text) if char in ";{}[]()"]
+    assert chars == "".join(text[i] for i in at)
+
+
+_STOP = re.compile(r"[;{}\[\]()]")
+
+
+def _walk_by_search(src: Source, start: int, stop: int, opener: str | None) -> int:
+    """The lambda header walk as it was written first, a regex search a stop: what the
+    indexed walk must answer."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    closer = "]" if opener == "[" else ")"
+    depth, at, steps = 0, start, regions._LAMBDA_STEPS
+    while steps and (found := _STOP.search(masked, at, stop)) is not None:
+        steps -= 1
+        pos, char = found.start(), found.group()
+        if char in ";}":
+            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if opener is None:
+            if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
+                return pos
+        elif char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if not depth:
+                return pos + 1
+        at = pos + 1
+    return -1
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("()[]{};,= a\n"), max_size=80),
+    st.integers(0, 80),
+    st.integers(0, 90),
+)
+def test_the_indexed_lambda_walk_answers_as_a_search_a_stop(
+    text: str, start: int, size: int
+) -> None:
+    src = _source("k.cpp", text)
+    start = min(start, len(text))
+    stop = min(len(text), start + size)
+    openers: list[str | None] = [None]
+    if start < len(text) and text[start] in "([":
+        openers.append(text[start])
+    for opener in openers:
+        expected = _walk_by_search(src, start, stop, opener)
+        assert regions._read_brackets(src, start, stop, opener) == expected
