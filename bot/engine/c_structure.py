@@ -15,9 +15,6 @@ from bot.engine.source_text import SourceText, offsets
 # blanks after them (the statement starts where they end).
 _C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$\s*", re.M)
 _NON_SPACE = re.compile(r"\S")
-# Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
-# step over, the brackets it counts.
-STOPS = ";{}[]()"
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
 _ENCLOSING_BRACES = 256  # braces read back for the block around a left-out brace
@@ -38,16 +35,7 @@ _CONTROL_WORDS = frozenset(
 class CStructure:
     """Braces and function bodies of a C-family file, each found once, on first use."""
 
-    __slots__ = (
-        "_braces",
-        "_functions",
-        "_pairs",
-        "_pp",
-        "_stops",
-        "_sweep_at",
-        "_sweep_stack",
-        "text",
-    )
+    __slots__ = ("_braces", "_functions", "_pairs", "_pp", "_sweep_at", "_sweep_stack", "text")
 
     def __init__(self, text: SourceText, pp: Preprocessor) -> None:
         self.text = text
@@ -57,7 +45,6 @@ class CStructure:
         self._sweep_at = 0  # ``nearest_function``'s place in the braces, and its open ones
         self._sweep_stack: list[int] = []
         self._functions: dict[int, int] = {}  # open brace -> its nearest function body's, or -1
-        self._stops: tuple[list[int], str] | None = None
 
     def brace_pairs(self) -> dict[int, int]:
         if self._pairs is None:
@@ -75,17 +62,6 @@ class CStructure:
                     pairs[stack.pop()] = at
             self._pairs = pairs
         return self._pairs
-
-    def stops(self) -> tuple[list[int], str]:
-        """The offsets of every bracket, brace and semicolon (``STOPS``), in order, and those
-        characters in the same order: a walk over a lambda's header reads its next stop with
-        a list index, where a regex search a stop cost a hostile file of headers that never
-        close (one on every line) most of its time."""
-        if self._stops is None:
-            masked = self.text.masked
-            found = offsets(masked, STOPS)
-            self._stops = found, "".join(map(masked.__getitem__, found))
-        return self._stops
 
     def c_statement_start(self, pos: int) -> int:
         """Offset where the C statement holding ``pos`` starts: after the previous ``;``,

@@ -70,6 +70,9 @@ from bot.engine.source_text import Keywords, SourceText, Span
 from bot.engine.string_literals import StringLiterals
 
 _C_STMT_END = re.compile(r"[;{}]")
+# Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
+# step over, the brackets it counts.
+_LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
 # How far after a match its lambda's capture list, and that lambda's body, are searched.
 _LAMBDA_WINDOW = 4000
 # What may stand between a lambda's capture list and a qualifier after it: ASCII words and
@@ -567,36 +570,31 @@ def _read_brackets(src: Source, start: int, stop: int, opener: str | None) -> in
     statement's end (a ``;`` or ``}``) or after ``_LAMBDA_STEPS`` stops. One loop for both,
     not a generator of brackets: hostile inputs at the speed floor run through it."""
     masked, pairs = src.masked, src.c.brace_pairs()
-    at, chars = src.c.stops()
     closer = "]" if opener == "[" else ")"
-    sought = "[" if opener is None else closer
-    depth, k, end = 0, bisect_left(at, start), bisect_left(at, stop)
+    # The walk ends well only at the bracket it seeks: where none stands before ``stop`` (a
+    # header that never closes, on every line of a hostile file), no stop is read one by one.
+    if masked.find("[" if opener is None else closer, start, stop) < 0:
+        return -1
+    depth, at = 0, start
     steps = _LAMBDA_STEPS
-    while steps and k < end:
-        # The stops left to read, up to ``stop``: without the bracket sought or a brace block
-        # to step over, none can end the walk well (a header that never closes, at C speed).
-        run = chars[k : min(k + steps, end)]
-        if sought not in run and "{" not in run:
+    while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:
+        steps -= 1
+        pos, char = found.start(), found.group()
+        if char in ";}":
             return -1
-        for i, char in enumerate(run):
-            if char in ";}":
-                return -1
-            if char == "{":
-                steps -= i + 1
-                k = bisect_left(at, pairs.get(at[k + i], stop) + 1, k + i)
-                break
-            if opener is None:
-                pos = at[k + i]
-                if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
-                    return pos
-            elif char == opener:
-                depth += 1
-            elif char == closer:
-                depth -= 1
-                if not depth:
-                    return at[k + i] + 1
-        else:
-            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if opener is None:
+            if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
+                return pos
+        elif char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if not depth:
+                return pos + 1
+        at = pos + 1
     return -1
 
 

@@ -24,6 +24,7 @@ from bot.engine import (
 from bot.engine.c_structure import CStructure
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
+from bot.engine.model import Layer
 from bot.engine.regions import KINDS, Source
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 
@@ -464,20 +465,23 @@ def test_classifying_a_file_leaves_nothing_to_the_cycle_collector(path: str, cod
     assert gc.collect() == 0
 
 
-@pytest.mark.parametrize("text", ["f(a[i]); { g(); }\n", "é(ü[1]) {x;}\n(ß)"])
-def test_the_stops_of_a_lambda_walk_are_indexed_with_their_characters(text: str) -> None:
-    src = _source("k.cpp", text)
-    at, chars = src.c.stops()
-    assert at == [i for i, char in enumerate(text) if char in ";{}[]()"]
-    assert chars == "".join(text[i] for i in at)
+def test_a_lambda_header_that_never_closes_reads_no_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # sycl-unclosed-launches: a parameter list opened on every line and never closed. Each
+    # match's walk would read its step budget of brackets, one regex search each.
+    counting = CountingPattern(regions._LAMBDA_STOPS)
+    monkeypatch.setattr(regions, "_LAMBDA_STOPS", counting)
+    units = 500
+    text = "#include <sycl/sycl.hpp>\n" + "h.parallel_for([=](sycl::id<1> i\n" * units
+    assert classify("k.cpp", text.encode()).layers[Layer.KERNEL] == 0
+    assert counting.searches <= 4 * units  # the capture lists' two stops, per rule
 
 
 _STOP = re.compile(r"[;{}\[\]()]")
 
 
 def _walk_by_search(src: Source, start: int, stop: int, opener: str | None) -> int:
-    """The lambda header walk as it was written first, a regex search a stop: what the
-    indexed walk must answer."""
+    """The lambda header walk without its look for the bracket it seeks: what the walk
+    must answer."""
     masked, pairs = src.masked, src.c.brace_pairs()
     closer = "]" if opener == "[" else ")"
     depth, at, steps = 0, start, regions._LAMBDA_STEPS
@@ -508,7 +512,7 @@ def _walk_by_search(src: Source, start: int, stop: int, opener: str | None) -> i
     st.integers(0, 80),
     st.integers(0, 90),
 )
-def test_the_indexed_lambda_walk_answers_as_a_search_a_stop(
+def test_the_lambda_walk_answers_as_without_its_look_ahead(
     text: str, start: int, size: int
 ) -> None:
     src = _source("k.cpp", text)
