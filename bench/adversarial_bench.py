@@ -258,6 +258,13 @@ def sycl_unclosed_launches(size: int) -> tuple[str, str]:
     return "k.cpp", "#include <sycl/sycl.hpp>\n" + _repeat(line, size)
 
 
+def sycl_launches_with_calls(size: int) -> tuple[str, str]:
+    # sycl-unclosed-launches with a call closed on every line: the walk over each match's
+    # parameter list finds a ')' ahead, so it reads its whole budget of brackets.
+    line = "h.parallel_for([=](sycl::id<1> i, f(x)\n"
+    return "k.cpp", "#include <sycl/sycl.hpp>\n" + _repeat(line, size)
+
+
 def sycl_unclosed_bodies(size: int) -> tuple[str, str]:
     # A kernel on every line whose body never closes: each runs to the file's end, and the
     # calls its callees closure reads must be read once, not once per kernel.
@@ -342,6 +349,7 @@ INPUTS: dict[str, Maker] = {
     "unclosed-import-lists": unclosed_import_lists,
     "sycl-unclosed-captures": sycl_unclosed_captures,
     "sycl-unclosed-launches": sycl_unclosed_launches,
+    "sycl-launches-with-calls": sycl_launches_with_calls,
     "sycl-unclosed-bodies": sycl_unclosed_bodies,
     "sycl-callee-uses": sycl_callee_uses,
     "notebook-many-cells": notebook_many_cells,

@@ -7,7 +7,8 @@ usual speed. ``\bx`` (``x`` a word character) matches exactly where ``x(?<!\wx)`
 character before ``x`` is not a word character. Written that way every alternative starts
 with a literal, and ``re`` skips to the characters that can begin a match. Only that shape is
 rewritten (also inside a leading ``\b(?:...)`` group, whose alternatives each get the
-``\b``); any other pattern is returned as it is.
+``\b``, and an optional one, ``\b(?:cl::)?sycl::``: with it, then without it, the order
+``re`` tries them); any other pattern is returned as it is.
 
 Negative lookbehinds in front of such a branch (``(?<!\.)(?<!->)\b(?:threadIdx|...)``: not a
 struct field) move behind its first character: ``(?<!L)`` before ``x`` holds exactly where
@@ -117,14 +118,19 @@ def _branch(branch: str) -> list[str]:
         if end is None:
             return [branch]
         inner, after = rest[3:end], rest[end + 1 :]
-        if after[:1] in _QUANTIFIERS:
+        # An optional group is tried first, then left out: the two alternatives, in that
+        # order (``\b(?:cl::)?sycl::``: ``cl::sycl::``, then ``sycl::``).
+        optional = after[:1] == "?" and after[1:2] not in ("?", "+")
+        if after[:1] in _QUANTIFIERS and not optional:
             return [branch]
         inner_branches = alternatives(inner)
         if inner_branches is None:
             return [branch]
         out = []
         for alt in inner_branches:
-            out.extend(_branch("\\b" + alt + after))
+            out.extend(_branch("\\b" + alt + after[optional:]))
+        if optional:
+            out.extend(_branch("\\b" + after[1:]))
         return out
     first = rest[:1]
     if first and _WORD.fullmatch(first) and rest[1:2] not in (*_QUANTIFIERS, "|"):
@@ -141,4 +147,13 @@ def literal_first(source: str) -> str:
     out = []
     for part in parts:
         out.extend(_branch(part))
-    return "|".join(out)
+    rewritten = "|".join(out)
+    if rewritten == source:
+        return source
+    # A group written twice (an optional group's alternatives, a lookbehind moved behind
+    # several alternatives) would renumber the groups a kind reads: left as written then.
+    try:
+        same_groups = re.compile(rewritten).groups == re.compile(source).groups
+    except re.error:
+        same_groups = False
+    return rewritten if same_groups else source

@@ -571,6 +571,10 @@ def _read_brackets(src: Source, start: int, stop: int, opener: str | None) -> in
     not a generator of brackets: hostile inputs at the speed floor run through it."""
     masked, pairs = src.masked, src.c.brace_pairs()
     closer = "]" if opener == "[" else ")"
+    # The walk ends well only at the bracket it seeks: where none stands before ``stop`` (a
+    # header that never closes, on every line of a hostile file), no stop is read one by one.
+    if masked.find("[" if opener is None else closer, start, stop) < 0:
+        return -1
     depth, at = 0, start
     steps = _LAMBDA_STEPS
     while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:

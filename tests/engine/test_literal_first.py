@@ -58,6 +58,14 @@ def test_most_patterns_are_rewritten_and_every_example_matches_the_same() -> Non
         (r"(?<![\w-])-lcu\b", r"-(?<!(?:[\w-])\-)lcu\b"),
         (r"(?<![\w.])_*torch", r"(?<![\w.])_*torch"),  # quantified: left as written
         (r"(?<!a)\w+", r"(?<!a)\w+"),  # no literal behind the lookbehind
+        # An optional group first: with it, then without it.
+        (
+            r"(?<!\w::)\b(?:cl::)?sycl::",
+            r"c(?<!(?:\w::)c)(?<!\wc)l::sycl::|s(?<!(?:\w::)s)(?<!\ws)ycl::",
+        ),
+        (r"\b(?:a|b)?cd", r"a(?<!\wa)cd|b(?<!\wb)cd|c(?<!\wc)d"),
+        (r"\b(?:a)??cd", r"\b(?:a)??cd"),  # lazy: left as written
+        (r"\b(?:a)?(c)d", r"\b(?:a)?(c)d"),  # a group written twice: left as written
     ],
 )
 def test_the_rewrite(written: str, rewritten: str) -> None:
@@ -66,7 +74,11 @@ def test_the_rewrite(written: str, rewritten: str) -> None:
 
 ALPHABET = "cudanvhipCUDA_:-./ \n\t#<>()0189xX"
 # Pieces of the keywords rewritten patterns start with, and what may stand before them.
-TOKENS = ["threadIdx", "blockDim", "gridDim", ".", "->", "-", "lcu", "get_global_id", "(", "x"]
+TOKENS = [
+    *["threadIdx", "blockDim", "gridDim", ".", "->", "-", "lcu", "get_global_id", "(", "x"],
+    # An optional group first (``\b(?:cl::)?sycl::``, ``\b(?:work_group_)?barrier\(``).
+    *["sycl::", "cl::", "::", "work_group_", "barrier(", "numba.", "un", "register_", "drm_"],
+]
 
 
 @settings(max_examples=300, deadline=None)

@@ -24,6 +24,7 @@ from bot.engine import (
 from bot.engine.c_structure import CStructure
 from bot.engine.languages import by_path
 from bot.engine.lexer import lex
+from bot.engine.model import Layer
 from bot.engine.regions import KINDS, Source
 from bot.engine.registry import RULES_BY_LANGUAGE, SPECS
 
@@ -462,3 +463,64 @@ def test_classifying_a_file_leaves_nothing_to_the_cycle_collector(path: str, cod
     gc.collect()
     classify(path, code.encode())
     assert gc.collect() == 0
+
+
+def test_a_lambda_header_that_never_closes_reads_no_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # sycl-unclosed-launches: a parameter list opened on every line and never closed. Each
+    # match's walk would read its step budget of brackets, one regex search each.
+    counting = CountingPattern(regions._LAMBDA_STOPS)
+    monkeypatch.setattr(regions, "_LAMBDA_STOPS", counting)
+    units = 500
+    text = "#include <sycl/sycl.hpp>\n" + "h.parallel_for([=](sycl::id<1> i\n" * units
+    assert classify("k.cpp", text.encode()).layers[Layer.KERNEL] == 0
+    assert counting.searches <= 4 * units  # the capture lists' two stops, per rule
+
+
+_STOP = re.compile(r"[;{}\[\]()]")
+
+
+def _walk_by_search(src: Source, start: int, stop: int, opener: str | None) -> int:
+    """The lambda header walk without its look for the bracket it seeks: what the walk
+    must answer."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    closer = "]" if opener == "[" else ")"
+    depth, at, steps = 0, start, regions._LAMBDA_STEPS
+    while steps and (found := _STOP.search(masked, at, stop)) is not None:
+        steps -= 1
+        pos, char = found.start(), found.group()
+        if char in ";}":
+            return -1
+        if char == "{":
+            at = pairs.get(pos, stop) + 1
+            continue
+        if opener is None:
+            if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
+                return pos
+        elif char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if not depth:
+                return pos + 1
+        at = pos + 1
+    return -1
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("()[]{};,= a\n"), max_size=80),
+    st.integers(0, 80),
+    st.integers(0, 90),
+)
+def test_the_lambda_walk_answers_as_without_its_look_ahead(
+    text: str, start: int, size: int
+) -> None:
+    src = _source("k.cpp", text)
+    start = min(start, len(text))
+    stop = min(len(text), start + size)
+    openers: list[str | None] = [None]
+    if start < len(text) and text[start] in "([":
+        openers.append(text[start])
+    for opener in openers:
+        expected = _walk_by_search(src, start, stop, opener)
+        assert regions._read_brackets(src, start, stop, opener) == expected
