@@ -9,7 +9,9 @@ from collections.abc import Set
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
+from bot.engine import literal_first as literal_first_module
 from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
 from bot.engine.lexer import FAMILIES, Family, lex
@@ -66,8 +68,11 @@ def _load() -> tuple[
 ]:  # fmt: skip
     folder = resources.files("bot.engine").joinpath("data")
     files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
-    # Parsed and compiled once per content, like the rule registry (precompiled.py).
-    store = Precompiled(cache_dir(), files, name="languages")
+    # Parsed, rewritten and compiled once per content, like the rule registry
+    # (precompiled.py): the rewriting code's source is part of the key.
+    rewriter = literal_first_module.__file__
+    deriving = [(literal_first_module.__name__, Path(rewriter).read_bytes())] if rewriter else []
+    store = Precompiled(cache_dir(), [*files, *deriving], name="languages")
     raw, imported = store.documents(lambda: [load_yaml(data.decode("utf-8")) for _, data in files])
     if overlap := raw["languages"].keys() & imported["languages"].keys():
         raise ValueError(f"languages named twice: {sorted(overlap)}")
@@ -91,8 +96,17 @@ def _load() -> tuple[
         globs += [(glob, lang) for glob in spec.get("globs", ())]
         by_interpreter.update(dict.fromkeys(spec.get("interpreters", ()), lang))
     regex = store.regex
+    # The heuristics' patterns rewritten as the rules' are, so re can skip ahead to them;
+    # kept with the cache, as rewriting checks each result by compiling it twice.
+    rewritten: dict[str, str] = dict(store.derived("rewritten") or {})
+
+    def rewrite(source: str) -> str:
+        found = rewritten.get(source)
+        if found is None:
+            found = rewritten[source] = literal_first(source)
+        return found
+
     glob_re = regex("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs), 0) if globs else None
-    # Patterns opening with \b rewritten as the rules' are, so re can skip ahead to them.
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),
@@ -100,12 +114,13 @@ def _load() -> tuple[
             regex(h["path"], 0) if h.get("path") else None,
             # `keyword`: one literal, or a list of which any will do ("" holds everywhere).
             tuple(k if isinstance(k := h.get("keyword", ""), list) else [k]),
-            regex(literal_first(h["pattern"]), re.M) if h.get("pattern") else None,
-            regex(literal_first(h["unless"]), re.M) if h.get("unless") else None,
+            regex(rewrite(h["pattern"]), re.M) if h.get("pattern") else None,
+            regex(rewrite(h["unless"]), re.M) if h.get("unless") else None,
         )
         for h in raw.get("heuristics", ())
     ]
     groups = {name: frozenset(members) for name, members in raw.get("groups", {}).items()}
+    store.keep("rewritten", rewritten)
     store.save()
     return by_name, by_file, by_ext, glob_re, globs, heuristics, groups, by_interpreter
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import ECOSYSTEMS, languages, literals, registry
+from bot.engine import literal_first as literal_first_module
 from bot.engine.precompiled import KEEP, Precompiled, cache_dir
 from bot.engine.registry import SPECS, RuleFileError, RuleSpec, load_specs
 
@@ -304,6 +305,7 @@ _PROBE = """
 import hashlib, sys
 from pathlib import Path
 from bot.engine import ECOSYSTEMS, languages, literals, registry
+from bot.engine import literal_first as literal_first_module
 from bot.engine.registry import load_specs
 specs = load_specs(Path(sys.argv[1]), dict(ECOSYSTEMS), Path(sys.argv[2]))
 print(len(specs), hashlib.sha256(repr(specs).encode()).hexdigest())
@@ -361,3 +363,29 @@ def test_the_language_table_loads_the_same_through_its_cache(
     assert languages._load() == parsed  # writes the cache
     assert [p.name.split("-")[0] for p in tmp_path.iterdir()] == ["languages"]
     assert languages._load() == parsed  # reads it
+
+
+def test_the_language_heuristics_come_rewritten_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Rewriting a heuristic's pattern (literal_first) compiles it twice to check it: done
+    once per content, kept in the cache, and read back (a rewrite changed in the file comes
+    back); another version of the rewriting code is another key."""
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", str(tmp_path))
+    languages._load()
+    (path,) = tmp_path.glob("languages-*.marshal")
+    stored = marshal.loads(path.read_bytes())
+    rewritten = stored["derived"]["rewritten"]
+    source = next(s for s, r in rewritten.items() if r != s)
+    rewritten[source] = "read from the cache"
+    path.write_bytes(marshal.dumps(stored))
+    patterns = [h.pattern.pattern for h in languages._load()[5] if h.pattern is not None]
+    assert "read from the cache" in patterns
+    edited = literal_first_module.__file__
+    assert edited is not None
+    monkeypatch.setattr(
+        languages.literal_first_module, "__file__", str(tmp_path / "literal_first.py")
+    )
+    Path(tmp_path / "literal_first.py").write_text(Path(edited).read_text() + "# edited\n")
+    languages._load()
+    assert len(list(tmp_path.glob("languages-*.marshal"))) == 2
