@@ -79,6 +79,41 @@ bool RootSignatureLayout::Create(ID3D12Device* device)
     assert _layers("Source/Engine/RootSignature/Layout.cpp", source).get("vendor-path", 0) >= 3
 
 
+def test_dxc_inline_spirv_header_is_hlsl_kernel_code() -> None:
+    # External/DXC_2026_02/include/hlsl/vk/khr/cooperative_matrix.h: DXC's HLSL library for
+    # Vulkan's cooperative matrices, under a .h name. Before, it was a C header with 8
+    # vulkan.host-api lines; every code line of it is HLSL a shader includes.
+    source = b"""\
+#ifndef HLSL_VK_COOPMAT_H
+#define HLSL_VK_COOPMAT_H
+#include "vk/spirv.h"
+
+namespace vk {
+template <typename T, Scope scope, uint rows, uint cols>
+class CoopMat {
+  [[vk::ext_extension("SPV_KHR_cooperative_matrix")]]
+  [[vk::ext_capability(6022)]]
+  void Store(RWStructuredBuffer<T> data, uint index, uint stride);
+};
+} // namespace vk
+#endif
+"""
+    assert _rules("include/hlsl/vk/khr/cooperative_matrix.h", source) == {"hlsl.shader-file"}
+    assert _layers("include/hlsl/vk/khr/cooperative_matrix.h", source) == {"kernel": 12}
+
+
+def test_c_header_with_standard_attributes_stays_c() -> None:
+    # The HLSL test reads vk::ext_ attributes only: a host header with C++ attributes and a
+    # comment quoting the HLSL spelling stays a C header.
+    source = b"""\
+#pragma once
+// shaders bind with [[vk::ext_instruction(...)]]; the host never does
+[[nodiscard]] int spirv_opcode(const char* name);
+"""
+    assert _rules("src/spirv_names.h", source) == set()
+    assert _layers("src/spirv_names.h", source) == {"portable": 2}
+
+
 # -- tensorworksio/TensorRT-Vision: TensorRT detectors, classifiers and trackers --------------
 
 
