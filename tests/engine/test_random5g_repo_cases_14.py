@@ -114,6 +114,34 @@ def test_c_header_with_standard_attributes_stays_c() -> None:
     assert _layers("src/spirv_names.h", source) == {"portable": 2}
 
 
+def test_nuget_packages_config_pulling_the_d3d12_sdk_is_vendor_build() -> None:
+    # External/DirectXTex/packages.config: the NuGet list restoring the Direct3D 12 Agility SDK
+    # the project builds against. Before, packages.config had no language and was not counted.
+    source = b"""\
+<?xml version="1.0" encoding="utf-8"?>
+<packages>
+  <package id="Microsoft.Direct3D.D3D12" version="1.619.3" targetFramework="native" />
+  <package id="directxtk12_desktop_2019" version="2024.10.29.1" targetFramework="native" />
+</packages>
+"""
+    assert _rules("External/DirectXTex/packages.config", source) == {"build.msbuild-d3d12"}
+    assert _layers("External/DirectXTex/packages.config", source) == {
+        "vendor-path": 1,
+        "portable": 4,
+    }
+
+
+def test_nuget_packages_config_without_gpu_packages_is_portable() -> None:
+    source = b"""\
+<?xml version="1.0" encoding="utf-8"?>
+<packages>
+  <package id="Microsoft.Windows.CppWinRT" version="2.0.240405.15" targetFramework="native" />
+</packages>
+"""
+    assert _rules("app/packages.config", source) == set()
+    assert _layers("app/packages.config", source) == {"portable": 4}
+
+
 # -- tensorworksio/TensorRT-Vision: TensorRT detectors, classifiers and trackers --------------
 
 
