@@ -14,6 +14,82 @@ from __future__ import annotations
 
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- RayAKaan/AttentionDB: a vector database in Rust, a cudarc back end, a Kubernetes operator --
+
+
+def test_attentiondb_operator_requesting_nvidia_gpus_is_vendor_path() -> None:
+    # distributed/src/operator.rs builds the StatefulSet as serde_json data and, when GPU
+    # reranking is on, asks for nvidia.com/gpu. Before, the file was portable and the commit
+    # adding the operator passed the gate.
+    source = b"""\
+pub fn stateful_set_spec(gpu: bool) -> serde_json::Value {
+    let mut resources = serde_json::json!({
+        "requests": { "cpu": "2", "memory": "4Gi" },
+        "limits": { "cpu": "8", "memory": "16Gi" }
+    });
+    if gpu {
+        resources["requests"]["nvidia.com/gpu"] = serde_json::json!("1");
+        resources["limits"]["nvidia.com/gpu"] = serde_json::json!("1");
+    }
+    serde_json::json!({ "kind": "StatefulSet", "resources": resources })
+}
+"""
+    assert _rules("distributed/src/operator.rs", source) == {"k8s.nvidia-gpu-resource-string"}
+    assert _layers("distributed/src/operator.rs", source) == {"vendor-path": 2, "portable": 9}
+
+
+def test_attentiondb_operator_taking_the_resource_name_from_config_is_portable() -> None:
+    # The negative: the accelerator resource comes from the spec, and a node label of NVIDIA's
+    # device plugin (nvidia.com/gpu.product) is read, not requested.
+    source = b"""\
+pub fn gpu_resources(spec: &Spec, resources: &mut serde_json::Value) {
+    let name = spec.accelerator_resource.as_str();
+    resources["limits"][name] = serde_json::json!(spec.gpus.to_string());
+    let label = "nvidia.com/gpu.product";
+    log::info!("scheduling on {}", label);
+}
+"""
+    assert _layers("distributed/src/operator.rs", source) == {"portable": 6}
+
+
+def test_attentiondb_nvrtc_kernel_strings_are_kernel_code() -> None:
+    # hnsw/src/gpu/cuda.rs: CUDA C kernels in raw strings compiled with cudarc's NVRTC; checked
+    # right before any fix (72 kernel lines against our 63 for the whole file).
+    source = b"""\
+use cudarc::driver::{CudaDevice, LaunchConfig};
+use cudarc::nvrtc::Ptx;
+
+pub fn build() -> Result<Ptx, String> {
+    let src = r#"
+        extern "C" __global__ void scale(float* out, const float* x, float a, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i >= n) return;
+            out[i] = a * x[i];
+        }
+    "#;
+    cudarc::nvrtc::compile_ptx(src).map_err(|e| e.to_string())
+}
+"""
+    # Five lines of kernel; the lines opening and closing the raw string count too, in range.
+    layers = _layers("hnsw/src/gpu/cuda.rs", source)
+    assert layers["kernel"] == 7
+    assert "vendor-path" in layers
+
+
+def test_attentiondb_bench_asking_nvidia_smi_for_power_is_vendor_path() -> None:
+    # attentiondb-bench/src/metrics/energy.rs: the GPU's power draw read from nvidia-smi.
+    source = b"""\
+pub fn gpu_watts() -> Option<f64> {
+    let out = std::process::Command::new("nvidia-smi")
+        .args(["--query-gpu=power.draw", "--format=csv,noheader,nounits"])
+        .output()
+        .ok()?;
+    String::from_utf8(out.stdout).ok()?.trim().parse().ok()
+}
+"""
+    assert _rules("attentiondb-bench/src/metrics/energy.rs", source) == {"cuda.tool-call"}
+
+
 # -- dbklim/docker_image_with_cuda10_cudnn7: CUDA 10 and cuDNN 7 images, host set-up scripts ----
 
 
