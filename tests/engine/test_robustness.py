@@ -187,6 +187,11 @@ ADVERSARIAL = [
     ),
     ("s.cpp", b"q.submit([&](handler& h) {" * 30_000),
     ("a.py", b"@jit\ndef f():\n" + b"    x = load(p, " * 50_000 + b"mask=m)\n    program_id(0)\n"),
+    # An angle-bracket include naming folders without end; Vulkan's loader and allocator
+    # headers and calls (lane h41-random-i).
+    ("x.cpp", b"#include <" + b"a/" * 100_000),
+    ("x.cpp", b'#include "' + b"a.b-c/" * 30_000 + b"volk.hp"),
+    ("x.cpp", b"vmaMapMemory(VmaAllocation glfwCreateWindowSurface(SDL_Vulkan_" * 4_000),
     ("k.cu", b"x" * 5_000_000),  # a 5 MB one-line file
     ("min.py", (b"a=torch.cuda.x;" * 330_000)),  # a 5 MB one-line file with hits
 ]
