@@ -275,6 +275,22 @@ def sycl_callee_uses(size: int) -> tuple[str, str]:
     return "k.cpp", head + _repeat("f(\n", size)
 
 
+def js_regex_after_tokens(size: int) -> tuple[str, str]:
+    # A '/' after every kind of token that lets a regular expression literal open, some of
+    # them closing, some not, with quotes and backticks inside.
+    unit = (
+        "a=/x`/;b(/[/]'/,c)/d/e:/f\"/g[/h/]!/i/&/j/|/k/?/l/{/m/}/n/;"
+        "return/o/ typeof/p/ s => /q/ x = (/[`/ y / z\n  /r'/.test(t)\n"
+    )
+    return "k.js", _repeat(unit, size)
+
+
+def js_regex_one_line(size: int) -> tuple[str, str]:
+    # One line of character classes holding a '/' after a '(' each, so that every '/' may open
+    # a literal that runs over the rest of the line: each is read once.
+    return "k.js", "x=/" + _repeat("[(/][(/]", size) + "\n"
+
+
 def notebook_many_cells(size: int) -> tuple[str, str]:
     # A notebook of small code cells, each a Triton kernel, written as nbformat writes them:
     # the walk and the line map run per source string in Python, and every cell's lines join
@@ -344,6 +360,8 @@ INPUTS: dict[str, Maker] = {
     "sycl-unclosed-launches": sycl_unclosed_launches,
     "sycl-unclosed-bodies": sycl_unclosed_bodies,
     "sycl-callee-uses": sycl_callee_uses,
+    "js-regex-after-tokens": js_regex_after_tokens,
+    "js-regex-one-line": js_regex_one_line,
     "notebook-many-cells": notebook_many_cells,
     "notebook-one-line": notebook_one_line,
 }

@@ -105,16 +105,62 @@ _SWIFT = re.compile(
     rf'|\#(?P<raw_string>\#*"""{_SWIFT_RAW_TRIPLE_REST}|\#*"[^"\n]*"\#+)' + _NEVER
 )
 
-# JavaScript, TypeScript and Go: C comments, quotes of either kind, and backtick template
-# literals (raw strings in Go) that may span lines: WGSL or GLSL source is kept in them.
+
+# Where a '/' in JavaScript opens a regular expression literal, not a division: after a
+# punctuator or a keyword that leaves an expression to come, or first on its line (up to 32
+# blanks in). Each is a lookbehind that takes in the '/' (re's lookbehinds are of one width,
+# so each width of the blanks between is one of them). `}` is taken only right before the
+# '/' and not before '/>', which closes a JSX element after an attribute's braces ({x}/>);
+# `=>` is an arrow's body (s => /x/.test(s)), where a lone `>` would be JSX text. After a
+# name, a number, `)` or `]` the '/' divides. A division is the common case, so each test
+# that fails on it fails on the character before the '/': the keywords are tried after one
+# of their last letters, each width of indentation only after the narrower one's blanks.
+def _indented(width: int, deepest: int) -> str:
+    """The lookbehinds of a '/' with only ``width`` to ``deepest`` blanks before it on its
+    line, each wider one tried only when the blanks go on."""
+    here = rf"(?<=^[ \t]{{{width}}}/)"
+    if width == deepest:
+        return here
+    return rf"{here}|(?<=[ \t]{{{width + 1}}}/)(?:{_indented(width + 1, deepest)})"
+
+
+_JS_KEYWORDS = ("return|typeof|delete", "throw|yield|await", "case")  # by length
+_JS_REGEX_AFTER = "|".join(
+    [
+        r"(?<=[(,=:\[!&|?{;]/)",
+        r"(?<=[(,=:\[!&|?{;][ \t]/)",
+        r"(?<=\}/)(?!>)",
+        r"(?<==>/)",
+        r"(?<==>[ \t]/)",
+        *(
+            rf"(?<=[defntw]{blank}/)(?:"
+            + "|".join(rf"(?<=(?<![\w$.])(?:{words}){blank}/)" for words in _JS_KEYWORDS)
+            + ")"
+            for blank in ("", r"[ \t]")
+        ),
+        _indented(0, 32),
+    ]
+)
+# The literal's body: escapes, and character classes, which may hold a '/' (/[/]/). It ends
+# with its line: unclosed, it is no literal, and the line from the '/' is read as code with no
+# token in it (a misread division then hides nothing beyond its line, and no later '/' of the
+# line is tried again: every character is read at most twice).
+_JS_REGEX_BODY = r"[^/\\\[\n]*+(?:(?:\\[^\n]|\[(?:[^\]\\\n]|\\[^\n])*+\]?)[^/\\\[\n]*+)*+"
+
+# JavaScript and TypeScript: C comments, quotes of either kind, backtick template literals
+# that may span lines (WGSL or GLSL source is kept in them) and regular expression literals,
+# read as string literals: a quote or a backtick in one (/"/g, /`/) opens nothing.
 _JS = re.compile(
     rf"/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
+    rf"|/(?:{_JS_REGEX_AFTER})(?:(?P<regex>{_JS_REGEX_BODY}/)|(?P<keep>{_JS_REGEX_BODY}))"
     rf'|"(?P<dq_string>{_DQ_REST})'
     rf"|'(?P<sq_string>{_SQ_REST})"
-    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
+    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)",
+    re.M,
 )
 
-# Go: as JavaScript, but cgo's preamble is code. The comment right above `import "C"` is C
+# Go: JavaScript's comments, quotes and backtick raw strings (no regular expression
+# literals), but cgo's preamble is code. The comment right above `import "C"` is C
 # that cgo compiles (includes, helpers) with its #cgo directives (compiler and linker flags),
 # and a `// #cgo` line is a directive wherever it stands: both are kept, as C includes are.
 _GO = re.compile(
@@ -162,7 +208,7 @@ _JULIA = re.compile(
 _KEEP, _COMMENT, _STRING, _TRIPLE = "keep", "comment", "string", "triple"
 _KIND = {
     "keep": _KEEP,
-    **dict.fromkeys(("string", "dq_string", "sq_string", "raw_string"), _STRING),
+    **dict.fromkeys(("string", "dq_string", "sq_string", "raw_string", "regex"), _STRING),
     **dict.fromkeys(("triple_dq", "triple_sq"), _TRIPLE),  # a string, or a docstring
 }
 _FILLS = {_COMMENT: " ", _STRING: FILL}
