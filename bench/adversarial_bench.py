@@ -282,6 +282,39 @@ def sycl_callee_uses(size: int) -> tuple[str, str]:
     return "k.cpp", head + _repeat("f(\n", size)
 
 
+def jinja_unclosed_tags(size: int) -> tuple[str, str]:
+    # A Jinja template of CUDA (by its kernel) whose tags never close: the first runs to the
+    # end of the file, once.
+    head = "__global__ void k(float *u) { u[0] = 0; }\n"
+    return "k.cu.j2", head + _repeat("{{ x\n{% if y\n{# z\n", size)
+
+
+def jinja_branch_kernels(size: int) -> tuple[str, str]:
+    # A kernel on every few lines whose `{% if %}` and `{% else %}` branches each open a brace:
+    # every branch read as a #if branch, none closing the kernel on its own.
+    unit = (
+        "{%- if a %}\n__global__ void k{{ i }}({{ t }} *u) {\n"
+        "{%- else %}\n{ {{ x }}\n{%- endif %}\n"
+    )
+    return "k.cu.j2", _repeat(unit, size)
+
+
+def js_regex_after_tokens(size: int) -> tuple[str, str]:
+    # A '/' after every kind of token that lets a regular expression literal open, some of
+    # them closing, some not, with quotes and backticks inside.
+    unit = (
+        "a=/x`/;b(/[/]'/,c)/d/e:/f\"/g[/h/]!/i/&/j/|/k/?/l/{/m/}/n/;"
+        "return/o/ typeof/p/ s => /q/ x = (/[`/ y / z\n  /r'/.test(t)\n"
+    )
+    return "k.js", _repeat(unit, size)
+
+
+def js_regex_one_line(size: int) -> tuple[str, str]:
+    # One line of character classes holding a '/' after a '(' each, so that every '/' may open
+    # a literal that runs over the rest of the line: each is read once.
+    return "k.js", "x=/" + _repeat("[(/][(/]", size) + "\n"
+
+
 def notebook_many_cells(size: int) -> tuple[str, str]:
     # A notebook of small code cells, each a Triton kernel, written as nbformat writes them:
     # the walk and the line map run per source string in Python, and every cell's lines join
@@ -352,6 +385,10 @@ INPUTS: dict[str, Maker] = {
     "sycl-launches-with-calls": sycl_launches_with_calls,
     "sycl-unclosed-bodies": sycl_unclosed_bodies,
     "sycl-callee-uses": sycl_callee_uses,
+    "jinja-unclosed-tags": jinja_unclosed_tags,
+    "jinja-branch-kernels": jinja_branch_kernels,
+    "js-regex-after-tokens": js_regex_after_tokens,
+    "js-regex-one-line": js_regex_one_line,
     "notebook-many-cells": notebook_many_cells,
     "notebook-one-line": notebook_one_line,
 }

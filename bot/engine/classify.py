@@ -27,7 +27,7 @@ from bot.engine.languages import (
     content_extension,
     refine,
 )
-from bot.engine.lexer import Lexed, lex
+from bot.engine.lexer import Lexed, lex, templated
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
@@ -220,7 +220,12 @@ def _line_count(data: bytes) -> int:
     return data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
 
 
-def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
+def _generated(
+    lang: Language, text: str, masked: str, code_lines: int, template: bool = False
+) -> bool:
+    """Whether the file is generated: marked so, preprocessor output, or (not a ``template``)
+    an instantiation stub. A template of stubs (flashinfer's csrc/*_kernel_inst.jinja) is
+    the generator's own source, written by hand, not what it generates."""
     # Preprocessor output (gcc -E, nvcc's kept .cudafe1.cpp files that gtcasl/gpuocelot checks
     # in beside each .cu): line markers first, then every header it included, expanded.
     if text.startswith(_PREPROCESSED) and _PREPROCESSED_BUILTIN in text[:_GENERATED_HEAD]:
@@ -238,7 +243,8 @@ def _generated(lang: Language, text: str, masked: str, code_lines: int) -> bool:
         if any(text[m.start()] != "@" or masked[m.start()] != "@" for m in marks):
             return True
     return (
-        lang.name in _INSTANTIATING_LANGUAGES
+        not template
+        and lang.name in _INSTANTIATING_LANGUAGES
         and code_lines <= _INSTANTIATION_MAX_LINES
         and literals.search(_INSTANTIATION, masked)
         and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
@@ -618,12 +624,14 @@ def _classify(path: str, data: bytes) -> FileReport:
         text = _decode(data)
     if text is None:
         return _report(path, None, 0, "binary")
+    # A template that generates code is that code (flashinfer's CUDA kernels in .jinja), read
+    # with its tags masked.
+    tags = named.template
     if named.text:
-        # A template that generates code is that code (flashinfer's CUDA kernels in .jinja).
         named = refine(named, ext, path, text)
     if named.text:
         return _text_report(path, named, text, data)
-    lexed = lex(text, named.family)
+    lexed = lex(text, templated(named.family, tags))
     keywords = RULES_BY_LANGUAGE[named.name].keywords
     in_code = keywords.occurrences(lexed.masked)
     # The family's automaton (when its rules have one) looks for the heuristics' keywords:
@@ -632,7 +640,7 @@ def _classify(path: str, data: bytes) -> FileReport:
     if lang.text:  # data under a code extension: an airfoil's lift coefficients kept as .cl
         return _text_report(path, lang, text, data)
     if lang.family is not named.family:
-        lexed = lex(text, lang.family)
+        lexed = lex(text, templated(lang.family, tags))
     if lang.family is not named.family or RULES_BY_LANGUAGE[lang.name].keywords is not keywords:
         in_code = RULES_BY_LANGUAGE[lang.name].keywords.occurrences(lexed.masked)
     code = lexed.code
@@ -678,7 +686,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         ecosystems=ecosystems,
         findings=findings,
         line_rules=line_rules,
-        generated=_generated(lang, text, lexed.masked, code_lines),
+        generated=_generated(lang, text, lexed.masked, code_lines, tags is not None),
         shim=shim,
         includes=includes,
         spliced=spliced,

@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.engine import literal_first as literal_first_module
 from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
-from bot.engine.lexer import FAMILIES, Family, lex
+from bot.engine.lexer import FAMILIES, TEMPLATE_TAGS, Family, lex
 from bot.engine.literal_first import literal_first
 from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
 from bot.engine.syntax import syntax_family, syntax_pattern
@@ -27,6 +27,9 @@ class Language:
     # Documentation and data (Markdown, JSON, plain text, HTML): lines counted as scc counts
     # them, but no code, so outside the code lines and the lock-in share.
     text: bool = False
+    # A template language (lexer.TEMPLATE_TAGS): a file of it that a heuristic names a code
+    # language is read as that language with the template's tags masked first.
+    template: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,10 @@ def _load() -> tuple[
             if "family" in spec
             else syntax_family(name, store.regex(syntax_pattern(spec.get("syntax", {})), 0))
         )
-        lang = Language(name, family, text=bool(spec.get("text", False)))
+        template = spec.get("template")
+        if template is not None and template not in TEMPLATE_TAGS:
+            raise ValueError(f"{name}: unknown template tags {template!r}")
+        lang = Language(name, family, text=bool(spec.get("text", False)), template=template)
         by_name[name] = lang
         for filename in spec.get("filenames", ()):
             by_file[filename] = lang

@@ -16,7 +16,8 @@ word character, so no rule pattern matches inside it).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import accumulate, compress, islice, repeat
 from operator import add, attrgetter, eq, getitem, mul, ne, sub
 
@@ -108,16 +109,62 @@ _SWIFT = re.compile(
     rf'|\#(?P<raw_string>\#*"""{_SWIFT_RAW_TRIPLE_REST}|\#*"[^"\n]*"\#+)' + _NEVER
 )
 
-# JavaScript, TypeScript and Go: C comments, quotes of either kind, and backtick template
-# literals (raw strings in Go) that may span lines: WGSL or GLSL source is kept in them.
+
+# Where a '/' in JavaScript opens a regular expression literal, not a division: after a
+# punctuator or a keyword that leaves an expression to come, or first on its line (up to 32
+# blanks in). Each is a lookbehind that takes in the '/' (re's lookbehinds are of one width,
+# so each width of the blanks between is one of them). `}` is taken only right before the
+# '/' and not before '/>', which closes a JSX element after an attribute's braces ({x}/>);
+# `=>` is an arrow's body (s => /x/.test(s)), where a lone `>` would be JSX text. After a
+# name, a number, `)` or `]` the '/' divides. A division is the common case, so each test
+# that fails on it fails on the character before the '/': the keywords are tried after one
+# of their last letters, each width of indentation only after the narrower one's blanks.
+def _indented(width: int, deepest: int) -> str:
+    """The lookbehinds of a '/' with only ``width`` to ``deepest`` blanks before it on its
+    line, each wider one tried only when the blanks go on."""
+    here = rf"(?<=^[ \t]{{{width}}}/)"
+    if width == deepest:
+        return here
+    return rf"{here}|(?<=[ \t]{{{width + 1}}}/)(?:{_indented(width + 1, deepest)})"
+
+
+_JS_KEYWORDS = ("return|typeof|delete", "throw|yield|await", "case")  # by length
+_JS_REGEX_AFTER = "|".join(
+    [
+        r"(?<=[(,=:\[!&|?{;]/)",
+        r"(?<=[(,=:\[!&|?{;][ \t]/)",
+        r"(?<=\}/)(?!>)",
+        r"(?<==>/)",
+        r"(?<==>[ \t]/)",
+        *(
+            rf"(?<=[defntw]{blank}/)(?:"
+            + "|".join(rf"(?<=(?<![\w$.])(?:{words}){blank}/)" for words in _JS_KEYWORDS)
+            + ")"
+            for blank in ("", r"[ \t]")
+        ),
+        _indented(0, 32),
+    ]
+)
+# The literal's body: escapes, and character classes, which may hold a '/' (/[/]/). It ends
+# with its line: unclosed, it is no literal, and the line from the '/' is read as code with no
+# token in it (a misread division then hides nothing beyond its line, and no later '/' of the
+# line is tried again: every character is read at most twice).
+_JS_REGEX_BODY = r"[^/\\\[\n]*+(?:(?:\\[^\n]|\[(?:[^\]\\\n]|\\[^\n])*+\]?)[^/\\\[\n]*+)*+"
+
+# JavaScript and TypeScript: C comments, quotes of either kind, backtick template literals
+# that may span lines (WGSL or GLSL source is kept in them) and regular expression literals,
+# read as string literals: a quote or a backtick in one (/"/g, /`/) opens nothing.
 _JS = re.compile(
     rf"/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
+    rf"|/(?:{_JS_REGEX_AFTER})(?:(?P<regex>{_JS_REGEX_BODY}/)|(?P<keep>{_JS_REGEX_BODY}))"
     rf'|"(?P<dq_string>{_DQ_REST})'
     rf"|'(?P<sq_string>{_SQ_REST})"
-    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)"
+    r"|`(?P<string>[^`\\]*(?:\\[\s\S][^`\\]*)*`?)",
+    re.M,
 )
 
-# Go: as JavaScript, but cgo's preamble is code. The comment right above `import "C"` is C
+# Go: JavaScript's comments, quotes and backtick raw strings (no regular expression
+# literals), but cgo's preamble is code. The comment right above `import "C"` is C
 # that cgo compiles (includes, helpers) with its #cgo directives (compiler and linker flags),
 # and a `// #cgo` line is a directive wherever it stands: both are kept, as C includes are.
 _GO = re.compile(
@@ -161,14 +208,47 @@ _JULIA = re.compile(
     r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
     rf"|{_DQ_REST})"
 )
+# The tags of a template language, read before the tokens of the language a template of it
+# generates (a Jinja template of CUDA: flashinfer's csrc/*.jinja, GridTools/stencil_benchmarks'
+# .j2 kernels), as the template engine reads them first: their braces are no C braces. Jinja's
+# `{# #}` is a comment. `{{ x }}` stands for a name or a value: masked as one name, so that
+# `__global__ void k({{ t }} *u, ...) {` keeps its parameter list and its body. A `{% %}`
+# statement is code, as scc counts a Jinja template's lines, but code of no language a rule
+# or the structure around it reads: blanked, its lines still counted as code (so a kernel's
+# head read back from its name stops at the kernel's first line, not at a `{% block %}`).
+# Its `if`, `elif`, `else` and `endif` are the template's conditional branches: in a family
+# with a preprocessor they are masked as #if, #elif, #else and #endif, so that a branch that
+# opens a brace its sibling opens again (`{% if u %} for (...) { {% else %} { {% endif %}`)
+# is read as such a #if branch is, and the function around it still closes.
+# Each runs to its close, unclosed to the end of the text; `-` and `+` (whitespace control)
+# fall inside.
+_JINJA_COMMENT_REST = until("#", r"\}")
+_JINJA_VALUE_REST = until("}", r"\}")
+_JINJA_STATEMENT_REST = until("%", r"\}")
+TEMPLATE_TAGS = {
+    "jinja": (
+        rf"\{{(?P<template_comment>\#{_JINJA_COMMENT_REST})"
+        rf"|\{{(?P<template_value>\{{{_JINJA_VALUE_REST})"
+        r"|\{(?:(?P<template_branch>%[-+]?[ \t]*(?:(?:el|end)?if|else)\b"
+        rf"{_JINJA_STATEMENT_REST})|(?P<template_statement>%{_JINJA_STATEMENT_REST}))"
+    ),
+}
+# A template branch's word, after its tag's opening.
+_BRANCH_WORD = re.compile(r"\{%[-+]?[ \t]*(\w+)")
+
 # What a token is, by the name of the outermost group it matched (which closes last).
 _KEEP, _COMMENT, _STRING, _TRIPLE = "keep", "comment", "string", "triple"
+_VALUE, _STATEMENT, _BRANCH = "template_value", "template_statement", "template_branch"
 _KIND = {
     "keep": _KEEP,
-    **dict.fromkeys(("string", "dq_string", "sq_string", "raw_string"), _STRING),
+    "template_value": _VALUE,
+    "template_statement": _STATEMENT,
+    "template_branch": _BRANCH,
+    **dict.fromkeys(("string", "dq_string", "sq_string", "raw_string", "regex"), _STRING),
     **dict.fromkeys(("triple_dq", "triple_sq"), _TRIPLE),  # a string, or a docstring
 }
-_FILLS = {_COMMENT: " ", _STRING: FILL}
+_FILLS = {_COMMENT: " ", _STRING: FILL, _VALUE: "x", _STATEMENT: " ", _BRANCH: " "}
+_CODE_KINDS = frozenset((_STATEMENT, _BRANCH))  # blanked, yet their lines are code
 _LASTINDEX = attrgetter("lastindex")
 _CHUNK = 4096  # matches read at a time
 
@@ -209,12 +289,15 @@ class Family:
     adjacent_literals_join: bool = True
     #: A match's ``lastindex`` -> what its token is (None: no group, a comment like the rest).
     kinds: dict[int | None, str] = field(init=False, repr=False, compare=False)
+    #: It reads a template's tags (``templated``): only then may its tokens be statements.
+    template: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         kinds: dict[int | None, str] = {None: _COMMENT}
         for name, index in self.tokens.groupindex.items():
             kinds[index] = _KIND.get(name, _COMMENT)
         object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "template", not _CODE_KINDS.isdisjoint(kinds.values()))
 
 
 FAMILIES: dict[str, Family] = {
@@ -234,6 +317,21 @@ FAMILIES: dict[str, Family] = {
     "cmake": Family("cmake", _CMAKE, "lines"),
     "matlab": Family("matlab", _MATLAB, "lines"),
 }
+
+
+def templated(family: Family, tags: str | None) -> Family:
+    """``family`` reading the tags of the template language ``tags`` (``TEMPLATE_TAGS``)
+    first; ``family`` itself for None (every file but a template's: no cache lookup, which
+    hashes the family). Its name and the rest are ``family``'s: the text a template
+    generates is read as that family's."""
+    return family if tags is None else _with_tags(family, tags)
+
+
+@cache
+def _with_tags(family: Family, tags: str) -> Family:
+    pattern = f"{TEMPLATE_TAGS[tags]}|{family.tokens.pattern}"
+    return replace(family, tokens=re.compile(pattern, family.tokens.flags))
+
 
 _PREFIX_OK = frozenset({"", "r", "u", "b", "f", "rb", "br", "fr", "rf"})
 
@@ -283,7 +381,7 @@ def _docstring_prefix(text: str, start: int, end: int) -> int:
 def lex(text: str, family: Family) -> Lexed:
     """``text`` lexed as ``family`` writes it."""
     # _mask's token lists are gone before the lines are made: one or the other at a time.
-    masked, strings, multiline = _mask(text, family)
+    masked, strings, spans = _mask(text, family)
     lines = masked.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -292,9 +390,9 @@ def lex(text: str, family: Family) -> Lexed:
     # indented line.
     code = list(map(bool, map(str.rstrip, lines)))
     # A blank line inside a multi-line string literal is part of the value, so code, as scc
-    # counts it (a raw-string kernel's blank lines).
+    # counts it (a raw-string kernel's blank lines); a template's statements are code, blanked.
     line = previous = 0
-    for start, newlines in multiline:
+    for start, newlines in spans:
         line += text.count("\n", previous, start)
         previous = start
         span = code[line : line + newlines + 1]
@@ -304,7 +402,7 @@ def lex(text: str, family: Family) -> Lexed:
 
 def _mask(text: str, family: Family) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
     """The masked text, the string literals' spans, and (start, newlines) of each string
-    literal that spans lines."""
+    literal that spans lines and of each template statement, in order: their lines are code."""
     # Each step is a map over all tokens at once, so no bytecode runs per token: a file has
     # a comment or string every few lines, and a loop over them cost a third of lexing.
     # Operator functions over repeat(x): a bound x.__eq__ or x.__getitem__ costs twice as much.
@@ -337,9 +435,20 @@ def _mask(text: str, family: Family) -> tuple[str, list[tuple[int, int]], list[t
     spanning = list(compress(range(len(starts)), breaks))  # the few tokens over several lines
     for i in spanning:
         masks[i] = _blank(text[starts[i] : ends[i]], fills[i])
+    if family.template and family.preprocessor and _BRANCH in kinds:
+        for i in compress(range(len(kinds)), map(eq, kinds, repeat(_BRANCH))):
+            found = _BRANCH_WORD.match(text, starts[i])
+            assert found is not None  # the tag's own pattern read the same
+            directive = "#" + found[1]
+            masks[i] = directive + masks[i][len(directive) :]
     pieces: list[str] = [""] * (2 * len(starts) + 1)
     pieces[0::2] = map(getitem, repeat(text), map(slice, [0, *ends], [*starts, len(text)]))
     pieces[1::2] = masks
     is_string = list(map(eq, kinds, repeat(_STRING)))
     strings = list(compress(zip(starts, ends, strict=True), is_string))
-    return "".join(pieces), strings, [(starts[i], breaks[i]) for i in spanning if is_string[i]]
+    spans = [(starts[i], breaks[i]) for i in spanning if is_string[i]]
+    if family.template and not _CODE_KINDS.isdisjoint(kinds):
+        spans = sorted(
+            spans + [(starts[i], breaks[i]) for i, kind in enumerate(kinds) if kind in _CODE_KINDS]
+        )
+    return "".join(pieces), strings, spans
