@@ -15,6 +15,40 @@ from __future__ import annotations
 
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- oxideai/mlx-rs: Rust bindings of Apple's MLX --------------------------------------------
+
+
+def test_mlx_rs_asking_mlx_c_for_metal_is_vendor_path() -> None:
+    # mlx-sys/examples/is_metal_available.rs: the example asks MLX-C whether the Metal back end
+    # is there, MLX's mx.metal.is_available() through the C API. Before, it was portable.
+    source = b"""\
+fn main() {
+    let mut available = false;
+    let rc = unsafe { mlx_sys::mlx_metal_is_available(&mut available as *mut bool) };
+    assert_eq!(rc, 0);
+    println!("{available:?}");
+}
+"""
+    path = "mlx-sys/examples/is_metal_available.rs"
+    assert _rules(path, source) == {"metal.mps-device"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_mlx_rs_array_code_on_the_default_device_stays_portable() -> None:
+    # mlx-rs/src/nn/dropout.rs, examples/mistral/src/main.rs: array operations and the GPU
+    # device run on any MLX back end (Metal or CUDA); the fast module's doc names a Metal kernel.
+    source = b"""\
+use mlx_rs::{Array, Device, StreamOrDevice};
+
+/// Dispatches to an optimized Metal kernel when the query length is one.
+pub fn scaled(x: &Array, scale: f32) -> Array {
+    let stream = StreamOrDevice::new(Device::gpu());
+    x.multiply_device(Array::from_f32(scale), stream).unwrap()
+}
+"""
+    assert _layers("mlx-rs/src/fast.rs", source) == {"portable": 5}
+
+
 # -- JuliaAttic/CUDNN.jl: cuDNN bound from Julia 0.6 through CuArrays ----------------------------
 
 
