@@ -49,6 +49,36 @@ pub fn scaled(x: &Array, scale: f32) -> Array {
     assert _layers("mlx-rs/src/fast.rs", source) == {"portable": 5}
 
 
+# -- lpolloni/aws-hashcat: a GPU spot instance set up by shell scripts -------------------------
+
+
+def test_aws_hashcat_driver_runfile_install_is_vendor_path_and_its_message_is_not() -> None:
+    # scripts/hashcat.sh: downloads NVIDIA's driver installer and runs it, then tells the user
+    # to check the driver with nvidia-smi. Before, only the message line counted (the escaped
+    # quotes hid that it was one echo) and the two install lines did not.
+    source = b"""\
+#!/bin/bash
+echo "[TASK 1] installing the GPU driver"
+cd /tmp/
+wget -q https://us.download.nvidia.com/tesla/470.57.02/NVIDIA-Linux-x86_64-470.57.02.run
+sudo /bin/bash NVIDIA-Linux-x86_64-470.57.02.run --ui=none --no-questions --silent -X
+echo "done! please verify the drivers are working: \\"sudo nvidia-smi\\""
+"""
+    path = "scripts/hashcat.sh"
+    assert _rules(path, source) == {"deps.cuda-system-package"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 3}
+
+
+def test_aws_hashcat_a_quoted_echo_naming_nvidia_smi_is_portable() -> None:
+    # The same message alone, and one with an escaped quote before the tool name.
+    source = b"""\
+#!/bin/bash
+echo "check the driver: \\"sudo nvidia-smi\\""
+echo "run \\"nvcc --version\\" to see the toolkit"
+"""
+    assert _layers("scripts/notes.sh", source) == {"portable": 2}
+
+
 # -- JuliaAttic/CUDNN.jl: cuDNN bound from Julia 0.6 through CuArrays ----------------------------
 
 
