@@ -282,6 +282,12 @@ def sycl_callee_uses(size: int) -> tuple[str, str]:
     return "k.cpp", head + _repeat("f(\n", size)
 
 
+def unclosed_include_paths(size: int) -> tuple[str, str]:
+    # One line of `#include <` never closed by a '>': each path is read a bounded way, not to
+    # the end of the line (h41-random-i found 150 KB of them taking 1.7 s).
+    return "k.cpp", _repeat("#include <a/volk.x ", size) + "\n"
+
+
 def jinja_unclosed_tags(size: int) -> tuple[str, str]:
     # A Jinja template of CUDA (by its kernel) whose tags never close: the first runs to the
     # end of the file, once.
@@ -385,6 +391,7 @@ INPUTS: dict[str, Maker] = {
     "sycl-launches-with-calls": sycl_launches_with_calls,
     "sycl-unclosed-bodies": sycl_unclosed_bodies,
     "sycl-callee-uses": sycl_callee_uses,
+    "unclosed-include-paths": unclosed_include_paths,
     "jinja-unclosed-tags": jinja_unclosed_tags,
     "jinja-branch-kernels": jinja_branch_kernels,
     "js-regex-after-tokens": js_regex_after_tokens,
