@@ -140,3 +140,53 @@ unsigned long long xqa_kernel_d_64_sm_89_cubin[] = {
     path = "cpp/kernels/xqa/cubin/xqa_kernel_d_64_sm_89.cubin.cpp"
     assert _rules(path, source) == {"cuda.embedded-binary"}
     assert _layers(path, source) == {"vendor-path": 1, "portable": 9}
+
+
+def test_edge_llm_onnx_node_in_tensorrts_plugin_domain_is_vendor_library() -> None:
+    # tensorrt_edgellm/llm_models/layers/int4_gemm_plugin.py: the symbolic function writes a
+    # trt::Int4GroupwiseGemmPlugin node, which only TensorRT's plugin runs. Before, the file
+    # and the three others exporting trt:: plugin nodes were portable.
+    source = b"""\
+import torch
+from torch.onnx import symbolic_helper
+
+
+@symbolic_helper.parse_args("v", "v", "v", "i", "i", "i")
+def symbolic_int4_gemm(g, x, qweight, scales, n, k, group):
+    out = g.op(
+        "trt::Int4GroupwiseGemmPlugin",
+        x,
+        qweight,
+        scales,
+        gemm_n_i=n,
+        gemm_k_i=k,
+        group_size_i=group,
+    )
+    out.setType(x.type())
+    return out
+"""
+    path = "tensorrt_edgellm/layers/int4_gemm_plugin.py"
+    assert _rules(path, source) == {"tensorrt.onnx-plugin-op"}
+    assert _layers(path, source) == {"vendor-library": 1, "portable": 14}
+
+
+def test_edge_llm_torch_op_named_in_a_trt_namespace_exporting_standard_onnx_is_portable() -> None:
+    # tensorrt_edgellm/llm_models/layers/gather_nd.py and attention_trt.py: torch.library ops
+    # in a namespace called trt whose symbolic functions write standard ONNX operators
+    # (GatherND, Attention), which every ONNX runtime runs.
+    source = b"""\
+import torch
+
+
+def symbolic_gather_nd(g, value, indices, batch_dims):
+    axes = g.op("Constant", value_t=torch.tensor([-1], dtype=torch.int64))
+    expanded = g.op("Unsqueeze", indices, axes)
+    return g.op("GatherND", value, expanded, batch_dims_i=batch_dims)
+
+
+@torch.library.custom_op("trt::gather_nd", mutates_args=())
+def gather_nd(value: torch.Tensor, indices: torch.Tensor, batch_dims: int = 1) -> torch.Tensor:
+    rows = torch.arange(value.shape[0], device=value.device).unsqueeze(-1)
+    return value[rows, indices]
+"""
+    assert _layers("tensorrt_edgellm/layers/gather_nd.py", source) == {"portable": 9}
