@@ -105,7 +105,7 @@ def test_opengl_host_code_through_qt_is_portable() -> None:
 
 void OpenGLAbstractLightGroup::initialize()
 {
-  m_uFresnel = GL::glGetSubroutineUniformLocation(m_program->programId(), GL_FRAGMENT_SHADER, "uFresnel");
+  m_uFresnel = GL::glGetSubroutineUniformLocation(m_id, GL_FRAGMENT_SHADER, "uFresnel");
   GL::glUniformSubroutinesuiv(GL_FRAGMENT_SHADER, 1, &m_uFresnel);
 }
 """
