@@ -44,6 +44,7 @@ COMMENT = {
     "MLIR": _SLASH_COMMENT,  # Triton's dialect lowered in MLIR tests (lane h39-random-c)
     "Triton IR": "// tt.load tt.dot ttg.local_alloc",  # triton.ir-file (lane h39-random-h)
     "Maven POM": "<!-- <artifactId>jcuda</artifactId> cuda-12.4 -->",  # deps.jvm-cuda-artifact
+    "IDL": "// ID3D12Device D3D12_COMMAND_LIST_TYPE",  # hlsl.directml-host (lane h41-random-g)
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
