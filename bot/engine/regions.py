@@ -569,12 +569,18 @@ def _read_brackets(src: Source, start: int, stop: int, opener: str | None) -> in
     ``_capture_list`` (None: the first ``[`` opening a capture list is sought); -1 at the
     statement's end (a ``;`` or ``}``) or after ``_LAMBDA_STEPS`` stops. One loop for both,
     not a generator of brackets: hostile inputs at the speed floor run through it."""
-    masked, pairs = src.masked, src.c.brace_pairs()
-    closer = "]" if opener == "[" else ")"
     # The walk ends well only at the bracket it seeks: where none stands before ``stop`` (a
     # header that never closes, on every line of a hostile file), no stop is read one by one.
-    if masked.find("[" if opener is None else closer, start, stop) < 0:
+    sought = "[" if opener is None else "]" if opener == "[" else ")"
+    if src.masked.find(sought, start, stop) < 0:
         return -1
+    return _walk_brackets(src, start, stop, opener)
+
+
+def _walk_brackets(src: Source, start: int, stop: int, opener: str | None) -> int:
+    """``_read_brackets``'s walk, stop by stop (its look for the bracket sought aside)."""
+    masked, pairs = src.masked, src.c.brace_pairs()
+    closer = "]" if opener == "[" else ")"
     depth, at = 0, start
     steps = _LAMBDA_STEPS
     while steps and (found := _LAMBDA_STOPS.search(masked, at, stop)) is not None:

@@ -476,36 +476,6 @@ def test_a_lambda_header_that_never_closes_reads_no_stop(monkeypatch: pytest.Mon
     assert counting.searches <= 4 * units  # the capture lists' two stops, per rule
 
 
-_STOP = re.compile(r"[;{}\[\]()]")
-
-
-def _walk_by_search(src: Source, start: int, stop: int, opener: str | None) -> int:
-    """The lambda header walk without its look for the bracket it seeks: what the walk
-    must answer."""
-    masked, pairs = src.masked, src.c.brace_pairs()
-    closer = "]" if opener == "[" else ")"
-    depth, at, steps = 0, start, regions._LAMBDA_STEPS
-    while steps and (found := _STOP.search(masked, at, stop)) is not None:
-        steps -= 1
-        pos, char = found.start(), found.group()
-        if char in ";}":
-            return -1
-        if char == "{":
-            at = pairs.get(pos, stop) + 1
-            continue
-        if opener is None:
-            if char == "[" and masked[max(pos - 200, 0) : pos].rstrip()[-1:] in ("(", ",", "="):
-                return pos
-        elif char == opener:
-            depth += 1
-        elif char == closer:
-            depth -= 1
-            if not depth:
-                return pos + 1
-        at = pos + 1
-    return -1
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     st.text(alphabet=st.sampled_from("()[]{};,= a\n"), max_size=80),
@@ -522,5 +492,5 @@ def test_the_lambda_walk_answers_as_without_its_look_ahead(
     if start < len(text) and text[start] in "([":
         openers.append(text[start])
     for opener in openers:
-        expected = _walk_by_search(src, start, stop, opener)
+        expected = regions._walk_brackets(src, start, stop, opener)
         assert regions._read_brackets(src, start, stop, opener) == expected
