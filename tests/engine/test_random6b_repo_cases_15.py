@@ -191,6 +191,60 @@ end
     assert _layers("NDTensors/test/test_linearalgebra.jl", source) == {"portable": 7}
 
 
+def test_itensors_project_with_gpu_extensions_names_each_vendor_package() -> None:
+    # NDTensors/Project.toml: AMDGPU.jl, CUDA.jl, Metal.jl and cuTENSOR.jl as weak
+    # dependencies, each behind its package extension. Before, only the NVIDIA lines counted:
+    # deps.julia-cuda had no AMD or Apple twin. Each declared vendor package is a line of
+    # lock-in, as an optional Cargo dependency on cudarc is; the compat bounds are not.
+    source = b"""\
+[deps]
+Adapt = "79e6a3ab-5dfb-504d-930d-738a2a938a0e"
+
+[weakdeps]
+AMDGPU = "21141c5a-9bdb-4563-92ae-f87d6854732e"
+CUDA = "052768ef-5323-5732-b1bb-66c8b64840ba"
+JLArrays = "27aeb0d3-9eb9-45fb-866b-73c2ecf80fcb"
+Metal = "dde4c033-4e86-420c-a63e-0dd931031962"
+cuTENSOR = "011b41b2-24ef-40a8-b3eb-fa098493e9e1"
+
+[extensions]
+NDTensorsAMDGPUExt = ["AMDGPU", "GPUArraysCore"]
+NDTensorsCUDAExt = ["CUDA", "GPUArraysCore"]
+NDTensorsMetalExt = ["GPUArraysCore", "Metal"]
+
+[compat]
+AMDGPU = "0.9, 1, 2"
+CUDA = "5, 6"
+Metal = "1"
+"""
+    assert _rules("NDTensors/Project.toml", source) == {
+        "deps.julia-amdgpu",
+        "deps.julia-cuda",
+        "deps.julia-metal",
+    }
+    assert _layers("NDTensors/Project.toml", source) == {"vendor-path": 4, "portable": 12}
+
+
+def test_julia_project_on_amdgpu_alone_is_an_amd_dependency() -> None:
+    # The verdict the twins change: an environment whose only GPU package is AMDGPU.jl (or
+    # Metal.jl, or oneAPI.jl) was portable.
+    for name, uuid, rule in (
+        ("AMDGPU", "21141c5a-9bdb-4563-92ae-f87d6854732e", "deps.julia-amdgpu"),
+        ("Metal", "dde4c033-4e86-420c-a63e-0dd931031962", "deps.julia-metal"),
+        ("oneAPI", "8f75cd03-7ff8-4ecb-9b8f-daf728133b1b", "deps.julia-oneapi"),
+    ):
+        source = f"""\
+[deps]
+{name} = "{uuid}"
+KernelAbstractions = "63c18a36-062a-441e-b654-da1e3ab1ce7c"
+
+[compat]
+{name} = "1"
+""".encode()
+        assert _rules("bench/Project.toml", source) == {rule}
+        assert _layers("bench/Project.toml", source) == {"vendor-path": 1, "portable": 4}
+
+
 # -- emilx10/FinalProjectHLSLShaders: a Unity project painting with HLSL shaders ---------------
 
 
