@@ -395,21 +395,48 @@ def _macro_declaration(src: Source, match_start: int, match_end: int, directive:
     return bisect_right(starts, begin), bisect_right(starts, last)
 
 
+#: Up to this many names, ``_uses`` finds each with ``str.find`` (a scan at C speed per name,
+#: Python only at its occurrences); past it, one pass over the file's words.
+_FIND_EACH = 8
+
+
 def _uses(masked: str, names: set[str], skip: set[int]) -> Iterator[tuple[int, int]]:
     """Offsets of every use of one of ``names`` as a whole word (not after ``#``), in order,
     but those starting at an offset in ``skip``.
 
-    A whole-word use is a maximal run of word characters equal to a name: one regex pass
-    over the file's words and a set lookup each, linear whatever the names. (An
-    Aho-Corasick automaton of the names is not: ahocorasick-rs builds one for 16,000 names
-    like M0..M15999 in half a second, four times as long for twice as many, and a pull
-    request may define that many.)
+    A whole-word use is a maximal run of word characters equal to a name. A few names are
+    each found where they occur: a pass over every word of the file (a match object and a
+    set lookup each) cost more than the rest of the rule on large files. Many names take
+    that pass, linear whatever the names. (An Aho-Corasick automaton of the names is not:
+    ahocorasick-rs builds one for 16,000 names like M0..M15999 in half a second, four times
+    as long for twice as many, and a pull request may define that many.)
     """
-    for m in _WORD.finditer(masked):
-        if m.group() in names:
-            start = m.start()
-            if start not in skip and (not start or masked[start - 1] != "#"):
-                yield start, m.end()
+    if len(names) > _FIND_EACH:
+        for m in _WORD.finditer(masked):
+            if m.group() in names:
+                start = m.start()
+                if start not in skip and (not start or masked[start - 1] != "#"):
+                    yield start, m.end()
+        return
+    found: list[tuple[int, int]] = []
+    size = len(masked)
+    for name in names:
+        # A name holding a character no word has can be no run of word characters.
+        start = masked.find(name) if _WORD.fullmatch(name) else -1
+        while start >= 0:
+            end = start + len(name)
+            # A word character is what re's \w matches: alphanumeric (str.isalnum) or "_".
+            before = masked[start - 1] if start else " "
+            after = masked[end] if end < size else " "
+            if (
+                not (before.isalnum() or before in "_#")
+                and not (after.isalnum() or after == "_")
+                and start not in skip
+            ):
+                found.append((start, end))
+            start = masked.find(name, end)
+    found.sort()
+    yield from found
 
 
 def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:

@@ -494,3 +494,23 @@ def test_the_lambda_walk_answers_as_without_its_look_ahead(
     for opener in openers:
         expected = regions._walk_brackets(src, start, stop, opener)
         assert regions._read_brackets(src, start, stop, opener) == expected
+
+
+_PIECES = ["DEV", "DEVX", "_DEV", "DEV_", "#", " ", "\n", "é", "²", "(", "x", "DEV2"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_PIECES), max_size=40),
+    st.sets(st.sampled_from(["DEV", "DEVX", "x", "DEV2", "é", "a-b"]), min_size=1, max_size=4),
+    st.sets(st.integers(0, 60), max_size=5),
+)
+def test_uses_of_a_few_names_are_the_uses_a_pass_over_every_word_finds(
+    pieces: list[str], names: set[str], skip: set[int]
+) -> None:
+    # Few names are each found with str.find; past regions._FIND_EACH, a pass over the
+    # file's words finds them (names no text holds push a set past it): the same uses.
+    masked = "".join(pieces)
+    absent = {f"QQ{i}" for i in range(regions._FIND_EACH + 1)}
+    words = list(regions._uses(masked, names | absent, skip))
+    assert list(regions._uses(masked, names, skip)) == words
