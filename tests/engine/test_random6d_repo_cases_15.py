@@ -13,7 +13,10 @@ reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine import classify
+from bot.engine.model import Layer
 from tests.engine.test_ml_repo_cases import _layers, _rules
+from tests.engine.test_spliced_headers import census_of
 
 # -- pohldaniel/OpenGL_Games: OpenGL games vendoring opus, libwebp, SDL2, glm, Vulkan SDK ---------
 
@@ -114,6 +117,69 @@ void main() {
 
 
 # -- KhryptorGraphics/OllamaMax: ollama with its vendored ggml (CUDA, Metal back ends) ----------
+
+# ollama/ml/backend/ggml/ggml/src/ggml-metal/: the shaders include the argument structs, the
+# Objective-C host code imports them.
+IMPL = """\
+#ifndef GGML_METAL_IMPL
+#define GGML_METAL_IMPL
+#define N_SG_Q4_0 2
+typedef struct {
+    int32_t  ne00;
+    uint64_t nb01;
+} ggml_metal_kargs_add;
+#endif
+"""
+SHADERS = """\
+#include <metal_stdlib>
+#include "ggml-metal-impl.h"
+using namespace metal;
+kernel void kernel_add(constant ggml_metal_kargs_add & args, device float * x,
+                       uint i [[thread_position_in_grid]]) {
+    x[i] += args.ne00;
+}
+"""
+HOST = """\
+#import "ggml-metal-impl.h"
+#import <Metal/Metal.h>
+static void encode_add(id<MTLComputeCommandEncoder> enc) {
+    ggml_metal_kargs_add args = { 1, 4 };
+    [enc setBytes:&args length:sizeof(args) atIndex:0];
+}
+"""
+
+
+def test_ggml_metal_argument_structs_imported_by_the_host_stay_plain_c() -> None:
+    # Before, the host's `#import` was no include: the header counted as included only by the
+    # shaders, spliced into them as 554 kernel lines of metal.shader-file.
+    folder = "ollama/ml/backend/ggml/ggml/src/ggml-metal/"
+    census = census_of(
+        {
+            folder + "ggml-metal-impl.h": IMPL,
+            folder + "ggml-metal.metal": SHADERS,
+            folder + "ggml-metal.m": HOST,
+        }
+    )
+    impl = census.get(folder + "ggml-metal-impl.h")
+    assert impl is not None
+    assert impl.layers[Layer.KERNEL] == 0
+    assert impl.layers[Layer.PORTABLE] == 8
+    shaders = census.get(folder + "ggml-metal.metal")
+    assert shaders is not None
+    assert shaders.layers[Layer.KERNEL] == 7
+    assert classify(folder + "ggml-metal.m", HOST.encode()).includes == (
+        "ggml-metal-impl.h",
+        "Metal/Metal.h",
+    )
+
+
+def test_header_only_the_shaders_include_is_still_spliced() -> None:
+    # The negative: without the host's import the header is read as the shaders' code.
+    folder = "ggml/src/ggml-metal/"
+    census = census_of({folder + "ggml-metal-impl.h": IMPL, folder + "ggml-metal.metal": SHADERS})
+    impl = census.get(folder + "ggml-metal-impl.h")
+    assert impl is not None
+    assert impl.layers[Layer.KERNEL] == 8
 
 
 def test_ggml_metal_backend_api_header_is_portable() -> None:
