@@ -116,6 +116,22 @@ void main() {
     assert _layers("res/shader/compute/splat2.gs", source) == {"kernel": 12}
 
 
+def test_cg_shader_files_are_kernel_code() -> None:
+    # 27JellyCar/Assets/Shaders/CG/*.cg (37 files): NVIDIA Cg shaders of the game's PS Vita
+    # port. Before, no language: never counted.
+    source = b"""\
+float4 out vColor : COLOR;
+uniform float4x4 translation;
+void main(float3 iPosition, float3 iColor, float4 out vPosition : POSITION) {
+    vPosition = mul(float4(iPosition, 1.f), translation);
+    vColor = float4(iColor, 1.f);
+}
+"""
+    report = classify("27JellyCar/Assets/Shaders/CG/font_v.cg", source)
+    assert report.language == "Cg"
+    assert _layers("27JellyCar/Assets/Shaders/CG/font_v.cg", source) == {"kernel": 6}
+
+
 # -- KhryptorGraphics/OllamaMax: ollama with its vendored ggml (CUDA, Metal back ends) ----------
 
 # ollama/ml/backend/ggml/ggml/src/ggml-metal/: the shaders include the argument structs, the
