@@ -68,9 +68,10 @@ _NEVER = r"|\x00(?!)"
 # time). A kind may name several groups (re refuses a name twice): _KIND maps them back.
 # An include's path in angle brackets is read for at most 512 characters: one left
 # open was read to the end of its line from each `#include <`, and a 150 KB line of them
-# took 1.7 s (a quoted path left open is read on as a string, once).
+# took 1.7 s (a quoted path left open is read on as a string, once). Objective-C's `#import`
+# names its header as an include does (engine/shims.py reads both).
 _C_INCLUDE_AND_COMMENT = (
-    r"\#(?P<keep>[ \t]*include[ \t]*(?:<[^>\n]{0,512}>|\"[^\"\n]*\"))"
+    r"\#(?P<keep>[ \t]*i(?:nclude|mport)[ \t]*(?:<[^>\n]{0,512}>|\"[^\"\n]*\"))"
     rf"|/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
 )
 _C_QUOTES = (

@@ -55,7 +55,9 @@ _HIP_SWITCH = re.compile(
 # (`<gunrock/compat/runtime_api.h>`, a project's own header reached through -I); `<vector>`
 # never names one of the tree's files. The folder is read up to its first slash: two runs
 # that both take slashes made a 20 KB `#include <a/a/a/...` line with no `>` cost 2 s.
-_INCLUDE = re.compile(r'\#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^<>"\n/]+/[^<>"\n]+)>)')
+# Objective-C's `#import` is an include too: ggml's Metal host code (ggml-metal.m) imports
+# the argument structs its shaders include, so those are no header spliced into device code.
+_INCLUDE = re.compile(r'\#[ \t]*(?:include|import)[ \t]*(?:"([^"\n]+)"|<([^<>"\n/]+/[^<>"\n]+)>)')
 
 
 #: Words every alias holds (``_ALIAS``): a file with fewer than MIN_ALIASES of them is no shim.
@@ -79,7 +81,7 @@ def scan_c(text: str, masked: str, hip_words: int | None = None) -> tuple[bool, 
         len(list(islice(_aliases(masked), MIN_ALIASES))) >= MIN_ALIASES
     )
     includes: tuple[str, ...] = ()
-    if "include" in masked:
+    if "include" in masked or "import" in masked:
         includes = tuple(
             sys.intern(text[m.start(m.lastindex) : m.end(m.lastindex)].strip())
             for m in _line_starting(_INCLUDE, masked)
@@ -236,7 +238,7 @@ def spliced_includes(
     low = starts[regions[0][0] - 1] if regions[0][0] <= len(starts) else len(masked)
     last = max(last for _, last, _ in regions)
     high = starts[last] if last < len(starts) else len(masked)
-    if masked.find("include", low, high) < 0:
+    if masked.find("include", low, high) < 0 and masked.find("import", low, high) < 0:
         return ()
     found: list[tuple[str, str]] = []
     for m in _INCLUDE.finditer(masked, low, high):
