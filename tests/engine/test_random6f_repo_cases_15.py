@@ -1,0 +1,61 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h42-random-f).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 259-266. One could not be read: pierre427/mlx2 (no snapshot). Fifteen files of each
+remaining repository (all six of jhson989/matmul_cublas) were sampled with
+``random.Random("owner/name")`` over every file lockin counts, and labelled before any fix,
+with the files lockin calls non-portable (up to twenty) and GPU-looking files it calls
+portable (up to ten); up to three commits touching GPU code per repository were drawn with
+``random.Random("owner/name:commits")``. Each snippet is a small rewrite, in our own words, of
+a pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- jhson989/matmul_cublas: a cuBLAS tutorial ---------------------------------------------------
+
+
+def test_matmul_cublas_main_including_cublas_header_is_vendor_library() -> None:
+    # main.cu: fills host vectors and calls the project's run_cuBLAS; its one tie to NVIDIA is
+    # the include of cuBLAS's header, which builds only where cuBLAS is installed. Before,
+    # the file was portable while curand.h or cublasLt.h in its place counted.
+    source = b"""\
+#include <random>
+#include <vector>
+#include <cublas_v2.h>
+#include "include/gemm.cuh"
+
+const int N = 512;
+
+int main() {
+    std::vector<float> a(N * N, 1.0f), b(N * N, 2.0f), c(N * N);
+    run_gemm(a, b, c, N);
+    return 0;
+}
+"""
+    assert _rules("main.cu", source) == {"cublas.call"}
+    assert _layers("main.cu", source) == {"vendor-library": 1, "portable": 9}
+
+
+def test_matmul_cublas_quoted_legacy_header_is_vendor_library() -> None:
+    # The legacy API's header, quoted, beside the error-check macros of include/debug.cuh.
+    source = b"""\
+#pragma once
+#include "cublas.h"
+#define CHECK(x) check((x), __FILE__, __LINE__)
+"""
+    assert _layers("include/debug.cuh", source) == {"vendor-library": 1, "portable": 2}
+
+
+def test_project_header_named_after_cublas_stays_portable() -> None:
+    # The toolkit ships a closed set of cuBLAS headers: a project's own helpers named after it
+    # are counted where they are defined, not where they are included.
+    source = b"""\
+#include "cublas_helpers.h"
+#include "backends/cublas_gemm.hpp"
+int run(int n) { return gemm_dispatch(n); }
+"""
+    assert _layers("src/main.cpp", source) == {"portable": 3}
