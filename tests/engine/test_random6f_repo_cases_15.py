@@ -59,3 +59,43 @@ def test_project_header_named_after_cublas_stays_portable() -> None:
 int run(int n) { return gemm_dispatch(n); }
 """
     assert _layers("src/main.cpp", source) == {"portable": 3}
+
+
+# -- tensorflow/addons: TensorFlow custom ops built for CUDA with Bazel -------------------------
+
+
+def test_addons_custom_op_cuda_sources_are_vendor_path() -> None:
+    # tensorflow_addons/custom_ops/seq2seq/BUILD: the macro compiles cuda_srcs with nvcc in the
+    # CUDA build only. Before, portable; its sibling naming cuda_deps was counted.
+    source = b"""\
+load("//tensorflow_addons:tensorflow_addons.bzl", "custom_op_library")
+
+custom_op_library(
+    name = "_gather_ops.so",
+    srcs = [
+        "cc/kernels/gather_ops.cc",
+        "cc/ops/gather_ops.cc",
+    ],
+    cuda_srcs = [
+        "cc/kernels/gather_ops.h",
+        "cc/kernels/gather_ops_gpu.cu.cc",
+    ],
+)
+"""
+    assert _rules("tensorflow_addons/custom_ops/seq2seq/BUILD", source) == {"build.bazel-cuda"}
+    assert _layers("tensorflow_addons/custom_ops/seq2seq/BUILD", source) == {
+        "vendor-path": 4,
+        "portable": 8,
+    }
+
+
+def test_tensorflow_gpu_sources_stay_portable() -> None:
+    # TensorFlow's own gpu_srcs build with CUDA or ROCm alike.
+    source = b"""\
+tf_kernel_library(
+    name = "gather_op",
+    srcs = ["gather_op.cc"],
+    gpu_srcs = ["gather_op_gpu.cu.cc", "gather_op.h"],
+)
+"""
+    assert _layers("tensorflow/core/kernels/BUILD", source) == {"portable": 5}
