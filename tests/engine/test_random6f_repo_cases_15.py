@@ -13,6 +13,7 @@ engineer reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine.classify import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- jhson989/matmul_cublas: a cuBLAS tutorial ---------------------------------------------------
@@ -99,3 +100,39 @@ tf_kernel_library(
 )
 """
     assert _layers("tensorflow/core/kernels/BUILD", source) == {"portable": 5}
+
+
+def test_addons_external_build_file_is_starlark() -> None:
+    # build_deps/toolchains/gpu/cub.BUILD: the build file laid over the CUB archive, its
+    # headers only in the CUDA build. Before, the name gave no language and it was not counted.
+    source = b"""\
+load("@local_config_cuda//cuda:build_defs.bzl", "if_cuda")
+
+cc_library(
+    name = "cub",
+    hdrs = if_cuda(glob(["cub/**"])),
+    deps = ["@local_config_cuda//cuda:cuda_headers"],
+)
+"""
+    report = classify("build_deps/toolchains/gpu/cub.BUILD", source)
+    assert report.language == "Starlark"
+    assert _rules("build_deps/toolchains/gpu/cub.BUILD", source) == {"build.bazel-cuda"}
+    assert _layers("build_deps/toolchains/gpu/cub.BUILD", source) == {
+        "vendor-path": 1,
+        "portable": 5,
+    }
+
+
+def test_external_build_file_without_gpu_stays_portable() -> None:
+    # third-party build files of the same form name no toolkit; a lower-case .build is no
+    # Bazel file at all.
+    source = b"""\
+cc_library(
+    name = "zlib",
+    srcs = glob(["*.c"]),
+    hdrs = ["zlib.h"],
+)
+"""
+    assert classify("build_deps/zlib.BUILD", source).language == "Starlark"
+    assert _layers("build_deps/zlib.BUILD", source) == {"portable": 5}
+    assert classify("scripts/release.build", source).language is None
