@@ -136,3 +136,68 @@ cc_library(
     assert classify("build_deps/zlib.BUILD", source).language == "Starlark"
     assert _layers("build_deps/zlib.BUILD", source) == {"portable": 5}
     assert classify("scripts/release.build", source).language is None
+
+
+# -- hard cases that were already right -------------------------------------------------------
+
+
+def test_probability_notebook_shader_strings_are_kernel_code() -> None:
+    # tensorflow/probability discussion/.../ProbBundle.ipynb: a pythreejs ShaderMaterial takes
+    # its vertex and fragment shaders as GLSL strings; the convention counts them as kernels.
+    source = b'''\
+POINT_FRAGMENT = """
+varying vec3 v_color;
+
+void main() {
+    gl_FragColor = vec4(v_color, 1.0);
+}
+"""
+material = p3.ShaderMaterial(fragmentShader=POINT_FRAGMENT)
+'''
+    assert _rules("notebook/points.py", source) == {"vulkan.glsl-string"}
+    assert _layers("notebook/points.py", source)["kernel"] >= 4
+
+
+def test_physx_callable_math_is_kernel_and_export_guard_is_portable() -> None:
+    # StavFaran92/OpenGL-demo-app vendors PhysX: PX_CUDA_CALLABLE expands to __host__ __device__
+    # under nvcc (kernel code by cuda.callable-macro), while the config header's guard that
+    # keeps nvcc out of the DLL export is the non-CUDA path.
+    callable_math = b"""\
+PX_CUDA_CALLABLE PX_FORCE_INLINE float recip(float a)
+{
+    return 1.0f / a;
+}
+"""
+    assert _layers("foundation/PxMathIntrinsics.h", callable_math) == {"kernel": 4}
+    export_guard = b"""\
+#if (PX_WINDOWS_FAMILY || PX_XBOXONE) && !defined(__CUDACC__)
+    #define PX_FOUNDATION_API __declspec(dllexport)
+#else
+    #define PX_FOUNDATION_API
+#endif
+"""
+    assert _layers("foundation/PxFoundationConfig.h", export_guard) == {"portable": 5}
+
+
+def test_kokkos_reduce_lambda_with_several_results_is_kernel_code() -> None:
+    # jeongbhin/HOW-MHD-Kokkos src/tstep.cpp: a parallel_reduce whose KOKKOS_LAMBDA spans its
+    # parameter lines and reduces three maxima; the host code around it stays portable.
+    source = b"""\
+void tstep(Kokkos::View<double***> q, double& ax, double& ay) {
+    Kokkos::parallel_reduce(
+        "cfl",
+        Kokkos::RangePolicy<>(0, 64),
+        KOKKOS_LAMBDA(const int i,
+                      double& mx,
+                      double& my) {
+            const double rho = q(0, i, 0);
+            mx = fmax(mx, fabs(q(1, i, 0) / rho));
+            my = fmax(my, fabs(q(2, i, 0) / rho));
+        },
+        Kokkos::Max<double>(ax),
+        Kokkos::Max<double>(ay));
+    Kokkos::fence();
+}
+"""
+    assert _rules("src/tstep.cpp", source) == {"portable-gpu.device-lambda"}
+    assert _layers("src/tstep.cpp", source) == {"kernel": 7, "portable": 8}
