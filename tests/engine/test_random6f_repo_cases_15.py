@@ -116,11 +116,31 @@ cc_library(
 """
     report = classify("build_deps/toolchains/gpu/cub.BUILD", source)
     assert report.language == "Starlark"
-    assert _rules("build_deps/toolchains/gpu/cub.BUILD", source) == {"build.bazel-cuda"}
-    assert _layers("build_deps/toolchains/gpu/cub.BUILD", source) == {
-        "vendor-path": 1,
-        "portable": 5,
+    # The load and the dependency name the toolkit by its label (build.bazel-cuda-label).
+    assert _rules("build_deps/toolchains/gpu/cub.BUILD", source) == {
+        "build.bazel-cuda",
+        "build.bazel-cuda-label",
     }
+    assert _layers("build_deps/toolchains/gpu/cub.BUILD", source) == {
+        "vendor-path": 3,
+        "portable": 3,
+    }
+
+
+def test_bazel_dependency_on_the_cuda_runtime_is_vendor_path() -> None:
+    # A target whose only tie to NVIDIA is its dependency on the toolkit's runtime.
+    source = b"""\
+cc_library(
+    name = "gather_gpu",
+    srcs = ["gather_gpu.cc"],
+    deps = [
+        ":gather",
+        "@local_config_cuda//cuda:cudart",
+    ],
+)
+"""
+    assert _rules("ops/BUILD", source) == {"build.bazel-cuda-label"}
+    assert _layers("ops/BUILD", source) == {"vendor-path": 1, "portable": 7}
 
 
 def test_external_build_file_without_gpu_stays_portable() -> None:
