@@ -258,6 +258,30 @@ def test_latin1_text_is_still_classified() -> None:
     assert report.line_rules == [None, "torch.device-string"]
 
 
+def test_text_in_a_legacy_code_page_is_still_classified() -> None:
+    # Mostly not UTF-8 where the comments are: before, both were skipped as binary and their
+    # lines never counted.
+    header = "// TODO: описание класса\nclass Application\n{\n};\n".encode("cp1251")
+    report = classify("src/Application.h", header)
+    assert report.skipped is None
+    assert report.code_lines == 3
+    banner = "// 行列の加算カーネル。各スレッドが一つの要素を計算する。\n" * 4
+    kernel = banner + "__global__ void add(float *a, float *b) {\n  a[threadIdx.x] += b[0];\n}\n"
+    report = classify("src/add.cu", kernel.encode("shift_jis"))
+    assert report.skipped is None
+    assert report.layers[Layer.KERNEL] == 3
+
+
+def test_undecodable_bytes_that_are_no_lines_of_text_stay_binary() -> None:
+    # Every byte reads as cp1251, but text holds no such control bytes.
+    data = ("описание\x01\x02\n" * 200).encode("cp1251")
+    assert classify("src/blob.h", data).skipped == "binary"
+    # A bright image: no control byte, no line break past its header.
+    pixels = b"P6\n64 64\n255\n" + bytes(range(0xC0, 0x100)) * 384
+    assert classify("data/sample/scene.ppm", pixels).skipped == "binary"
+    assert classify("data/weights.bin", bytes(range(0xC0, 0x100))).skipped == "binary"
+
+
 def test_generated_files_are_flagged() -> None:
     generated = b'// This file is auto-generated. See generate_kernels.py\n#include "k.h"\n'
     instantiation = b"""\
