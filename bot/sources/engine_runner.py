@@ -65,10 +65,15 @@ def _budgeted(seconds: float, path: str, work: Callable[[], FileReport]) -> File
 
 def _read_and_classify(root: str, path: str) -> FileReport:
     try:
-        with open(os.path.join(root, path), "rb") as file:
-            return classify_file(path, file)
+        fd = os.open(os.path.join(root, path), os.O_RDONLY)
     except OSError:
         return skipped(path, "unreadable")
+    try:
+        return classify_file(path, fd)
+    except OSError:
+        return skipped(path, "unreadable")
+    finally:
+        os.close(fd)
 
 
 def _summarize(root: str, seconds: float, paths: Sequence[str]) -> list[FileSummary]:

@@ -3,6 +3,7 @@ it read than that report needs."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,12 @@ TEXT = b"plain notes, no language names this file\n" * 500
 
 
 def _report_and_bytes_read(path: Path, name: str) -> tuple[FileReport, int]:
-    with path.open("rb") as file:
-        report = classify_file(name, file)
-        return report, file.tell()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        report = classify_file(name, fd)
+        return report, os.lseek(fd, 0, os.SEEK_CUR)
+    finally:
+        os.close(fd)
 
 
 @pytest.mark.parametrize(
