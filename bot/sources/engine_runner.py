@@ -35,6 +35,13 @@ if TYPE_CHECKING:  # a scan needs neither a change nor git's patches (unidiff)
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
 CHUNK = 48
+#: Paths per task of a directory census while more are to come: a path weighs nothing to
+#: send, and each task costs the parent's pool threads about 0.7 ms (48 -> 96 saved 0.03 s
+#: of the parent's CPU over the bench corpus, on the cores the workers use). The last paths
+#: go in ever smaller tasks, so no worker waits long on another's last one.
+PATHS_CHUNK = 96
+#: The smallest task the last paths are split into.
+LAST_CHUNK = 8
 #: Chunks queued per worker before the next is read: keeps the workers busy and bounds
 #: what is held in memory while they catch up.
 IN_FLIGHT = 4
@@ -188,6 +195,24 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
         yield chunk
 
 
+def _tapering(items: Iterable[T], size: int, jobs: int) -> Iterator[list[T]]:
+    """Chunks of ``size`` items while more come, then of what is left shared out: each chunk
+    a ``2 * jobs``-th of the rest, down to LAST_CHUNK. ``2 * jobs`` chunks are read ahead,
+    so only for items that are cheap to hold (paths, not contents)."""
+    it = iter(items)
+    ahead: deque[T] = deque()
+    more = True
+    while True:
+        while more and len(ahead) < 2 * jobs * size:
+            batch = list(islice(it, size))
+            ahead.extend(batch)
+            more = len(batch) == size
+        if not ahead:
+            return
+        n = size if more else min(size, max(LAST_CHUNK, -(-len(ahead) // (2 * jobs))))
+        yield [ahead.popleft() for _ in range(min(n, len(ahead)))]
+
+
 def _run(
     work: Callable[..., list[R]],
     items: Iterable[T],
@@ -196,17 +221,24 @@ def _run(
     jobs: int,
     progress: Progress | None,
     budgeted: bool = False,
+    light: bool = False,
 ) -> Iterator[R]:
     """Apply ``work(*prefix, chunk)`` to chunks of ``items``, in a pool when it pays off.
 
     Items are consumed as they come (a directory walk keeps going while the first
     chunks are classified); results come back in input order. ``budgeted``: ``work``
     keeps a CPU-time budget, whose timer's handler only a main thread can install (the
-    pool's workers are main threads).
+    pool's workers are main threads). ``light``: items cost nothing to hold (paths), so a
+    pool's chunks may be read ahead and taper at the end (``_tapering``).
     """
     it = iter(items)
     head = list(islice(it, POOL_THRESHOLD))
-    chunks = _chunks(chain(head, it), size)
+    small = jobs <= 1 or len(head) < POOL_THRESHOLD
+    chunks = (
+        _tapering(chain(head, it), size, jobs)
+        if light and not small
+        else _chunks(chain(head, it), size)
+    )
     seen = done = 0
 
     def report(part: list[R]) -> list[R]:
@@ -216,7 +248,6 @@ def _run(
             progress(done, max(seen, done))
         return part
 
-    small = jobs <= 1 or len(head) < POOL_THRESHOLD
     if small and (not budgeted or cpu_budget.can_install()):
         with cpu_budget.handling() if budgeted else nullcontext(), _frozen_heap():
             for chunk in chunks:
@@ -254,7 +285,9 @@ def scan_paths(
     file within ``file_seconds`` of CPU time (0: no budget)."""
     jobs = jobs or os.cpu_count() or 1
     prefix = (root, file_seconds)
-    summaries = _run(_summarize, paths, CHUNK, prefix, jobs, progress, file_seconds > 0)
+    summaries = _run(
+        _summarize, paths, PATHS_CHUNK, prefix, jobs, progress, file_seconds > 0, light=True
+    )
     return Census(summaries, include_generated=include_generated, markers_allowed=markers_allowed)
 
 
