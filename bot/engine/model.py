@@ -34,9 +34,10 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 
 #: Vendors code can run on. "nvidia" is the incumbent the census measures lock-in against;
 #: the next five make accelerators PyTorch or PaddlePaddle reach through their own plug-ins
-#: (MUSA, MLU, Ascend NPU, Gaudi HPU, Kunlunxin XPU), and Xilinx FPGAs through Vitis: code for
-#: them is lock-in too, though no team plans a move onto them. Gaudi is Intel's and Xilinx is
-#: AMD's, but their code runs on no Intel or AMD GPU: "intel" and "amd" stay the GPU targets.
+#: (MUSA, MLU, Ascend NPU, Gaudi HPU, Kunlunxin XPU), Xilinx FPGAs through Vitis, and AWS its
+#: Trainium and Inferentia chips through the Neuron SDK: code for them is lock-in too, though
+#: no team plans a move onto them. Gaudi is Intel's and Xilinx is AMD's, but their code runs
+#: on no Intel or AMD GPU: "intel" and "amd" stay the GPU targets.
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -49,6 +50,7 @@ VENDORS: tuple[str, ...] = (
     "habana",
     "kunlunxin",
     "xilinx",
+    "aws",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
