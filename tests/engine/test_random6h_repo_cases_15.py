@@ -181,3 +181,44 @@ target_link_libraries(
     z)
 """
     assert _layers("sdk/src/main/cpp/CMakeLists.txt", source) == {"portable": 9}
+
+
+def test_zerollama_windows_rocm_build_script_is_vendor_path() -> None:
+    # scripts/build_windows.ps1: finds the HIP SDK under Program Files and keeps its folder in
+    # HIP_PATH for the ROCm build, as the CUDA branch keeps the toolkit's. Before, only the
+    # gfx906 clean-up line of the ROCm branch counted (the HIP_PATH lines were portable).
+    source = b"""\
+$rocmDir = (get-item 'C:\\Program Files\\AMD\\ROCm\\6.*' | select-object -First 1)
+if ($null -ne $rocmDir) {
+    $script:HIP_PATH = $rocmDir.FullName
+}
+function rocm {
+    if ($script:HIP_PATH) {
+        Write-Output "Building ROCm backend libraries"
+        & cmake --build --preset "ROCm 6" --config Release
+    }
+}
+"""
+    assert _rules("scripts/build_windows.ps1", source) == {"build.hip-offload-arch"}
+    assert _layers("scripts/build_windows.ps1", source) == {"vendor-path": 3, "portable": 7}
+
+
+def test_zerollama_rocm_release_matrix_installs_the_hip_sdk() -> None:
+    # .github/workflows/release.yaml: the Windows ROCm entry downloads AMD's HIP SDK and the
+    # step exports its folder and platform, the twins of the CUDA entry's installer lines.
+    source = b"""\
+jobs:
+  windows-depends:
+    strategy:
+      matrix:
+        include:
+          - preset: 'ROCm 6'
+            install: https://download.amd.com/developer/eula/rocm-hub/AMD-Software-PRO-Edition-24.Q4-WinSvr2022-For-HIP.exe
+    steps:
+      - name: Install ROCm
+        run: |
+          $hipPath = (Resolve-Path "C:\\Program Files\\AMD\\ROCm\\*").path
+          echo "HIP_PLATFORM=amd" | Out-File -FilePath $env:GITHUB_ENV -Append
+"""
+    assert _rules(".github/workflows/release.yaml", source) == {"build.hip-offload-arch"}
+    assert _layers(".github/workflows/release.yaml", source) == {"vendor-path": 3, "portable": 9}
