@@ -40,7 +40,7 @@ from bot.sources import SourceError
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
 from bot.sources.engine_runner import ChangedFile, change_deltas
-from bot.sources.git import GitRepo
+from bot.sources.git import EMPTY_TREE, GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import Hidden
 
@@ -55,13 +55,19 @@ def add_diff_parser(commands: argparse._SubParsersAction) -> None:
             "lockin diff main feature --repo path/to/repo --format markdown",
             "lockin diff before/ after/               # two directories",
             "lockin diff --staged                     # what `git commit` would record",
+            f"lockin diff {EMPTY_TREE} ROOT  # a root commit: all added",
         ],
         exits={
             1: "the change adds non-portable code that no decision covers, or a file of it "
             "took longer than --file-budget and was not counted (enforcement: neutral: 0)"
         },
     )
-    diff.add_argument("base", nargs="?", help="base revision (the default branch) or directory")
+    diff.add_argument(
+        "base",
+        nargs="?",
+        help="base revision (the default branch) or directory; git's empty tree "
+        f"{EMPTY_TREE} to count all of HEAD as added (a root commit)",
+    )
     diff.add_argument("head", nargs="?", help="head revision or directory")
     diff.add_argument(
         "--staged", action="store_true", help="the staged change: the index against HEAD"
@@ -210,7 +216,8 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
         base_commit = start = repo.head_or_empty_tree()
         head_commit, messages = None, []
     else:
-        base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
+        base_commit = repo.resolve(args.base, empty_tree=True)  # a root commit's base
+        head_commit = repo.resolve(args.head)
         # Like a pull request: the change HEAD makes since it left BASE.
         start = repo.merge_base(base_commit, head_commit) or base_commit
         messages = repo.messages(base_commit, head_commit)

@@ -189,14 +189,29 @@ class GitRepo:
     def _git(self, *args: str, ok: tuple[int, ...] = (0,)) -> str:
         return run_git(list(args), self.path, ok=ok)
 
-    def resolve(self, revision: str) -> str:
-        """The commit id of ``revision``; ``SourceError`` when there is none."""
+    def resolve(self, revision: str, *, empty_tree: bool = False) -> str:
+        """The commit id of ``revision``; ``SourceError`` when there is none. With
+        ``empty_tree``, git's empty tree (``EMPTY_TREE``, which git knows without storing
+        it) is a revision too: the base against which a root commit adds its whole tree."""
+        if empty_tree and revision.lower() == EMPTY_TREE:
+            return EMPTY_TREE
         if revision.startswith("-"):
             raise SourceError(f"revision not found: {revision}")
         out = self._git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", ok=(0, 1))
         if not out.strip():
-            raise SourceError(f"revision not found: {revision}")
+            raise SourceError(f"revision not found: {revision}{self._root_hint(revision)}")
         return out.strip()
+
+    def _root_hint(self, revision: str) -> str:
+        """How to diff a root commit, when ``revision`` names the parent of one."""
+        child = revision.removesuffix("^").removesuffix("~1").removesuffix("~")
+        if child == revision:
+            return ""
+        out = self._git("rev-list", "--max-count=1", "--parents", child, "--", ok=(0, 128))
+        ids = out.split()
+        if len(ids) != 1:  # no such commit, or one with parents
+            return ""
+        return f" ({child} is a root commit: diff it from git's empty tree, {EMPTY_TREE})"
 
     @staticmethod
     def has_no_work_tree(path: str) -> bool:
@@ -275,6 +290,8 @@ class GitRepo:
         return out.strip() or EMPTY_TREE
 
     def merge_base(self, base: str, head: str) -> str | None:
+        if base == EMPTY_TREE:
+            return None  # a tree, not a commit: nothing to meet
         out = self._git("merge-base", base, head, ok=(0, 1))
         return out.strip() or None
 
@@ -389,6 +406,8 @@ class GitRepo:
         return self._git("remote", "get-url", name, ok=(0, 2)).strip() or None
 
     def messages(self, base: str, head: str) -> list[str]:
-        """Commit messages reachable from ``head`` and not from ``base``."""
-        out = self._git("log", "-z", "--format=%B", f"{base}..{head}")
+        """Commit messages reachable from ``head`` and not from ``base`` (all of them from
+        the empty tree)."""
+        commits = head if base == EMPTY_TREE else f"{base}..{head}"
+        out = self._git("log", "-z", "--format=%B", commits)
         return [m for m in out.split("\0") if m.strip()]

@@ -10,7 +10,7 @@ import pytest
 from bot.engine.paths import DEFAULT_FILTER, PathFilter
 from bot.sources import SourceError
 from bot.sources.dirs import directory_changes
-from bot.sources.git import GitRepo
+from bot.sources.git import EMPTY_TREE, GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot
 from tests.cli.gitrepo import commit, git, init
 
@@ -194,3 +194,40 @@ def test_directory_changes_count_a_file_turned_symlink_as_removed(tmp_path: Path
     (after / "k.cu").symlink_to("../elsewhere.cu")
     [change] = directory_changes(str(before), str(after), DEFAULT_FILTER)
     assert (change.path, change.status) == ("k.cu", "removed")
+
+
+def test_the_empty_tree_is_the_base_of_a_root_commit(tmp_path: Path) -> None:
+    path = init(tmp_path / "repo")
+    root = commit(path, {"a.txt": "a\nb\n", "sub/b.txt": "c\n"}, "First\n\nTrailer: x\n")
+    git_repo = GitRepo(str(path))
+    with pytest.raises(SourceError, match="revision not found"):
+        git_repo.resolve(EMPTY_TREE)
+    base = git_repo.resolve(EMPTY_TREE, empty_tree=True)
+    assert base == EMPTY_TREE
+    assert git_repo.merge_base(base, root) is None
+    assert git_repo.messages(base, root) == ["First\n\nTrailer: x\n"]
+    changes = git_repo.changes(base, root)
+    assert [(c.status, c.path, c.added) for c in changes] == [
+        ("added", "a.txt", (1, 2)),
+        ("added", "sub/b.txt", (1,)),
+    ]
+
+
+def test_the_parent_of_a_root_commit_names_the_empty_tree(tmp_path: Path) -> None:
+    path = init(tmp_path / "repo")
+    commit(path, {"a.txt": "a\n"})
+    git_repo = GitRepo(str(path))
+    for revision in ("main^", "main~", "main~1"):
+        with pytest.raises(SourceError) as raised:
+            git_repo.resolve(revision)
+        assert str(raised.value) == (
+            f"revision not found: {revision} (main is a root commit: diff it from git's "
+            f"empty tree, {EMPTY_TREE})"
+        )
+    commit(path, {"a.txt": "b\n"})
+    with pytest.raises(SourceError, match=r"^revision not found: main~2$"):
+        git_repo.resolve("main~2")
+    for revision in ("nothing^", "main^2"):
+        with pytest.raises(SourceError) as raised:
+            git_repo.resolve(revision)
+        assert str(raised.value) == f"revision not found: {revision}"
