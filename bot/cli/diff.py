@@ -20,11 +20,13 @@ from bot.cli.common import (
     read_policy,
     recorded_decisions,
     snapshot_census,
+    unreadable_line,
 )
 from bot.cli.help import add_command
 from bot.engine import RULES
 from bot.engine.census import FileSummary
 from bot.engine.delta import change_delta
+from bot.engine.languages import may_hold_code
 from bot.engine.model import ChangeDelta
 from bot.github.refs import RepoRef
 from bot.policy.approvals import RecordReview, approval
@@ -40,6 +42,7 @@ from bot.sources import SourceError
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
 from bot.sources.engine_runner import ChangedFile, change_deltas
+from bot.sources.files import UNREADABLE
 from bot.sources.git import EMPTY_TREE, GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import Hidden
@@ -59,7 +62,9 @@ def add_diff_parser(commands: argparse._SubParsersAction) -> None:
         ],
         exits={
             1: "the change adds non-portable code that no decision covers, or a file of it "
-            "took longer than --file-budget and was not counted (enforcement: neutral: 0)"
+            "took longer than --file-budget and was not counted, or one that may hold code "
+            "could not be read (its object absent from the repository) "
+            "(enforcement: neutral: 0)"
         },
     )
     diff.add_argument(
@@ -309,6 +314,9 @@ def diff_report(
     the fix's command gives ``lockin`` (default: these)."""
     inputs, delta = diff_change(args)
     err.writelines(f"lockin: note: {note}\n" for note in inputs.notes)
+    unread = [f.path for f in delta.files if f.skipped == UNREADABLE]
+    if unread:
+        err.write(f"lockin: note: {unreadable_line(unread)}\n")
     policy = inputs.policy
     folder = policy.decisions.folder
     via: Via
@@ -346,11 +354,16 @@ def diff_report(
     )
     summary = json_out.verdict_summary(verdict)
     uncounted = delta.not_counted()
-    if uncounted and verdict.conclusion == "success":
+    # An unreadable file the App's check would have read (one whose name allows code) is
+    # one it could not read: like a file the engine gave up on, it may hold the lines.
+    unread_code = [path for path in unread if may_hold_code(path)]
+    if (uncounted or unread_code) and verdict.conclusion == "success":
         # As the App's check (bot/review/report.py): a change with files the engine gave
-        # up on cannot pass, since they may add what the gate is for.
+        # up on, or could not read, cannot pass, since they may add what the gate is for.
         summary["conclusion"] = "neutral" if policy.report_only else "failure"
-        summary["summary"] = f"cannot pass: {not_counted_line(uncounted)}"
+        reasons = [not_counted_line(uncounted)] if uncounted else []
+        reasons += [unreadable_line(unread_code)] if unread_code else []
+        summary["summary"] = f"cannot pass: {'; '.join(reasons)}"
     draft = record.draft_record(delta, verdict, policy)
     argv = record.reproduce(args) if fix_argv is None else fix_argv
     fix = record.fix_for(verdict, draft, policy, argv=argv, via=via)

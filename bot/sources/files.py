@@ -14,6 +14,9 @@ from bot.engine.model import FileReport, zero_layers
 #: Files above this size are listed as "too-large", not classified: hand-written source
 #: is far smaller, and it bounds what one file can cost (the engine itself has no limit).
 MAX_FILE_BYTES = 4 * 1024 * 1024
+#: The skip reason of a file that is listed but could not be read (an object absent from
+#: a partial clone, a file without read permission).
+UNREADABLE = "unreadable"
 
 
 def skipped(path: str, reason: str) -> FileReport:

@@ -381,9 +381,41 @@ class GitRepo:
 
     def changes(self, base: str, head: str | None) -> list[Change]:
         """Files that differ from ``base`` to ``head`` (``None``: the index), renames
-        detected, with the lines git's own diff marks as added and removed."""
+        detected, with the lines git's own diff marks as added and removed.
+
+        git's diff stops at the first object it cannot read (a partial clone, a snapshot
+        without its large blobs). Then the files with an absent object are left
+        out of git's diff and listed as they are, without lines: their absent side cannot
+        be read back (``read_blobs`` gives ``None``), so the caller can tell them apart.
+        """
         sides = (base, head) if head else ("--cached", base)
-        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", *sides, "--")
+        try:
+            return self._changes(sides, ())
+        except SourceError:
+            absent = self._with_absent_objects(sides)
+            if not absent:
+                raise
+        # Literal paths from the top: any file name excludes itself and nothing else.
+        others = tuple(f":(exclude,literal,top){c.path}" for c in absent)
+        return [*self._changes(sides, others), *absent]
+
+    def _with_absent_objects(self, sides: tuple[str, str]) -> list[Change]:
+        """The changed files one of whose objects is absent from the repository. Listed
+        without rename detection, which reads objects (a rename is a removal and an
+        addition: only the side whose object is absent is listed)."""
+        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "--no-renames", *sides, "--")
+        changes = parse_raw(raw)
+        blobs = dict.fromkeys(b for c in changes for b in (c.old_blob, c.new_blob) if b)
+        query = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
+        proc = subprocess.run(
+            [*_GIT, "cat-file", "--batch-check"], cwd=self.path, input=query, capture_output=True
+        )
+        lines = proc.stdout.decode("ascii", "replace").splitlines()
+        absent = {line.split()[0] for line in lines if line.endswith(" missing")}
+        return [c for c in changes if {c.old_blob, c.new_blob} & absent]
+
+    def _changes(self, sides: tuple[str, str], paths: tuple[str, ...]) -> list[Change]:
+        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", *sides, "--", *paths)
         patch = self._git(
             "diff",
             "-U0",
@@ -394,6 +426,7 @@ class GitRepo:
             "--dst-prefix=b/",
             *sides,
             "--",
+            *paths,
         )
         # Late: the delta's module loads unidiff, which a scan (git's other use) skips.
         from bot.engine.delta import changed_lines_by_file
