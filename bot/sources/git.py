@@ -185,6 +185,9 @@ class GitRepo:
         self.path = path
         if not run_git(["rev-parse", "--git-dir"], path, ok=(0, 128)).strip():
             raise SourceError(f"not a git repository: {path}")
+        # Objects found absent (a partial clone, a snapshot without its large blobs): read
+        # as absent without asking git, which would try to fetch them from a promisor.
+        self._absent: set[str] = set()
 
     def _git(self, *args: str, ok: tuple[int, ...] = (0,)) -> str:
         return run_git(list(args), self.path, ok=ok)
@@ -334,6 +337,11 @@ class GitRepo:
         feeder thread writes the requests so that neither pipe can fill up and block.
         """
         names = list(names)
+        if self._absent.intersection(names):
+            known = [name for name in names if name not in self._absent]
+            found = dict(self.read_blobs(known))
+            yield from ((name, found.get(name)) for name in names)
+            return
         if not names:
             return
         proc = subprocess.Popen(
@@ -400,18 +408,18 @@ class GitRepo:
         return [*self._changes(sides, others), *absent]
 
     def _with_absent_objects(self, sides: tuple[str, str]) -> list[Change]:
-        """The changed files one of whose objects is absent from the repository. Listed
-        without rename detection, which reads objects (a rename is a removal and an
-        addition: only the side whose object is absent is listed)."""
+        """The changed files one of whose objects is absent from the repository, which
+        ``read_blobs`` then answers ``None`` without asking git. Listed without rename
+        detection, which reads objects (a rename is a removal and an addition: only the
+        side whose object is absent is listed)."""
         raw = self._git("diff", "--raw", "-z", "--no-abbrev", "--no-renames", *sides, "--")
         changes = parse_raw(raw)
-        blobs = dict.fromkeys(b for c in changes for b in (c.old_blob, c.new_blob) if b)
-        query = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
-        proc = subprocess.run(
-            [*_GIT, "cat-file", "--batch-check"], cwd=self.path, input=query, capture_output=True
-        )
-        lines = proc.stdout.decode("ascii", "replace").splitlines()
-        absent = {line.split()[0] for line in lines if line.endswith(" missing")}
+        # rev-list tells absent objects without fetching them from a partial clone's
+        # promisor remote, where cat-file would try and stop at the first it cannot fetch.
+        trees = [side for side in sides if side != "--cached"]  # the index has its blobs
+        listed = self._git("rev-list", "--objects", "--missing=print", "--no-walk", *trees, "--")
+        absent = {line[1:] for line in listed.splitlines() if line.startswith("?")}
+        self._absent |= absent
         return [c for c in changes if {c.old_blob, c.new_blob} & absent]
 
     def _changes(self, sides: tuple[str, str], paths: tuple[str, ...]) -> list[Change]:

@@ -82,3 +82,30 @@ def test_an_absent_file_that_holds_no_code_is_left_out_and_said(tmp_path: Path) 
     assert "Not counted: 1 unreadable" in out
     assert "Verdict: success" in out
     assert "lockin: note: 1 file unreadable, left out of the count: logo.png" in err
+
+
+def test_a_partial_clone_whose_promisor_is_out_of_reach(tmp_path: Path) -> None:
+    # git would fetch an object a filtered clone left out from its promisor remote; offline
+    # (here: a remote that no longer exists), the file is unreadable as in a snapshot.
+    source = _repo(tmp_path, {"util.py": "x = 2\n", "big.py": "y = 1\n" * 400})
+    clone = tmp_path / "partial.git"
+    upload = "git -c uploadpack.allowFilter=true upload-pack"
+    git(
+        tmp_path,
+        "clone",
+        "-q",
+        "--bare",
+        "--no-local",
+        "--filter=blob:limit=1k",
+        "-u",
+        upload,
+        source.as_uri(),
+        str(clone),
+    )
+    git(clone, "remote", "set-url", "origin", (tmp_path / "gone").as_uri())
+    code, out, err = run("diff", "base", "main", "--repo", str(clone), "--format", "json")
+    assert code == 1, err
+    files = {f["path"]: f for f in json.loads(out)["files"]}
+    assert (files["big.py"]["skipped"], files["util.py"]["skipped"]) == ("unreadable", None)
+    assert files["util.py"]["added"]["portable"] == 1
+    assert "lockin: note: 1 file unreadable, left out of the count: big.py" in err
