@@ -206,7 +206,8 @@ class GitRepo:
         return out.strip()
 
     def _root_hint(self, revision: str) -> str:
-        """How to diff a root commit, when ``revision`` names the parent of one."""
+        """How to diff a root commit, when ``revision`` names the parent of one; a shallow
+        clone's oldest commits look like roots, but their parents were left out."""
         child = revision.removesuffix("^").removesuffix("~1").removesuffix("~")
         if child == revision:
             return ""
@@ -214,6 +215,8 @@ class GitRepo:
         ids = out.split()
         if len(ids) != 1:  # no such commit, or one with parents
             return ""
+        if ids[0] in self.shallow_commits():
+            return f" (a shallow clone: fetch the parent of {child}, e.g. git fetch --deepen=1)"
         return f" ({child} is a root commit: diff it from git's empty tree, {EMPTY_TREE})"
 
     @staticmethod

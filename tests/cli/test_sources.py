@@ -257,6 +257,14 @@ def test_the_parent_of_a_root_commit_names_the_empty_tree(tmp_path: Path) -> Non
     commit(path, {"a.txt": "b\n"})
     with pytest.raises(SourceError, match=r"^revision not found: main~2$"):
         git_repo.resolve("main~2")
+    shallow = tmp_path / "shallow.git"
+    git(tmp_path, "clone", "-q", "--bare", "--depth=1", path.as_uri(), str(shallow))
+    with pytest.raises(SourceError) as raised:
+        GitRepo(str(shallow)).resolve("main^")
+    assert str(raised.value) == (
+        "revision not found: main^ (a shallow clone: fetch the parent of main, "
+        "e.g. git fetch --deepen=1)"
+    )
     for revision in ("nothing^", "main^2"):
         with pytest.raises(SourceError) as raised:
             git_repo.resolve(revision)
