@@ -148,6 +148,17 @@ def not_counted_line(uncounted: list[tuple[str, str]]) -> str:
     )
 
 
+def unreadable_line(paths: list[str]) -> str:
+    """One line naming the changed files whose versions git could not read."""
+    shown = ", ".join(paths[:3])
+    more = f" and {len(paths) - 3:,} more" if len(paths) > 3 else ""
+    noun = "file" if len(paths) == 1 else "files"
+    return (
+        f"{len(paths):,} {noun} unreadable, left out of the count: {shown}{more} (objects "
+        "absent from the repository: a partial clone, or a snapshot without its large blobs)"
+    )
+
+
 def render_scan(census: Census, fmt: str, root: str, top: int, *, pretty: bool) -> str:
     """A scan as JSON, Markdown, SARIF or the default terminal text (the Action's report)."""
     if fmt == "json":

@@ -20,11 +20,13 @@ from bot.cli.common import (
     read_policy,
     recorded_decisions,
     snapshot_census,
+    unreadable_line,
 )
 from bot.cli.help import add_command
 from bot.engine import RULES
 from bot.engine.census import FileSummary
 from bot.engine.delta import change_delta
+from bot.engine.languages import may_hold_code
 from bot.engine.model import ChangeDelta
 from bot.github.refs import RepoRef
 from bot.policy.approvals import RecordReview, approval
@@ -40,7 +42,8 @@ from bot.sources import SourceError
 from bot.sources.changes import within
 from bot.sources.dirs import directory_changes
 from bot.sources.engine_runner import ChangedFile, change_deltas
-from bot.sources.git import GitRepo
+from bot.sources.files import UNREADABLE
+from bot.sources.git import EMPTY_TREE, GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot, Snapshot, submodules_of
 from bot.sources.tree import Hidden
 
@@ -55,13 +58,21 @@ def add_diff_parser(commands: argparse._SubParsersAction) -> None:
             "lockin diff main feature --repo path/to/repo --format markdown",
             "lockin diff before/ after/               # two directories",
             "lockin diff --staged                     # what `git commit` would record",
+            f"lockin diff {EMPTY_TREE} ROOT  # a root commit: all added",
         ],
         exits={
             1: "the change adds non-portable code that no decision covers, or a file of it "
-            "took longer than --file-budget and was not counted (enforcement: neutral: 0)"
+            "took longer than --file-budget and was not counted, or one that may hold code "
+            "could not be read (its object absent from the repository) "
+            "(enforcement: neutral: 0)"
         },
     )
-    diff.add_argument("base", nargs="?", help="base revision (the default branch) or directory")
+    diff.add_argument(
+        "base",
+        nargs="?",
+        help="base revision (the default branch) or directory; git's empty tree "
+        f"{EMPTY_TREE} to count all of HEAD as added (a root commit)",
+    )
     diff.add_argument("head", nargs="?", help="head revision or directory")
     diff.add_argument(
         "--staged", action="store_true", help="the staged change: the index against HEAD"
@@ -210,7 +221,8 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
         base_commit = start = repo.head_or_empty_tree()
         head_commit, messages = None, []
     else:
-        base_commit, head_commit = repo.resolve(args.base), repo.resolve(args.head)
+        base_commit = repo.resolve(args.base, empty_tree=True)  # a root commit's base
+        head_commit = repo.resolve(args.head)
         # Like a pull request: the change HEAD makes since it left BASE.
         start = repo.merge_base(base_commit, head_commit) or base_commit
         messages = repo.messages(base_commit, head_commit)
@@ -302,6 +314,9 @@ def diff_report(
     the fix's command gives ``lockin`` (default: these)."""
     inputs, delta = diff_change(args)
     err.writelines(f"lockin: note: {note}\n" for note in inputs.notes)
+    unread = [f.path for f in delta.files if f.skipped == UNREADABLE]
+    if unread:
+        err.write(f"lockin: note: {unreadable_line(unread)}\n")
     policy = inputs.policy
     folder = policy.decisions.folder
     via: Via
@@ -339,11 +354,16 @@ def diff_report(
     )
     summary = json_out.verdict_summary(verdict)
     uncounted = delta.not_counted()
-    if uncounted and verdict.conclusion == "success":
+    # An unreadable file the App's check would have read (one whose name allows code) is
+    # one it could not read: like a file the engine gave up on, it may hold the lines.
+    unread_code = [path for path in unread if may_hold_code(path)]
+    if (uncounted or unread_code) and verdict.conclusion == "success":
         # As the App's check (bot/review/report.py): a change with files the engine gave
-        # up on cannot pass, since they may add what the gate is for.
+        # up on, or could not read, cannot pass, since they may add what the gate is for.
         summary["conclusion"] = "neutral" if policy.report_only else "failure"
-        summary["summary"] = f"cannot pass: {not_counted_line(uncounted)}"
+        reasons = [not_counted_line(uncounted)] if uncounted else []
+        reasons += [unreadable_line(unread_code)] if unread_code else []
+        summary["summary"] = f"cannot pass: {'; '.join(reasons)}"
     draft = record.draft_record(delta, verdict, policy)
     argv = record.reproduce(args) if fix_argv is None else fix_argv
     fix = record.fix_for(verdict, draft, policy, argv=argv, via=via)

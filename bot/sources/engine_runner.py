@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 from bot.engine.census import Census, FileSummary
 from bot.engine.model import NOT_COUNTED, FileDelta, FileReport
 from bot.sources import cpu_budget
-from bot.sources.files import classify_entry, classify_file, skipped
+from bot.sources.files import UNREADABLE, classify_entry, classify_file, skipped
 
 if TYPE_CHECKING:  # a scan needs neither a change nor git's patches (unidiff)
     from bot.sources.changes import Change
@@ -74,11 +74,11 @@ def _read_and_classify(root: str, path: str) -> FileReport:
     try:
         fd = os.open(os.path.join(root, path), os.O_RDONLY)
     except OSError:
-        return skipped(path, "unreadable")
+        return skipped(path, UNREADABLE)
     try:
         return classify_file(path, fd)
     except OSError:
-        return skipped(path, "unreadable")
+        return skipped(path, UNREADABLE)
     finally:
         os.close(fd)
 
@@ -97,7 +97,7 @@ def _summarize_contents(
         FileSummary.of(
             _budgeted(seconds, path, partial(classify_entry, path, data))
             if data is not None
-            else skipped(path, "unreadable")
+            else skipped(path, UNREADABLE)
         )
         for path, data in items
     ]
@@ -105,7 +105,8 @@ def _summarize_contents(
 
 @dataclass(frozen=True, slots=True)
 class ChangedFile:
-    """A change with both contents (``None`` where that side does not exist)."""
+    """A change with both contents (``None`` where that side does not exist, or where its
+    object is absent from the repository: then the change names its blob)."""
 
     change: Change
     old: bytes | None
@@ -124,6 +125,10 @@ def delta_of(
     from bot.engine.delta import file_delta
 
     change = item.change
+    if (change.old_blob and item.old is None) or (change.new_blob and item.new is None):
+        # A version git lists but could not read: the other alone would count a modified
+        # file as added or removed, so neither is counted.
+        return FileDelta(change.path, change.status, change.old_path, skipped=UNREADABLE)
     old_path = change.old_path or change.path
     old = classify_entry(old_path, item.old) if item.old is not None else None
     new = classify_entry(change.path, item.new) if item.new is not None else None

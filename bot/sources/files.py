@@ -15,6 +15,9 @@ from bot.engine.model import FileReport, zero_layers
 MAX_FILE_BYTES = 4 * 1024 * 1024
 #: The least a read past a file's head asks for.
 _READ = 64 * 1024
+#: The skip reason of a file that is listed but could not be read (an object absent from
+#: a partial clone, a file without read permission).
+UNREADABLE = "unreadable"
 
 
 def skipped(path: str, reason: str) -> FileReport:

@@ -185,18 +185,39 @@ class GitRepo:
         self.path = path
         if not run_git(["rev-parse", "--git-dir"], path, ok=(0, 128)).strip():
             raise SourceError(f"not a git repository: {path}")
+        # Objects found absent (a partial clone, a snapshot without its large blobs): read
+        # as absent without asking git, which would try to fetch them from a promisor.
+        self._absent: set[str] = set()
 
     def _git(self, *args: str, ok: tuple[int, ...] = (0,)) -> str:
         return run_git(list(args), self.path, ok=ok)
 
-    def resolve(self, revision: str) -> str:
-        """The commit id of ``revision``; ``SourceError`` when there is none."""
+    def resolve(self, revision: str, *, empty_tree: bool = False) -> str:
+        """The commit id of ``revision``; ``SourceError`` when there is none. With
+        ``empty_tree``, git's empty tree (``EMPTY_TREE``, which git knows without storing
+        it) is a revision too: the base against which a root commit adds its whole tree."""
+        if empty_tree and revision.lower() == EMPTY_TREE:
+            return EMPTY_TREE
         if revision.startswith("-"):
             raise SourceError(f"revision not found: {revision}")
         out = self._git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", ok=(0, 1))
         if not out.strip():
-            raise SourceError(f"revision not found: {revision}")
+            raise SourceError(f"revision not found: {revision}{self._root_hint(revision)}")
         return out.strip()
+
+    def _root_hint(self, revision: str) -> str:
+        """How to diff a root commit, when ``revision`` names the parent of one; a shallow
+        clone's oldest commits look like roots, but their parents were left out."""
+        child = revision.removesuffix("^").removesuffix("~1").removesuffix("~")
+        if child == revision:
+            return ""
+        out = self._git("rev-list", "--max-count=1", "--parents", child, "--", ok=(0, 128))
+        ids = out.split()
+        if len(ids) != 1:  # no such commit, or one with parents
+            return ""
+        if ids[0] in self.shallow_commits():
+            return f" (a shallow clone: fetch the parent of {child}, e.g. git fetch --deepen=1)"
+        return f" ({child} is a root commit: diff it from git's empty tree, {EMPTY_TREE})"
 
     @staticmethod
     def has_no_work_tree(path: str) -> bool:
@@ -275,6 +296,8 @@ class GitRepo:
         return out.strip() or EMPTY_TREE
 
     def merge_base(self, base: str, head: str) -> str | None:
+        if base == EMPTY_TREE:
+            return None  # a tree, not a commit: nothing to meet
         out = self._git("merge-base", base, head, ok=(0, 1))
         return out.strip() or None
 
@@ -317,6 +340,11 @@ class GitRepo:
         feeder thread writes the requests so that neither pipe can fill up and block.
         """
         names = list(names)
+        if self._absent.intersection(names):
+            known = [name for name in names if name not in self._absent]
+            found = dict(self.read_blobs(known))
+            yield from ((name, found.get(name)) for name in names)
+            return
         if not names:
             return
         proc = subprocess.Popen(
@@ -364,9 +392,41 @@ class GitRepo:
 
     def changes(self, base: str, head: str | None) -> list[Change]:
         """Files that differ from ``base`` to ``head`` (``None``: the index), renames
-        detected, with the lines git's own diff marks as added and removed."""
+        detected, with the lines git's own diff marks as added and removed.
+
+        git's diff stops at the first object it cannot read (a partial clone, a snapshot
+        without its large blobs). Then the files with an absent object are left
+        out of git's diff and listed as they are, without lines: their absent side cannot
+        be read back (``read_blobs`` gives ``None``), so the caller can tell them apart.
+        """
         sides = (base, head) if head else ("--cached", base)
-        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", *sides, "--")
+        try:
+            return self._changes(sides, ())
+        except SourceError:
+            absent = self._with_absent_objects(sides)
+            if not absent:
+                raise
+        # Literal paths from the top: any file name excludes itself and nothing else.
+        others = tuple(f":(exclude,literal,top){c.path}" for c in absent)
+        return [*self._changes(sides, others), *absent]
+
+    def _with_absent_objects(self, sides: tuple[str, str]) -> list[Change]:
+        """The changed files one of whose objects is absent from the repository, which
+        ``read_blobs`` then answers ``None`` without asking git. Listed without rename
+        detection, which reads objects (a rename is a removal and an addition: only the
+        side whose object is absent is listed)."""
+        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "--no-renames", *sides, "--")
+        changes = parse_raw(raw)
+        # rev-list tells absent objects without fetching them from a partial clone's
+        # promisor remote, where cat-file would try and stop at the first it cannot fetch.
+        trees = [side for side in sides if side != "--cached"]  # the index has its blobs
+        listed = self._git("rev-list", "--objects", "--missing=print", "--no-walk", *trees, "--")
+        absent = {line[1:] for line in listed.splitlines() if line.startswith("?")}
+        self._absent |= absent
+        return [c for c in changes if {c.old_blob, c.new_blob} & absent]
+
+    def _changes(self, sides: tuple[str, str], paths: tuple[str, ...]) -> list[Change]:
+        raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", *sides, "--", *paths)
         patch = self._git(
             "diff",
             "-U0",
@@ -377,6 +437,7 @@ class GitRepo:
             "--dst-prefix=b/",
             *sides,
             "--",
+            *paths,
         )
         # Late: the delta's module loads unidiff, which a scan (git's other use) skips.
         from bot.engine.delta import changed_lines_by_file
@@ -389,6 +450,8 @@ class GitRepo:
         return self._git("remote", "get-url", name, ok=(0, 2)).strip() or None
 
     def messages(self, base: str, head: str) -> list[str]:
-        """Commit messages reachable from ``head`` and not from ``base``."""
-        out = self._git("log", "-z", "--format=%B", f"{base}..{head}")
+        """Commit messages reachable from ``head`` and not from ``base`` (all of them from
+        the empty tree)."""
+        commits = head if base == EMPTY_TREE else f"{base}..{head}"
+        out = self._git("log", "-z", "--format=%B", commits)
         return [m for m in out.split("\0") if m.strip()]

@@ -46,3 +46,10 @@ def commit(repo: Path, files: dict[str, str | bytes | None], message: str = "cha
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", message)
     return git(repo, "rev-parse", "HEAD")
+
+
+def drop_object(repo: Path, name: str) -> None:
+    """Delete the loose object ``name`` (a blob id, or ``rev:path``) from the object store,
+    as a snapshot without its large blobs or a partial clone lacks it."""
+    sha = git(repo, "rev-parse", name)
+    (Path(git(repo, "rev-parse", "--absolute-git-dir")) / "objects" / sha[:2] / sha[2:]).unlink()

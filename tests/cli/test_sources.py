@@ -10,9 +10,9 @@ import pytest
 from bot.engine.paths import DEFAULT_FILTER, PathFilter
 from bot.sources import SourceError
 from bot.sources.dirs import directory_changes
-from bot.sources.git import GitRepo
+from bot.sources.git import EMPTY_TREE, GitRepo
 from bot.sources.snapshot import DirSnapshot, GitSnapshot
-from tests.cli.gitrepo import commit, git, init
+from tests.cli.gitrepo import commit, drop_object, git, init
 
 BODY = "".join(f"line {i}\n" for i in range(1, 21))
 
@@ -194,3 +194,78 @@ def test_directory_changes_count_a_file_turned_symlink_as_removed(tmp_path: Path
     (after / "k.cu").symlink_to("../elsewhere.cu")
     [change] = directory_changes(str(before), str(after), DEFAULT_FILTER)
     assert (change.path, change.status) == ("k.cu", "removed")
+
+
+def test_changes_list_files_whose_objects_are_absent_without_lines(repo: Path) -> None:
+    # The old version of keep.txt and old_name.txt (the same blob) is gone: git's diff of
+    # them stops, so they are listed without lines, and the rename's other side is added.
+    drop_object(repo, "base:keep.txt")
+    git_repo = GitRepo(str(repo))
+    changes = {
+        c.path: c for c in git_repo.changes(git_repo.resolve("base"), git_repo.resolve("main"))
+    }
+    assert {path: c.status for path, c in changes.items()} == {
+        "keep.txt": "modified",
+        "old_name.txt": "removed",
+        "new_name.txt": "added",
+        "gone.txt": "removed",
+        "img.bin": "modified",
+        "added.txt": "added",
+    }
+    assert (changes["keep.txt"].added, changes["keep.txt"].removed) == ((), ())
+    assert changes["new_name.txt"].added == tuple(range(1, 21))
+    assert changes["gone.txt"].removed == (1, 2)
+    assert dict(git_repo.read_blobs([changes["keep.txt"].old_blob or ""])) == {
+        changes["keep.txt"].old_blob: None
+    }
+
+
+def test_a_diff_that_fails_for_another_reason_still_fails(repo: Path) -> None:
+    git_repo = GitRepo(str(repo))
+    with pytest.raises(SourceError, match="git diff failed"):
+        git_repo.changes(git_repo.resolve("base"), "no-such-revision")
+
+
+def test_the_empty_tree_is_the_base_of_a_root_commit(tmp_path: Path) -> None:
+    path = init(tmp_path / "repo")
+    root = commit(path, {"a.txt": "a\nb\n", "sub/b.txt": "c\n"}, "First\n\nTrailer: x\n")
+    git_repo = GitRepo(str(path))
+    with pytest.raises(SourceError, match="revision not found"):
+        git_repo.resolve(EMPTY_TREE)
+    base = git_repo.resolve(EMPTY_TREE, empty_tree=True)
+    assert base == EMPTY_TREE
+    assert git_repo.merge_base(base, root) is None
+    assert git_repo.messages(base, root) == ["First\n\nTrailer: x\n"]
+    changes = git_repo.changes(base, root)
+    assert [(c.status, c.path, c.added) for c in changes] == [
+        ("added", "a.txt", (1, 2)),
+        ("added", "sub/b.txt", (1,)),
+    ]
+
+
+def test_the_parent_of_a_root_commit_names_the_empty_tree(tmp_path: Path) -> None:
+    path = init(tmp_path / "repo")
+    commit(path, {"a.txt": "a\n"})
+    git_repo = GitRepo(str(path))
+    for revision in ("main^", "main~", "main~1"):
+        with pytest.raises(SourceError) as raised:
+            git_repo.resolve(revision)
+        assert str(raised.value) == (
+            f"revision not found: {revision} (main is a root commit: diff it from git's "
+            f"empty tree, {EMPTY_TREE})"
+        )
+    commit(path, {"a.txt": "b\n"})
+    with pytest.raises(SourceError, match=r"^revision not found: main~2$"):
+        git_repo.resolve("main~2")
+    shallow = tmp_path / "shallow.git"
+    git(tmp_path, "clone", "-q", "--bare", "--depth=1", path.as_uri(), str(shallow))
+    with pytest.raises(SourceError) as raised:
+        GitRepo(str(shallow)).resolve("main^")
+    assert str(raised.value) == (
+        "revision not found: main^ (a shallow clone: fetch the parent of main, "
+        "e.g. git fetch --deepen=1)"
+    )
+    for revision in ("nothing^", "main^2"):
+        with pytest.raises(SourceError) as raised:
+            git_repo.resolve(revision)
+        assert str(raised.value) == f"revision not found: {revision}"
