@@ -1,0 +1,74 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h42-random-i).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 281-287. Two could not be read: intro112810-cmd/SO101_PushT_DiffusionPolicy and
+rajveer43/VeloxQuant-MLX (no snapshot). Fifteen files of each remaining repository were
+sampled with ``random.Random("owner/name")`` over every file lockin counts, and labelled before
+any fix, with the files lockin calls non-portable (up to twenty) and GPU-looking files it calls
+portable (up to ten); up to three commits touching GPU code per repository were drawn with
+``random.Random("owner/name:commits")``. Each snippet is a small rewrite, in our own words, of
+a pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- Dark-Basic-Software-Limited/GameGuruMAXDX12: a DX11/DX12 game maker with Bullet, OPTICK -----
+
+
+def test_gameguru_gun_settings_named_for_hip_fire_are_portable() -> None:
+    # GameGuru/Include/Types.h: a weapon's settings for firing from the hip, from the iron
+    # sights and from the scope. Before, hip.runtime read hipFireAllowed and
+    # hipMoveSpeedModifier_f as HIP runtime names: ten vendor-path lines in a 9,438-line header
+    # of game state, and every commit touching it drawn as one touching GPU code.
+    source = b"""\
+struct gunsettingstype
+{
+    float hipMoveSpeedModifier_f;
+    float hipTurnSpeedModifier_f;
+    float ironMoveSpeedModifier_f;
+    int hipFireAllowed;
+    int hipToIronTime;
+    int ironToHipTime;
+
+    gunsettingstype()
+    {
+        hipMoveSpeedModifier_f = 0.0f;
+        hipFireAllowed = 0;
+        hipToIronTime = 0;
+    }
+};
+"""
+    assert _layers("GameGuru/Include/Types.h", source) == {"portable": 15}
+
+
+def test_pose_code_naming_the_hip_joint_is_portable() -> None:
+    # The same collision in pose estimation: the hip joint's centre and angle.
+    source = b"""\
+float hip_flexion(const Pose& p) {
+    Vec2 hipCenter = midpoint(p.leftHip, p.rightHip);
+    float hipAngle = angle_between(hipCenter, p.leftKnee);
+    return hipAngle;
+}
+"""
+    assert _layers("pose/angles.cpp", source) == {"portable": 5}
+
+
+def test_hip_runtime_names_still_count() -> None:
+    # The negative: the runtime's calls, types and error values, and the ROCm libraries' names.
+    source = b"""\
+int run(float* x, int n) {
+    hipStream_t s;
+    hipStreamCreate(&s);
+    if (hipMemcpyAsync(x, x, n, hipMemcpyDeviceToDevice, s) != hipSuccess) return 1;
+    hipFuncAttributes attr;
+    hipFuncGetAttributes(&attr, (const void*)scale);
+    hipDeviceProp_t prop;
+    hipGetDeviceProperties(&prop, 0);
+    return hipDeviceSynchronize() == hipSuccess ? 0 : 1;
+}
+"""
+    assert _rules("src/run.cpp", source) == {"hip.runtime"}
+    assert _layers("src/run.cpp", source) == {"vendor-path": 8, "portable": 2}
