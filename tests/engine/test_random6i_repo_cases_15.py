@@ -72,3 +72,41 @@ int run(float* x, int n) {
 """
     assert _rules("src/run.cpp", source) == {"hip.runtime"}
     assert _layers("src/run.cpp", source) == {"vendor-path": 8, "portable": 2}
+
+
+def test_gameguru_cpu_vendor_names_returned_are_portable() -> None:
+    # DarkSDKMore/Enhancements/OSCpuInfo.cpp: CPUID's vendor string mapped to a company's name
+    # for display. Before, opencl.amd-vendor-check read the returned name as a test on an
+    # OpenCL device's vendor, and the CPU-info file was vendor-path for it.
+    source = b"""\
+char* CPUInfo::GetVendorID(void)
+{
+    switch (ChipManufacturer)
+    {
+        case Intel:
+            return "Intel Corporation";
+        case AMD:
+            return "Advanced Micro Devices";
+        default:
+            return "Unknown";
+    }
+}
+"""
+    assert _layers("Enhancements/OSCpuInfo.cpp", source) == {"portable": 12}
+
+
+def test_bullet_opencl_vendor_tests_still_count() -> None:
+    # SDK/BULLET/bullet-3.19/src/Bullet3OpenCL/Initialize/b3OpenCLUtils.cpp: the platform's
+    # vendor compared with the names the drivers report picks a preferred platform.
+    source = b"""\
+int preferred(const char* vendor)
+{
+    if (strcmp(vendor, "Advanced Micro Devices, Inc.") == 0) return 1;
+    if (strcmp(vendor, "NVIDIA Corporation") == 0) return 2;
+    return 0;
+}
+"""
+    assert _rules("Initialize/b3OpenCLUtils.cpp", source) == {
+        "opencl.amd-vendor-check",
+        "opencl.nvidia-vendor-check",
+    }
