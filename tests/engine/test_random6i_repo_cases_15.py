@@ -110,3 +110,56 @@ int preferred(const char* vendor)
         "opencl.amd-vendor-check",
         "opencl.nvidia-vendor-check",
     }
+
+
+# -- Qcompiler/MixQ_Tensorrt_LLM: mixed-precision GEMM kernels, TensorRT-LLM and CUTLASS copies --
+
+
+def test_mixq_extension_loaded_only_on_cuda_builds_is_vendor_path() -> None:
+    # modelopt/torch/utils/cpp_extension.py: the C++/CUDA extension is built only when PyTorch
+    # reports a CUDA toolkit within the wanted range; ROCm, XPU and CPU builds get None and
+    # the CPU fallback. Before, the file was portable.
+    source = b"""\
+import torch
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+from torch.utils.cpp_extension import load
+
+
+def load_ext(name, sources, cuda_spec=None):
+    if torch.version.cuda is None:
+        return None
+    if cuda_spec and Version(torch.version.cuda) not in SpecifierSet(cuda_spec):
+        return None
+    return load(name, sources)
+"""
+    assert _rules("modelopt/torch/utils/cpp_extension.py", source) == {"torch.cuda-version-check"}
+    assert _layers("modelopt/torch/utils/cpp_extension.py", source) == {
+        "vendor-path": 2,
+        "portable": 8,
+    }
+
+
+def test_mixq_rocm_branch_on_torch_version_hip_is_vendor_path() -> None:
+    # MixQ/src/utils/utils/import_utils.py: the Triton path warns on ROCm builds before it
+    # imports its kernels.
+    source = b"""\
+def pick(use_triton):
+    if use_triton:
+        if torch.version.hip:
+            logger.warning("untested on AMD GPUs")
+        from .qlinear_triton import QuantLinear
+    return QuantLinear
+"""
+    assert _rules("utils/import_utils.py", source) == {"torch.hip-version-check"}
+    assert _layers("utils/import_utils.py", source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_torch_versions_reported_are_portable() -> None:
+    # The negative: an environment report prints both versions and tests neither.
+    source = b"""\
+def env_report():
+    print("torch", torch.__version__, "cuda", torch.version.cuda, "hip", torch.version.hip)
+    return {"cuda": torch.version.cuda, "hip": torch.version.hip}
+"""
+    assert _layers("tools/env_report.py", source) == {"portable": 3}
