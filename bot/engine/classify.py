@@ -28,7 +28,7 @@ from bot.engine.languages import (
     content_extension,
     refine,
 )
-from bot.engine.lexer import Lexed, lex, templated
+from bot.engine.lexer import FILL, Lexed, lex, templated
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
@@ -86,6 +86,9 @@ _GENERATED = re.compile(
     re.I | re.M,
 )
 _GENERATED_HEAD = 2048
+# What may stand before a mark on its line for the mark to count when it is in a string: the
+# string's opening (a prefix such as r or b, the masked quotes), not code assigning it.
+_STRING_OPENS_MARK_LINE = re.compile(r"[ \t]*(?:[rRbBuUfF]{1,2})?\x01*")
 _PREPROCESSED = '# 1 "'
 _PREPROCESSED_BUILTIN = '\n# 1 "<built-in>"'
 _HEADER_CODE_LINES = 2  # code lines a generated mark may follow (see _header_end)
@@ -265,7 +268,11 @@ def _generated(
             if head.isascii()
             else _GENERATED.finditer(text, 0, min(end, _GENERATED_HEAD))
         )
-        if any(text[m.start()] != "@" or masked[m.start()] != "@" for m in marks):
+        if any(
+            (text[m.start()] != "@" or masked[m.start()] != "@")
+            and not _banner_string(masked, m.start())
+            for m in marks
+        ):
             return True
     return (
         not template
@@ -274,6 +281,19 @@ def _generated(
         and literals.search(_INSTANTIATION, masked)
         and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
     )
+
+
+def _banner_string(masked: str, at: int) -> bool:
+    """Whether the mark at ``at`` stands in a string literal that code on its own line opens:
+    the banner a generator writes into the files it emits (NVIDIA/cutlass's
+    python/cutlass/emit/common.py, ``_AUTOGEN_STR = f"This file was automatically generated
+    by ..."``, vendored by every copy of CUTLASS), no mark on the generator itself. A mark in
+    a docstring or a string opening its line (the raw docstrings of tensorflow/probability's
+    generated ground truth modules) still counts."""
+    if masked[at] != FILL:
+        return False
+    line = masked.rfind("\n", 0, at) + 1
+    return _STRING_OPENS_MARK_LINE.fullmatch(masked, line, at) is None
 
 
 def _mark_line(head: str, end: int) -> int:
