@@ -253,3 +253,20 @@ def test_closed_loop(tmp_path):
     assert _layers("tools/cudnn_repro/tests/test_cudnn_repro_closed_loop.py", source) == {
         "portable": 6
     }
+
+
+def test_cudnn_frontend_setup_py_pointing_cmake_at_the_toolkit() -> None:
+    # setup.py: the extension's CMake build is told where the CUDA toolkit and cuDNN are,
+    # from the environment. Before, the file was portable.
+    source = b"""\
+import os
+
+cmake_args = ["-DBUILD_PYTHON_BINDINGS=ON", "-DBUILD_SAMPLES=OFF"]
+if "CUDA_PATH" in os.environ:
+    cmake_args.append(f"-DCUDAToolkit_ROOT={os.environ['CUDA_PATH']}")
+if "CUDNN_PATH" in os.environ:
+    cmake_args.append(f"-DCUDNN_PATH={os.environ['CUDNN_PATH']}")
+print("set CUDA_PATH to the toolkit if CMake cannot find it")
+"""
+    assert _rules("setup.py", source) == {"torch.nvcc-flags"}
+    assert _layers("setup.py", source) == {"vendor-path": 4, "portable": 3}
