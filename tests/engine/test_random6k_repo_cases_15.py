@@ -161,6 +161,33 @@ func open() error { return snpp.Open("db") }
     assert _layers("kernels/DimGrid.go", source) == {"portable": 5}
 
 
+# -- SiTronXD/vk3dGaussianSplatting: a Vulkan Gaussian splatting renderer --------------------
+
+
+def test_vk_gaussian_splatting_project_linking_vulkan_is_vendor_path() -> None:
+    # vkGaussianSplatting.vcxproj: the SDK's headers and libraries, the loader's import library
+    # and a custom build step compiling the shaders with glslangValidator. Before, portable.
+    source = b"""\
+<ItemDefinitionGroup Condition="'$(Configuration)|$(Platform)'=='Release|x64'">
+  <ClCompile>
+    <AdditionalIncludeDirectories>$(ProjectDir)Linking\\Include;$(VULKAN_SDK)\\Include\\</AdditionalIncludeDirectories>
+  </ClCompile>
+  <Link>
+    <AdditionalLibraryDirectories>$(VULKAN_SDK)\\Lib\\;$(ProjectDir)Linking\\Lib</AdditionalLibraryDirectories>
+    <AdditionalDependencies>vulkan-1.lib;glfw3.lib;%(AdditionalDependencies)</AdditionalDependencies>
+  </Link>
+  <CustomBuild>
+    <Command>glslangValidator --target-env vulkan1.1 -V %(FullPath) -o %(Filename).spv</Command>
+  </CustomBuild>
+</ItemDefinitionGroup>
+"""
+    assert _rules("vkGaussianSplatting/vkGaussianSplatting.vcxproj", source) == {"build.vulkan"}
+    assert _layers("vkGaussianSplatting/vkGaussianSplatting.vcxproj", source) == {
+        "vendor-path": 4,
+        "portable": 8,
+    }
+
+
 # -- Cases checked right that were hard --------------------------------------------------------
 
 
