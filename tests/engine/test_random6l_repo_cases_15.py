@@ -100,6 +100,39 @@ def run_probe(model_path=None):
     assert _layers("src/pllo/experiments/lora_training_protection.py", source) == {"portable": 9}
 
 
+def test_privacy_llm_timer_keeping_torch_on_itself_records_cuda_events() -> None:
+    # src/pllo/protocol/worker_timing.py: the timer imports torch only when asked for CUDA
+    # events and keeps the module as self._torch; the events and the one synchronize are
+    # torch.cuda calls. Before, the attribute hid them and the file was portable.
+    source = b"""\
+import time
+
+
+class WorkerTimer:
+    def __init__(self, method="wall_clock"):
+        self.method = method
+        self._torch = None
+        if method == "cuda_event":
+            import torch
+
+            self._torch = torch
+
+    def _event(self):
+        ev = self._torch.cuda.Event(enable_timing=True)
+        ev.record()
+        return ev
+
+    def resolve(self, pairs):
+        self._torch.cuda.synchronize()
+        return [s.elapsed_time(e) / 1000.0 for s, e in pairs]
+"""
+    assert _rules("src/pllo/protocol/worker_timing.py", source) == {"torch.cuda-call"}
+    assert _layers("src/pllo/protocol/worker_timing.py", source) == {
+        "vendor-path": 2,
+        "portable": 13,
+    }
+
+
 def test_privacy_llm_memory_stats_behind_is_cuda_flag_are_vendor_path() -> None:
     # src/pllo/hf_wrappers/qwen_memory_optimized.py (checked right): peak-memory bookkeeping
     # through torch.cuda, taken only when the device string says cuda.
