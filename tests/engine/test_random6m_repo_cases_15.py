@@ -100,6 +100,40 @@ model$cuda()
     assert _layers("train.R", source) == {"vendor-path": 2, "portable": 2}
 
 
+# -- NVIDIA TensorRT-Model-Optimizer (wxsms fork) ----------------------------------------------
+
+
+def test_modelopt_engine_builder_running_trtexec_is_vendor_path() -> None:
+    # modelopt/torch/_deploy/_runtime/tensorrt/engine_builder.py: the engine is built by running
+    # TensorRT's trtexec; before, the file was portable (no TensorRT import).
+    source = b'''\
+import subprocess
+
+
+def _run_trtexec(args, cwd=None):
+    """Run a 'trtexec' command; only its arguments come from the caller."""
+    cmd = ["trtexec", *args]
+    try:
+        result = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, check=False)
+    except FileNotFoundError as e:
+        raise RuntimeError("'trtexec' binary not found; install TensorRT.") from e
+    return result.returncode, result.stdout
+'''
+    assert _layers("engine_builder.py", source) == {"vendor-path": 1, "portable": 7}
+    assert _rules("engine_builder.py", source) == {"cuda.tool-call"}
+
+
+def test_trtexec_in_a_deployment_script_is_vendor_path() -> None:
+    # The scripts beside such a builder run trtexec by name or by its install path.
+    source = b"""\
+#!/bin/bash
+python export.py --out model.onnx
+/usr/src/tensorrt/bin/trtexec --onnx=model.onnx --saveEngine=model.plan --fp16
+python tools/parse_trtexec_log.py model.log
+"""
+    assert _layers("build_engine.sh", source) == {"vendor-path": 1, "portable": 2}
+
+
 # -- appautomaton/mlx-speech: MLX on Apple silicon, one custom Metal kernel (checked right) ----
 
 
