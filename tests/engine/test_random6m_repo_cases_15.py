@@ -134,6 +134,33 @@ python tools/parse_trtexec_log.py model.log
     assert _layers("build_engine.sh", source) == {"vendor-path": 1, "portable": 2}
 
 
+def test_modelopt_test_blocking_the_tensorrt_import_is_portable() -> None:
+    # tests/unit/onnx/quantization/test_autotune_quantization_integration.py: the test hides
+    # tensorrt from sys.modules to prove the CLI parser works without it. Before, the string
+    # "tensorrt" read as a CUDA requirement (deps.cuda-wheel-python).
+    source = b"""\
+import importlib
+import sys
+
+import pytest
+
+
+def test_cli_parser_without_tensorrt():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(sys.modules, "tensorrt", None)
+        import mypkg.autotune
+
+        importlib.reload(mypkg.autotune)
+"""
+    assert _layers("test_autotune_integration.py", source) == {"portable": 8}
+
+
+def test_modelopt_requirement_list_naming_tensorrt_stays_vendor_path() -> None:
+    # The sys.modules exception reads the line: a requirement list is still one.
+    source = b'extras = {"trt": ["tensorrt>=10.0", "onnx"]}\n'
+    assert _layers("setup.py", source) == {"vendor-path": 1}
+
+
 # -- appautomaton/mlx-speech: MLX on Apple silicon, one custom Metal kernel (checked right) ----
 
 
