@@ -207,3 +207,17 @@ def pick(cpu: bool) -> None:
         mx.set_default_device(mx.gpu)
 """
     assert _layers("moss_ttsd.py", source) == {"portable": 6}
+
+
+def test_gpurcublas_makevars_building_with_nvcc_is_make() -> None:
+    # src/Makevars.in (lead, after lane m): an R package's build rules for its CUDA sources.
+    # Makevars had no language, so its nvcc rule and -gencode flags were never counted.
+    source = b"""\
+NVCC = @NVCC@
+CU_ARCH = -gencode arch=compute_70,code=sm_70 -gencode arch=compute_80,code=sm_80
+%.o: %.cu
+\t$(NVCC) $(CU_ARCH) -Xcompiler -fpic -c $< -o $@
+"""
+    layers = _layers("src/Makevars.in", source)
+    assert layers.get("vendor-path", 0) >= 2
+    assert _layers("src/Makevars", b"PKG_LIBS = -lm\n") == {"portable": 1}
