@@ -101,3 +101,59 @@ static const uint32_t TOE_BUFFER_SIZE = (1 << 16);
 #endif
 """
     assert _layers("hls/NTS/nts_config.hpp", source) == {"portable": 6}
+
+
+# -- maikel/FiniteVolumeSolver: AMReX solvers, loops launched by AMReX's macros --------------
+
+
+def test_fvs_amrex_host_device_for_macro_body_is_kernel_code() -> None:
+    # src/AMReX/MLMG/MLNodeHelmDualCstVel_K.cpp: a host helper whose boundary loops run through
+    # AMREX_HOST_DEVICE_PARALLEL_FOR_3D. Before, the file was portable, and the solver files
+    # beside it counted 10 kernel lines of about 160.
+    source = b"""\
+inline void scale_neumann_bc(Real s, Box const& bx, Array4<Real> const& rhs) noexcept
+{
+    Box blo = amrex::bdryLo(bx, 0);
+    AMREX_HOST_DEVICE_PARALLEL_FOR_3D (blo, i, j, k,
+    {
+        rhs(i,j,k) *= s;
+    });
+}
+"""
+    assert _layers("src/AMReX/MLMG/NodeHelm_K.cpp", source) == {"kernel": 4, "portable": 4}
+    assert _rules("src/AMReX/MLMG/NodeHelm_K.cpp", source) == {"portable-gpu.amrex-launch-macro"}
+
+
+def test_fvs_amrex_launch_device_lambda_body_is_kernel_code() -> None:
+    # src/AMReX/MLMG/MLNodeHelmDualLinVel.cpp: a Jacobi sweep launched with
+    # AMREX_LAUNCH_DEVICE_LAMBDA over a tile box, after a ParallelFor device lambda.
+    source = b"""\
+void smooth(MultiFab& sol, MultiFab& Ax, MFIter const& mfi) {
+    const Box& bx = mfi.validbox();
+    Array4<Real> const& s = sol.array(mfi);
+    Array4<Real> const& a = Ax.array(mfi);
+    amrex::ParallelFor(bx, [=] AMREX_GPU_DEVICE (int i, int j, int k) noexcept
+    {
+        a(i,j,k) = 2.0 * s(i,j,k);
+    });
+    AMREX_LAUNCH_DEVICE_LAMBDA ( bx, tbx,
+    {
+        jacobi(tbx, s, a);
+    });
+}
+"""
+    assert _layers("src/AMReX/MLMG/Smooth.cpp", source) == {"kernel": 8, "portable": 5}
+
+
+def test_fvs_amrex_dimension_macros_stay_portable() -> None:
+    # examples/AMReX/GreshoVortex.cpp: AMREX_SPACEDIM and AMREX_D_DECL set up a grid on the
+    # host (checked right before any fix).
+    source = b"""\
+int main() {
+    constexpr int Dim = AMREX_SPACEDIM;
+    std::array<int, Dim> cells{AMREX_D_DECL(128, 128, 1)};
+    amrex::RealBox box({AMREX_D_DECL(-1.0, -1.0, -1.0)}, {AMREX_D_DECL(1.0, 1.0, 1.0)});
+    return run(cells, box);
+}
+"""
+    assert _layers("examples/AMReX/GreshoVortex.cpp", source) == {"portable": 6}
