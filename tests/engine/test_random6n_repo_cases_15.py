@@ -157,3 +157,57 @@ int main() {
 }
 """
     assert _layers("examples/AMReX/GreshoVortex.cpp", source) == {"portable": 6}
+
+
+# -- Delphinoid/SDLOpenGLBaseC: an OpenGL engine in C, its GLSL shaders kept as .gls ---------
+
+
+def test_sdl_engine_gls_shader_file_is_glsl_kernel_code() -> None:
+    # bin/Release/Resources/Shaders/s_vertex.gls: a skinned vertex shader the engine reads from
+    # its resources. Before, the twelve .gls shaders had no language and were never counted.
+    source = b"""\
+#version 330 core
+
+// Bones a skeleton may have.
+#define MAX_BONES 128
+
+layout(location = 0) in vec3 vertexPosition;
+layout(location = 1) in vec2 vertexUV;
+uniform mat4 vpMatrix;
+uniform mat4x3 boneArray[MAX_BONES];
+out vec2 fragUV;
+
+void main(){
+    vec4 v = vec4(vertexPosition, 1.f);
+    gl_Position = vpMatrix * v;
+    fragUV = vertexUV;
+}
+"""
+    assert _layers("Resources/Shaders/s_vertex.gls", source) == {"kernel": 12}
+
+
+def test_gls_file_without_glsl_stays_uncounted() -> None:
+    # The extension names no language of its own: a .gls file holding anything but GLSL (a
+    # tool's listing) is left out, as .vs/.fs files that are not shaders are.
+    source = b"""\
+GAMS listing
+  1  set i / a, b /;
+  2  parameter p(i);
+"""
+    assert _layers("out/model.gls", source) == {}
+
+
+def test_sdl_engine_opengl_host_code_stays_portable() -> None:
+    # src/engine/shader.c: compiling and linking the shaders through OpenGL, a cross-vendor
+    # API (checked right before any fix).
+    source = b"""\
+#include <GL/glew.h>
+
+unsigned int shader_compile(const char *src, GLenum type){
+    GLuint id = glCreateShader(type);
+    glShaderSource(id, 1, &src, NULL);
+    glCompileShader(id);
+    return id;
+}
+"""
+    assert _layers("src/engine/shader.c", source) == {"portable": 7}
