@@ -1,0 +1,114 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h42-random-o).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 323-329: jasoncouture/llama-shears, TNL-Project/TNL-LBM,
+CExA-project/cheat-sheet-for-kokkos, jomkz/scorched3d, NVIDIA/numbast,
+Deep-Spark/DeepSparkInference and SemiAnalysisAI/InferenceX-app. None was skipped: each had a
+snapshot and files lockin counts. Fifteen files of each (five for the cheat sheet, which has
+five) were drawn with ``random.Random("owner/name")`` over every file lockin counts and
+labelled before any fix, with the files lockin calls non-portable, GPU-looking files it calls
+portable, files it gives no language, and three commits touching GPU code. Each snippet is a
+small rewrite, in our own words, of a pattern found in the repository its test names; the
+expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- TNL-Project/TNL-LBM: lattice Boltzmann on TNL, device code marked __cuda_callable__ -------
+
+
+def test_tnl_lbm_cuda_callable_member_functions_are_kernel_code() -> None:
+    # include/lbm3d/d3q27/common_well.h, bc.h, col_*.h: every collision and boundary function
+    # is a static member marked with TNL's __cuda_callable__ (__device__ __host__ under nvcc).
+    # Before, the 35 headers that hold nothing else were portable.
+    source = b"""\
+#pragma once
+
+template <typename TRAITS>
+struct D3Q7_COMMON
+{
+	using dreal = typename TRAITS::dreal;
+
+	template <typename KS_T>
+	__cuda_callable__ static void computeDensity(KS_T& KS)
+	{
+		KS.rho = 0;
+		for (int i = 0; i < 7; i++)
+			KS.rho += KS.f[i];
+	}
+
+	__cuda_callable__ static bool isFluid(int mapgi)
+	{
+		return mapgi == 0;
+	}
+};
+"""
+    assert _rules("include/lbm3d/d3q7/common.h", source) == {"cuda.callable-macro"}
+    assert _layers("include/lbm3d/d3q7/common.h", source) == {"kernel": 11, "portable": 6}
+
+
+def test_tnl_lbm_cuda_callable_with_an_attribute_is_kernel_code() -> None:
+    # TNL's own headers put [[nodiscard]] before the macro.
+    source = b"""\
+struct Lattice
+{
+	[[nodiscard]] __cuda_callable__ double spacing() const
+	{
+		return dl;
+	}
+	double dl = 1;
+};
+"""
+    assert _layers("include/lbm3d/lattice.h", source) == {"kernel": 4, "portable": 4}
+
+
+def test_tnl_lbm_parallel_for_lambda_is_kernel_code_launch_is_not() -> None:
+    # include/lbm3d/lbm_block.hpp and state.hpp: lambdas marked __cuda_callable__ handed to
+    # TNL's parallelFor, and one kept in a variable for a reduction. Before, 0 kernel lines.
+    source = b"""\
+template <typename CONFIG>
+void Block<CONFIG>::computeInitialMacro()
+{
+	auto SD = data;
+	TNL::Algorithms::parallelFor<DeviceType>(
+		begin,
+		end,
+		[SD] __cuda_callable__(idx3d yzx) mutable
+		{
+			const auto& [y, z, x] = yzx;
+			CONFIG::MACRO::outputMacro(SD, x, y, z);
+		}
+	);
+	auto check_nan = [=] __cuda_callable__(idx i) -> bool
+	{
+		return std::isnan(SD.dmacro[i]);
+	};
+}
+"""
+    assert _rules("include/lbm3d/lbm_block.hpp", source) == {"cuda.callable-lambda"}
+    assert _layers("include/lbm3d/lbm_block.hpp", source) == {"kernel": 9, "portable": 9}
+
+
+def test_tnl_lbm_host_main_in_a_cu_file_stays_portable() -> None:
+    # sim_NSE/sim_1.cu: a .cu file holding only host code (the boundaries, the main); its
+    # CMakeLists compiles it as HIP when hipcc is found. Checked right before the fixes.
+    source = b"""\
+#include "lbm3d/core.h"
+
+template <typename NSE>
+struct StateLocal : State<NSE>
+{
+	void setupBoundaries() override
+	{
+		nse.setBoundaryX(0, BC::GEO_INFLOW_LEFT);
+	}
+};
+
+int main(int argc, char** argv)
+{
+	return sim<StateLocal>(argc, argv);
+}
+"""
+    assert _layers("sim_NSE/sim_1.cu", source) == {"portable": 13}
