@@ -112,3 +112,69 @@ int main(int argc, char** argv)
 }
 """
     assert _layers("sim_NSE/sim_1.cu", source) == {"portable": 13}
+
+
+# -- NVIDIA/numbast: Numba bindings for CUDA C++ headers -----------------------------------------
+
+
+def test_numbast_numba_cuda_extension_imports_are_vendor_path() -> None:
+    # numbast/src/numbast/class_template.py, callconv.py, tests/test_cuda_vector_types.py: the
+    # typing and lowering registered with Numba's CUDA target. Before, 51 such files portable.
+    source = b"""\
+from numba.cuda import types as nbtypes
+from numba.cuda.extending import make_attribute_wrapper
+from numba.cuda.cudaimpl import lower
+
+
+def bind_class(name, fields):
+    for field in fields:
+        make_attribute_wrapper(nbtypes.Type, field, field)
+    return name
+"""
+    assert _rules("numbast/class_template.py", source) == {"numba.cuda-extension"}
+    assert _layers("numbast/class_template.py", source) == {"vendor-path": 3, "portable": 4}
+
+
+def test_numbast_numba_cuda_mlir_kernel_is_numba_cuda() -> None:
+    # numbast/src/numbast/experimental/mlir/tools/tests/test_prefix_removal.py: the kernel
+    # compiled by numba-cuda-mlir, which exports the same cuda module as numba.cuda.
+    source = b"""\
+from numba_cuda_mlir import cuda
+
+
+def test_prefix_removed(decls):
+    add = decls["add"]
+
+    @cuda.jit
+    def kernel(out):
+        out[0] = add(1, 2)
+
+    kernel[1, 1](out)
+"""
+    assert _rules("tests/test_prefix_removal.py", source) == {
+        "numba.cuda-extension",
+        "numba.cuda-jit",
+    }
+    assert _layers("tests/test_prefix_removal.py", source) == {
+        "kernel": 3,
+        "vendor-path": 1,
+        "portable": 3,
+    }
+
+
+def test_numbast_parser_test_naming_a_cuda_arch_stays_portable() -> None:
+    # ast_canopy/tests/test_typedef_template_instantiation.py: "sm_80" is an argument of the
+    # clang-based header parser, nothing is built or run on a GPU. Checked right before the
+    # fixes.
+    source = b"""\
+import os
+
+from ast_canopy import parse_declarations_from_source
+
+
+def test_typedefs_parsed():
+    path = os.path.join(os.path.dirname(__file__), "data", "sample.cu")
+    decls = parse_declarations_from_source(path, [path], "sm_80")
+    assert decls is not None
+"""
+    assert _layers("ast_canopy/tests/test_typedefs.py", source) == {"portable": 6}
