@@ -178,3 +178,24 @@ def test_typedefs_parsed():
     assert decls is not None
 """
     assert _layers("ast_canopy/tests/test_typedefs.py", source) == {"portable": 6}
+
+
+# -- jomkz/scorched3d: an OpenGL game, its shaders and a vendored FreeType --------------------
+
+
+def test_scorched3d_fshader_file_is_glsl_kernel_code() -> None:
+    # scorched/data/shaders/land.fshader, water.vshader: GLSL shaders under linguist's
+    # .fshader/.vshader names. Before, the seven files had no language and a commit editing
+    # one passed the gate.
+    source = b"""\
+uniform sampler2D splat1map;
+varying vec3 normal, lightDir;
+
+void main()
+{
+	float NdotL = max(dot(normal, normalize(lightDir)), 0.0);
+	gl_FragColor = texture2D(splat1map, gl_TexCoord[0].xy) * NdotL;
+}
+"""
+    assert _layers("scorched/data/shaders/land.fshader", source) == {"kernel": 7}
+    assert _layers("scorched/data/shaders/land.vshader", source) == {"kernel": 7}
