@@ -199,3 +199,33 @@ void main()
 """
     assert _layers("scorched/data/shaders/land.fshader", source) == {"kernel": 7}
     assert _layers("scorched/data/shaders/land.vshader", source) == {"kernel": 7}
+
+
+def test_scorched3d_merge_conflict_markers_are_no_cuda_launch() -> None:
+    # scorched-dep-win32/include/freetype/freetype/internal/ftexcept.h: a merge conflict
+    # committed into a vendored header. Before, its <<<<<<< ... >>>>>>> read as a launch, the
+    # repository's only non-portable file, and the root commit failed the gate for it.
+    source = b"""\
+#ifndef FT_EXCEPT_H
+#define FT_EXCEPT_H
+<<<<<<< ftexcept.h
+=======
+#define FT_CLEANUP_CHUNK_SIZE 5
+typedef struct FT_CleanupItemRec_
+{
+  FT_Pointer item;
+} FT_CleanupItemRec;
+>>>>>>> 1.2
+#endif
+"""
+    assert _layers("include/freetype/internal/ftexcept.h", source) == {"portable": 11}
+
+
+def test_scorched3d_a_launch_beside_a_shift_is_still_a_launch() -> None:
+    source = b"""\
+void step(float* x, int n) {
+  int blocks = (n + 255) >> 8;
+  scale<<<blocks, 256>>>(x, n);
+}
+"""
+    assert _rules("src/step.cu", source) == {"cuda.launch"}
