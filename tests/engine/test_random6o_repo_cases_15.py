@@ -229,3 +229,64 @@ void step(float* x, int n) {
 }
 """
     assert _rules("src/step.cu", source) == {"cuda.launch"}
+
+
+# -- Deep-Spark/DeepSparkInference: Iluvatar CoreX's model zoo (IGIE, IxRT, vLLM) --------------
+
+
+def test_deepspark_igie_target_is_iluvatar_vendor_path() -> None:
+    # models/cv/object_detection/yolov5m/igie/inference.py (and 92 more IGIE scripts): the
+    # engine built and run for Iluvatar's target with its vendor libraries. Before, portable.
+    source = b"""\
+import tvm
+from tvm.contrib import graph_executor
+
+
+def main(args):
+    target = tvm.target.iluvatar(model="MR", options="-libs=cudnn,cublas,ixinfer")
+    device = tvm.device(target.kind.name, 0)
+    lib = tvm.runtime.load_module(args.engine)
+    module = graph_executor.GraphModule(lib["default"](device))
+    return module
+"""
+    assert _rules("models/cv/yolov5m/igie/inference.py", source) == {"iluvatar.igie-target"}
+    assert _layers("models/cv/yolov5m/igie/inference.py", source) == {
+        "vendor-path": 1,
+        "portable": 7,
+    }
+
+
+def test_deepspark_ixformer_quantised_linear_is_iluvatar_vendor_library() -> None:
+    # models/multimodal/diffusion_model/hunyuan_video/xdit/w8a8_linear.py: the int8 GEMM
+    # and quantiser come from ixformer, Iluvatar's kernel library. Before, portable.
+    source = b"""\
+import torch
+from ixformer.inference.functions.w8a8 import w8a8, dynamic_scaled_int8_quant
+
+
+class QuantLinear(torch.nn.Module):
+    def forward(self, x):
+        q = torch.empty(x.shape, dtype=torch.int8, device=x.device)
+        s = torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device)
+        dynamic_scaled_int8_quant(q, x.contiguous(), s)
+        return w8a8(q, self.weight, s, self.scale, self.bias)
+"""
+    assert _rules("xdit/w8a8_linear.py", source) == {"iluvatar.ixformer"}
+    assert _layers("xdit/w8a8_linear.py", source) == {"vendor-library": 1, "portable": 7}
+
+
+def test_deepspark_igie_target_choices_stay_portable() -> None:
+    # toolbox/ByteMLPerf/.../ILUVATAR/utils/argument.py: the target's names as argparse
+    # choices; the target is made elsewhere. Checked right before the fixes.
+    source = b"""\
+import argparse
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--target", type=str, default="iluvatar_with_all_libs",
+                        choices=["llvm", "iluvatar", "iluvatar_with_all_libs"],
+                        help="IGIE compile target")
+    return parser.parse_args()
+"""
+    assert _layers("backends/ILUVATAR/utils/argument.py", source) == {"portable": 7}
