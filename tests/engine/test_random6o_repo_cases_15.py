@@ -290,3 +290,16 @@ def get_args():
     return parser.parse_args()
 """
     assert _layers("backends/ILUVATAR/utils/argument.py", source) == {"portable": 7}
+
+
+def test_deepspark_corex_sdk_path_is_iluvatar_vendor_path() -> None:
+    # models/nlp/llm/ernie-4.5-21b-a3b/fastdeploy/run_demo.sh: the demo preloads the CoreX
+    # SDK's libcuda. Before, portable.
+    source = b"""\
+#!/bin/bash
+export LD_PRELOAD=/usr/local/corex/lib64/libcuda.so.1
+export PATH=/usr/local/corex/bin:${PATH}
+python3 run_demo.py --model ./ERNIE-4.5-21B-A3B-Paddle
+"""
+    assert _rules("fastdeploy/run_demo.sh", source) == {"iluvatar.corex-sdk"}
+    assert _layers("fastdeploy/run_demo.sh", source) == {"vendor-path": 2, "portable": 1}
