@@ -38,6 +38,8 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: Trainium and Inferentia chips through the Neuron SDK: code for them is lock-in too, though
 #: no team plans a move onto them. Gaudi is Intel's and Xilinx is AMD's, but their code runs
 #: on no Intel or AMD GPU: "intel" and "amd" stay the GPU targets.
+#: Iluvatar CoreX's GPUs run CUDA-compatible software, but its IGIE compiler target and
+#: ixformer kernels exist for those GPUs alone: "iluvatar".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -51,6 +53,7 @@ VENDORS: tuple[str, ...] = (
     "kunlunxin",
     "xilinx",
     "aws",
+    "iluvatar",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
