@@ -11,6 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from bot.cli import main
+from bot.engine.model import VENDORS
 from bot.render.json_out import load_schema
 
 KERNEL = """\
@@ -136,3 +137,24 @@ def test_unknown_target_is_a_usage_error(tree: Path) -> None:
     code, _, err = run("plan", str(tree), "--target", "riscv")
     assert code == 2
     assert "riscv" in err
+
+
+def _vendor_enums(node: object) -> list[list[str]]:
+    """The ``enum`` of every ``vendors`` array the schema describes."""
+    if isinstance(node, list):
+        return [enum for item in node for enum in _vendor_enums(item)]
+    if not isinstance(node, dict):
+        return []
+    found = [enum for value in node.values() for enum in _vendor_enums(value)]
+    vendors = node.get("properties", {}).get("vendors")
+    if isinstance(vendors, dict):
+        found.append(vendors["items"]["enum"])
+    return found
+
+
+def test_the_schema_names_every_vendor_the_engine_knows() -> None:
+    # The schema's vendor list is written by hand: a vendor added to the engine (aws,
+    # iluvatar) must be added there too, or a plan naming it fails its own schema.
+    enums = _vendor_enums(load_schema("plan"))
+    assert enums
+    assert all(enum == list(VENDORS) for enum in enums)
