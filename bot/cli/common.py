@@ -137,24 +137,27 @@ def finish_scan(
     return 0
 
 
+def _files(paths: list[str]) -> tuple[str, str]:
+    """ "N file(s)" and the first three of ``paths``, with how many more there are."""
+    more = f" and {len(paths) - 3:,} more" if len(paths) > 3 else ""
+    noun = "file" if len(paths) == 1 else "files"
+    return f"{len(paths):,} {noun}", ", ".join(paths[:3]) + more
+
+
 def not_counted_line(uncounted: list[tuple[str, str]]) -> str:
     """One line naming the files the engine gave up on, and how to count them."""
-    shown = ", ".join(path for path, _ in uncounted[:3])
-    more = f" and {len(uncounted) - 3:,} more" if len(uncounted) > 3 else ""
-    noun = "file" if len(uncounted) == 1 else "files"
+    count, shown = _files([path for path, _ in uncounted])
     return (
-        f"{len(uncounted):,} {noun} not counted: {uncounted[0][1]}: {shown}{more}; "
+        f"{count} not counted: {uncounted[0][1]}: {shown}; "
         "count them with a larger --file-budget (0: no budget)"
     )
 
 
 def unreadable_line(paths: list[str]) -> str:
     """One line naming the changed files whose versions git could not read."""
-    shown = ", ".join(paths[:3])
-    more = f" and {len(paths) - 3:,} more" if len(paths) > 3 else ""
-    noun = "file" if len(paths) == 1 else "files"
+    count, shown = _files(paths)
     return (
-        f"{len(paths):,} {noun} unreadable, left out of the count: {shown}{more} (objects "
+        f"{count} unreadable, left out of the count: {shown} (objects "
         "absent from the repository: a partial clone, or a snapshot without its large blobs)"
     )
 
