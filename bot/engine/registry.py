@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from keyword import kwlist
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -398,6 +399,18 @@ def _keyword_index(keywords: frozenset[str]) -> KeywordIndex:
 # characters (``{``, ``__``) occur in most files, often near the start, and would flood the
 # keyword automaton with matches.
 _LOOKED_UP_MIN = 3
+# So are the reserved words of C, C++ and Python (and the preprocessor's directives): a
+# condition's ``int``, ``def`` or ``import`` stands in nearly every file of its language,
+# where ``in`` finds it at once, and the automaton reported each of its occurrences (a third
+# of all its matches on the bench corpus, 0.015 s of CPU).
+_EVERYWHERE = frozenset(kwlist) | frozenset(
+    "alignas alignof asm auto bool break case catch char class const constexpr continue "  # noqa: SIM905
+    "decltype default define delete do double elif else endif enum explicit extern false "
+    "float for friend goto if ifdef ifndef include inline int long mutable namespace new "
+    "noexcept nullptr operator pragma private protected public register return short signed "
+    "sizeof static struct switch template this throw true try typedef typename undef union "
+    "unsigned using virtual void volatile while".split()
+)
 
 
 @cache
@@ -434,7 +447,7 @@ def _family_keywords(family: str) -> tuple[frozenset[str], frozenset[str], froze
                 looked_up.update(
                     literal
                     for literal in literals.looked_up(condition)
-                    if len(literal) >= _LOOKED_UP_MIN
+                    if len(literal) >= _LOOKED_UP_MIN and literal not in _EVERYWHERE
                 )
     code |= heuristic_keywords(family)
     return frozenset(code | looked_up), frozenset(strings), frozenset(looked_up)
