@@ -77,7 +77,9 @@ class FileSummary:
 
     @classmethod
     def of(cls, report: FileReport) -> FileSummary:
-        rule_lines = Counter(filter(None, report.line_rules))
+        # Findings are the runs of line_rules' rule ids: a file without any (most) has no
+        # rule's line to count, and skips a pass over its lines.
+        rule_lines = Counter(filter(None, report.line_rules)) if report.findings else {}
         return cls(
             path=report.path,
             language=report.language,
