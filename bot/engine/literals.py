@@ -97,18 +97,30 @@ def _memo(memo: Memo[_T], pattern: re.Pattern[str], compute: Callable[[re.Patter
     return known[1]
 
 
-#: What ``learnt`` returns: a pattern's need, anchors and slow alternatives, and the source
-#: of its variant opening with a newline (``_after_newline``).
-Learnt = tuple[Need, tuple[str, ...] | None, tuple[tuple[Need, ...], str] | None, str | None]
+#: What ``learnt`` returns of a pattern's variant without its slow alternatives: what its
+#: matches need, its anchors and the source of its variant opening with a newline.
+Variant = tuple[Need, tuple[str, ...] | None, str | None]
+#: What ``learnt`` returns: a pattern's need, anchors and slow alternatives, the source of
+#: its variant opening with a newline (``_after_newline``), and what is learnt of its
+#: variant without the slow alternatives (``skippable``), when it has one.
+Learnt = tuple[
+    Need, tuple[str, ...] | None, tuple[tuple[Need, ...], str] | None, str | None, Variant | None
+]
 Compile = Callable[[str, int], re.Pattern[str]]
 
 
 def learnt(pattern: re.Pattern[str]) -> Learnt:
     """What this module learns of ``pattern`` on its first search (parsing it: a quarter of a
     millisecond), as plain data: the rule registry keeps it in its cache for its patterns,
-    so that no process (each worker of a census) parses them again."""
+    so that no process (each worker of a census) parses them again. So for the variant
+    without its slow alternatives, which ``SourceText.finditer`` asks for its anchors (each
+    worker of a census parsed those it met, 5 ms over the bench corpus)."""
     slow = _memo(_SLOW, pattern, _without_slow)
-    return need(pattern), anchors(pattern), slow, _newline_source(pattern)
+    variant: Variant | None = None
+    if slow is not None:
+        fast = _fast_variant(pattern, slow[1])
+        variant = need(fast), anchors(fast), _newline_source(fast)
+    return need(pattern), anchors(pattern), slow, _newline_source(pattern), variant
 
 
 def learn(pattern: re.Pattern[str], known: Learnt, compile_: Compile = re.compile) -> None:
@@ -116,14 +128,17 @@ def learn(pattern: re.Pattern[str], known: Learnt, compile_: Compile = re.compil
     earlier process, as learnt in this one; its variants compiled by ``compile_`` (the
     registry's, from the programs its cache keeps: each worker of a census compiled those
     it met, a millisecond each)."""
-    needed, anchored, slow, after_newline = known
+    needed, anchored, slow, after_newline, variant = known
     _NEEDS[id(pattern)] = (pattern, needed)
     _ANCHORS[id(pattern)] = (pattern, anchored)
     _SLOW[id(pattern)] = (pattern, slow)
     if slow is not None:
-        _WITHOUT_SLOW[id(pattern)] = (pattern, compile_(slow[1], pattern.flags))
-    variant = None if after_newline is None else compile_(after_newline, pattern.flags)
-    _AFTER_NEWLINE[id(pattern)] = (pattern, variant)
+        fast = compile_(slow[1], pattern.flags)
+        _WITHOUT_SLOW[id(pattern)] = (pattern, fast)
+        if variant is not None:  # its alternatives all open with a literal: none is slow
+            learn(fast, (variant[0], variant[1], None, variant[2], None), compile_)
+    newline = None if after_newline is None else compile_(after_newline, pattern.flags)
+    _AFTER_NEWLINE[id(pattern)] = (pattern, newline)
 
 
 def need(pattern: re.Pattern[str]) -> Need:
@@ -280,7 +295,12 @@ def skippable(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> 
     for requirement in needs:
         if _holds(requirement, text, present):
             return pattern
-    # Compiled on first use (a millisecond each): a process may never need it.
+    return _fast_variant(pattern, source)
+
+
+def _fast_variant(pattern: re.Pattern[str], source: str) -> re.Pattern[str]:
+    """``pattern`` without its slow alternatives (``source``), compiled on first use (a
+    millisecond each): a process may never need it."""
     return _memo(_WITHOUT_SLOW, pattern, lambda pattern: re.compile(source, pattern.flags))
 
 
