@@ -13,6 +13,7 @@ names; the expected layers are what a porting engineer reading that file would s
 
 from __future__ import annotations
 
+from bot.engine.languages import may_hold_code
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- atkurtul/spirv-assembler: a SPIR-V assembler, with spirv-dis output of Vulkan samples ----
@@ -52,6 +53,54 @@ write_header:
     ret
 """
     assert _layers("src/header.asm", source) == {"portable": 4}
+
+
+# -- tonnac/D3D11: Direct3D 11 samples compiling their shaders from .txt files ---------------
+
+
+def test_d3d11_vertex_shader_kept_as_txt_is_hlsl_kernel_code() -> None:
+    # Source/*/VertexShader.txt and PixelShader.txt, read by D3DX11CompileFromFile. Before,
+    # the 24 files were Plain Text, and each of the 3 sampled commits that added one passed.
+    source = b"""\
+cbuffer VS_CB
+{
+    float4 Color : packoffset(c0);
+};
+struct VS_INPUT
+{
+    float4 pos : POSITION;
+    float2 tex : TEXCOORD;
+};
+struct VS_OUTPUT
+{
+    float4 pos : SV_POSITION;
+    float2 tex : TEXCOORD;
+};
+VS_OUTPUT VS(VS_INPUT input)
+{
+    VS_OUTPUT output = (VS_OUTPUT)0;
+    output.pos = input.pos;
+    output.tex = input.tex;
+    return output;
+}
+"""
+    assert _rules("Source/Sprite/VertexShader.txt", source) == {"hlsl.shader-file"}
+    assert _layers("Source/Sprite/VertexShader.txt", source) == {"kernel": 21}
+
+
+def test_shader_notes_quoting_a_semantic_stay_text() -> None:
+    # The negative: prose naming SV_POSITION opens no line with a declaration.
+    source = b"""\
+The vertex shader writes SV_POSITION; the pixel shader returns SV_Target.
+Remember: float4 pos : SV_POSITION goes in the output struct.
+"""
+    assert _layers("docs/shader_notes.txt", source) == {}
+
+
+def test_a_pull_requests_check_reads_only_the_txt_named_for_a_shader() -> None:
+    # The HLSL heuristic is bound to the name, so other text files stay unread.
+    assert may_hold_code("Source/Sprite/PixelShader.txt")
+    assert not may_hold_code("vocab/merges.txt")
 
 
 # -- cea-hpc/pcvs-benchmarks: GCC's test suite, NPB, TBB and miniFE vendored for a test harness --
