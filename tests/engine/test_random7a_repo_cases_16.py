@@ -43,6 +43,37 @@ def test_spirv_assembler_disassembled_shader_under_s_is_kernel_code() -> None:
     assert _layers("asm/glslpipelinestoon.frag.s", _SPIRV_TEXT) == {"kernel": 11}
 
 
+def test_spirv_assembler_shader_build_script_is_vulkan_build_code() -> None:
+    # glsl/compileshaders.py (Sascha Willems' script): finds glslangvalidator, compiles every
+    # stage with -V, ray-tracing stages for a Vulkan 1.2 environment. Before, portable.
+    source = b"""\
+import os, subprocess
+
+def find_glslang():
+    exe_name = "glslangvalidator"
+    if os.name == "nt":
+        exe_name += ".exe"
+    return exe_name
+
+def compile_stage(glslang, src, rt):
+    params = " --target-env vulkan1.2" if rt else ""
+    subprocess.call("%s -V %s -o %s.spv%s" % (glslang, src, src, params), shell=True)
+"""
+    assert _rules("glsl/compileshaders.py", source) == {"build.vulkan-python"}
+    assert _layers("glsl/compileshaders.py", source) == {"vendor-path": 2, "portable": 7}
+
+
+def test_script_naming_the_shader_compiler_in_a_message_is_portable() -> None:
+    # The negative: a message or a help text names the tool without running it.
+    source = b"""\
+import sys
+
+HELP = "compile the shaders with glslc or glslangValidator first"
+sys.exit("glslangValidator not found: install the Vulkan SDK")
+"""
+    assert _layers("tools/check_sdk.py", source) == {"portable": 3}
+
+
 def test_cpu_assembly_naming_spirv_in_a_comment_stays_assembly() -> None:
     # The negative: x86 assembly whose comment names the instruction is no SPIR-V module.
     source = b"""\
