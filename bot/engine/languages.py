@@ -246,11 +246,14 @@ def may_hold_code(path: str) -> bool:
     """Whether the file at ``path`` may hold code lines, by its name alone: a code language,
     a documentation one whose extension a heuristic may turn into code, an extension only
     content names, or no extension at all (a script its ``#!`` line names). What a pull
-    request's check must read."""
+    request's check must read. A heuristic bound to a folder or a name (HLSL in a
+    ``*Shader*.txt``) leaves the other files of its extension unread."""
     lang, ext = by_path(path)
     if lang is None:
         return "." not in path.rsplit("/", 1)[-1] or bool(content_extension(path))
-    return not lang.text or ext in _HEURISTICS_BY_EXT
+    return not lang.text or any(
+        h.path is None or h.path.search(path) for h in _HEURISTICS_BY_EXT.get(ext, ())
+    )
 
 
 def by_shebang(data: bytes) -> Language | None:
