@@ -41,3 +41,49 @@ shader VertexStreams : BaseStreams
     assert report.language == "SDSL"
     assert _layers("TestStrideSpirv/Shaders/SDSL/VertexStreams.sdsl", source) == {"kernel": 9}
     assert _rules("Effects/Lighting.xksl", source) == {"hlsl.shader-file"}
+
+
+# -- trevnorris/toy_physics: superfluid simulations on NumPy or CuPy -----------------------------
+
+
+def test_cupy_bound_to_an_array_module_name_counts() -> None:
+    # scripts/mhd/length_loss.py (and quantum_vortex_reconnection*.py): the optional import
+    # binds CuPy to xp, and every array call goes through xp. Before, portable: the only
+    # spelling the rule knew was cp.<name>.
+    source = b"""\
+import numpy as np
+
+try:
+    import cupy as cp
+    xp = cp
+    use_gpu = True
+except ImportError:
+    xp = np
+    use_gpu = False
+
+
+def to_host(a):
+    if use_gpu:
+        return a.get()
+    return a
+
+
+grid = xp.linspace(-8.0, 8.0, 128)
+spectrum = xp.fft.fftn(grid)
+"""
+    assert _rules("scripts/mhd/length_loss.py", source) == {"cupy.api"}
+    assert _layers("scripts/mhd/length_loss.py", source) == {"vendor-path": 1, "portable": 13}
+
+
+def test_cupy_chosen_in_one_line_counts_and_a_numpy_fallback_does_not() -> None:
+    # The same choice written as one conditional, beside a module that only compares.
+    source = b"""\
+import numpy
+try:
+    import cupy
+except ImportError:
+    cupy = None
+xp = cupy if cupy is not None else numpy
+same = xp is numpy
+"""
+    assert _layers("sim/backend.py", source) == {"vendor-path": 1, "portable": 6}
