@@ -87,3 +87,37 @@ xp = cupy if cupy is not None else numpy
 same = xp is numpy
 """
     assert _layers("sim/backend.py", source) == {"vendor-path": 1, "portable": 6}
+
+
+# -- simon-schlepphorst/KokkosDslashWorkspace: build scripts per machine for a Kokkos Dslash ----
+
+
+def test_job_script_loading_the_easybuild_cuda_module_is_vendor_path() -> None:
+    # runs/sbatch_jureca_gpu_nvcc.sh: JURECA's EasyBuild module is spelled CUDA. Before,
+    # only a lower-case `cuda` module counted, and the script was portable.
+    source = b"""\
+#!/bin/bash -x
+#SBATCH --nodes=1
+#SBATCH --gres=gpu:1 --partition=dc-gpu
+module load CUDA
+export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK}
+srun --exclusive --cpu-bind=none "$@"
+"""
+    assert _rules("runs/sbatch_jureca_gpu_nvcc.sh", source) == {"build.nvcc"}
+    assert _layers("runs/sbatch_jureca_gpu_nvcc.sh", source) == {"vendor-path": 1, "portable": 2}
+
+
+def test_env_file_loading_a_versioned_cuda_module_is_vendor_path() -> None:
+    # env_qcd14g0101.sh: `module load cuda10.0`, the version glued to the name; the other
+    # modules and plain compiler flags are portable.
+    source = b"""\
+module load gcc-6.3.0
+module load cmake-3.13.4
+module load cuda10.0
+PK_CXX="g++"
+PK_CXXFLAGS="-g -O3 -fopenmp -march=native"
+"""
+    assert _layers("env_qcd14g0101.sh", source) == {"vendor-path": 1, "portable": 4}
+    assert _layers("env_cpu.sh", source.replace(b"module load cuda10.0\n", b"")) == {
+        "portable": 4
+    }
