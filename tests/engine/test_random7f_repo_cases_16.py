@@ -121,3 +121,19 @@ PK_CXXFLAGS="-g -O3 -fopenmp -march=native"
     assert _layers("env_cpu.sh", source.replace(b"module load cuda10.0\n", b"")) == {
         "portable": 4
     }
+
+
+def test_build_script_switching_on_the_kokkos_sycl_back_end_is_vendor_path() -> None:
+    # build_kokkos_dslash_sycl.sh: the SYCL twin of build_kokkos_dslash_cuda.sh and _hip.sh,
+    # whose -DKokkos_ENABLE_CUDA/HIP=ON lines counted. Before, portable.
+    source = b"""\
+source ./env.sh
+CXX="${PK_CXX}" cmake \\
+    -DKOKKOS_ENABLE_OPENMP="OFF" \\
+    -DKOKKOS_ENABLE_SYCL="ON" \\
+    -DMG_USE_AVX2=OFF \\
+    -DMG_USE_SYCL=ON \\
+    ${SRCDIR}/KokkosDslash
+"""
+    assert _rules("build_kokkos_dslash_sycl.sh", source) == {"build.sycl-flags"}
+    assert _layers("build_kokkos_dslash_sycl.sh", source) == {"vendor-path": 2, "portable": 5}
