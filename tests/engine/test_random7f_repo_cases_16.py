@@ -137,3 +137,35 @@ CXX="${PK_CXX}" cmake \\
 """
     assert _rules("build_kokkos_dslash_sycl.sh", source) == {"build.sycl-flags"}
     assert _layers("build_kokkos_dslash_sycl.sh", source) == {"vendor-path": 2, "portable": 5}
+
+
+# -- daxmawal/StarPU-Inference-Server: a gRPC inference server on StarPU's CPU and CUDA workers --
+
+
+def test_device_enum_printed_or_compared_in_a_test_is_portable() -> None:
+    # tests/unit/utils/unit_datatype_utils.cpp: a test of the enum's names. Before, 2
+    # vendor-path lines of cuda.backend-enum-choice, though nothing runs on a GPU.
+    source = b"""\
+#include "utils/device_type.hpp"
+
+TEST(DeviceTypeNames, KnownValues)
+{
+  EXPECT_STREQ(
+      starpu_server::to_string(starpu_server::DeviceType::CPU), "CPU");
+  EXPECT_STREQ(
+      starpu_server::to_string(starpu_server::DeviceType::CUDA), "CUDA");
+  EXPECT_EQ(job->get_executed_on(), starpu_server::DeviceType::CUDA);
+}
+"""
+    assert _layers("tests/unit/utils/unit_datatype_utils.cpp", source) == {"portable": 9}
+
+
+def test_device_enum_handed_to_a_setter_still_counts() -> None:
+    # The rule's own case in the same repository: a CUDA device chosen for a call.
+    source = b"""\
+void run(Job& job)
+{
+  job.set_device(starpu_server::DeviceType::CUDA);
+}
+"""
+    assert _rules("src/core/run.cpp", source) == {"cuda.backend-enum-choice"}
