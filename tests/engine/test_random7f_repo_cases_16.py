@@ -169,3 +169,44 @@ void run(Job& job)
 }
 """
     assert _rules("src/core/run.cpp", source) == {"cuda.backend-enum-choice"}
+
+
+def test_test_fixture_switching_cuda_workers_on_is_vendor_path() -> None:
+    # tests/integration/starpu/integration_starpu_setup.cpp (and the robustness and gRPC
+    # tests): the fixture needs a CUDA device and turns the CUDA workers on. Before, portable.
+    source = b"""\
+class StarPUSetupFixture : public ::testing::Test {
+ protected:
+  void SetUp() override
+  {
+    skip_if_no_cuda();
+    starpu_server::RuntimeConfig opts;
+    opts.devices.use_cpu = true;
+    opts.devices.use_cuda = true;
+    opts.devices.ids = {0};
+  }
+};
+"""
+    assert _rules("tests/integration/starpu/integration_starpu_setup.cpp", source) == {
+        "cuda.backend-flag-on"
+    }
+    assert _layers("tests/integration/starpu/integration_starpu_setup.cpp", source) == {
+        "vendor-path": 1,
+        "portable": 10,
+    }
+
+
+def test_cuda_option_switched_off_or_read_is_portable() -> None:
+    # tests/integration/core/integration_warmup_runner.cpp: the CPU-only runs.
+    source = b"""\
+void configure(Fixture& fixture)
+{
+  fixture.opts.devices.use_cuda = false;
+  if (!fixture.opts.devices.use_cuda) {
+    fixture.models_gpu.clear();
+  }
+}
+"""
+    assert _layers("tests/integration/core/integration_warmup_runner.cpp", source) == {
+        "portable": 7
+    }
