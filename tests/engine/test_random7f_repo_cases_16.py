@@ -210,3 +210,23 @@ void configure(Fixture& fixture)
     assert _layers("tests/integration/core/integration_warmup_runner.cpp", source) == {
         "portable": 7
     }
+
+
+# -- CFDEMproject/LIGGGHTS-PUBLIC: LIGGGHTS with LAMMPS's CUDA package and GPU library ----------
+
+
+def test_lammps_gpu_library_makefile_fragment_is_make() -> None:
+    # lib/gpu/Nvidia.makefile: the nvcc rules every lib/gpu/Makefile.<machine> includes.
+    # Before, no language: never counted.
+    source = b"""\
+CUDA = $(NVCC) $(CUDA_INCLUDE) $(CUDA_OPTS) $(CUDA_ARCH)
+CUDA_LINK = $(CUDA_LIB) -lcudart
+GPU_LIB = $(LIB_DIR)/libgpu.a
+
+$(OBJ_DIR)/pppm.cubin: lal_pppm.cu
+\t$(CUDA) --cubin -DNV_KERNEL -o $@ lal_pppm.cu
+"""
+    report = classify("lib/gpu/Nvidia.makefile", source)
+    assert report.language == "Makefile"
+    assert _rules("lib/gpu/Nvidia.makefile", source) == {"build.nvcc"}
+    assert classify("src/Makefile.inc", source).language == "Makefile"
