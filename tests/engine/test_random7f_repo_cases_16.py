@@ -118,9 +118,7 @@ PK_CXX="g++"
 PK_CXXFLAGS="-g -O3 -fopenmp -march=native"
 """
     assert _layers("env_qcd14g0101.sh", source) == {"vendor-path": 1, "portable": 4}
-    assert _layers("env_cpu.sh", source.replace(b"module load cuda10.0\n", b"")) == {
-        "portable": 4
-    }
+    assert _layers("env_cpu.sh", source.replace(b"module load cuda10.0\n", b"")) == {"portable": 4}
 
 
 def test_build_script_switching_on_the_kokkos_sycl_back_end_is_vendor_path() -> None:
@@ -230,3 +228,25 @@ $(OBJ_DIR)/pppm.cubin: lal_pppm.cu
     assert report.language == "Makefile"
     assert _rules("lib/gpu/Nvidia.makefile", source) == {"build.nvcc"}
     assert classify("src/Makefile.inc", source).language == "Makefile"
+
+
+def test_lammps_cuda_host_unit_counts_its_constant_symbols_as_kernel() -> None:
+    # lib/cuda/neighbor.cu (checked right): the device's __constant__ symbols are device
+    # code, the cudaMemcpyToSymbol uploads and the launch are host calls to the CUDA runtime.
+    source = b"""\
+#include "cuda_shared.h"
+__device__ __constant__ int* _ex_type;
+__device__ __constant__ int _nex_type;
+
+void Cuda_UpdateExclusions(cuda_shared_neighlist* sneighlist)
+{
+  cudaMemcpyToSymbol(MY_AP(nex_type), &sneighlist->nex_type, sizeof(int));
+  dim3 threads(128, 1, 1);
+  dim3 grid(sneighlist->bins, 1, 1);
+  Exclusion_Kernel<<<grid, threads>>>();
+  cudaThreadSynchronize();
+}
+"""
+    layers = _layers("lib/cuda/neighbor.cu", source)
+    assert layers["kernel"] == 2
+    assert layers["vendor-path"] >= 3
