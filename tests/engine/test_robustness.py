@@ -194,6 +194,11 @@ ADVERSARIAL = [
     ("x.cpp", b"#include <" + b"a/" * 100_000),
     ("x.cpp", b'#include "' + b"a.b-c/" * 30_000 + b"volk.hp"),
     ("x.cpp", b"vmaMapMemory(VmaAllocation glfwCreateWindowSurface(SDL_Vulkan_" * 4_000),
+    # One long CMake define naming a back end again and again: each name was tried against
+    # every end of the run (lane h43-random-f).
+    ("run.sh", b"cmake -D" + b"CUDA" * 50_000 + b"=OFF\n"),
+    ("run.sh", b"cmake -D" + b"HIP" * 60_000 + b"=OFF\n"),
+    ("run.sh", b"cmake -D" + b"SYCL" * 50_000 + b"=OFF\n"),
     ("k.cu", b"x" * 5_000_000),  # a 5 MB one-line file
     ("min.py", (b"a=torch.cuda.x;" * 330_000)),  # a 5 MB one-line file with hits
 ]
