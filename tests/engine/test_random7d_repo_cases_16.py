@@ -1,0 +1,83 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h43-random-d).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 354-361. Two could not be read: Kauthar728/GGUF_Context_Fix and
+adfnekc/go-qwen3-gguf (no snapshot). Fifteen files of each remaining repository were sampled
+with ``random.Random("owner/name")`` over every file lockin counts, and labelled before any fix,
+with the files lockin calls non-portable (up to twenty) and GPU-looking files it calls portable
+(up to ten); three commits touching GPU code per repository were drawn with
+``random.Random("owner/name:commits")``. Each snippet is a small rewrite, in our own words, of a
+pattern found in the repository its test names; the expected layers are what a porting engineer
+reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- denisgrzechnik/LayerMapper_GLSL: an iOS shader toy, Metal shader bodies in Swift strings --
+
+
+def test_layermapper_swift_shader_bodies_are_metal_kernel_code() -> None:
+    # LM_GLSL/Shaders/ShaderCodes_Part*.swift: hundreds of fragment bodies, each a multi-line
+    # string with its sliders as comments, spliced into a Metal template at run time. Before,
+    # the nineteen files (some 30,000 shader lines) were portable; six were in the sample.
+    source = b'''\
+import Foundation
+
+/// Hexagon grid
+let hexGridCode = """
+// @param zoom "Zoom" range(0.5, 3.0) default(1.0)
+float2 p = (uv - 0.5) * zoom;
+float angle = atan2(p.y, p.x);
+float d = length(p);
+float rings = fmod(d * 8.0 - iTime, 1.0);
+float3 col = mix(float3(0.1, 0.0, 0.2), float3(0.0, 0.8, 1.0), rings);
+return float4(col, 1.0);
+"""
+'''
+    assert _rules("LM_GLSL/Shaders/ShaderCodes_Part17.swift", source) == {
+        "metal.shader-body-string"
+    }
+    # The string's lines but its slider comment (the app's, not the shader's code), and none
+    # of the Swift around it.
+    assert _layers("LM_GLSL/Shaders/ShaderCodes_Part17.swift", source) == {
+        "kernel": 8,
+        "portable": 2,
+    }
+
+
+def test_layermapper_default_shader_of_a_settings_preview() -> None:
+    # LM_GLSL/Views/ShaderSettingsView.swift: a preview's two-line default body.
+    source = b'''\
+struct SettingsPreview: View {
+    var body: some View {
+        ShaderPreviewView(shader: ShaderEntity(
+            name: "Preview",
+            fragmentCode: """
+            float3 col = float3(uv.x, uv.y, 0.5);
+            return float4(col, 1.0);
+            """
+        ))
+    }
+}
+'''
+    assert _rules("LM_GLSL/Views/ShaderSettingsView.swift", source) == {
+        "metal.shader-body-string"
+    }
+
+
+def test_swift_model_and_prose_naming_vector_types_stay_portable() -> None:
+    # LM_GLSL/Models/ShaderParameter.swift: the app's own parameter model, and a help text
+    # naming one MSL type, are no shader.
+    source = b'''\
+struct ShaderParameter: Codable {
+    var name: String
+    var value: SIMD2<Float>
+    let help = """
+    The body gets uv as float2 and must return a color.
+    float4 color = tint is a good start.
+    """
+}
+'''
+    assert _layers("LM_GLSL/Models/ShaderParameter.swift", source) == {"portable": 8}
