@@ -81,3 +81,40 @@ struct ShaderParameter: Codable {
 }
 '''
     assert _layers("LM_GLSL/Models/ShaderParameter.swift", source) == {"portable": 8}
+
+
+# -- benpm/dx12_mini_engine: a Direct3D 12 engine behind its own gfx layer ---------------------
+
+
+def test_dx12_mini_engine_module_including_d3d12_is_vendor_path() -> None:
+    # src/application/scene.cpp: a C++ module unit whose global fragment includes d3d12.h
+    # and the d3dx12 helpers, then works through the project's gfx:: handles. Before, the
+    # lower-case header name never woke hlsl.directml-host and the file was portable.
+    source = b"""\
+module;
+
+#include <d3d12.h>
+#include <DirectXMath.h>
+#include <flecs.h>
+#include "scene_data.h"
+
+module application;
+
+void Application::reloadScene(gfx::Device& device) {
+    scene.clear(device);
+}
+"""
+    assert _rules("src/application/scene.cpp", source) == {"hlsl.directml-host"}
+    assert _layers("src/application/scene.cpp", source) == {"vendor-path": 1, "portable": 8}
+
+
+def test_dx12_mini_engine_directxmath_and_dxgi_alone_stay_portable() -> None:
+    # src/gizmo.cpp: DirectXMath is CPU SIMD maths, and DXGI serves Direct3D 11 as well.
+    source = b"""\
+#include <DirectXMath.h>
+#include <dxgi1_6.h>
+#include <d3d11.h>
+
+DirectX::XMFLOAT3 axis(int i) { return {i == 0 ? 1.f : 0.f, i == 1 ? 1.f : 0.f, 0.f}; }
+"""
+    assert _layers("src/gizmo.cpp", source) == {"portable": 4}
