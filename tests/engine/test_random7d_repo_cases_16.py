@@ -118,3 +118,51 @@ def test_dx12_mini_engine_directxmath_and_dxgi_alone_stay_portable() -> None:
 DirectX::XMFLOAT3 axis(int i) { return {i == 0 ? 1.f : 0.f, i == 1 ? 1.f : 0.f, 0.f}; }
 """
     assert _layers("src/gizmo.cpp", source) == {"portable": 4}
+
+
+# -- RRZE-HPC/likwid: CPU and GPU performance counters -----------------------------------------
+
+
+def test_likwid_rdpmc_module_x86_template_after_an_escaped_tab_is_no_ptx() -> None:
+    # kernel/enable_rdpmc.c: a Linux kernel module reading and setting CR4 on every CPU; its
+    # first template opens with `\t` before the x86 mnemonic. Before, that line was PTX.
+    source = b"""\
+#include <linux/module.h>
+#include <linux/kernel.h>
+
+static uint64_t read_cr4(void) {
+    uint64_t output;
+    __asm__("\\t mov %%cr4,%0" : "=r"(output));
+    return output;
+}
+
+static void set_pce(void *info) {
+    __asm__("push   %rax\\n\\t"
+            "mov    %cr4,%rax;\\n\\t"
+            "or     $(1 << 8),%rax;\\n\\t"
+            "mov    %rax,%cr4;\\n\\t"
+            "pop    %rax");
+}
+"""
+    assert _layers("kernel/enable_rdpmc.c", source) == {"portable": 14}
+
+
+def test_likwid_nvidia_perfworks_header_stays_vendor_path() -> None:
+    # src/includes/nvmon_perfworks.h: the whole body sits under the CUDA runtime's version
+    # macro and binds CUPTI's profiler through dlopen'ed pointers (checked right).
+    source = b"""\
+#ifndef NVMON_PERFWORKS_H
+#define NVMON_PERFWORKS_H
+#if defined(CUDART_VERSION) && CUDART_VERSION > 10000
+#include <cupti_profiler_target.h>
+static void *dl_cupti = NULL;
+static int perfworks_init(void) {
+    dl_cupti = dlopen("libcupti.so", RTLD_NOW | RTLD_GLOBAL);
+    return dl_cupti ? 0 : -1;
+}
+#endif
+#endif
+"""
+    layers = _layers("src/includes/nvmon_perfworks.h", source)
+    assert layers.get("kernel", 0) == 0
+    assert layers["vendor-path"] >= 6
