@@ -166,3 +166,33 @@ static int perfworks_init(void) {
     layers = _layers("src/includes/nvmon_perfworks.h", source)
     assert layers.get("kernel", 0) == 0
     assert layers["vendor-path"] >= 6
+
+
+def test_likwid_vendored_hwloc_rename_header_is_portable() -> None:
+    # ext/hwloc/include/hwloc/rename.h: hwloc prefixes its own symbols, the ROCm SMI helpers
+    # among them. Before, the four rsmi lines were vendor-path in every project embedding hwloc.
+    source = b"""\
+#define HWLOC_NAME(name) HWLOC_MUNGE_NAME(HWLOC_PREFIX, name)
+/* nvml.h */
+#define hwloc_nvml_get_device_cpuset HWLOC_NAME(nvml_get_device_cpuset)
+/* rsmi.h */
+#define hwloc_rsmi_get_device_cpuset HWLOC_NAME(rsmi_get_device_cpuset)
+#define hwloc_rsmi_get_device_osdev HWLOC_NAME(rsmi_get_device_osdev)
+#define hwloc_rsmi_component HWLOC_NAME(rsmi_component)
+"""
+    assert _layers("ext/hwloc/include/hwloc/rename.h", source) == {"portable": 5}
+
+
+def test_hwloc_rsmi_helper_calling_rocm_smi_stays_vendor_path() -> None:
+    # The negative: hwloc's rsmi.h helper asks ROCm SMI for the device's PCI id.
+    source = b"""\
+static inline int
+hwloc_rsmi_get_device_cpuset(hwloc_topology_t topology, uint32_t dv_ind, hwloc_cpuset_t set)
+{
+  uint64_t bdfid = 0;
+  if (rsmi_dev_pci_id_get(dv_ind, &bdfid) != RSMI_STATUS_SUCCESS)
+    return -1;
+  return 0;
+}
+"""
+    assert _rules("include/hwloc/rsmi.h", source) == {"hip.smi"}
