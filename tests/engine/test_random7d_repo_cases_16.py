@@ -209,3 +209,26 @@ hwloc_rsmi_get_device_cpuset(hwloc_topology_t topology, uint32_t dv_ind, hwloc_c
 }
 """
     assert _rules("include/hwloc/rsmi.h", source) == {"hip.smi"}
+
+
+def test_dx12_mini_engine_tracy_d3d12_gpu_zones_are_vendor_path() -> None:
+    # include/profiling.h: CPU zones through Tracy, GPU zones through Tracy's Direct3D 12
+    # back end, which times the command list with D3D12 queries. Before, portable.
+    source = b"""\
+#pragma once
+#ifdef TRACY_ENABLE
+    #include <tracy/Tracy.hpp>
+    #include <tracy/TracyD3D12.hpp>
+    #define PROFILE_SCOPE(name) ZoneScopedN(name)
+    #define PROFILE_GPU_ZONE(ctx, cl, name) \\
+        TracyD3D12NamedZone(ctx, gpu_zone_, cl, name, (ctx) != nullptr)
+    #define PROFILE_GPU_FRAME(ctx) TracyD3D12NewFrame(ctx)
+#else
+    #define PROFILE_SCOPE(name)
+#endif
+"""
+    assert _rules("include/profiling.h", source) == {"hlsl.directml-host"}
+    layers = _layers("include/profiling.h", source)
+    assert layers["vendor-path"] >= 3
+    cpu_only = b"#include <tracy/Tracy.hpp>\n#define PROFILE_SCOPE(name) ZoneScopedN(name)\n"
+    assert _layers("include/profiling.h", cpu_only) == {"portable": 2}
