@@ -62,9 +62,7 @@ struct SettingsPreview: View {
     }
 }
 '''
-    assert _rules("LM_GLSL/Views/ShaderSettingsView.swift", source) == {
-        "metal.shader-body-string"
-    }
+    assert _rules("LM_GLSL/Views/ShaderSettingsView.swift", source) == {"metal.shader-body-string"}
 
 
 def test_swift_model_and_prose_naming_vector_types_stay_portable() -> None:
@@ -120,7 +118,6 @@ DirectX::XMFLOAT3 axis(int i) { return {i == 0 ? 1.f : 0.f, i == 1 ? 1.f : 0.f, 
     assert _layers("src/gizmo.cpp", source) == {"portable": 4}
 
 
-
 def test_dx12_mini_engine_cmake_linking_d3d12_is_vendor_path() -> None:
     # CMakeLists.txt: the ImGui library target links d3d12 and dxgi; the HLSL shaders are
     # compiled with DXC, which targets SPIR-V as well and says nothing by itself.
@@ -132,6 +129,7 @@ add_custom_command(OUTPUT ${OUT} COMMAND ${DXC_EXECUTABLE} -T ps_6_0 -E main ${S
 """
     assert _rules("CMakeLists.txt", source) == {"build.cmake-d3d12"}
     assert _layers("CMakeLists.txt", source) == {"vendor-path": 1, "portable": 3}
+
 
 # -- RRZE-HPC/likwid: CPU and GPU performance counters -----------------------------------------
 
