@@ -75,6 +75,23 @@ def attention(self, x):
     assert _layers("models/attention.py", source) == {"portable": 4}
 
 
+def test_tinygrad_userspace_amd_driver_is_vendor_path() -> None:
+    # tinygrad/runtime/support/am/amdev.py: the PCI driver that boots an AMD GPU's IP blocks,
+    # chosen by the amdgpu driver's hardware-IP ids. Before, it was portable while its sibling
+    # ip.py was vendor-path, so a commit growing it (606786e1, is_hive) passed the gate.
+    source = b"""\
+from tinygrad.runtime.autogen.am import am
+
+class AMDev:
+  def is_hive(self) -> bool: return self.gmc.xgmi_seg_sz > 0
+
+  def reset(self):
+    if self.ip_ver[am.MP0_HWIP] >= (14, 0, 0): self.smu.mode1_reset()
+"""
+    assert _rules("tinygrad/runtime/support/am/amdev.py", source) == {"hip.kernel-driver-python"}
+    assert _layers("tinygrad/runtime/support/am/amdev.py", source) == {"vendor-path": 5}
+
+
 # -- cases checked right that were hard --------------------------------------------------------
 
 
