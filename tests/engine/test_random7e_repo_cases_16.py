@@ -92,6 +92,37 @@ class AMDev:
     assert _layers("tinygrad/runtime/support/am/amdev.py", source) == {"vendor-path": 5}
 
 
+def test_tinygrad_cupti_profiler_through_python_bindings_is_vendor_path() -> None:
+    # extra/nv_pma/cupti/cu_prof_ext.py: PC sampling through CUPTI's C names on a ctypes
+    # binding. Before, cuda.cupti read C++ and Cython only and the profiler was portable.
+    source = b"""\
+from extra.nv_pma.cupti import cupti
+
+class CUPTIProfiler:
+  def init(self):
+    params = cupti.CUpti_Profiler_Initialize_Params()
+    cupti.cuptiProfilerInitialize(params)
+    self.kernels = []
+"""
+    assert _rules("extra/nv_pma/cupti/cu_prof_ext.py", source) == {"cuda.cupti"}
+    assert _layers("extra/nv_pma/cupti/cu_prof_ext.py", source) == {
+        "vendor-path": 2,
+        "portable": 4,
+    }
+
+
+def test_tinygrad_generated_cupti_binding_is_not_counted_by_cuda_cupti() -> None:
+    # extra/nv_pma/cupti/cupti.py: the binding declares the API (as cupti.h does); the rule for
+    # ctypes runtime bindings, not cuda.cupti, decides what it counts.
+    source = b"""\
+class CUptiResult(Annotated[int, ctypes.c_uint32], c.Enum): pass
+CUPTI_SUCCESS = CUptiResult.define('CUPTI_SUCCESS', 0)
+@dll.bind
+def cuptiActivityEnable(kind:CUpti_ActivityKind) -> CUptiResult: ...
+"""
+    assert "cuda.cupti" not in _rules("extra/nv_pma/cupti/cupti.py", source)
+
+
 # -- cases checked right that were hard --------------------------------------------------------
 
 
