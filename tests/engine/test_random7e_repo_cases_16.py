@@ -123,6 +123,21 @@ def cuptiActivityEnable(kind:CUpti_ActivityKind) -> CUptiResult: ...
     assert "cuda.cupti" not in _rules("extra/nv_pma/cupti/cupti.py", source)
 
 
+def test_tinygrad_halide_pipeline_compiled_for_metal_is_apple_vendor_path() -> None:
+    # extra/gemm/halide_gemm.py: the GPU schedule is compiled for the host target with Metal
+    # added; asking a target whether it has the feature chooses nothing. Before, portable.
+    source = b"""\
+import halide as hl
+
+def run(pipe):
+  target = hl.get_host_target().with_feature(hl.TargetFeature.Metal)
+  if target.has_feature(hl.TargetFeature.Metal):
+    pipe.compile_jit(target)
+"""
+    assert _rules("extra/gemm/halide_gemm.py", source) == {"metal.backend-enum-choice"}
+    assert _layers("extra/gemm/halide_gemm.py", source) == {"vendor-path": 1, "portable": 4}
+
+
 # -- cases checked right that were hard --------------------------------------------------------
 
 
