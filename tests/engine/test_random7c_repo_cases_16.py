@@ -104,3 +104,65 @@ DECLSPEC void sha512_transform (PRIVATE_AS const u32 *w0, PRIVATE_AS u64 *digest
 #endif
 """
     assert _layers("OpenCL/inc_hash_sha512.h", source) == {"kernel": 5}
+
+
+# -- kokkos/kokkos-fft: back ends chosen by Kokkos execution space ------------------------------
+
+
+def test_kokkos_fft_plans_constrained_to_cuda_and_hip_spaces_are_vendor_paths() -> None:
+    # fft/src/KokkosFFT_Cuda_plans.hpp and KokkosFFT_HIP_plans.hpp (GPU-looking extras): the
+    # plan builders exist only for Kokkos::Cuda and Kokkos::HIP. Before, both were portable.
+    cuda = b"""\
+template <typename ExecutionSpace, typename PlanType, typename InViewType>
+  requires(std::same_as<ExecutionSpace, Kokkos::Cuda>)
+auto create_plan(const ExecutionSpace& exec_space, std::unique_ptr<PlanType>& plan,
+                 const InViewType& in) {
+  using index_type = FFTIndexType<Kokkos::Cuda>;
+  const index_type nx = in.extent(0);
+  plan = std::make_unique<PlanType>(nx);
+  plan->commit(exec_space);
+  return nx;
+}
+"""
+    path = "fft/src/KokkosFFT_Cuda_plans.hpp"
+    assert _rules(path, cuda) == {"cuda.kokkos-space"}
+    assert _layers(path, cuda) == {"vendor-path": 5, "portable": 5}
+    hip = cuda.replace(b"Kokkos::Cuda", b"Kokkos::HIP")
+    path = "fft/src/KokkosFFT_HIP_plans.hpp"
+    assert _rules(path, hip) == {"hip.kokkos-space"}
+    assert _layers(path, hip) == {"vendor-path": 5, "portable": 5}
+
+
+def test_kokkos_fft_test_of_every_device_back_end_is_portable() -> None:
+    # fft/unit_test/Test_Plans.cpp (a GPU-looking extra, right): one branch for every device
+    # back end, the execution space left to Kokkos.
+    source = b"""\
+TEST(Plans, DeviceOnly) {
+  using execution_space = Kokkos::DefaultExecutionSpace;
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP) || \\
+    defined(KOKKOS_ENABLE_SYCL)
+  GTEST_SKIP() << "device back ends plan on the device only";
+#endif
+  run_plan<execution_space>();
+}
+"""
+    assert _layers("fft/unit_test/Test_Plans.cpp", source) == {"portable": 8}
+
+
+def test_kokkos_fft_device_lambda_test_counts_its_lambdas_as_kernels() -> None:
+    # testing/unit_test/Test_AreClose.cpp (sampled, right): the KOKKOS_LAMBDA bodies are device
+    # code of the portability layer (portable-gpu.device-lambda), the rest host test code.
+    source = b"""\
+TEST(AreClose, Scalars) {
+  Kokkos::View<bool, execution_space> close("close");
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int>>{0, 1},
+      KOKKOS_LAMBDA(int) {
+        close() = are_almost_equal(a, b, rtol, atol);
+      });
+  EXPECT_TRUE(read(close));
+}
+"""
+    path = "testing/unit_test/Test_AreClose.cpp"
+    assert _rules(path, source) == {"portable-gpu.device-lambda"}
+    assert _layers(path, source) == {"kernel": 3, "portable": 6}
