@@ -149,6 +149,21 @@ TEST(Plans, DeviceOnly) {
     assert _layers("fft/unit_test/Test_Plans.cpp", source) == {"portable": 8}
 
 
+def test_kokkos_fft_typos_allow_list_is_portable() -> None:
+    # .typos.toml (called non-portable): the spell checker's allow-list names an AMD variable
+    # as itself; nothing sets it. Before, the line was vendor-path.
+    source = b"""\
+[files]
+extend-exclude = ["tpls/*"]
+
+[default.extend-identifiers]
+HSA_XNACK = "HSA_XNACK"
+"""
+    assert _layers(".typos.toml", source) == {"portable": 4}
+    # A variable set to a value is still the AMD stack's.
+    assert _rules("env.toml", b'[env]\nHSA_XNACK = "1"\n') == {"env.hip-variables"}
+
+
 def test_kokkos_fft_device_lambda_test_counts_its_lambdas_as_kernels() -> None:
     # testing/unit_test/Test_AreClose.cpp (sampled, right): the KOKKOS_LAMBDA bodies are device
     # code of the portability layer (portable-gpu.device-lambda), the rest host test code.
