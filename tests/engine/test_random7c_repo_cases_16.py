@@ -181,3 +181,96 @@ TEST(AreClose, Scalars) {
     path = "testing/unit_test/Test_AreClose.cpp"
     assert _rules(path, source) == {"portable-gpu.device-lambda"}
     assert _layers(path, source) == {"kernel": 3, "portable": 6}
+
+
+# -- zzxzzk115/libvultra: a Vulkan renderer's lines that name no Vk type -------------------------
+
+
+def test_libvultra_rhi_enum_spelt_with_vulkan_constants_is_vendor_path() -> None:
+    # source/include/vultra/core/rhi/sampler_info.hpp (GPU-looking extra): the RHI's sampler
+    # enums take Vulkan's values. Before, the file was portable.
+    source = b"""\
+namespace vultra::rhi {
+enum class SamplerMipmapMode {
+    eNearest = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+    eLinear  = VK_SAMPLER_MIPMAP_MODE_LINEAR,
+};
+enum class BorderColor {
+    eOpaqueBlack = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK,
+};
+}
+"""
+    path = "source/include/vultra/core/rhi/sampler_info.hpp"
+    assert _rules(path, source) == {"vulkan.host-api"}
+    assert _layers(path, source) == {"vendor-path": 5, "portable": 4}
+
+
+def test_libvultra_openxr_vulkan_binding_is_vendor_path() -> None:
+    # source/src/function/openxr/xr_headset.cpp and xr_device.hpp (GPU-looking extras): the
+    # OpenXR session binds a Vulkan device and loads the Vulkan entry points of OpenXR.
+    source = b"""\
+struct XrDeviceFns {
+    PFN_xrGetVulkanGraphicsDevice2KHR xrGetVulkanGraphicsDevice2KHR {nullptr};
+};
+
+bool Headset::begin(XrInstance instance, XrSession* session) {
+    XrGraphicsBindingVulkan2KHR binding {};
+    binding.type = XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR;
+    XrSessionCreateInfo info {XR_TYPE_SESSION_CREATE_INFO};
+    info.next = &binding;
+    return xrCreateSession(instance, &info, session) == XR_SUCCESS;
+}
+"""
+    path = "source/src/function/openxr/xr_headset.cpp"
+    assert _rules(path, source) == {"vulkan.host-api"}
+    assert _layers(path, source) == {"vendor-path": 3, "portable": 7}
+
+
+def test_libvultra_runtime_shader_compiler_for_vulkan_is_vendor_path() -> None:
+    # source/src/core/rhi/shader_compiler.cpp (GPU-looking extra): glslang compiles the GLSL
+    # for a Vulkan client into SPIR-V.
+    source = b"""\
+std::vector<uint32_t> compile(EShLanguage stage, const char* code) {
+    glslang::TShader shader {stage};
+    shader.setStrings(&code, 1);
+    shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientVulkan, 100);
+    shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_3);
+    return link(shader);
+}
+"""
+    path = "source/src/core/rhi/shader_compiler.cpp"
+    assert _rules(path, source) == {"vulkan.host-api"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 5}
+
+
+def test_libvultra_tracy_vulkan_zones_are_vendor_path() -> None:
+    # source/include/vultra/core/profiling/tracy_wrapper.hpp (GPU-looking extra): Tracy's GPU
+    # zones for Vulkan, stubbed out when Tracy is off.
+    source = b"""\
+#pragma once
+#ifdef TRACY_ENABLE
+#include <tracy/TracyVulkan.hpp>
+#else
+#define TracyVkZone(ctx, cmd, name)
+#endif
+"""
+    path = "source/include/vultra/core/profiling/tracy_wrapper.hpp"
+    assert _rules(path, source) == {"vulkan.host-api"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 4}
+
+
+def test_libvultra_render_pass_through_its_own_rhi_is_portable() -> None:
+    # source/src/function/renderer/builtin/post_process_helper.cpp (sampled, right): the
+    # pipeline is built through the engine's RHI from a SPIR-V blob; no Vulkan name.
+    source = b"""\
+rhi::GraphicsPipeline createPostProcessPipeline(rhi::RenderDevice& rd, rhi::PixelFormat format,
+                                                const rhi::SPIRV& spv) {
+    return rhi::GraphicsPipeline::Builder {}
+        .setColorFormats({format})
+        .addBuiltinShader(rhi::ShaderType::eFragment, spv)
+        .setRasterizer({.polygonMode = rhi::PolygonMode::eFill})
+        .build(rd);
+}
+"""
+    path = "source/src/function/renderer/builtin/post_process_helper.cpp"
+    assert _layers(path, source) == {"portable": 8}
