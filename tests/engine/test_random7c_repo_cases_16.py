@@ -274,3 +274,24 @@ rhi::GraphicsPipeline createPostProcessPipeline(rhi::RenderDevice& rd, rhi::Pixe
 """
     path = "source/src/function/renderer/builtin/post_process_helper.cpp"
     assert _layers(path, source) == {"portable": 8}
+
+
+def test_libvultra_ci_installing_the_vulkan_sdk_is_vendor_path() -> None:
+    # .github/workflows/build_windows.yaml (GPU-looking extra): the build job installs the
+    # Vulkan SDK through an action before xmake builds. Before, the workflow was portable.
+    source = b"""\
+jobs:
+  build:
+    runs-on: windows-latest
+    steps:
+      - uses: xmake-io/github-action-setup-xmake@v1
+      - name: Prepare Vulkan SDK
+        uses: humbletim/setup-vulkan-sdk@v1.2.1
+        with:
+          vulkan-components: Vulkan-Headers, Vulkan-Loader
+      - name: Build
+        run: xmake -y
+"""
+    path = ".github/workflows/build_windows.yaml"
+    assert _rules(path, source) == {"build.vulkan"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 10}
