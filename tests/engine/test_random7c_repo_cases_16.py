@@ -16,6 +16,7 @@ expected layers are what a porting engineer reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine.classify import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- rwincey/hashcat: per-vendor branches in the hash-mode plugins -----------------------------
@@ -295,3 +296,32 @@ jobs:
     path = ".github/workflows/build_windows.yaml"
     assert _rules(path, source) == {"build.vulkan"}
     assert _layers(path, source) == {"vendor-path": 1, "portable": 10}
+
+
+# -- c3sr/cudnn_scope: cuDNN benchmarks kept in .inc fragments ---------------------------------
+
+
+def test_cudnn_scope_benchmark_fragment_in_inc_is_counted() -> None:
+    # src/cudnn_conv_fwd.inc (a file lockin gave no language): the cuDNN benchmark body that
+    # src/cudnn_conv_fwd_<n>.cpp includes after one define. Before, it was never counted.
+    source = b"""\
+#include <benchmark/benchmark.h>
+#include <cudnn.h>
+
+template <typename T, cudnnConvolutionFwdAlgo_t algo>
+void conv_fwd(benchmark::State& state) {
+  cudnnHandle_t handle;
+  cudnnCreate(&handle);
+  for (auto _ : state) {
+    cudnnConvolutionForward(handle, &alpha, x, x_data, w, w_data, conv, algo, ws, ws_size,
+                            &beta, y, y_data);
+  }
+  cudnnDestroy(handle);
+}
+"""
+    report = classify("src/cudnn_conv_fwd.inc", source)
+    assert report.language == "C++"
+    assert "cudnn.call" in _rules("src/cudnn_conv_fwd.inc", source)
+    # An .inc that includes only the standard library stays uncounted, as before.
+    plain = b"#include <stdio.h>\nstatic int counter;\n"
+    assert classify("src/counter.inc", plain).language is None
