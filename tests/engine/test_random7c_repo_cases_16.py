@@ -19,6 +19,74 @@ from __future__ import annotations
 from bot.engine.classify import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- ALSparse/ALSparse: a sparse BLAS with CPU back ends and a DCU (HIP) one -------------------
+
+
+def test_alsparse_dcu_prototypes_without_hip_names_are_portable() -> None:
+    # include/alphasparse/kernel_dcu/kernel_bsr_c_dcu.h (sampled, right): the DCU back end's
+    # prototypes name the library's own types only; the HIP code is in the .cpp files.
+    source = b"""\
+#pragma once
+
+#include "../spmat.h"
+
+alphasparse_status_t dcu_gemv_c_bsr(alphasparse_dcu_handle_t handle,
+                                    ALPHA_INT mb,
+                                    const ALPHA_Complex8 *x,
+                                    ALPHA_Complex8 *y);
+"""
+    assert _layers("include/alphasparse/kernel_dcu/kernel_bsr_c_dcu.h", source) == {"portable": 6}
+
+
+def test_alsparse_dcu_entry_including_hip_runtime_is_vendor_path() -> None:
+    # src/core/op_dcu/level1/alphasparse_dcu_c_dotci.cpp (sampled, right): argument checks
+    # around a call into the DCU kernels, in a file built by hipcc with the HIP runtime.
+    source = b"""\
+#include "alphasparse/handle.h"
+#include <hip/hip_runtime.h>
+
+alphasparse_status_t dotci(alphasparse_dcu_handle_t handle, ALPHA_INT nnz, ALPHA_Number *r)
+{
+    if (handle == nullptr) return ALPHA_SPARSE_STATUS_INVALID_HANDLE;
+    return dcu_dotci(handle, nnz, r);
+}
+"""
+    path = "src/core/op_dcu/level1/alphasparse_dcu_c_dotci.cpp"
+    assert _rules(path, source) == {"hip.include"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 6}
+
+
+# -- izquiratops/wgsl-playground: a WebGPU shader editor -----------------------------------------
+
+
+def test_wgsl_playground_webgpu_host_is_portable_and_its_shader_is_kernel() -> None:
+    # src/services/renderer.ts (GPU-looking extra, right) drives WebGPU, a cross-vendor API;
+    # src/shaders/default.wgsl (right) is shader code in full.
+    host = b"""\
+class Renderer {
+    constructor(private device: GPUDevice, private context: GPUCanvasContext) {}
+
+    render(format: GPUTextureFormat) {
+        this.context.configure({ device: this.device, format, alphaMode: "opaque" });
+        const encoder = this.device.createCommandEncoder();
+        this.device.queue.submit([encoder.finish()]);
+    }
+}
+"""
+    assert _layers("src/services/renderer.ts", host) == {"portable": 8}
+    shader = b"""\
+@vertex fn mainVertex(@builtin(vertex_index) i : u32) -> @builtin(position) vec4f {
+  let pos = array(vec2f(0.0, 0.5), vec2f(-0.5, -0.5), vec2f(0.5, -0.5));
+  return vec4f(pos[i], 0.0, 1.0);
+}
+
+@fragment fn mainFragment() -> @location(0) vec4f {
+  return vec4f(1, 0, 0, 1);
+}
+"""
+    assert _layers("src/shaders/default.wgsl", shader) == {"kernel": 7}
+
+
 # -- rwincey/hashcat: per-vendor branches in the hash-mode plugins -----------------------------
 
 
