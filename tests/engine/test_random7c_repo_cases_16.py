@@ -393,3 +393,20 @@ void conv_fwd(benchmark::State& state) {
     # An .inc that includes only the standard library stays uncounted, as before.
     plain = b"#include <stdio.h>\nstatic int counter;\n"
     assert classify("src/counter.inc", plain).language is None
+
+
+def test_libvultra_xmake_build_running_the_sdk_shader_compiler_is_vendor_path() -> None:
+    # builtin/xmake.lua (GPU-looking extra): xmake compiles the built-in GLSL shaders to SPIR-V
+    # with the Vulkan SDK's glslangValidator. Before, the Lua build file was portable.
+    source = b"""\
+target("vultra_builtin_assets")
+    set_kind("static")
+    before_build(function (target)
+        for _, f in ipairs(os.files("shaders/**.frag")) do
+            os.execv("glslangValidator", {"-V", "--target-env", "vulkan1.2", "-o", f .. ".spv", f})
+        end
+    end)
+"""
+    path = "builtin/xmake.lua"
+    assert _rules(path, source) == {"build.xmake-vulkan"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 6}
