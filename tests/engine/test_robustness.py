@@ -46,6 +46,7 @@ COMMENT = {
     "Maven POM": "<!-- <artifactId>jcuda</artifactId> cuda-12.4 -->",  # deps.jvm-cuda-artifact
     "IDL": "// ID3D12Device D3D12_COMMAND_LIST_TYPE",  # hlsl.directml-host (lane h41-random-g)
     "SPIR-V Assembly": "; OpEntryPoint GLCompute cuda",  # vulkan.spirv-assembly-file (h42-random-c)
+    "Lua": '-- add_requires("vulkan-headers") "glslangValidator"',  # build.xmake-vulkan
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
