@@ -74,6 +74,68 @@ class GFN(torch.nn.Module):
     assert _rules("energy_sampling/models/gfn.py", source) == {"torch.device-string"}
 
 
+# -- Chribit/RayMarchingDemo: a Vulkan compute ray marcher built by hand-written scripts -------
+
+
+def test_raymarching_batch_build_linking_the_vulkan_sdk_is_vendor_path() -> None:
+    # src/engine/*/script/compile_win_dev.bat (21 files): g++ against the SDK's headers and
+    # import library where the SDK installs itself. Before, every one was portable: Batch was
+    # not among build.vulkan's languages.
+    source = b"""\
+set engine_folder=C:/Users/dev/Graphics/src/engine
+MKDIR "%engine_folder%/event/out_dev/"
+C:/msys64/mingw64/bin/g++.exe ^
+    -std=c++17 ^
+    -c ^
+    %engine_folder%/event/event.cpp ^
+    -o ^
+    %engine_folder%/event/out_dev/event.o ^
+    -L ^
+    C:/VulkanSDK/1.3.236.0/Lib ^
+    -l:vulkan-1.lib ^
+    -l:libglfw3.a ^
+    -I ^
+    C:/VulkanSDK/1.3.236.0/Include ^
+    -DFOR_WIN=true
+"""
+    path = "src/engine/event/script/compile_win_dev.bat"
+    assert _rules(path, source) == {"build.vulkan"}
+    assert _layers(path, source) == {"vendor-path": 3, "portable": 12}
+
+
+def test_raymarching_shell_build_linking_the_loader_by_path_is_vendor_path() -> None:
+    # script/build_mac_dev.sh: the demo links the SDK's libvulkan dylib by its full path.
+    source = b"""\
+/usr/bin/g++ \\
+    -std=c++17 \\
+    src/main.cpp \\
+    lib/graphics/mac/graphics.a \\
+    -o out/ray_marching_demo \\
+    -L \\
+    /Users/dev/VulkanSDK/1.3.236.0/macOS/lib \\
+    /Users/dev/VulkanSDK/1.3.236.0/macOS/lib/libvulkan.1.dylib \\
+    -lglfw
+"""
+    assert _rules("script/build_mac_dev.sh", source) == {"build.vulkan"}
+
+
+def test_raymarching_mac_compile_step_without_the_sdk_stays_portable() -> None:
+    # src/engine/colour/script/compile_mac_dev.sh: compiles one plain C++ module, no SDK.
+    source = b"""\
+engine_folder="/Users/dev/Graphics/src/engine"
+mkdir "$engine_folder/colour/out_dev/"
+/usr/bin/g++ \\
+    -std=c++17 \\
+    -c \\
+    $engine_folder/colour/colour.cpp \\
+    -o \\
+    $engine_folder/colour/out_dev/colour.o \\
+    -DFOR_MAC=true
+sh build_mac_dev.sh
+"""
+    assert _layers("src/engine/colour/script/compile_mac_dev.sh", source) == {"portable": 10}
+
+
 # -- AdamYuan/SparseVoxelOctree: a Vulkan voxel path tracer ------------------------------------
 
 
