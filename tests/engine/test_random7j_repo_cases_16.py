@@ -139,6 +139,23 @@ sh build_mac_dev.sh
 # -- AdamYuan/SparseVoxelOctree: a Vulkan voxel path tracer ------------------------------------
 
 
+def test_sparse_voxel_octree_cmake_compiling_shaders_with_glslc_is_vendor_path() -> None:
+    # shader/CMakeLists.txt: finds the SDK's glslc and runs it for every shader, targeting
+    # Vulkan 1.1. Before, the file was portable (an extra found reading the repository).
+    source = b"""\
+find_program(GLSLC "glslc")
+IF (GLSLC)
+  function(add_spirv_shader INPUT_FILE)
+    add_custom_command(OUTPUT ${CMAKE_CURRENT_LIST_DIR}/include/spirv/${INPUT_FILE}.u32
+      COMMAND glslc ${INPUT_FILE} -o include/spirv/${INPUT_FILE}.u32 -O --target-env=vulkan1.1
+      WORKING_DIRECTORY ${CMAKE_CURRENT_LIST_DIR})
+  endfunction()
+ENDIF ()
+"""
+    assert _rules("shader/CMakeLists.txt", source) == {"build.cmake-vulkan"}
+    assert _layers("shader/CMakeLists.txt", source) == {"vendor-path": 2, "portable": 6}
+
+
 def test_sparse_voxel_octree_cmake_linking_its_own_vulkan_wrapper_stays_portable() -> None:
     # dep/CMakeLists.txt: links the project's own wrapper targets; the SDK is found elsewhere.
     # Checked right before.
