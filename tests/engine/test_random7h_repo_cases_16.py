@@ -67,6 +67,50 @@ self.arch = ti.cuda
     assert _layers("run.py", source) == {"vendor-path": 2, "portable": 1}
 
 
+def test_taichi_benchmark_vulkan_device_query_in_python() -> None:
+    # core/machine.py names the GPU under test: nvidia-smi first, then the first physical
+    # device a Vulkan instance enumerates, through the `vulkan` package's bindings. Before, the
+    # Vulkan calls were portable in Python while the same calls in C++ are Vulkan host code.
+    source = b"""\
+from subprocess import PIPE, Popen
+
+import vulkan as vk
+
+
+def get_vulkan_device_name():
+    app = vk.VkApplicationInfo(
+        sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        pApplicationName="bench",
+        apiVersion=vk.VK_MAKE_VERSION(1, 0, 0),
+    )
+    info = vk.VkInstanceCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, pApplicationInfo=app
+    )
+    instance = vk.vkCreateInstance(info, None)
+    for device in vk.vkEnumeratePhysicalDevices(instance):
+        name = vk.vkGetPhysicalDeviceProperties(device).deviceName
+        if not name.startswith("llvmpipe"):
+            return name
+    return None
+"""
+    assert _rules("core/machine.py", source) == {"vulkan.python-host"}
+    assert _layers("core/machine.py", source) == {"vendor-path": 12, "portable": 5}
+
+
+def test_python_vulkan_names_without_the_bindings_stay_portable() -> None:
+    # Win32's virtual keys share the VK_ prefix, and Taichi names its Vulkan back end ti.vulkan:
+    # neither imports the Vulkan bindings.
+    source = b"""\
+import win32con
+from taichi.lang import cuda, vulkan
+
+KEYS = {win32con.VK_ESCAPE: "quit", win32con.VK_RETURN: "ok"}
+archs = [cuda, vulkan]
+vk_devices = []
+"""
+    assert not _rules("tools/keys.py", source)
+
+
 def test_taichi_benchmark_taichi_kernels_counted_whole() -> None:
     # suites/smallpt/src/taichi/ray_tracing_models.py: @ti.func helpers and a @ti.kernel method
     # of a data-oriented class are kernel code, its constructor host code (checked right).
