@@ -135,3 +135,82 @@ class Camera:
 """
     assert _rules("ray_tracing_models.py", source) == {"taichi.kernel"}
     assert _layers("ray_tracing_models.py", source) == {"kernel": 6, "portable": 6}
+
+
+def test_taichi_benchmark_taichi_build_scripts_by_cuda_switch() -> None:
+    # suites/AOTBench/library_size/taichi/build-taichi-{linux,android}.sh build Taichi's C API
+    # to weigh it: the Linux build switches the CUDA back end on (vendor-path), the Android one
+    # off, with only the Vulkan back end, which Taichi runs on every vendor (checked right).
+    def script(cuda: bytes) -> bytes:
+        return (
+            b"""\
+#!/bin/bash
+set -e
+mkdir -p build && cd build
+cmake $TAICHI_REPO_DIR \\
+    -DCMAKE_BUILD_TYPE=Release \\
+    -DTI_WITH_CUDA=%s \\
+    -DTI_WITH_CUDA_TOOLKIT=OFF \\
+    -DTI_WITH_VULKAN=ON
+cmake --build . -t taichi_c_api
+"""
+            % cuda
+        )
+
+    linux = "suites/AOTBench/library_size/taichi/build-taichi-linux.sh"
+    assert _rules(linux, script(b"ON")) == {"build.nvcc"}
+    assert _layers(linux, script(b"ON")) == {"vendor-path": 1, "portable": 7}
+    android = "suites/AOTBench/library_size/taichi/build-taichi-android.sh"
+    assert _layers(android, script(b"OFF")) == {"portable": 8}
+
+
+def test_taichi_benchmark_baseline_drivers_nvcc_versus_cmake() -> None:
+    # suites/reduce_sum/src/cuda/benchmark.py runs nvcc itself (vendor-path); the MPM, P2G and
+    # smallpt drivers (suites/*/src/cuda/benchmark.py) run CMake and the binaries it builds,
+    # naming no CUDA tool: their CMakeLists.txt carry the CUDA build (checked right).
+    nvcc = b"""\
+from subprocess import PIPE, Popen
+
+def compile_and_run(source, binary, flags=[]):
+    p = Popen(["nvcc", "-O3", source, "-o", binary] + flags, stdout=PIPE)
+    out, err = p.communicate()
+    if p.returncode != 0:
+        raise Exception("cannot compile " + binary)
+"""
+    assert _rules("suites/reduce_sum/src/cuda/benchmark.py", nvcc) == {"torch.nvcc-flags"}
+    cmake = b"""\
+from subprocess import PIPE, Popen
+
+def compile_mpm(flags=[]):
+    p = Popen(["cmake", "-S", ".", "-B", "build"] + flags, stdout=PIPE)
+    p.communicate()
+    p = Popen(["cmake", "--build", "build", "--target", "MPM2D"], stdout=PIPE)
+    p.communicate()
+    return {"cuda_2d": run("build/MPM2D")}
+"""
+    assert not _rules("suites/mpm/src/cuda/benchmark.py", cmake)
+
+
+# -- nical/GLSL-Raymarching: GLSL post-processing on OpenGL, with a vendored GLM ---------------
+
+
+def test_glsl_raymarching_vendored_glm_cuda_qualifiers() -> None:
+    # extern/glm/core/setup.hpp: GLM detects nvcc and qualifies its functions __device__
+    # __host__ under it, so the library compiles into CUDA kernels (checked right: the file is
+    # non-portable; the rest of GLM is plain C++).
+    source = b"""\
+#define GLM_COMPILER_CUDA 0x10000000
+#if defined(__CUDACC__)
+#   define GLM_COMPILER GLM_COMPILER_CUDA
+#elif defined(_MSC_VER)
+#   define GLM_COMPILER GLM_COMPILER_VC
+#endif
+#if(defined(GLM_FORCE_CUDA) || (GLM_COMPILER & GLM_COMPILER_CUDA))
+#   define GLM_CUDA_FUNC_DEF __device__ __host__
+#else
+#   define GLM_CUDA_FUNC_DEF
+#endif
+#define GLM_FUNC_QUALIFIER GLM_CUDA_FUNC_DEF inline
+"""
+    assert _rules("extern/glm/core/setup.hpp", source) >= {"cuda.build-guard"}
+    assert _layers("extern/glm/core/setup.hpp", source)["portable"] == 8
