@@ -15,6 +15,8 @@ file would say.
 
 from __future__ import annotations
 
+from bot.engine.classify import classify
+from bot.engine.languages import may_hold_code
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- pikdum/nx_tinygrad: an Elixir Nx compiler whose Python worker runs tinygrad ----------------
@@ -108,6 +110,42 @@ IO.inspect(f.(Nx.iota({4, 4}), Nx.iota({4, 4})))
 
 
 # -- SirAnthony/GLSL-Debugger: an OpenGL shader debugger with Mesa's GLSL compiler ----------------
+
+
+_GLSL_VP = b"""\
+#version 120
+
+uniform vec4 vpParams;
+varying vec3 ellipsoid_Color;
+
+void main(void)
+{
+    ellipsoid_Color = gl_Color.rgb;
+    gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex;
+}
+"""
+
+
+def test_glsl_debugger_vertex_program_named_vp_is_glsl() -> None:
+    # glsldb/shaders/pointbased_spheres.vp and .fp: GLSL 1.20 shaders under the ARB program
+    # names. Before, lockin gave them no language (two extras, never drawn).
+    assert may_hold_code("glsldb/shaders/pointbased_spheres.vp")
+    assert _rules("glsldb/shaders/pointbased_spheres.vp", _GLSL_VP) == {"vulkan.shader-file"}
+    assert _layers("glsldb/shaders/pointbased_spheres.vp", _GLSL_VP) == {"kernel": 8}
+    fragment = _GLSL_VP.replace(b"gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex", b"")
+    fragment = fragment.replace(b"ellipsoid_Color = gl_Color.rgb;", b"gl_FragColor = vec4(1.0);")
+    assert classify("glsldb/shaders/pointbased_spheres.fp", fragment).language == "GLSL"
+
+
+def test_arb_fragment_program_named_fp_stays_uncounted() -> None:
+    # The negative: an ARB assembly program has no GLSL line.
+    source = b"""\
+!!ARBfp1.0
+TEMP r0;
+MOV result.color, fragment.color;
+END
+"""
+    assert classify("shaders/flat.fp", source).language is None
 
 
 def test_glsl_debugger_preprocessor_token_table_is_portable() -> None:
