@@ -85,3 +85,63 @@ MOV result.color, color;
 END
 """
     assert classify("shaders/copy.fp", arb).language != "GLSL"
+
+
+# -- dneto0/SPIRV-Tools: a fork of Khronos' SPIR-V assembler, validator and optimiser ----------
+
+
+def test_spirv_tools_validator_quoting_vulkan_rule_ids_is_portable() -> None:
+    # source/val/validate_builtins.cpp and 12 more validator files: each diagnostic opens with
+    # the specification's rule id, `_.VkErrorID(n)`. Before, the method's Vk prefix read as a
+    # Vulkan type: 1017 vendor-path lines, 828 of them in validate_builtins.cpp, in a compiler
+    # that calls no Vulkan.
+    source = b"""\
+spv_result_t ValidateEntryPoint(ValidationState_t& _, uint32_t entry_point) {
+  if (spvIsVulkanEnv(_.context()->target_env)) {
+    if (_.recursive_entry_points().count(entry_point)) {
+      return _.diag(SPV_ERROR_INVALID_BINARY, _.FindDef(entry_point))
+             << _.VkErrorID(4634)
+             << "Entry points may not have a call graph with cycles.";
+    }
+  }
+  return SPV_SUCCESS;
+}
+"""
+    assert _layers("source/val/validate.cpp", source) == {"portable": 10}
+
+
+def test_vulkan_types_beside_the_rule_id_method_stay_vulkan_host_code() -> None:
+    # The negative: a Vulkan type on the line is still Vulkan host code.
+    source = b"""\
+void Report(VkDevice device, const State& s) {
+  log(s.VkErrorID(4652));
+}
+"""
+    assert _rules("src/report.cpp", source) == {"vulkan.host-api"}
+
+
+def test_spirv_tools_amd_extension_pass_is_portable() -> None:
+    # source/opt/amd_ext_to_khr.cpp and test/opt/amd_ext_to_khr.cpp: a pass rewriting SPIR-V's
+    # AMD extension instructions into their KHR forms, with classes named AmdExt*. Before, the
+    # names read as AMD's Direct3D driver interfaces (IAmdExtD3DFactory): 37 vendor-path lines.
+    source = b"""\
+class AmdExtFoldingRules : public FoldingRules {
+ public:
+  explicit AmdExtFoldingRules(IRContext* ctx) : FoldingRules(ctx) {}
+};
+
+Pass::Status AmdExtensionToKhrPass::Process() {
+  FoldingRules* rules = new AmdExtFoldingRules(context());
+  return rules->Apply() ? Status::SuccessWithChange : Status::SuccessWithoutChange;
+}
+"""
+    assert _layers("source/opt/amd_ext_to_khr.cpp", source) == {"portable": 8}
+
+
+def test_amd_d3d12_driver_interface_stays_vendor_path() -> None:
+    # The negative: AMD's own driver interfaces keep their rule.
+    source = b"""\
+IAmdExtD3DFactory* factory = nullptr;
+create(__uuidof(IAmdExtD3DFactory), &factory);
+"""
+    assert _rules("src/amd_device.cpp", source) == {"hip.amd-driver-extension"}
