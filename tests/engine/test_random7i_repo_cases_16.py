@@ -145,3 +145,25 @@ IAmdExtD3DFactory* factory = nullptr;
 create(__uuidof(IAmdExtD3DFactory), &factory);
 """
     assert _rules("src/amd_device.cpp", source) == {"hip.amd-driver-extension"}
+
+
+def test_spirv_tools_ci_building_the_shader_compiler_is_portable() -> None:
+    # kokoro/scripts/linux/build-docker.sh: the shaderc CI build makes glslangValidator as a
+    # ninja target, then builds everything; no shader is compiled. Before, vendor-path.
+    source = b"""\
+cmake -GNinja -DCMAKE_BUILD_TYPE=Release ..
+echo "Build glslang..."
+ninja glslangValidator
+ninja
+"""
+    assert _layers("kokoro/scripts/linux/build-docker.sh", source) == {"portable": 4}
+
+
+def test_build_script_running_the_shader_compiler_stays_vulkan_build_code() -> None:
+    # The negative: a script handing a shader to the compiler still builds for Vulkan.
+    source = b"""\
+ninja -C build
+glslangValidator -V shaders/blur.comp -o build/blur.spv
+"""
+    assert _rules("scripts/build.sh", source) == {"build.vulkan"}
+    assert _layers("scripts/build.sh", source) == {"vendor-path": 1, "portable": 1}
