@@ -167,3 +167,48 @@ glslangValidator -V shaders/blur.comp -o build/blur.spv
 """
     assert _rules("scripts/build.sh", source) == {"build.vulkan"}
     assert _layers("scripts/build.sh", source) == {"vendor-path": 1, "portable": 1}
+
+
+def test_gaussian_splatting_knn_host_wrapper_in_a_cu_file_is_portable() -> None:
+    # submodules/simple-knn/spatial.cu: host glue in a .cu file, checked right: it sizes a
+    # tensor and calls the library's host entry point; the kernels and their launch are in
+    # simple_knn.cu.
+    source = b"""\
+#include "spatial.h"
+#include "simple_knn.h"
+
+torch::Tensor distCUDA2(const torch::Tensor& points)
+{
+  const int P = points.size(0);
+  auto opts = points.options().dtype(torch::kFloat32);
+  torch::Tensor means = torch::full({P}, 0.0, opts);
+  SimpleKNN::knn(P, (float3*)points.contiguous().data<float>(), means.contiguous().data<float>());
+  return means;
+}
+"""
+    assert _layers("submodules/simple-knn/spatial.cu", source) == {"portable": 10}
+
+
+# -- cywzl/LeukocyteGUI_for_oclHashCat: a Windows Forms front end for oclHashcat --------------
+
+
+def test_hashcat_front_end_building_gpu_options_is_portable() -> None:
+    # LeukocyteGUI_for_oclHashCat/Classes.cs: checked right. The form writes the cracker's
+    # command line, GPU tuning options among them, and starts the executable; it calls no
+    # GPU API itself.
+    source = b"""\
+public string BuildArguments()
+{
+    string result = "";
+    if (EnableGPUAsync)
+    {
+        result += " --gpu-async";
+    }
+    if (workloadTuning > 0)
+    {
+        result += " --gpu-accel=" + workloadTuning.ToString();
+    }
+    return result;
+}
+"""
+    assert _layers("LeukocyteGUI_for_oclHashCat/Classes.cs", source) == {"portable": 13}
