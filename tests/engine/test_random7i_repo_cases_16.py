@@ -91,7 +91,7 @@ END
 
 
 def test_spirv_tools_validator_quoting_vulkan_rule_ids_is_portable() -> None:
-    # source/val/validate_builtins.cpp and 12 more validator files: each diagnostic opens with
+    # source/val/validate_builtins.cpp and 15 more validator files: each diagnostic opens with
     # the specification's rule id, `_.VkErrorID(n)`. Before, the method's Vk prefix read as a
     # Vulkan type: 1017 vendor-path lines, 828 of them in validate_builtins.cpp, in a compiler
     # that calls no Vulkan.
