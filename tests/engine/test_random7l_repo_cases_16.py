@@ -98,3 +98,44 @@ df = pd.DataFrame({"backend": ["NV", "METAL"]})
 label = "NV"
 """
     assert _layers("plots/names.py", other) == {"portable": 4}
+
+
+# -- alan-hpc/nvfp4-cutlass: a Blackwell NVFP4 grouped GEMM in CUTLASS/CuTe ------------------
+
+
+def test_nvfp4_cutlass_benchmark_baselines_importing_deepgemm_and_flashinfer_moe() -> None:
+    # benchmarks/backends.py (GPU-looking extra) and benchmarks/quantize.py: the baselines call
+    # DeepGEMM's MXFP8 x MXFP4 grouped GEMM and FlashInfer's CUTLASS fused MoE, imported where
+    # each backend is set up. Before, both files were portable.
+    source = b"""\
+import torch
+
+
+class Unavailable(RuntimeError):
+    pass
+
+
+class DeepGemmBackend:
+    def setup(self, a, w):
+        try:
+            import deep_gemm
+        except ImportError as exc:
+            raise Unavailable(f"deep_gemm not importable ({exc})") from exc
+        out = torch.empty_like(a)
+        deep_gemm.m_grouped_fp8_fp4_gemm_nt_contiguous(a, w, out)
+        return out
+
+
+class FlashInferMoeBackend:
+    def setup(self):
+        from flashinfer.fused_moe import cutlass_fused_moe
+        return cutlass_fused_moe
+"""
+    assert _rules("benchmarks/backends.py", source) == {"cuda-libs.python-llm-kernels"}
+    assert _layers("benchmarks/backends.py", source) == {"vendor-library": 2, "portable": 14}
+    helper = b"""\
+def quantize_weight_mxfp4(w):
+    from deep_gemm.utils.math import per_token_cast_to_fp4
+    return per_token_cast_to_fp4(w)
+"""
+    assert _layers("benchmarks/quantize.py", helper) == {"vendor-library": 1, "portable": 2}
