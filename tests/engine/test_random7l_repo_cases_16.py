@@ -139,3 +139,17 @@ def quantize_weight_mxfp4(w):
     return per_token_cast_to_fp4(w)
 """
     assert _layers("benchmarks/quantize.py", helper) == {"vendor-library": 1, "portable": 2}
+
+
+def test_tinygrad_own_back_end_naming_its_device_is_not_a_placement() -> None:
+    # tinygrad's own modules import its internals, not its API: a renderer naming the back end
+    # it serves places no tensor (its NVIDIA-only code is counted by the other rows).
+    source = b"""\
+from tinygrad.renderer.cstyle import CStyleLanguage
+
+
+class MetalLikeRenderer(CStyleLanguage):
+    device = "METAL"
+    has_local = True
+"""
+    assert _layers("tinygrad/renderer/metal_like.py", source) == {"portable": 4}
