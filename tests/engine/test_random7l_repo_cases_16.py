@@ -141,6 +141,52 @@ def quantize_weight_mxfp4(w):
     assert _layers("benchmarks/quantize.py", helper) == {"vendor-library": 1, "portable": 2}
 
 
+def test_nvfp4_cutlass_host_tma_namespace_is_no_thunderkittens_kernel() -> None:
+    # src/kernels/sm100_bf16_dual_nvfp4_gemm.hpp (sampled): the host launcher builds its TMA
+    # descriptors with the project's own tma::make_2d, naming the CUDA driver's data types
+    # (vendor-path). Before, each call counted as a ThunderKittens kernel (64 kernel lines in
+    # a file without device code).
+    source = b"""\
+#pragma once
+#include <torch/python.h>
+#include "../runtime/tma_desc.hpp"
+
+namespace nvfp4_gemm {
+
+inline void launch(const torch::Tensor& a, int m, int k, int block_m, int swizzle) {
+    // A: BF16, K-major, one swizzle atom per box.
+    const auto map_a = tma::make_2d(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                                    a.data_ptr(),
+                                    k,
+                                    m,
+                                    swizzle / 2,
+                                    block_m,
+                                    static_cast<uint64_t>(a.stride(0)) * 2,
+                                    swizzle);
+    run_kernel(map_a);
+}
+
+}  // namespace nvfp4_gemm
+"""
+    path = "src/kernels/sm100_bf16_dual_nvfp4_gemm.hpp"
+    assert _rules(path, source) == {"cuda.driver"}
+    assert _layers(path, source) == {"vendor-path": 8, "portable": 8}
+
+
+def test_thunderkittens_tma_verbs_stay_kernel_code() -> None:
+    # The negative: ThunderKittens' producer loads by its tma:: verbs, in a header whose
+    # kittens include is elsewhere.
+    source = b"""\
+template <typename G>
+void produce(const G& g, st_bf<64, 64>& a_tile, semaphore& arrived, int row) {
+    tma::expect_bytes(arrived, sizeof(a_tile));
+    tma::load_async(a_tile, g.a, {0, row, 0}, arrived);
+}
+"""
+    assert "thunderkittens.kernel" in _rules("kernels/gemm/producer.cuh", source)
+    assert _layers("kernels/gemm/producer.cuh", source).get("kernel", 0) >= 2
+
+
 def test_tinygrad_own_back_end_naming_its_device_is_not_a_placement() -> None:
     # tinygrad's own modules import its internals, not its API: a renderer naming the back end
     # it serves places no tensor (its NVIDIA-only code is counted by the other rows).
