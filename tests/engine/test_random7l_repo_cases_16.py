@@ -16,6 +16,7 @@ would say.
 
 from __future__ import annotations
 
+from bot.engine.classify import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- CG-8663/turboquant-tinygrad-bridge: a KV-cache bridge between Apple and NVIDIA GPUs ------
@@ -199,3 +200,42 @@ class MetalLikeRenderer(CStyleLanguage):
     has_local = True
 """
     assert _layers("tinygrad/renderer/metal_like.py", source) == {"portable": 4}
+
+
+# -- bepu/bepuphysics2: a C# physics engine, its demo renderer in Direct3D 11 and OpenGL -----
+
+
+def test_bepu_opengl_renderer_glvs_shader_is_glsl_kernel_code() -> None:
+    # DemoRenderer.GL/ShapeDrawing/*.glvs and *.glfs (unlisted extras): the OpenGL renderer's
+    # GLSL 450 twins of the HLSL shaders. Before, the 24 files had no language and were never
+    # counted, while their .hlsl twins were.
+    source = b"""\
+#version 450
+
+layout(binding = 0, std140) uniform type_VertexConstants
+{
+    mat4 Projection;
+    vec3 CameraPosition;
+} VertexConstants;
+
+layout(location = 0) out vec3 out_var_Color;
+
+void main()
+{
+    gl_Position = VertexConstants.Projection * vec4(VertexConstants.CameraPosition, 1.0);
+    out_var_Color = vec3(1.0);
+}
+"""
+    path = "DemoRenderer.GL/ShapeDrawing/RenderBoxes.glvs"
+    assert classify(path, source).language == "GLSL"
+    assert _layers(path, source) == {"kernel": 12}
+
+
+def test_glfs_file_without_glsl_stays_uncounted() -> None:
+    # The negative: the extension names no language of its own, so a .glfs file holding no
+    # GLSL is left out.
+    source = b"""\
+name=forest
+tiles=12
+"""
+    assert _layers("maps/forest.glfs", source) == {}
