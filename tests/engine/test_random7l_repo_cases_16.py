@@ -101,6 +101,20 @@ label = "NV"
     assert _layers("plots/names.py", other) == {"portable": 4}
 
 
+def test_tinygrad_own_back_end_naming_its_device_is_not_a_placement() -> None:
+    # tinygrad's own modules import its internals, not its API: a renderer naming the back end
+    # it serves places no tensor (its NVIDIA-only code is counted by the other rows).
+    source = b"""\
+from tinygrad.renderer.cstyle import CStyleLanguage
+
+
+class MetalLikeRenderer(CStyleLanguage):
+    device = "METAL"
+    has_local = True
+"""
+    assert _layers("tinygrad/renderer/metal_like.py", source) == {"portable": 4}
+
+
 # -- alan-hpc/nvfp4-cutlass: a Blackwell NVFP4 grouped GEMM in CUTLASS/CuTe ------------------
 
 
@@ -188,18 +202,29 @@ void produce(const G& g, st_bf<64, 64>& a_tile, semaphore& arrived, int row) {
     assert _layers("kernels/gemm/producer.cuh", source).get("kernel", 0) >= 2
 
 
-def test_tinygrad_own_back_end_naming_its_device_is_not_a_placement() -> None:
-    # tinygrad's own modules import its internals, not its API: a renderer naming the back end
-    # it serves places no tensor (its NVIDIA-only code is counted by the other rows).
+# -- misotofu0525/gsplat-rs: Gaussian splats rendered with wgpu on the web, iOS and Android ---
+
+
+def test_gsplat_wgpu_instance_on_android_vulkan_stays_portable() -> None:
+    # crates/gsplat-render-wgpu/src/lib.rs (GPU-looking extra, checked right): on Android the
+    # wgpu instance is limited to its Vulkan back end, the platform's GPU API on every vendor;
+    # the code stays wgpu's.
     source = b"""\
-from tinygrad.renderer.cstyle import CStyleLanguage
+#[cfg(target_os = "android")]
+fn create_surface_instance() -> wgpu::Instance {
+    wgpu::Instance::new(&wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        flags: wgpu::InstanceFlags::empty(),
+        ..Default::default()
+    })
+}
 
-
-class MetalLikeRenderer(CStyleLanguage):
-    device = "METAL"
-    has_local = True
+#[cfg(not(target_os = "android"))]
+fn create_surface_instance() -> wgpu::Instance {
+    wgpu::Instance::default()
+}
 """
-    assert _layers("tinygrad/renderer/metal_like.py", source) == {"portable": 4}
+    assert _layers("crates/gsplat-render-wgpu/src/lib.rs", source) == {"portable": 12}
 
 
 # -- bepu/bepuphysics2: a C# physics engine, its demo renderer in Direct3D 11 and OpenGL -----
