@@ -1,0 +1,107 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h43-random-g).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 378-385: b1tg/tinygrad, pymc-devs/pytensor, dinhln03/LLAMA3_for_coding,
+tapchonk/cuDNNGCN, deepkolos/shader-graph-wgsl, jjwang1118/hashcat_password_structure_analysis
+and UoB-HPC/SimEng. One was skipped: ladroguecmal/Fluidisim (no snapshot). Fifteen files of
+each repository (all eight of LLAMA3_for_coding) were sampled with ``random.Random("owner/name")``
+over every file lockin counts, and labelled before any fix, with the files lockin calls
+non-portable (up to twenty) and GPU-looking files it calls portable (up to ten); up to three
+commits touching GPU code per repository were drawn with ``random.Random("owner/name:commits")``.
+Each snippet is a small rewrite, in our own words, of a pattern found in the repository its
+test names; the expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- deepkolos/shader-graph-wgsl: a shader-graph editor whose nodes emit WGSL ------------------
+
+
+def test_shader_graph_node_helper_function_is_wgsl_kernel_code() -> None:
+    # src/components/math/wave/NoiseSineWaveRC.ts: the node's compiler hands the shader a
+    # helper function written in WGSL, named when the graph is compiled. Before, the 28 node
+    # files holding such helpers were portable: only entry points and bindings were WGSL.
+    source = b"""\
+export class NoiseWave extends RC {
+  compileSG(compiler: Compiler, node: Node): Output {
+    const out = compiler.outVar(node, 'out');
+    const kind = compiler.typeClass(node.data.outType);
+    const helper = (name: string) => /* wgsl */ `
+fn ${name}(x: ${kind}, range: vec2<f32>) -> ${kind} {
+  let s = sin(x);
+  let r = fract(sin(s * 12.9898) * 43758.5453);
+  return s + mix(range.x, range.y, r);
+}`;
+    const fnName = compiler.define(node, helper);
+    return { outputs: { out }, code: `let ${out} = ${fnName}(x, range);` };
+  }
+}
+"""
+    assert _rules("src/components/math/wave/NoiseWave.ts", source) == {"wgsl.source-string"}
+    assert _layers("src/components/math/wave/NoiseWave.ts", source) == {
+        "kernel": 6,
+        "portable": 8,
+    }
+
+
+def test_shader_graph_helper_named_after_the_node_is_kernel_code() -> None:
+    # src/components/utility/PreviewNumberRC.ts: the helper's name is the node's variable and a
+    # suffix, `fn ${varName}_PrintValue(...)`.
+    source = b"""\
+const printer = (varName: string) => /* wgsl */ `
+fn ${varName}_Print(coords: vec2f, value: f32) -> f32 {
+  if (coords.y < 0.0) { return 0.0; }
+  return floor(value);
+}`;
+"""
+    assert _layers("src/components/utility/PreviewNumber.ts", source) == {"kernel": 5}
+
+
+def test_shader_graph_template_signature_over_lines_is_kernel_code() -> None:
+    # src/templates/Lit.ts: the surface function the graph's body is spliced into, its
+    # parameters pointers to WGSL vectors, one a line. Before, only the entry points below it
+    # counted (28 of the file's 43 shader lines).
+    source = b"""\
+export const LitTemplate = {
+  frag: (body: string) => /* wgsl */ `fn sg_frag(
+  baseColor: ptr<function, vec3<f32>>,
+  metallic: ptr<function, f32>,
+  v: Varying
+) {
+${body}
+}`,
+};
+"""
+    assert _layers("src/templates/Lit.ts", source) == {"kernel": 7, "portable": 2}
+
+
+def test_shader_graph_type_table_and_one_line_fragments_stay_portable() -> None:
+    # src/compilers/ShaderGraphCompiler.ts and src/components/channel/FlipRC.ts: the WGSL names
+    # of the graph's value types, and a one-statement fragment with no WGSL-only spelling, are
+    # no shader function (checked right).
+    source = b"""\
+export function typeClass(t: ValueType): string {
+  switch (t) {
+    case ValueType.float: return 'f32';
+    case ValueType.vec2: return 'vec2<f32>';
+    case ValueType.mat4: return 'mat4x4<f32>';
+  }
+  return `let ${out} = (${flip} * -2.0 + 1.0) * ${inp};`;
+}
+"""
+    assert _layers("src/compilers/types.ts", source) == {"portable": 8}
+
+
+def test_rust_function_in_a_string_is_not_wgsl() -> None:
+    # The negative the new signature keeps out: Rust kept in a string (a macro's test input)
+    # spells `fn` with scalar types, never WGSL's vectors.
+    source = b"""\
+#[test]
+fn expands() {
+    let input = "fn scale(x: f32, k: f32) -> f32 { x * k }";
+    assert!(expand(input).contains("scale"));
+}
+"""
+    assert _layers("tests/expand.rs", source) == {"portable": 5}
