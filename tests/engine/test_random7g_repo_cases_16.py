@@ -105,3 +105,37 @@ fn expands() {
 }
 """
     assert _layers("tests/expand.rs", source) == {"portable": 5}
+
+
+# -- b1tg/tinygrad: a tinygrad fork (its AMD driver, autogen bindings and examples) ------------
+
+
+def test_tinygrad_generated_register_names_are_no_rocm_variables() -> None:
+    # tinygrad/runtime/autogen/amd_gpu.py: the export list of the bindings generated from AMD's
+    # register headers holds a header guard spelled HSA_..._H_. Before, that one string made
+    # the 84,636-line table vendor-path; in autogen/hsa.py the enum tables of HSA_STATUS_*,
+    # HSA_AGENT_* ... names gave 976 of its 1,221 vendor-path lines.
+    source = b"""\
+hsa_status_t__enumvalues = {
+    0: 'HSA_STATUS_SUCCESS',
+    4096: 'HSA_STATUS_ERROR',
+}
+__all__ = [
+    'HPO_TOP_TEST_CLOCK_RESERVED',
+    'HSA_RUNTIME_CORE_INC_SDMA_REGISTERS_H_', 'HS_GS',
+    'HSA_AMD_SEGMENT_GLOBAL', 'HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT',
+]
+"""
+    assert _layers("tinygrad/runtime/autogen/amd_gpu.py", source) == {"portable": 9}
+
+
+def test_tinygrad_rocm_variable_set_by_a_script_stays_vendor_path() -> None:
+    # The negative: a script tuning the ROCm runtime before it starts (checked right).
+    source = b"""\
+import os
+os.environ["HSA_ENABLE_SDMA"] = "0"
+os.environ.setdefault("HSA_NO_SCRATCH_RECLAIM", "1")
+"""
+    assert _rules("extra/amd_bench.py", source) == {"env.hip-variables-python"}
+    assert _layers("extra/amd_bench.py", source) == {"vendor-path": 2, "portable": 1}
+
