@@ -139,3 +139,33 @@ os.environ.setdefault("HSA_NO_SCRATCH_RECLAIM", "1")
     assert _rules("extra/amd_bench.py", source) == {"env.hip-variables-python"}
     assert _layers("extra/amd_bench.py", source) == {"vendor-path": 2, "portable": 1}
 
+
+def test_tinygrad_rdna_assembler_targeting_gfx1100_is_amd_only() -> None:
+    # extra/assembly/assembly_rdna.py: the RDNA3 back end assembles what it emits with llvm-mc
+    # for the AMD GPU it names, and links the code object. Before, portable (found apart: a
+    # GPU-looking file outside the samples).
+    source = b"""\
+def assemble(code):
+  obj = run([LLVM / "llvm-mc", '--arch=amdgcn', '--mcpu=gfx1100', '--triple=amdgcn-amd-amdhsa',
+             '--filetype=obj', '-'], code.encode())
+  return run([LLVM / "ld.lld", "/dev/stdin", "-o", "/dev/stdout", "--pie"], obj)
+"""
+    assert _rules("extra/assembly/assembly_rdna.py", source) == {"build.hipcc-python"}
+    assert _layers("extra/assembly/assembly_rdna.py", source) == {
+        "vendor-path": 1,
+        "portable": 3,
+    }
+
+
+def test_tinygrad_llc_for_the_amd_triple_is_amd_only() -> None:
+    # tinygrad/runtime/support/compiler_hip.py: LLVM IR compiled by llc for the AMD triple and
+    # the GPU the device reports.
+    source = b"""\
+def compile_ll(src, arch):
+  args = ["-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}", "-O3", "-filetype=obj", "-", "-o", "-"]
+  return subprocess.check_output(["llc"] + args, input=src)
+"""
+    assert _layers("tinygrad/runtime/support/compiler_llc.py", source) == {
+        "vendor-path": 1,
+        "portable": 2,
+    }
