@@ -169,3 +169,30 @@ def compile_ll(src, arch):
         "vendor-path": 1,
         "portable": 2,
     }
+
+
+def test_tinygrad_rdna_renderer_writing_instructions_as_text_is_amd_only() -> None:
+    # extra/backends/rdna.py: the RDNA back end renders each UOp as a line of AMD assembly.
+    # Before, the 107-line renderer was portable (found apart, outside the samples).
+    source = b"""\
+def uops_to_rdna(uops):
+  ins = []
+  for u in uops:
+    if u.uop == UOps.CONST:
+      ins.append(f"v_mov_b32 {r[u]}, {u.arg}")
+    elif u.uop == UOps.LOAD:
+      ins.append(f"global_load_b32 {r[u]}, {r[u.vin[1]]}, {r[u.vin[0]]}")
+  ins.append("s_endpgm")
+  return "\\n".join(ins)
+"""
+    assert _rules("extra/backends/rdna.py", source) == {"hip.isa-string-python"}
+    assert _layers("extra/backends/rdna.py", source) == {"vendor-path": 3, "portable": 6}
+
+
+def test_register_names_in_a_log_line_are_not_amd_instructions() -> None:
+    # The negative: s_ and v_ names Python code prints, with no ISA type suffix.
+    source = b"""\
+print(f"v_max {value}, s_count {n}")
+log.info("s_total %d", total)
+"""
+    assert _layers("train.py", source) == {"portable": 2}
