@@ -266,35 +266,55 @@ def _run(
                 yield from report(work(*prefix, chunk))
         return
     initializer = cpu_budget.install if budgeted else None
-    # The parent is one of the ``jobs``: it takes a chunk itself whenever the workers have
-    # enough queued, rather than wait on them. A chunk classified here is neither pickled
-    # nor passed through the pool's threads, and one process fewer copies the parent's heap
-    # page by page (about 0.04 s of CPU over the bench corpus). A budget's timer needs the
-    # main thread's signal handler: elsewhere every job is a worker's.
+    # The parent is one of the ``jobs``: between handing chunks out it classifies one itself,
+    # rather than wait on the workers. A chunk classified here is neither pickled nor passed
+    # through the pool's threads, and one process fewer copies the parent's heap page by
+    # page. A budget's timer needs the main thread's signal handler: elsewhere every job is
+    # a worker's.
     here = not budgeted or cpu_budget.can_install()
     workers = jobs - 1 if here else jobs
+    # Chunks queued for the workers at most: items that carry contents (git blobs) are read
+    # no further ahead than the workers can take them.
+    depth = (BESIDE_PARENT if here else IN_FLIGHT) * workers
+    chunk_iter = iter(chunks)
     with (
         _frozen_heap(),
         cpu_budget.handling() if budgeted and here else nullcontext(),
         ProcessPoolExecutor(workers, mp_context=_CONTEXT, initializer=initializer) as pool,
     ):
         pending: deque[Future[list[R]]] = deque()
-        queued = 0  # of the pending chunks, those handed to the workers
-        for chunk in chunks:
-            seen += len(chunk)
-            # At most IN_FLIGHT chunks per worker are queued (BESIDE_PARENT while the parent
-            # takes its share): items that carry contents (git blobs) are read no further
-            # ahead than the workers can take them.
-            if here and queued >= BESIDE_PARENT * workers:
-                local: Future[list[R]] = Future()
-                local.set_result(work(*prefix, chunk))
-                pending.append(local)
-            else:
-                pending.append(pool.submit(work, *prefix, chunk))
-            queued = sum(not f.done() for f in pending)
-            while pending and (pending[0].done() or (not here and queued >= IN_FLIGHT * jobs)):
+        queued: list[Future[list[R]]] = []
+
+        def hand_out() -> bool:
+            """Chunks handed to the workers until ``depth`` are queued; False once none is
+            left to hand out."""
+            nonlocal seen, queued
+            queued = [future for future in queued if not future.done()]
+            while len(queued) < depth:
+                chunk = next(chunk_iter, None)
+                if chunk is None:
+                    return False
+                seen += len(chunk)
+                queued.append(pool.submit(work, *prefix, chunk))
+                pending.append(queued[-1])
+            return True
+
+        while hand_out():
+            if not here:
                 yield from report(pending.popleft().result())
-                queued = sum(not f.done() for f in pending)
+            elif (own := next(chunk_iter, None)) is not None:
+                # The parent's chunk, in pieces: between them the workers' queue is topped
+                # up, so that a slow file here leaves no worker idle.
+                seen += len(own)
+                mine: Future[list[R]] = Future()
+                pending.append(mine)
+                results: list[R] = []
+                for piece in _chunks(own, LAST_CHUNK):
+                    results += work(*prefix, piece)
+                    hand_out()
+                mine.set_result(results)
+            while pending and pending[0].done():
+                yield from report(pending.popleft().result())
         while pending:
             yield from report(pending.popleft().result())
 
