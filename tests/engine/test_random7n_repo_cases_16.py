@@ -50,3 +50,75 @@ void fill(Pack pack, int n) {
 """
     assert "portable-gpu.device-lambda" in _rules("tst/unit/test_mesh_data.cpp", source)
     assert "portable-gpu.device-code" not in _rules("tst/unit/test_mesh_data.cpp", source)
+
+
+# -- Xilinx/finn-hlslib: Vitis HLS layer templates, their top functions and C-sim testbenches --
+
+
+def test_hls_csim_testbench_is_vendor_library_host_code_not_kernel() -> None:
+    # tb/dup_stream_tb.cpp (and 24 more tb/*_tb.cpp): main() fills the top function's
+    # hls::stream inputs on the CPU, runs it in C simulation and compares the outputs. Before,
+    # the whole file counted as FPGA kernel code (42 kernel lines); a porting engineer counts
+    # none, only the lines on Vitis HLS's types.
+    source = b"""\
+#include <iostream>
+#include <hls_stream.h>
+#include "ap_int.h"
+using namespace hls;
+
+void Top(stream<ap_uint<16> > &in, stream<ap_uint<16> > &out, unsigned reps);
+
+int main() {
+  stream<ap_uint<16> > in("in");
+  stream<ap_uint<16> > out("out");
+  for (unsigned n = 0; n < 8; n++) {
+    in.write(n);
+  }
+  Top(in, out, 1);
+  for (unsigned n = 0; n < 8; n++) {
+    if (out.read() != n) {
+      std::cout << "mismatch at " << n << std::endl;
+      return 1;
+    }
+  }
+  return 0;
+}
+"""
+    assert _rules("tb/dup_stream_tb.cpp", source) == {"vitis.hls-library-host"}
+    assert _layers("tb/dup_stream_tb.cpp", source) == {"vendor-library": 5, "portable": 15}
+
+
+def test_hls_top_function_without_directives_stays_kernel() -> None:
+    # tb/dup_stream_top.cpp: the synthesised top, calling the library's template with no
+    # directive of its own and no main(). Checked right.
+    source = b"""\
+#include <hls_stream.h>
+using namespace hls;
+#include "ap_int.h"
+
+void Top(stream<ap_uint<16> > &in, stream<ap_uint<16> > &out, unsigned reps) {
+  DuplicateStreams_Batch<16, 8>(in, out, reps);
+}
+"""
+    assert _rules("tb/dup_stream_top.cpp", source) == {"vitis.hls-kernel"}
+    assert _layers("tb/dup_stream_top.cpp", source) == {"kernel": 6}
+
+
+def test_hls_kernel_and_testbench_in_one_file_stays_kernel() -> None:
+    # A one-file design, the top function with its directives above the testbench's main():
+    # the directives make it HLS source, kernel as before.
+    source = b"""\
+#include <hls_stream.h>
+void Top(hls::stream<int> &in, hls::stream<int> &out) {
+#pragma HLS PIPELINE II = 1
+  out.write(in.read() + 1);
+}
+int main() {
+  hls::stream<int> in, out;
+  in.write(1);
+  Top(in, out);
+  return out.read() == 2 ? 0 : 1;
+}
+"""
+    assert _rules("src/top.cpp", source) == {"vitis.hls-kernel"}
+    assert _layers("src/top.cpp", source) == {"kernel": 11}
