@@ -71,6 +71,42 @@ BUILD_NO_CUDA=1 FORCE_CUDA=0 pip install --no-build-isolation -e ".[dev]"
     assert _layers("setup_nocuda.sh", source) == {"portable": 2}
 
 
+# -- ISI-apex/halide-sar-app: synthetic-aperture radar back-projection in Halide ----------------
+
+
+def test_halide_sar_cuda_feature_of_a_halide_library_is_vendor_path() -> None:
+    # CMakeLists.txt (GPU-looking extra): the GPU schedule of the back-projection generator is
+    # built as a second library with Halide's cuda feature; the CPU one beside it is portable.
+    # Before, the file was portable.
+    source = b"""\
+add_executable(backprojection.generator backprojection.cpp)
+target_link_libraries(backprojection.generator PRIVATE Halide::Generator)
+add_halide_library(backprojection FROM backprojection.generator
+                                  FEATURES c_plus_plus_name_mangling large_buffers
+                                  PARAMS schedule=cpu)
+add_halide_library(backprojection_cuda FROM backprojection.generator
+                                       FEATURES c_plus_plus_name_mangling
+                                                large_buffers
+                                                cuda
+                                       PARAMS schedule=gpu
+                                              blocksize_gpu_tile=16)
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.halide-cuda-feature"}
+    assert _layers("CMakeLists.txt", source) == {"vendor-path": 1, "portable": 10}
+
+
+def test_halide_sar_gpu_schedule_in_the_generator_stays_portable() -> None:
+    # backprojection.cpp (GPU-looking extra, checked right): the generator's GPU schedule uses
+    # Halide's own gpu_tile; which GPU it runs on is the build's target, not this code's.
+    source = b"""\
+if (!target.has_gpu_feature()) {
+    throw std::runtime_error("GPU schedules require GPU feature");
+}
+output.gpu_tile(x, y, xo, yo, xi, yi, blocksize_gpu_tile, blocksize_gpu_tile);
+"""
+    assert _layers("backprojection.cpp", source) == {"portable": 4}
+
+
 # -- ReetBarik/kokkos-extended-precision-demo: double-double and quad-float on Kokkos ----------
 
 
