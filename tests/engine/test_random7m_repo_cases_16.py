@@ -107,6 +107,37 @@ output.gpu_tile(x, y, xo, yo, xi, yi, blocksize_gpu_tile, blocksize_gpu_tile);
     assert _layers("backprojection.cpp", source) == {"portable": 4}
 
 
+# -- jcuda/jcudnn: Java bindings of cuDNN -------------------------------------------------------
+
+
+def test_jcudnn_enum_classes_of_the_binding_package_are_vendor_library() -> None:
+    # JCudnnJava/src/main/java/jcuda/jcudnn/cudnnMathType.java (sampled, and 94 more like it):
+    # the cuDNN binding's constants, in JCuda's j-prefixed package. Before, they were non-portable
+    # already but vendor-path (cuda.managed-backend); the settled reading of a package binding
+    # cuDNN is vendor-library.
+    source = b"""\
+package jcuda.jcudnn;
+
+public class cudnnMathType
+{
+    public static final int CUDNN_DEFAULT_MATH = 0;
+    public static final int CUDNN_TENSOR_OP_MATH = 1;
+
+    public static String stringFor(int n)
+    {
+        switch (n)
+        {
+            case CUDNN_DEFAULT_MATH: return "CUDNN_DEFAULT_MATH";
+            case CUDNN_TENSOR_OP_MATH: return "CUDNN_TENSOR_OP_MATH";
+        }
+        return "INVALID cudnnMathType: " + n;
+    }
+}
+"""
+    assert "cuda.managed-library-module" in _rules("cudnnMathType.java", source)
+    assert _layers("cudnnMathType.java", source) == {"vendor-library": 15}
+
+
 # -- ReetBarik/kokkos-extended-precision-demo: double-double and quad-float on Kokkos ----------
 
 
