@@ -9,6 +9,7 @@ numbers are 1-based and inclusive.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -292,10 +293,8 @@ def dumps(document: Mapping[str, Any], *, pretty: bool = True) -> str:
     an integer past 64 bits, a key that is no string) goes to the standard library's
     encoder, as before. A document is a tree built here, never cyclic: that encoder's
     cycle check is skipped."""
-    try:
+    with contextlib.suppress(TypeError):  # orjson.JSONEncodeError is a TypeError
         return orjson.dumps(document, option=orjson.OPT_INDENT_2 if pretty else 0).decode() + "\n"
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        pass
     if pretty:
         return json.dumps(document, indent=2, ensure_ascii=False, check_circular=False) + "\n"
     return (
