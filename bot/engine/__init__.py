@@ -5,6 +5,9 @@ rule registry (id -> Rule), ``ECOSYSTEMS`` the ecosystems it names (name -> Ecos
 """
 
 from bot.engine.classify import classify
+from bot.engine.precompiled import keep_fixed
 from bot.engine.registry import ECOSYSTEMS, RULES, Ecosystem, rule
+
+keep_fixed()  # every module above has compiled its regexes
 
 __all__ = ["ECOSYSTEMS", "RULES", "Ecosystem", "classify", "rule"]

@@ -8,24 +8,25 @@ import string
 from bisect import bisect_left
 from itertools import pairwise
 
+from bot.engine.precompiled import fixed_regex
 from bot.engine.preprocessor import Preprocessor
 from bot.engine.source_text import SourceText, offsets
 
 # Lines that end a C statement without a semicolon: directives and access labels, and the
 # blanks after them (the statement starts where they end).
-_C_BARRIER = re.compile(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$\s*", re.M)
-_NON_SPACE = re.compile(r"\S")
+_C_BARRIER = fixed_regex(r"^[ \t]*(?:\#.*|(?:public|private|protected)[ \t]*:)$\s*", re.M)
+_NON_SPACE = fixed_regex(r"\S")
 _STATEMENT_WINDOW = 4000  # how far back a C statement start is searched
 _HEADER_WINDOW = 2000  # how far back a function header's parameter list is searched
 _ENCLOSING_BRACES = 256  # braces read back for the block around a left-out brace
-_WORD_START = re.compile(r"\w+")
+_WORD_START = fixed_regex(r"\w+")
 _ASCII_WORD = string.ascii_letters + string.digits + "_"
 # What may stand between a parameter list's ")" and the body's "{": qualifiers, a trailing
 # return type, attributes and macros (noexcept, const, -> std::size_t, AMREX_GPU_DEVICE).
-_QUALIFIERS = re.compile(r"[\s\w:<>,&*\[\]\->.]*")
+_QUALIFIERS = fixed_regex(r"[\s\w:<>,&*\[\]\->.]*")
 # A lambda's capture list (``=``, ``&``, ``this``, ``&x, y``) and the characters of the
 # qualifier words between it and a body with no parameter list.
-_CAPTURES = re.compile(r"[\w\s=&*,.]*")
+_CAPTURES = fixed_regex(r"[\w\s=&*,.]*")
 _WORD_OR_BLANK = frozenset(_ASCII_WORD + " \t\r\n")
 _CONTROL_WORDS = frozenset(
     {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "defined", "elif"}

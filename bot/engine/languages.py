@@ -16,7 +16,7 @@ from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
 from bot.engine.lexer import FAMILIES, TEMPLATE_TAGS, Family, lex
 from bot.engine.literal_first import literal_first
-from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
+from bot.engine.precompiled import Precompiled, cache_dir, fixed_regex, load_yaml
 from bot.engine.syntax import syntax_family, syntax_pattern
 
 
@@ -67,14 +67,17 @@ _FILES = ("languages.yml", "languages-scc.yml")
 def _load() -> tuple[
     dict[str, Language], dict[str, Language], dict[str, Language], re.Pattern[str] | None,
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
-    dict[str, Language],
+    dict[str, Language], re.Pattern[str],
 ]:  # fmt: skip
     folder = resources.files("bot.engine").joinpath("data")
     files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
     # Parsed, rewritten and compiled once per content, like the rule registry
-    # (precompiled.py): the rewriting code's source is part of the key.
-    rewriter = literal_first_module.__file__
-    deriving = [(literal_first_module.__name__, Path(rewriter).read_bytes())] if rewriter else []
+    # (precompiled.py): the source of the code deriving from the rows is part of the key.
+    deriving = [
+        (module.__name__, Path(module.__file__).read_bytes())
+        for module in (literal_first_module, literals)
+        if module.__file__
+    ]
     store = Precompiled(cache_dir(), [*files, *deriving], name="languages")
     raw, imported = store.documents(lambda: [load_yaml(data.decode("utf-8")) for _, data in files])
     if overlap := raw["languages"].keys() & imported["languages"].keys():
@@ -126,34 +129,41 @@ def _load() -> tuple[
         for h in raw.get("heuristics", ())
     ]
     groups = {name: frozenset(members) for name, members in raw.get("groups", {}).items()}
+    words = store.derived("glob_words")
+    if words is None:
+        store.keep("glob_words", words := _glob_words(globs))
+    glob_words = regex(words, 0)
     store.keep("rewritten", rewritten)
     store.save()
-    return by_name, by_file, by_ext, glob_re, globs, heuristics, groups, by_interpreter
+    return (
+        by_name, by_file, by_ext, glob_re, globs, heuristics, groups, by_interpreter, glob_words,
+    )  # fmt: skip
 
 
-LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS, _BY_INTERPRETER = _load()
-
-# "#!/usr/bin/env -S python3 -u" or "#! /bin/bash": the interpreter's name, without the env
-# indirection (and its options) and without the folder.
-_SHEBANG = re.compile(rb"#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S*[ \t]+)*)?(?:\S*/)?([\w.+-]+)")
-
-
-def _glob_words(globs: list[tuple[str, Language]]) -> re.Pattern[str]:
+def _glob_words(globs: list[tuple[str, Language]]) -> str:
     """A literal each glob's matches hold, as one regex: a name holding none of them is no
     glob's, found at C speed (the globs' regex tries each of its '.*' at every offset).
-    A glob without such a literal makes it match every name."""
+    A glob without such a literal makes it match every name. Kept with the cache: learning
+    what the globs need compiles each of them."""
     words: set[str] = set()
     for glob, _ in globs:
         need = literals.need(re.compile(fnmatch.translate(glob)))
         if isinstance(need, tuple) and need[0] == "all":
             need = next((part for part in need[1] if isinstance(part, str)), None)
         if not isinstance(need, str):
-            return re.compile("")
+            return ""
         words.add(need)
-    return re.compile("|".join(map(re.escape, sorted(words))))
+    return "|".join(map(re.escape, sorted(words)))
 
 
-_GLOB_WORDS = _glob_words(_GLOBS)
+(
+    LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS, _BY_INTERPRETER,
+    _GLOB_WORDS,
+) = _load()  # fmt: skip
+
+# "#!/usr/bin/env -S python3 -u" or "#! /bin/bash": the interpreter's name, without the env
+# indirection (and its options) and without the folder.
+_SHEBANG = fixed_regex(rb"#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S*[ \t]+)*)?(?:\S*/)?([\w.+-]+)")
 
 
 def expand(names: list[str] | tuple[str, ...]) -> frozenset[str]:

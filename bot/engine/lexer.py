@@ -21,6 +21,8 @@ from functools import cache
 from itertools import accumulate, compress, islice, repeat
 from operator import add, attrgetter, eq, getitem, mul, ne, sub
 
+from bot.engine.precompiled import fixed_regex
+
 FILL = "\x01"
 
 # The rest of a quoted string after its opening quote, unrolled (a backslash always starts a
@@ -79,7 +81,7 @@ _C_QUOTES = (
     # A character literal only when it closes soon, so C++14 digit separators stay code.
     r"|'(?P<sq_string>(?:\\[^\n]{1,8}?|[^'\\\n]{1,4})')"
 )
-_C = re.compile(
+_C = fixed_regex(
     _C_INCLUDE_AND_COMMENT
     + rf'|R(?P<string>"(?P<delim>[^()\\\s"]{{0,16}})\({_CXX_RAW_REST})'
     + _C_QUOTES
@@ -87,13 +89,13 @@ _C = re.compile(
 # OpenCL C has no C++ raw strings. CLBlast's .opencl kernels open with `R"(` and close with
 # `)"` so that C++ can #include them as one string: read as OpenCL C (as scc reads them), the
 # comments and blank lines between stay comments and blanks, not a string's lines.
-_OPENCL_C = re.compile(_C_INCLUDE_AND_COMMENT + _C_QUOTES)
+_OPENCL_C = fixed_regex(_C_INCLUDE_AND_COMMENT + _C_QUOTES)
 
 # Rust: ordinary and byte strings may span lines; raw strings (r"..", r#".."#, br#".."#) end
 # only at a quote followed by as many '#' as opened them. A quote opens a character literal
 # only when it closes after one character or escape, so a lifetime ('a, 'static) stays code.
 # A lookahead on the characters a token starts with skips plain code quickly.
-_RUST = re.compile(
+_RUST = fixed_regex(
     r"(?=[/\"'br])(?:"
     rf"{_C_COMMENT}"
     rf'|(?P<string>(?<!\w)b?r(?P<hashes>\#*)"{_RUST_RAW_REST}'
@@ -104,7 +106,7 @@ _RUST = re.compile(
 # Swift: C-style comments (Swift nests block comments; a nested one, rare in real code, ends
 # this match at its first "*/"), multi-line """...""" strings (where Metal shader source is
 # kept), raw #"..."# strings and ordinary one-line strings.
-_SWIFT = re.compile(
+_SWIFT = fixed_regex(
     rf"/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
     rf'|"(?P<string>""{_SWIFT_TRIPLE_REST}|{_DQ_REST})'
     rf'|\#(?P<raw_string>\#*"""{_SWIFT_RAW_TRIPLE_REST}|\#*"[^"\n]*"\#+)' + _NEVER
@@ -155,7 +157,7 @@ _JS_REGEX_BODY = r"[^/\\\[\n]*+(?:(?:\\[^\n]|\[(?:[^\]\\\n]|\\[^\n])*+\]?)[^/\\\
 # JavaScript and TypeScript: C comments, quotes of either kind, backtick template literals
 # that may span lines (WGSL or GLSL source is kept in them) and regular expression literals,
 # read as string literals: a quote or a backtick in one (/"/g, /`/) opens nothing.
-_JS = re.compile(
+_JS = fixed_regex(
     rf"/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
     rf"|/(?:{_JS_REGEX_AFTER})(?:(?P<regex>{_JS_REGEX_BODY}/)|(?P<keep>{_JS_REGEX_BODY}))"
     rf'|"(?P<dq_string>{_DQ_REST})'
@@ -168,7 +170,7 @@ _JS = re.compile(
 # literals), but cgo's preamble is code. The comment right above `import "C"` is C
 # that cgo compiles (includes, helpers) with its #cgo directives (compiler and linker flags),
 # and a `// #cgo` line is a directive wherever it stands: both are kept, as C includes are.
-_GO = re.compile(
+_GO = fixed_regex(
     rf'/(?P<keep>\*{_BLOCK_REST}(?=[ \t\r]*\n[ \t]*import[ \t]+"C")|/[ \t]*\#cgo\b[^\n]*)'
     rf"|/(?P<comment>/[^\n]*|\*{_BLOCK_REST})"
     rf'|"(?P<dq_string>{_DQ_REST})'
@@ -177,7 +179,7 @@ _GO = re.compile(
 )
 
 # Fortran (free form): '!' comments, quoted strings.
-_FORTRAN = re.compile(
+_FORTRAN = fixed_regex(
     r"!(?P<comment>[^\n]*)" rf'|"(?P<dq_string>{_DQ_REST})' rf"|'(?P<sq_string>{_SQ_REST})" + _NEVER
 )
 
@@ -185,7 +187,7 @@ _FORTRAN = re.compile(
 # 1 makes the whole line a comment; elsewhere '!' opens one, except in column 6, where any
 # character marks a continuation line. (scc counts every line whose first non-blank character
 # is a c as a comment, `call` and `common` included; this counts them as code.)
-_FORTRAN_FIXED = re.compile(
+_FORTRAN_FIXED = fixed_regex(
     r"(?P<comment>^[cC*!][^\n]*|(?<!^.....)![^\n]*)"
     rf'|"(?P<dq_string>{_DQ_REST})'
     rf"|'(?P<sq_string>{_SQ_REST})",
@@ -194,7 +196,7 @@ _FORTRAN_FIXED = re.compile(
 
 # Triple-quoted strings match groups of their own: a docstring is one of them that stands as a
 # statement (``_docstring_prefix``), and only they need that look.
-_PY = re.compile(
+_PY = fixed_regex(
     r"\#(?P<comment>[^\n]*)"
     r'|"(?:(?P<triple_dq>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z))'
     rf"|(?P<dq_string>{_DQ_REST}))"
@@ -204,7 +206,7 @@ _PY = re.compile(
 # Julia: '#' comments and '#= ... =#' blocks, "..." and """...""" strings (docstrings are code,
 # as scc counts them). A single quote is a character literal or the adjoint operator (A'), so
 # it opens no string.
-_JULIA = re.compile(
+_JULIA = fixed_regex(
     rf"\#(?P<comment>={_JULIA_BLOCK_REST}|[^\n]*)"
     r'|"(?P<string>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z)'
     rf"|{_DQ_REST})"
@@ -235,7 +237,7 @@ TEMPLATE_TAGS = {
     ),
 }
 # A template branch's word, after its tag's opening.
-_BRANCH_WORD = re.compile(r"\{%[-+]?[ \t]*(\w+)")
+_BRANCH_WORD = fixed_regex(r"\{%[-+]?[ \t]*(\w+)")
 
 # What a token is, by the name of the outermost group it matched (which closes last).
 _KEEP, _COMMENT, _STRING, _TRIPLE = "keep", "comment", "string", "triple"
@@ -257,10 +259,10 @@ _CHUNK = 4096  # matches read at a time
 # stay visible to rules; they are tokenized only where a '#' inside them is not a comment.
 # The '#' comes first and what may stand before it is a lookbehind after it, so re skips to
 # each '#' at once rather than trying the pattern at every offset.
-_HASH = re.compile(r"(?P<comment>\#(?<![^ \t\n]\#)[^\n]*)")  # at a line start or after a blank
-_MAKE = re.compile(r"(?P<comment>\#(?<!\\\#)[^\n]*)")  # not escaped
-_DOCKER = re.compile(r"(?P<comment>^[ \t]*\#[^\n]*)", re.M)
-_CMAKE = re.compile(
+_HASH = fixed_regex(r"(?P<comment>\#(?<![^ \t\n]\#)[^\n]*)")  # at a line start or after a blank
+_MAKE = fixed_regex(r"(?P<comment>\#(?<!\\\#)[^\n]*)")  # not escaped
+_DOCKER = fixed_regex(r"(?P<comment>^[ \t]*\#[^\n]*)", re.M)
+_CMAKE = fixed_regex(
     r'(?=["#])(?:(?P<keep>"[^"\\]*(?:\\[\s\S]?[^"\\]*)*"?)'
     rf"|(?P<comment>\#\[(?P<eq>=*)\[{_CMAKE_BRACKET_REST}|\#[^\n]*))"
 )
@@ -268,7 +270,7 @@ _CMAKE = re.compile(
 # MATLAB: % line comments and %{ ... %} blocks (each brace alone on its line); a quote opens a
 # string only where it cannot be the transpose operator (after a name, a number, a closing
 # bracket, a dot or another quote).
-_MATLAB = re.compile(
+_MATLAB = fixed_regex(
     r"(?P<comment>^[ \t]*%\{[ \t]*\n[\s\S]*?(?:^[ \t]*%\}[ \t]*$|\Z)|%[^\n]*)"
     r'|"(?P<dq_string>[^"\n]*(?:""[^"\n]*)*"?)'
     r"|(?<![\w)\]}'.])'(?P<sq_string>[^'\n]*(?:''[^'\n]*)*'?)",

@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import re
 
-_WORD = re.compile(r"[A-Za-z0-9_]")
+from bot.engine.precompiled import fixed_regex
+
+_WORD = fixed_regex(r"[A-Za-z0-9_]")
 # A character that matches itself: not a regex metacharacter, escape or quantifier.
-_LITERAL = re.compile(r"[^\\.^$*+?{}\[\]()|]")
+_LITERAL = fixed_regex(r"[^\\.^$*+?{}\[\]()|]")
 _QUANTIFIERS = ("*", "+", "?", "{")
 
 
 # What ``_grouping`` reads in a regex source: an escape, a character class (a "]" right after
 # "[" or "[^" is a member; group 1 is its closing "]", empty when it is left open), or one of
 # "(", ")", "|". Everything else is skipped at C speed.
-_GROUPING_TOKEN = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*(\]?)|[()|]", re.S)
+_GROUPING_TOKEN = fixed_regex(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*(\]?)|[()|]", re.S)
 
 
 def _grouping(source: str) -> list[tuple[int, str]] | None:

@@ -22,6 +22,7 @@ from re import _parser  # type: ignore[attr-defined]  # the same
 from typing import Any, TypeVar
 
 from bot.engine.literal_first import alternatives, opens_with_literal
+from bot.engine.precompiled import fixed_regex
 
 #: A requirement: None (nothing), a literal, or ("all" | "any", requirements).
 Need = str | tuple[str, tuple["Need", ...]] | None
@@ -44,11 +45,11 @@ _AFTER_NEWLINE: Memo[re.Pattern[str] | None] = {}
 _SLOW: Memo[tuple[tuple[Need, ...], str] | None] = {}
 #: Pattern -> itself without its slow alternatives, compiled when first searched so.
 _WITHOUT_SLOW: Memo[re.Pattern[str]] = {}
-_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]")
+_GLOBAL_FLAGS = fixed_regex(r"\(\?[aiLmsux]")
 # A place where an alternative at some depth starts (the source's start, after any "|")
 # with no literal first, as ``opens_with_literal`` reads one: without any, every top-level
 # alternative opens with one, which this finds at C speed, before any split in Python.
-_NO_LITERAL_AFTER = re.compile(
+_NO_LITERAL_AFTER = fixed_regex(
     r"(?:^|\|)(?![^\\.^$*+?{}\[\]()|](?![*+?{])|\\[^A-Za-z0-9_](?![*+?{]))"
 )
 

@@ -11,11 +11,12 @@ from functools import cache
 from itertools import accumulate, chain, compress, repeat
 from operator import and_, itemgetter, mul, not_, or_, sub
 
+from bot.engine.precompiled import fixed_regex
 from bot.engine.source_text import SourceText
 
 # Julia's `function name(` (after macros such as @kernel) opens a block too; its closing
 # `end` sits at the opener's indentation and belongs to it (``LogicalLines._scan_blocks``).
-PY_DEF = re.compile(
+PY_DEF = fixed_regex(
     r"[ \t]*(?:async[ \t]+)?(?:def|fn)\b"
     r"|[ \t]*(?:@\w+[^\n]*?[ \t])?function[ \t]+(?:[\w.!]+[ \t]*)?[({]"
 )
@@ -23,7 +24,7 @@ PY_DEF = re.compile(
 # other byte but the newline deleted.
 _FOLD = bytes.maketrans(b"[{]}", b"(())")
 _OTHERS = bytes(set(range(256)) - set(b"()[]{}\n"))
-_BLOCK_END = re.compile(r"[ \t]*end[ \t]*$")
+_BLOCK_END = fixed_regex(r"[ \t]*end[ \t]*$")
 #: Lines ``block_end`` may walk in all, as a multiple of the file's, before it measures every
 #: block at once (``blocks``): nested defs would otherwise walk their outer bodies again.
 _WALK_SHARE = 1

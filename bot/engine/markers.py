@@ -14,19 +14,19 @@ text, and strings with another character, so a marker in a string literal is not
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping
 
 from bot.engine.lexer import Lexed
 from bot.engine.model import FileReport, Finding, Ignored, Layer, MarkerProblem, Rule
+from bot.engine.precompiled import fixed_regex
 
 #: Cheap test before any regex: most files hold no marker.
 WORD = "lockin:"
-MARKER = re.compile(r"lockin:[ \t]*ignore\[([^\]\n]{0,500})\]([^\n]{0,500})")
+MARKER = fixed_regex(r"lockin:[ \t]*ignore\[([^\]\n]{0,500})\]([^\n]{0,500})")
 # What closes a comment after the reason: */ (C), --> (HTML/XML), *) and -} (others).
-_CLOSER = re.compile(r"\s*(?:\*/|-->|\*\)|-\})\s*$")
+_CLOSER = fixed_regex(r"\s*(?:\*/|-->|\*\)|-\})\s*$")
 _NOT_ALLOWED = "ignore markers are not allowed here (ignore_markers: not-allowed)"
 
 

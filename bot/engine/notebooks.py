@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from bot.engine.precompiled import fixed_regex
 
 #: The language languages.yml names for ``.ipynb``: classify reads such files here.
 LANGUAGE = "Jupyter"
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WS = fixed_regex(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 # The extension a kernel language's code would have as a file, for the language table.
 _KERNEL_EXTENSIONS = {
@@ -79,10 +80,10 @@ _MAGIC_EXTENSIONS = {
 _KERNEL_MAGICS = frozenset(
     {"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "px", "autoreload"}
 )
-_CELL_MAGIC = re.compile(r"[ \t]*%%([\w-]+)[ \t]*([^\n]*)")
+_CELL_MAGIC = fixed_regex(r"[ \t]*%%([\w-]+)[ \t]*([^\n]*)")
 # IPython's shell escape: a line of a Python cell run by the shell (`!nvcc -arch=sm_80 k.cu`).
 # `files = !ls` (the output assigned) stays Python's: only a line opening with the `!`.
-_SHELL_ESCAPE = re.compile(r"[ \t]*!(?!=)")
+_SHELL_ESCAPE = fixed_regex(r"[ \t]*!(?!=)")
 
 
 @dataclass(slots=True)

@@ -39,11 +39,10 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, AnyStr, overload
 
 # CPython's regex engine and the two steps of re.compile before it, private modules without
 # type stubs (hence Any); elsewhere regexes are compiled as usual and none is cached.
@@ -60,6 +59,7 @@ FORMAT = 2
 #: Cache files of other keys kept beside the current one (other checkouts, other versions).
 KEEP = 4
 _Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+_Key = tuple[str | bytes, int]
 
 
 def cache_dir() -> Path | None:
@@ -71,7 +71,7 @@ def cache_dir() -> Path | None:
     return Path(base) / "lockin"
 
 
-def _program(pattern: str, flags: int) -> _Program | None:
+def _program(pattern: str | bytes, flags: int) -> _Program | None:
     """What ``_sre.compile`` takes to build ``re.compile(pattern, flags)``, if it agrees."""
     if _sre is None:
         return None
@@ -142,7 +142,8 @@ class Precompiled:
             self.path = directory / f"{name}-{tag}-{self.key[:32]}.marshal"
         self._name = name
         self._documents: list[Any] | None = None
-        self._programs: dict[tuple[str, int], _Program] = {}
+        self._programs: dict[_Key, _Program] = {}
+        self._used: set[_Key] = set()
         self._derived: dict[str, Any] = {}
         self._dirty = False
         self.hit = self._load()
@@ -192,13 +193,14 @@ class Precompiled:
             self._derived[name] = value
             self._dirty = True
 
-    def regex(self, pattern: str, flags: int) -> re.Pattern[str]:
+    def regex(self, pattern: AnyStr, flags: int) -> re.Pattern[AnyStr]:
         """``re.compile(pattern, flags)``, from its cached program where there is one."""
         flags = int(flags)  # a RegexFlag is no plain int to marshal
+        self._used.add((pattern, flags))
         program = self._programs.get((pattern, flags))
         if program is not None and _sre is not None:
             try:
-                cached: re.Pattern[str] = _sre.compile(pattern, *program)
+                cached: re.Pattern[AnyStr] = _sre.compile(pattern, *program)
                 return cached
             except (RuntimeError, TypeError, ValueError, OverflowError):
                 pass  # _sre checks a program before running it: one it refuses is compiled again
@@ -210,18 +212,22 @@ class Precompiled:
 
     def save(self) -> None:
         """Write what this load computed, if anything; never fails the load."""
-        if self.path is None or not self._dirty or self._documents is None:
+        if self.path is None or not self._dirty:
             return
         stored = {
             "key": self.key,
-            "documents": self._documents,
-            "programs": self._programs,
+            "documents": self._documents or [],
+            # Only the programs this load asked for: a pattern since edited away is not
+            # kept, so a store whose key holds no source (``fixed``) does not grow.
+            "programs": {k: v for k, v in self._programs.items() if k in self._used},
             "derived": self._derived,
         }
         try:
             data = marshal.dumps(stored)
         except ValueError:  # a document holding something marshal cannot keep: no cache
             return
+        import tempfile  # late: only a miss writes (tempfile and shutil: 2.5 ms of start-up)
+
         directory = self.path.parent
         try:
             directory.mkdir(parents=True, exist_ok=True)
@@ -253,3 +259,24 @@ def _prune(directory: Path, current: Path, name: str) -> None:
                 left.unlink()
     except OSError:
         return  # another process pruned first, or the folder went away
+
+
+#: The regexes written in the engine's own modules (tokens, regions, statements: about a
+#: hundred, 11 ms of every start-up to compile), kept like the rules' by pattern text, so
+#: nothing in it can be stale whatever the code's version; written once the engine's
+#: modules are all loaded (bot/engine/__init__.py).
+_FIXED = Precompiled(cache_dir(), [], name="fixed")
+
+
+@overload
+def fixed_regex(pattern: str, flags: int = 0) -> re.Pattern[str]: ...
+@overload
+def fixed_regex(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]: ...
+def fixed_regex(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
+    """``re.compile(pattern, flags)`` for a regex of the engine's code, compiled at import."""
+    return _FIXED.regex(pattern, flags)
+
+
+def keep_fixed() -> None:
+    """Write what ``fixed_regex`` compiled for the next process, if anything."""
+    _FIXED.save()

@@ -7,19 +7,20 @@ import re
 from bisect import bisect_left, bisect_right
 from itertools import repeat
 
+from bot.engine.precompiled import fixed_regex
 from bot.engine.source_text import SourceText, Span
 
 # A directive from its '#' to the end of the lines its trailing backslashes continue it over.
 # It opens with a literal, so re finds candidates at memchr speed; ``directives`` keeps those
 # with only blanks before them on a line that does not continue the one above. Each
 # repetition ends at a newline, so it never backtracks over more than a line.
-_DIRECTIVE = re.compile(r"\#(?:[^\n]*\\\n)*[^\n]*")
+_DIRECTIVE = fixed_regex(r"\#(?:[^\n]*\\\n)*[^\n]*")
 # A conditional directive's '#' and word. It opens with a literal, so re finds candidates
 # at memchr speed; ``conditionals`` keeps those with only blanks before them on their line
 # (a multi-line regex anchored at line starts would try every offset of the file).
-_PP = re.compile(r"\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
+_PP = fixed_regex(r"\#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b")
 #: A line opening with a conditional directive, read from the line's start.
-CONDITIONAL_LINE = re.compile(r"[ \t]*" + _PP.pattern)
+CONDITIONAL_LINE = fixed_regex(r"[ \t]*" + _PP.pattern)
 _MACRO_LINES = 500  # lines one #define may continue over
 _BRANCH_DIRECTIVES = 200  # directives read around a match to find its branch in a function
 # Per #if/#elif/#else/#endif of a file: start, end, word, innermost open group's #if offset
@@ -251,12 +252,12 @@ def conditionals(masked: str) -> tuple[list[int], list[int], list[str]]:
 
 # `#if 0`: the group a C programmer switched off. It opens with a literal, so re finds
 # candidates at memchr speed; ``switched_off`` keeps those with only blanks before them.
-_IF_ZERO = re.compile(r"\#[ \t]*if[ \t]+0+[ \t]*(?=\n|$)")
+_IF_ZERO = fixed_regex(r"\#[ \t]*if[ \t]+0+[ \t]*(?=\n|$)")
 
 
 # `#ifndef __CUDACC__`, `#if !defined(__CUDA_ARCH__)`: a group only a host compiler reads
 # (or nvcc's host pass), alone in its condition.
-_NOT_CUDA = re.compile(
+_NOT_CUDA = fixed_regex(
     r"\#[ \t]*(?:ifndef[ \t]+|if[ \t]+![ \t]*defined[ \t]*(?:\([ \t]*)?)"
     r"(?:__CUDACC__|__CUDA_ARCH__)\b(?:[ \t]*\))?[ \t]*(?=\n|$)"
 )

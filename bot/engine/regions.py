@@ -65,14 +65,15 @@ from bot.engine import literals
 from bot.engine.c_structure import CStructure
 from bot.engine.lexer import Family, Lexed
 from bot.engine.logical_lines import PY_DEF, LogicalLines
+from bot.engine.precompiled import fixed_regex
 from bot.engine.preprocessor import Preprocessor
 from bot.engine.source_text import Keywords, SourceText, Span
 from bot.engine.string_literals import StringLiterals
 
-_C_STMT_END = re.compile(r"[;{}]")
+_C_STMT_END = fixed_regex(r"[;{}]")
 # Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
 # step over, the brackets it counts.
-_LAMBDA_STOPS = re.compile(r"[;{}\[\]()]")
+_LAMBDA_STOPS = fixed_regex(r"[;{}\[\]()]")
 # How far after a match its lambda's capture list, and that lambda's body, are searched.
 _LAMBDA_WINDOW = 4000
 # What may stand between a lambda's capture list and a qualifier after it: ASCII words and
@@ -85,7 +86,7 @@ _LAMBDA_STEPS = 24
 # A name a call may start with (group 1), perhaps qualified (``ns::f(``), a member's
 # (``flag.set(``) or with template arguments (``f<void (C::*)()>(``). A name compared
 # (``i < n``) is looked up too, and found defined as no function.
-_CALLED = re.compile(r"(?<!\w)([A-Za-z_]\w*)[ \t]*[(<]")
+_CALLED = fixed_regex(r"(?<!\w)([A-Za-z_]\w*)[ \t]*[(<]")
 # Words a call's shape catches that name no function of the file.
 _NOT_CALLEES = frozenset(
     {
@@ -97,14 +98,14 @@ _NOT_CALLEES = frozenset(
 )  # fmt: skip
 _CALLEE_LINKS = 4  # calls followed from a kernel: its helpers, theirs, ...
 _CALLEES_MAX = 1000  # definitions claimed at most for one rule in one file
-_C_DECL_END = re.compile(r"[;{]")
-_PY_DECORATOR = re.compile(r"[ \t]*@")
-_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-_WORD = re.compile(r"\w+")
+_C_DECL_END = fixed_regex(r"[;{]")
+_PY_DECORATOR = fixed_regex(r"[ \t]*@")
+_NAME = fixed_regex(r"\b[A-Za-z_]\w*\b")
+_WORD = fixed_regex(r"\w+")
 # The name a ``#define`` directive's first line defines.
-_DEFINE_NAME = re.compile(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
+_DEFINE_NAME = fixed_regex(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
 # A macro's header: its name and its parameter list, if any.
-_DEFINE_HEADER = re.compile(r"[ \t]*\#[ \t]*define[ \t]+\w+(?:\([^()\n]*\))?")
+_DEFINE_HEADER = fixed_regex(r"[ \t]*\#[ \t]*define[ \t]+\w+(?:\([^()\n]*\))?")
 # Links of a chain of macros followed from a matched ``#define`` (``#define XX_DEVICE
 # __device__``, then ``#define XX_DEVICE_FUNC XX_DEVICE inline``): one pass over the file's
 # words a link, bounded since a pull request may define a chain as long as it likes.
@@ -267,8 +268,8 @@ def _unprobed_statement(
         yield span
 
 
-_IMPORT_LINE = re.compile(r"([ \t]*)(?:import|from)[ \t]")
-_TRY_LINE = re.compile(r"([ \t]*)try[ \t]*:[ \t]*$")
+_IMPORT_LINE = fixed_regex(r"([ \t]*)(?:import|from)[ \t]")
+_TRY_LINE = fixed_regex(r"([ \t]*)try[ \t]*:[ \t]*$")
 
 
 def _opens_try(masked: str, starts: list[int], line: int) -> bool:
@@ -915,19 +916,19 @@ def _single_source_string(
                 yield run, last
 
 
-_TOP_LEVEL = re.compile(r"[{};]")
-_MAIN = re.compile(r"\bint[ \t]+main[ \t]*\(")
+_TOP_LEVEL = fixed_regex(r"[{};]")
+_MAIN = fixed_regex(r"\bint[ \t]+main[ \t]*\(")
 _HEADER_CHARS = 2000
 # What may follow a function's parameter list before its body: qualifiers, a trailing return.
-_AFTER_PARAMETERS = re.compile(r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ \t]*[\w:<>*&]+)*")
+_AFTER_PARAMETERS = fixed_regex(r"(?:[ \t\r\n]|const\b|noexcept\b|override\b|->[ \t]*[\w:<>*&]+)*")
 _NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "return", "sizeof"})
-_TRANSPARENT = re.compile(r"(?:\bnamespace\b[\w: \t]*|\bextern[ \t]+\\?\"C\\?\"[ \t]*)$")
-_DEVICE_QUALIFIED = re.compile(r"\b__(?:global|device)__\b")
-_DEVICE_MACRO = re.compile(
+_TRANSPARENT = fixed_regex(r"(?:\bnamespace\b[\w: \t]*|\bextern[ \t]+\\?\"C\\?\"[ \t]*)$")
+_DEVICE_QUALIFIED = fixed_regex(r"\b__(?:global|device)__\b")
+_DEVICE_MACRO = fixed_regex(
     r"^[ \t\"]*\#[ \t]*define[ \t]+(\w+)[ \t][^\n]*\b__(?:global|device)__\b", re.M
 )
-_DIRECTIVE_LINE = re.compile(r"^[ \t]*\#[^\n]*$", re.M)
-_INCLUDE_LINE = re.compile(r'^[ \t"]*\#[ \t]*include\b', re.M)
+_DIRECTIVE_LINE = fixed_regex(r"^[ \t]*\#[^\n]*$", re.M)
+_INCLUDE_LINE = fixed_regex(r'^[ \t"]*\#[ \t]*include\b', re.M)
 
 
 def _host_functions(src: Source, start: int, end: int) -> set[int]:
@@ -1001,7 +1002,7 @@ def _is_function_header(header: str) -> bool:
 
 
 # Quotes and escaped newlines that wrap a C program's lines in adjacent literals.
-_WRAPPING_QUOTES = re.compile(r'\\[nrt]|"')
+_WRAPPING_QUOTES = fixed_regex(r'\\[nrt]|"')
 
 
 def _header_start(text: str, segment: int, brace: int) -> int:
@@ -1021,10 +1022,10 @@ def _header_start(text: str, segment: int, brace: int) -> int:
 
 # What wraps an embedded program's line in its host language: quotes, a raw string's
 # delimiters, escaped newlines and tabs, joining ``+`` and ``,``, the closing ``;``.
-_WRAPPING = re.compile(r"""R"\w*\(|\)\w*"|\\[nrt]|\\$|["'`+,;()\s]""")
+_WRAPPING = fixed_regex(r"""R"\w*\(|\)\w*"|\\[nrt]|\\$|["'`+,;()\s]""")
 # The first quote of a line: what follows it on the line that opens a program is the
 # program's first text, which may open a comment (`out.write("/* license ...`).
-_FIRST_QUOTE = re.compile(r"""["'`]""")
+_FIRST_QUOTE = fixed_regex(r"""["'`]""")
 
 
 def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
@@ -1102,19 +1103,19 @@ def _mentioned(src: Source, start: int, end: int) -> bool:
     return first == line and not before.strip() and not after.strip() and logical[line - 1]
 
 
-_ASSERTING = re.compile(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_\w+[ \t]*\()")
-_COMPARED_AFTER = re.compile(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
-_COMPARED_BEFORE = re.compile(r"(?:==|!=)[ \t]*$")
+_ASSERTING = fixed_regex(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_\w+[ \t]*\()")
+_COMPARED_AFTER = fixed_regex(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
+_COMPARED_BEFORE = fixed_regex(r"(?:==|!=)[ \t]*$")
 _MENTION_LINES = 200
 #: A call whose argument is text for a person: logged, warned, raised or a test's skip
 #: reason. Triton's own test_core.py skips with "Only test tl.dot() on devices with sm >= 70",
 #: and each fork of Triton carries it. Not print: generators write source with print(file=).
-_MESSAGE_CALL = re.compile(
+_MESSAGE_CALL = fixed_regex(
     r"(?:\b(?:warnings\.warn|pytest\.(?:skip|xfail|fail)|"
     r"(?:self\.)?(?:log|logger|logging|LOG|LOGGER|_log|_logger)\.\w+)|\braise[ \t]+[\w.]+)"
     r"[ \t]*\([ \t]*[rRfFbBuU]{0,2}$"
 )
-_KEYWORD_VALUE = re.compile(r"^[ \t]*\w+[ \t]*=[ \t]*$")
+_KEYWORD_VALUE = fixed_regex(r"^[ \t]*\w+[ \t]*=[ \t]*$")
 
 
 def _c_streamed_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -1216,7 +1217,7 @@ def _added(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
     )
 
 
-_ATTRIBUTE_PROBE = re.compile(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")
+_ATTRIBUTE_PROBE = fixed_regex(r"\b(?:getattr|hasattr)[ \t]*\([^,()\n]*,[ \t]*$")
 
 
 def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -1341,7 +1342,7 @@ def _after_comma(masked: str, pos: int) -> bool:
     return pos >= 0 and masked[pos] == ","
 
 
-_BRANCH = re.compile(r"[ \t]*(?:(if|elif|case)\b|else\b)")
+_BRANCH = fixed_regex(r"[ \t]*(?:(if|elif|case)\b|else\b)")
 #: Lines of a branch body looked through for the chain's next branch: bounded, linear.
 _CHAIN_REACH = 60
 
@@ -1391,7 +1392,7 @@ def _in_dispatch_chain(src: Source, line: int, known: dict[int, bool]) -> bool:
     return verdict
 
 
-_RETURN = re.compile(r"(?:^|[:;])[ \t]*return\b")
+_RETURN = fixed_regex(r"(?:^|[:;])[ \t]*return\b")
 
 
 def _returned_among_kinds(src: Source, line: int, known: dict[int, bool]) -> bool:
@@ -1461,11 +1462,11 @@ def _call_argument_string(
 
 # `#[cfg(` opening a line, up to a `feature =` just before the literal; `not(` anywhere
 # between them makes the item the build without the feature.
-_CFG_FEATURE = re.compile(
+_CFG_FEATURE = fixed_regex(
     r"[ \t]*\#\[[ \t]*cfg[ \t]*\((?![^\n]*\bnot\b)[^\n]*\bfeature[ \t]*=[ \t]*$"
 )
-_CFG_LINE = re.compile(r"^[ \t]*\#\[[ \t]*cfg[ \t]*\(", re.M)
-_ITEM_TOKENS = re.compile(r"[()\[\];,{}]")
+_CFG_LINE = fixed_regex(r"^[ \t]*\#\[[ \t]*cfg[ \t]*\(", re.M)
+_ITEM_TOKENS = fixed_regex(r"[()\[\];,{}]")
 #: Characters an item without a body may span after its attribute (a field, a match arm).
 _ITEM_REACH = 4_000
 
@@ -1581,7 +1582,7 @@ class _Dispatch:
 
 # The statement that closes a Fortran procedure: `end subroutine`, `end function`, or the
 # bare `end` of old code (case-insensitive, as Fortran is).
-_FORTRAN_END = re.compile(r"^[ \t]*end[ \t]*(?:(?:subroutine|function)\b[^\n]*)?$", re.M | re.I)
+_FORTRAN_END = fixed_regex(r"^[ \t]*end[ \t]*(?:(?:subroutine|function)\b[^\n]*)?$", re.M | re.I)
 
 
 def _fortran_procedure(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -1597,8 +1598,8 @@ def _fortran_procedure(src: Source, pattern: re.Pattern[str], keywords: Keywords
         yield first, covered
 
 
-_FORTRAN_DO = re.compile(r"^[ \t]*(?:\w+[ \t]*:[ \t]*)?do\b", re.I)
-_FORTRAN_END_DO = re.compile(r"^[ \t]*end[ \t]*do\b", re.I)
+_FORTRAN_DO = fixed_regex(r"^[ \t]*(?:\w+[ \t]*:[ \t]*)?do\b", re.I)
+_FORTRAN_END_DO = fixed_regex(r"^[ \t]*end[ \t]*do\b", re.I)
 
 
 def _fortran_directive_loop(

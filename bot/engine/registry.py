@@ -36,13 +36,13 @@ from bot.engine.keywords import KeywordIndex
 from bot.engine.languages import LANGUAGES, expand, heuristic_keywords
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
-from bot.engine.precompiled import Precompiled, cache_dir, load_yaml
+from bot.engine.precompiled import Precompiled, cache_dir, fixed_regex, load_yaml
 from bot.engine.regions import KINDS, STRING_KINDS
 
 if TYPE_CHECKING:  # a type only: the validator is built on a cache miss alone
     import fastjsonschema
 
-RULE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
+RULE_ID = fixed_regex(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
 
 
 class RuleFileError(ValueError):
@@ -133,9 +133,9 @@ def _file_validator() -> Callable[[Any], Any]:
     return fastjsonschema.compile(_rule_schema(), detailed_exceptions=False)
 
 
-_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
-_FAILURE = re.compile(r"^data((?:\.\w+|\[\d+\])*) (.*)$", re.S)
-_UNKNOWN = re.compile(r"must not contain \{(.*)\} properties")
+_STEP = fixed_regex(r"\.(\w+)|\[(\d+)\]")
+_FAILURE = fixed_regex(r"^data((?:\.\w+|\[\d+\])*) (.*)$", re.S)
+_UNKNOWN = fixed_regex(r"must not contain \{(.*)\} properties")
 
 
 def _schema_at(path: list[str | int]) -> dict[str, Any]:

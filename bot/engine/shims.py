@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Protocol
 
+from bot.engine.precompiled import fixed_regex
+
 #: Aliases to HIP names a header needs before it counts as a shim: a HIP port defines a
 #: handful of its own macros; a shim maps the runtime and library API (ggml: ~170).
 MIN_ALIASES = 10
@@ -36,7 +38,7 @@ SHIM_VENDORS = frozenset({"amd"})
 # both vendors' compilers as a CUDA->HIP shim's includers are.
 _HIP = r"(?:hip|HIP)\w*"
 _CUDA = r"(?:cu|CU|nv)\w*"  # cuda*, CUDA*, cub*, CU*, nv*
-_ALIAS = re.compile(
+_ALIAS = fixed_regex(
     rf"[ \t]*(?:\#[ \t]*define[ \t]+(?:(?!hip|HIP)\w+[ \t]+{_HIP}|{_HIP}[ \t]+{_CUDA})"
     rf"|typedef[ \t]+(?:(?:struct|enum)[ \t]+)?(?:{_HIP}[ \t]+\w+|{_CUDA}[ \t]+{_HIP})[ \t]*;"
     rf"|(?:using|namespace)[ \t]+"
@@ -45,7 +47,7 @@ _ALIAS = re.compile(
 # A preprocessor condition naming HIP's compiler (__HIPCC__, __HIP_PLATFORM_AMD__) or a
 # project's HIP switch (ALPAKA_LANG_HIP, FUTHARK_HIP, USE_ROCM): the file is compiled by hipcc
 # too. `#ifndef X_HIP` (an include guard) is no such condition.
-_HIP_SWITCH = re.compile(
+_HIP_SWITCH = fixed_regex(
     r"\#[ \t]*(?:if|ifdef|elif)\b[^\n]*\b(?:__HIPCC__|__HIP__|__HIP_PLATFORM_(?:AMD|HCC)__"
     r"|__HIP_DEVICE_COMPILE__|\w*USE_(?:HIP|ROCM)\w*|\w+_HIP)\b"
 )
@@ -57,7 +59,7 @@ _HIP_SWITCH = re.compile(
 # that both take slashes made a 20 KB `#include <a/a/a/...` line with no `>` cost 2 s.
 # Objective-C's `#import` is an include too: ggml's Metal host code (ggml-metal.m) imports
 # the argument structs its shaders include, so those are no header spliced into device code.
-_INCLUDE = re.compile(r'\#[ \t]*(?:include|import)[ \t]*(?:"([^"\n]+)"|<([^<>"\n/]+/[^<>"\n]+)>)')
+_INCLUDE = fixed_regex(r'\#[ \t]*(?:include|import)[ \t]*(?:"([^"\n]+)"|<([^<>"\n/]+/[^<>"\n]+)>)')
 
 
 #: Words every alias holds (``_ALIAS``): a file with fewer than MIN_ALIASES of them is no shim.

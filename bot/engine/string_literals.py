@@ -9,20 +9,21 @@ from collections.abc import Callable
 from itertools import accumulate, compress, groupby, repeat, starmap
 
 from bot.engine.logical_lines import LogicalLines
+from bot.engine.precompiled import fixed_regex
 from bot.engine.source_text import Keywords, SourceText, Span, offsets
 
 _OPENERS = "([{"
 # An assignment (or a ``+=`` appending to it) up to its value: blanks, newlines and
 # parentheses before it are skipped.
-_ASSIGN = re.compile(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?\+?=[ \t\n(]*", re.M)
-_CALL_TOKENS = re.compile(r"[()\[\]{}]")
-_VALUE_TOKENS = re.compile(r"[()\[\]{},]")
+_ASSIGN = fixed_regex(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?\+?=[ \t\n(]*", re.M)
+_CALL_TOKENS = fixed_regex(r"[()\[\]{}]")
+_VALUE_TOKENS = fixed_regex(r"[()\[\]{},]")
 _BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
 #: are not accelerators), and ONNX Runtime's accelerator execution providers (``CPU`` is
 #: none): a collection naming two of them is dispatch code.
-_DEVICE_KIND = re.compile(
+_DEVICE_KIND = fixed_regex(
     r"^(?:(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?"
     r"|(cuda|tensorrt|nvtensorrtrtx|rocm|migraphx|openvino|coreml|dml|qnn|cann|webgpu)"
     r"executionprovider)$"

@@ -394,3 +394,73 @@ def test_the_language_heuristics_come_rewritten_from_the_cache(
     Path(tmp_path / "literal_first.py").write_text(Path(edited).read_text() + "# edited\n")
     languages._load()
     assert len(list(tmp_path.glob("languages-*.marshal"))) == 2
+
+
+def test_the_glob_words_come_from_the_cache_as_computed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """What the globs need is learnt by compiling each of them: kept with the language
+    table's cache, and read back from it."""
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", "")
+    computed = languages._load()[8]
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", str(tmp_path))
+    languages._load()
+    (path,) = tmp_path.glob("languages-*.marshal")
+    stored = marshal.loads(path.read_bytes())
+    assert stored["derived"]["glob_words"] == computed.pattern
+    assert "Dockerfile" in computed.pattern.split("|")
+    stored["derived"]["glob_words"] = "read|from|the|cache"
+    path.write_bytes(marshal.dumps(stored))
+    assert languages._load()[8].pattern == "read|from|the|cache"
+
+
+def test_a_store_keeps_only_the_programs_its_load_asked_for(tmp_path: Path) -> None:
+    """A store keyed by no source (the engine's own regexes) does not grow as patterns are
+    edited: a save keeps the programs of the regexes asked for since the load."""
+    first = Precompiled(tmp_path, [], name="fixed")
+    first.regex("old+", 0)
+    first.regex(b"bytes+", re.M)
+    first.save()
+    second = Precompiled(tmp_path, [], name="fixed")
+    assert second.hit
+    assert second.regex(b"bytes+", re.M) == re.compile(b"bytes+", re.M)
+    second.regex("new+", 0)  # a miss: the store is written again
+    second.save()
+    (path,) = tmp_path.glob("fixed-*.marshal")
+    assert set(marshal.loads(path.read_bytes())["programs"]) == {
+        (b"bytes+", int(re.M)),
+        ("new+", 0),
+    }
+
+
+_ENGINE_COMPILES = """
+import re, sys
+compiled = []
+original = re._compile
+def counting(pattern, flags):
+    caller = sys._getframe(2).f_code.co_filename
+    if "/bot/engine/" in caller.replace("\\\\", "/"):
+        compiled.append(pattern)
+    return original(pattern, flags)
+re._compile = counting
+import bot.engine
+print(len(compiled))
+"""
+
+
+def test_the_engines_own_regexes_come_compiled_from_the_cache(tmp_path: Path) -> None:
+    """The token, region and statement patterns written in the engine's modules are compiled
+    once, then read from the cache: a second process compiles none of them."""
+
+    def compiles(cache: str) -> int:
+        env = {**os.environ, "LOCKIN_CACHE_DIR": cache}
+        run = subprocess.run(
+            [sys.executable, "-c", _ENGINE_COMPILES], capture_output=True, text=True, env=env
+        )
+        assert run.returncode == 0, run.stderr
+        return int(run.stdout)
+
+    assert compiles("") > 80  # no cache: every one
+    assert compiles(str(tmp_path)) > 80  # the first process with a cache fills it
+    assert len(list(tmp_path.glob("fixed-*.marshal"))) == 1
+    assert compiles(str(tmp_path)) == 0
