@@ -19,9 +19,10 @@ from __future__ import annotations
 import ast
 import difflib
 import json
+import marshal
 import re
 from collections.abc import Callable, Iterable, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -62,6 +63,28 @@ class Example:
     lines: tuple[int, int] | None = None  # the exact finding a positive example must yield
 
 
+class Examples:
+    """A registry load's examples (the rows' positive and negative snippets), decoded on
+    first use: only the tests and the rules page read them, and decoding and building the
+    three thousand of them was 4 ms of every start-up."""
+
+    __slots__ = ("_encoded", "_rows")
+
+    def __init__(self, encoded: bytes) -> None:
+        """``encoded``: ``marshal`` of each row's ``examples`` mapping, in row order."""
+        self._encoded = encoded
+        self._rows: list[tuple[tuple[Example, ...], tuple[Example, ...]]] | None = None
+
+    def of(self, row: int) -> tuple[tuple[Example, ...], tuple[Example, ...]]:
+        """The positive and negative examples of the load's ``row``-th row."""
+        if self._rows is None:
+            self._rows = [
+                (_examples(mapping.get("positive", [])), _examples(mapping.get("negative", [])))
+                for mapping in marshal.loads(self._encoded)
+            ]
+        return self._rows[row]
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSpec:
     """A registry row: the public Rule plus what the engine needs to find its regions."""
@@ -75,8 +98,10 @@ class RuleSpec:
     unless: re.Pattern[str] | None  # file-level: the masked code must not match
     # A region whose first line (as written) matches is not claimed: `unset VAR`.
     unless_line: re.Pattern[str] | None
-    positive: tuple[Example, ...]
-    negative: tuple[Example, ...]
+    # Its snippets, read through ``positive`` and ``negative``: the same rows from any load
+    # are equal specs, whichever load decoded their examples.
+    examples: Examples = field(compare=False, repr=False)
+    row: int = field(compare=False, repr=False)
     # A region whose head (its code from its first line down to the end of the line where
     # the pattern matches) matches is not claimed: a Kokkos lambda given a host policy.
     unless_head: re.Pattern[str] | None = None
@@ -96,6 +121,16 @@ class RuleSpec:
     # The same-file functions its regions call (and theirs) are its regions too: a SYCL
     # kernel lambda's helpers compile for the device with it.
     callees: bool = False
+
+    @property
+    def positive(self) -> tuple[Example, ...]:
+        """Snippets the rule must find (with the exact span when ``lines`` says so)."""
+        return self.examples.of(self.row)[0]
+
+    @property
+    def negative(self) -> tuple[Example, ...]:
+        """Snippets the rule must not find."""
+        return self.examples.of(self.row)[1]
 
 
 def _tables(cache: Path | None) -> tuple[Any, Any]:
@@ -235,6 +270,7 @@ def _spec(
     row: dict[str, Any],
     default_ecosystem: str,
     ecosystems: dict[str, Ecosystem],
+    examples: tuple[Examples, int],
     compile_: Compile = _compile,
 ) -> RuleSpec:
     rule_id = row["id"]
@@ -251,7 +287,6 @@ def _spec(
     keywords = tuple(row.get("keywords", ()))
     if any(not keyword or "\n" in keyword for keyword in keywords):
         raise ValueError(f"{rule_id}: keywords must be non-empty and on one line")
-    examples = row.get("examples", {})
     return RuleSpec(
         rule=Rule(
             rule_id,
@@ -269,8 +304,8 @@ def _spec(
         requires=_regex(row.get("requires"), compile_),
         unless=_regex(row.get("unless"), compile_),
         unless_line=_regex(row.get("unless_line"), compile_),
-        positive=_examples(examples.get("positive", [])),
-        negative=_examples(examples.get("negative", [])),
+        examples=examples[0],
+        row=examples[1],
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
         within_statement=_regex(row.get("within_statement"), compile_),
@@ -295,6 +330,11 @@ def load_specs(
     schema = ("rules.schema.json", _SCHEMA_FILE.read_bytes())
     store = Precompiled(cache, [schema, *files, *_deriving_code()])
     docs = store.documents(lambda: [_validated(name, data) for name, data in files])
+    encoded = store.derived("examples")
+    if encoded is None:  # the rows as parsed: their examples are kept apart from them
+        mappings = [row.pop("examples", {}) for doc in docs for row in doc["rules"]]
+        store.keep("examples", encoded := marshal.dumps(mappings))
+    examples = Examples(encoded)
     rewritten: dict[str, str] = dict(store.derived("rewritten") or {})
 
     def compile_rule(source: str) -> re.Pattern[str]:
@@ -306,9 +346,9 @@ def load_specs(
     specs: list[RuleSpec] = []
     for (name, _), doc in zip(files, docs, strict=True):
         try:
-            specs += [
-                _spec(row, doc["ecosystem"], ecosystems, compile_rule) for row in doc["rules"]
-            ]
+            for row in doc["rules"]:  # the n-th row's examples are the n-th mapping
+                examples_at = (examples, len(specs))
+                specs.append(_spec(row, doc["ecosystem"], ecosystems, examples_at, compile_rule))
         except ValueError as exc:
             raise RuleFileError(f"{name}: {exc}") from None
     seen: set[str] = set()
