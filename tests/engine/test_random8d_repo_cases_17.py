@@ -90,3 +90,67 @@ def seed_everything(seed):
 """
     assert _rules("experiments/rl_v1/runtime.py", source) == {"torch.cuda-call"}
     assert _layers("experiments/rl_v1/runtime.py", source) == {"vendor-path": 1, "portable": 6}
+
+
+# -- lhqsine/D3D_HLSL: a vendored Bullet 2.x and its per-vendor OpenCL builds ------------------
+
+
+def test_bullet_opencl_solver_built_against_a_vendor_sdk_is_vendor_path() -> None:
+    # Bullet/src/BulletMultiThreaded/GpuSoftBodySolvers/OpenCL/AMD/CMakeLists.txt (and the
+    # NVidia one): the cloth solver is compiled once per vendor SDK, with its include path and
+    # its switch. Before, each of these files was portable.
+    source = b"""\
+INCLUDE_DIRECTORIES(
+  ${BULLET_PHYSICS_SOURCE_DIR}/src
+  ${AMD_OPENCL_INCLUDES}
+)
+ADD_DEFINITIONS(-DUSE_AMD_OPENCL)
+SET(SOLVER_SRCS ../btSoftBodySolver_OpenCL.cpp)
+ADD_LIBRARY(BulletSoftBodySolvers_OpenCL_AMD ${SOLVER_SRCS})
+"""
+    path = "Bullet/src/BulletMultiThreaded/GpuSoftBodySolvers/OpenCL/AMD/CMakeLists.txt"
+    assert _rules(path, source) == {"build.cmake-opencl"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 5}
+    nvidia = source.replace(b"AMD_OPENCL_INCLUDES", b"NVIDIA_OPENCL_INCLUDES").replace(
+        b"ADD_DEFINITIONS(-DUSE_AMD_OPENCL)\n", b""
+    )
+    assert _layers(path.replace("AMD", "NVidia"), nvidia) == {"vendor-path": 1, "portable": 5}
+
+
+def test_bullet_opencl_solver_linking_apples_framework_is_vendor_path() -> None:
+    # .../OpenCL/Apple/CMakeLists.txt links the solver against Apple's OpenCL framework.
+    source = b"""\
+ADD_LIBRARY(ClothSolver_Apple ${SOLVER_SRCS})
+IF (APPLE AND (BUILD_SHARED_LIBS OR FRAMEWORK))
+  SET_TARGET_PROPERTIES(ClothSolver_Apple PROPERTIES LINK_FLAGS "-framework OpenCL")
+ENDIF ()
+"""
+    path = "Bullet/src/BulletMultiThreaded/GpuSoftBodySolvers/OpenCL/Apple/CMakeLists.txt"
+    assert _rules(path, source) == {"build.cmake-opencl"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_bullet_minicl_and_dx11_builds_stay_portable() -> None:
+    # .../OpenCL/MiniCL/CMakeLists.txt runs the solver on the CPU, and the parent file only
+    # picks the builds by option; .../DX11/CMakeLists.txt builds the Direct3D 11 solver, a
+    # cross-vendor API.
+    minicl = b"""\
+ADD_DEFINITIONS(-DUSE_MINICL)
+SET(SOLVER_OPENCLC ../OpenCLC/Integrate.cl)
+ADD_LIBRARY(BulletSoftBodySolvers_OpenCL_Mini ${SOLVER_SRCS} ${SOLVER_OPENCLC})
+IF(BUILD_AMD_OPENCL_DEMOS)
+  SUBDIRS(AMD)
+ENDIF()
+"""
+    assert _layers("Bullet/src/GpuSoftBodySolvers/OpenCL/MiniCL/CMakeLists.txt", minicl) == {
+        "portable": 6
+    }
+    dx11 = b"""\
+SET(DX11_INCLUDE_PATH "${DIRECTX_SDK_BASE_DIR}/Include" CACHE DOCSTRING "DirectX SDK include path")
+INCLUDE_DIRECTORIES(${DX11_INCLUDE_PATH})
+FOREACH(f ${SOLVER_SHADERS})
+  LIST(APPEND SOLVER_HLSL "HLSL/${f}.hlsl")
+ENDFOREACH(f)
+ADD_LIBRARY(BulletSoftBodySolvers_DX11 ${SOLVER_SRCS} ${SOLVER_HLSL})
+"""
+    assert _layers("Bullet/src/GpuSoftBodySolvers/DX11/CMakeLists.txt", dx11) == {"portable": 6}
