@@ -154,3 +154,79 @@ ENDFOREACH(f)
 ADD_LIBRARY(BulletSoftBodySolvers_DX11 ${SOLVER_SRCS} ${SOLVER_HLSL})
 """
     assert _layers("Bullet/src/GpuSoftBodySolvers/DX11/CMakeLists.txt", dx11) == {"portable": 6}
+
+
+def test_direct3d9_effect_file_is_kernel_code() -> None:
+    # 2_.../TEST7_TextureCoordinate/ResFile_2/FileFX.fx, checked right: a Direct3D 9 effect,
+    # its shaders and the technique that compiles them, is shader code as a whole.
+    source = b"""\
+float fScale = 0.2;
+texture texColor;
+sampler ColorSampler = sampler_state { Texture = (texColor); MinFilter = LINEAR; };
+struct VS_OUT { float4 pos : POSITION; float2 tex : TEXCOORD0; };
+VS_OUT MainVS(float4 pos : POSITION, float2 tex : TEXCOORD0)
+{
+    VS_OUT o = (VS_OUT)0;
+    o.pos = float4(pos.xy * fScale, 0.9, 1);
+    o.tex = tex;
+    return o;
+}
+float4 MainPS(VS_OUT i) : COLOR { return tex2D(ColorSampler, i.tex); }
+technique Default
+{
+    pass P0
+    {
+        VertexShader = compile vs_2_0 MainVS();
+        PixelShader  = compile ps_2_0 MainPS();
+    }
+}
+"""
+    assert _rules("ResFile_2/FileFX.fx", source) == {"hlsl.shader-file"}
+    assert _layers("ResFile_2/FileFX.fx", source) == {"kernel": 20}
+
+
+# -- amirhh00/wgsl: a WebGPU course site -------------------------------------------------------
+
+
+def test_quiz_options_quoting_wgsl_are_portable() -> None:
+    # src/app/quiz/[level]/questions.ts, checked right: quiz answers quote one line of WGSL
+    # each; no shader is compiled from them.
+    source = b"""\
+export const questions = [
+  {
+    question: "In WGSL, what does the @vertex attribute signify?",
+    options: ["@vertex", "@entry", "@fragment", "@main", "I don't know"],
+  },
+  {
+    question: "Which line declares a vector of three floats?",
+    options: ["let v = vec3<f32>(1.0, 2.0, 3.0);", "let v = f32vec3(1.0, 2.0, 3.0);"],
+  },
+];
+"""
+    assert _rules("src/app/quiz/[level]/questions.ts", source) == set()
+
+
+def test_wgsl_templates_in_the_editor_store_are_kernel_code() -> None:
+    # src/store/shader.state.ts, checked right: the editor's starting shaders are WGSL kept in
+    # template literals (lockin 62 kernel lines there, ours 58).
+    source = b"""\
+export const preWrittenCode = [
+  {
+    name: "simple-triangle",
+    code: `\\
+@vertex
+fn vtx_main(@builtin(vertex_index) vertex_index : u32) -> @builtin(position) vec4f {
+  const pos = array(vec2(0.0, 0.5), vec2(-0.5, -0.5), vec2(0.5, -0.5));
+  return vec4f(pos[vertex_index], 0, 1);
+}
+
+@fragment
+fn frag_main() -> @location(0) vec4f {
+  return vec4(0, 1, 0, 1);
+}
+`,
+  },
+] as const;
+"""
+    assert _rules("src/store/shader.state.ts", source) == {"wgsl.source-string"}
+    assert _layers("src/store/shader.state.ts", source)["kernel"] >= 8
