@@ -1,0 +1,51 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h45-random-c).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 482-489. Three had no snapshot: graphty-org/webgpu-graph-algorithms (482),
+Chiil/rte3d_kokkos (485) and edipowladeo/nbodysimulation (488). Fifteen files of each
+remaining repository (all of them where it had fewer) were sampled with
+``random.Random("owner/name")`` over every file lockin counts, and labelled before any fix,
+with the files lockin calls non-portable, GPU-looking files it calls portable, and files it
+gives no language; three commits touching GPU code per repository were drawn with
+``random.Random("owner/name:commits")``. Each snippet is a small rewrite, in our own words, of
+a pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from tests.engine.test_ml_repo_cases import _layers, _rules
+from tests.engine.test_notebook_cases import line_of, notebook
+
+# -- dpaiton/DeepSparseCoding: sparse coding models in TensorFlow 1 and PyTorch ----------------
+
+
+def test_notebook_env_magic_picking_a_cuda_device_is_vendor_path() -> None:
+    # tf1x/vis/vis_lca_pca.ipynb and 15 more analysis notebooks: the first cell pins the
+    # NVIDIA GPU with IPython's %env magic before TensorFlow loads. Before, the magic read as
+    # a Python line and every one of these notebooks was portable.
+    data = notebook(
+        ("markdown", "## Imports\n"),
+        ("code", "import os\nimport sys\n%env CUDA_VISIBLE_DEVICES=0\n%matplotlib inline\n"),
+        ("code", "import numpy as np\nimport tensorflow as tf\n"),
+    )
+    report = classify("tf1x/vis/vis_lca_pca.ipynb", data)
+    assert {(f.rule, f.start_line) for f in report.findings} == {
+        ("env.cuda-variables", line_of(data, "%env CUDA_VISIBLE_DEVICES=0"))
+    }
+    assert _layers("tf1x/vis/vis_lca_pca.ipynb", data) == {"vendor-path": 1, "portable": 5}
+
+
+def test_notebook_env_magic_for_other_settings_or_clearing_the_device_is_portable() -> None:
+    # The negative: %env for a setting of no vendor, %set_env hiding every GPU, and a Python
+    # line that only mentions the magic in a string stay portable.
+    data = notebook(
+        (
+            "code",
+            "%env TF_CPP_MIN_LOG_LEVEL=2\n"
+            "%set_env CUDA_VISIBLE_DEVICES=\n"
+            'print("run %env CUDA_VISIBLE_DEVICES=0 to pick a GPU")\n',
+        ),
+    )
+    assert _layers("notebooks/setup.ipynb", data) == {"portable": 3}
