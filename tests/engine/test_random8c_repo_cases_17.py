@@ -49,3 +49,18 @@ def test_notebook_env_magic_for_other_settings_or_clearing_the_device_is_portabl
         ),
     )
     assert _layers("notebooks/setup.ipynb", data) == {"portable": 3}
+
+
+def test_tensorflow_gpu_pin_in_a_named_requirements_file_is_vendor_path() -> None:
+    # tf1x/additional_requirements.txt: TensorFlow 1's CUDA wheel for the tf1x models. Before,
+    # the name gave the file no language, and tensorflow-gpu was no pin lockin knew.
+    source = b"tensorflow-gpu==1.15.5\ntensorflow-estimator==1.15.1\ntensorboard==1.15\n"
+    assert classify("tf1x/additional_requirements.txt", source).language == "Requirements"
+    assert classify("dev-requirements.txt", source).language == "Requirements"
+    assert _rules("tf1x/additional_requirements.txt", source) == {"deps.cuda-wheel"}
+    assert _layers("tf1x/additional_requirements.txt", source) == {
+        "vendor-path": 1,
+        "portable": 2,
+    }
+    # The plain tensorflow pin names no GPU build: portable, as before.
+    assert _layers("requirements.txt", b"tensorflow==2.15.0\nnumpy\n") == {"portable": 2}
