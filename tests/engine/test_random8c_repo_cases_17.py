@@ -64,3 +64,74 @@ def test_tensorflow_gpu_pin_in_a_named_requirements_file_is_vendor_path() -> Non
     }
     # The plain tensorflow pin names no GPU build: portable, as before.
     assert _layers("requirements.txt", b"tensorflow==2.15.0\nnumpy\n") == {"portable": 2}
+
+
+def test_tensorflow_gpu_check_named_cuda_only_is_portable() -> None:
+    # tf1x/tests/utils/patches_test.py: checked right, after a first label said otherwise.
+    # TensorFlow documents cuda_only as misleading: the check also answers True for a GPU of
+    # a ROCm build, so the test's GPU branch is TensorFlow's generic one.
+    source = b"""\
+import numpy as np
+import tensorflow as tf
+
+class PatchesTest(tf.test.TestCase):
+  def testBasic(self):
+    gpu_args = [True, False] if tf.test.is_gpu_available(cuda_only=True) else [False]
+    for use_gpu in gpu_args:
+      with self.session(use_gpu=use_gpu):
+        self.assertNear(np.mean(np.zeros(4)), 0.0, 1e-15)
+"""
+    assert _layers("tf1x/tests/utils/patches_test.py", source) == {"portable": 8}
+
+
+# -- Xiangyu-Hu/SPHinXsys: SPH on TBB, with a SYCL back end -------------------------------------
+
+
+def test_sphinxsys_device_copyable_specialisations_are_sycl_vendor_path() -> None:
+    # src/src_sycl/shared/common/device_copyable_variable.h: the simulation's vector and
+    # matrix types marked device-copyable, in the reopened sycl namespace; the SYCL header
+    # comes through the project's own data_type.h. Before, the file was portable.
+    source = b"""\
+#ifndef DEVICE_COPYABLE_VARIABLE_H
+#define DEVICE_COPYABLE_VARIABLE_H
+#include "data_type.h"
+#include "simtk_wrapper.h"
+namespace sycl
+{
+template <>
+struct is_device_copyable<SPH::SimTKVec3> : std::true_type
+{
+};
+template <int N, int M>
+struct is_device_copyable<Eigen::Matrix<SPH::Real, N, M>> : std::true_type
+{
+};
+} // namespace sycl
+#endif
+"""
+    path = "src/src_sycl/shared/common/device_copyable_variable.h"
+    assert _rules(path, source) == {"sycl.device-copyable-trait"}
+    # Each specialisation's head and opening brace; its closing `};` holds no code of SYCL.
+    assert _layers(path, source) == {"vendor-path": 6, "portable": 10}
+
+
+def test_sphinxsys_device_variable_on_project_wrappers_is_portable() -> None:
+    # src/src_sycl/shared/common/sphinxsys_variable_sycl.hpp: checked right. It calls the
+    # project's own allocateDeviceOnly/copyToDevice, whose SYCL calls implementation_sycl.h
+    # holds and lockin counts there.
+    source = b"""\
+#include "implementation_sycl.h"
+namespace SPH
+{
+template <typename DataType>
+DeviceOnlyDiscreteVariable<DataType>::DeviceOnlyDiscreteVariable(DiscreteVariable<DataType> *host)
+    : Quantity(host->Name()), device_only_data_(nullptr)
+{
+    device_only_data_ = allocateDeviceOnly<DataType>(host->getTotalSize());
+    copyToDevice(host->Data(), device_only_data_, host->getTotalSize());
+}
+} // namespace SPH
+"""
+    assert _layers("src/src_sycl/shared/common/sphinxsys_variable_sycl.hpp", source) == {
+        "portable": 11
+    }
