@@ -135,3 +135,27 @@ DeviceOnlyDiscreteVariable<DataType>::DeviceOnlyDiscreteVariable(DiscreteVariabl
     assert _layers("src/src_sycl/shared/common/sphinxsys_variable_sycl.hpp", source) == {
         "portable": 11
     }
+
+
+def test_sphinxsys_sycl_ci_job_switching_the_back_end_on_is_vendor_path() -> None:
+    # .github/workflows/ci.yml: the Linux-sycl job configures with Intel's icpx and turns the
+    # SYCL back end on with `-D NAME=ON`, CMake's spaced form. Before, the workflow was
+    # portable; the CPU jobs beside it still are.
+    source = b"""\
+jobs:
+  Linux-sycl:
+    runs-on: ubuntu-22.04
+    steps:
+      - name: Generate buildsystem
+        run: |
+          source /opt/intel/oneapi/setvars.sh --include-intel-llvm
+          cmake -G Ninja \\
+            -D CMAKE_CXX_COMPILER=icpx \\
+            -D SPHINXSYS_USE_SYCL=ON \\
+            -S . -B build
+  Linux-cpu:
+    steps:
+      - run: cmake -D SPHINXSYS_USE_SYCL=OFF -S . -B build
+"""
+    assert _rules(".github/workflows/ci.yml", source) == {"build.sycl-flags"}
+    assert _layers(".github/workflows/ci.yml", source) == {"vendor-path": 1, "portable": 13}
