@@ -159,3 +159,17 @@ jobs:
 """
     assert _rules(".github/workflows/ci.yml", source) == {"build.sycl-flags"}
     assert _layers(".github/workflows/ci.yml", source) == {"vendor-path": 1, "portable": 13}
+
+
+def test_sphinxsys_sycl_compile_options_are_sycl_not_a_cuda_pin() -> None:
+    # CMakeLists.txt: the SYCL build's options, with clang's switch for an unknown CUDA
+    # version. Right verdict before, but deps.cuda-wheel read cuda-version in the warning's
+    # name as the conda package and counted the lines as CUDA's.
+    source = b"""\
+if(SPHINXSYS_USE_SYCL)
+    target_compile_options(sphinxsys_core INTERFACE -fsycl -fsycl-targets=${TARGETS} -Wno-unknown-cuda-version)
+    target_link_options(sphinxsys_core INTERFACE -fsycl -fsycl-targets=${TARGETS} -Wno-unknown-cuda-version)
+endif()
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.sycl-flags"}
+    assert classify("CMakeLists.txt", source).ecosystems == {"sycl": 2}
