@@ -167,8 +167,8 @@ def test_sphinxsys_sycl_compile_options_are_sycl_not_a_cuda_pin() -> None:
     # name as the conda package and counted the lines as CUDA's.
     source = b"""\
 if(SPHINXSYS_USE_SYCL)
-    target_compile_options(sphinxsys_core INTERFACE -fsycl -fsycl-targets=${TARGETS} -Wno-unknown-cuda-version)
-    target_link_options(sphinxsys_core INTERFACE -fsycl -fsycl-targets=${TARGETS} -Wno-unknown-cuda-version)
+    target_compile_options(core INTERFACE -fsycl -fsycl-targets=${T} -Wno-unknown-cuda-version)
+    target_link_options(core INTERFACE -fsycl -fsycl-targets=${T} -Wno-unknown-cuda-version)
 endif()
 """
     assert _rules("CMakeLists.txt", source) == {"build.sycl-flags"}
