@@ -83,7 +83,10 @@ _KERNEL_MAGICS = frozenset(
 _CELL_MAGIC = fixed_regex(r"[ \t]*%%([\w-]+)[ \t]*([^\n]*)")
 # IPython's shell escape: a line of a Python cell run by the shell (`!nvcc -arch=sm_80 k.cu`).
 # `files = !ls` (the output assigned) stays Python's: only a line opening with the `!`.
-_SHELL_ESCAPE = fixed_regex(r"[ \t]*!(?!=)")
+# The %env line magic (and %set_env) sets the kernel's environment as a shell assignment does
+# (`%env CUDA_VISIBLE_DEVICES=0` picks the GPU in dpaiton/DeepSparseCoding's notebooks): its
+# argument is read as that assignment, so the shell's environment rules see it.
+_SHELL_ESCAPE = fixed_regex(r"[ \t]*(?:!(?!=)|%(?:set_)?env[ \t]+)")
 
 
 @dataclass(slots=True)
@@ -135,8 +138,9 @@ def read(path: str, text: str) -> list[VirtualFile]:
 def _move_shell_escapes(
     files: dict[str, VirtualFile], shell: str, parts: list[str], lines: list[int]
 ) -> None:
-    """Moves a Python cell's shell escapes (``!nvcc ...``) to the notebook's shell file,
-    each left a blank line where it was: the shell runs them, as it runs a %%bash cell."""
+    """Moves a Python cell's shell escapes (``!nvcc ...``) and %env assignments to the
+    notebook's shell file, each left a blank line where it was: the shell runs them, as it
+    runs a %%bash cell."""
     for index, part in enumerate(parts):
         escape = _SHELL_ESCAPE.match(part)
         if escape is not None:

@@ -136,7 +136,8 @@ template <> struct is_device_copyable<Particle> : std::true_type {};
 }
 float* alloc(sycl::queue& q, size_t n) { return sycl::malloc_device<float>(n, q); }
 """
-    assert _layers("particles.cpp", program)["vendor-path"] == 2
+    # The include, the specialisation (sycl.device-copyable-trait) and the allocation.
+    assert _layers("particles.cpp", program)["vendor-path"] == 3
 
 
 # -- Triton IR saved under a .py name ---------------------------------------------------------
