@@ -343,6 +343,12 @@ def notebook_one_line(size: int) -> tuple[str, str]:
     )
 
 
+def dotted_file_name(size: int) -> tuple[str, str]:
+    # A file name of a hundred thousand dots (git stores any name a tree entry is given): the
+    # extension is read from the name's end, not from each dotted suffix in turn.
+    return ".x" * 100_000 + ".cu", _repeat("__global__ void k(float* p) { p[0] = 1; }\n", size)
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -398,6 +404,7 @@ INPUTS: dict[str, Maker] = {
     "js-regex-one-line": js_regex_one_line,
     "notebook-many-cells": notebook_many_cells,
     "notebook-one-line": notebook_one_line,
+    "dotted-file-name": dotted_file_name,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}

@@ -179,6 +179,10 @@ def expand(names: list[str] | tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
+#: The length of the longest extension (with its dot) a language names.
+_LONGEST_EXT = max(map(len, _BY_EXT), default=0)
+
+
 def by_path(path: str) -> tuple[Language | None, str]:
     """The language a path names (before content heuristics) and the extension that chose it."""
     filename = path.rsplit("/", 1)[-1]
@@ -189,9 +193,10 @@ def by_path(path: str) -> tuple[Language | None, str]:
             if fnmatch.fnmatchcase(filename, glob):
                 return lang, ""
     # Every dotted suffix, longest first ('a.cu.cc': '.cu.cc', then '.cc'); a leading dot
-    # opens no extension.
+    # opens no extension. None longer than the table's longest: a name of a hundred thousand
+    # dots took each of its suffixes in turn (seconds, quadratic in its length).
     lower = filename.lower()
-    dot = lower.find(".", 1)
+    dot = lower.find(".", max(1, len(lower) - _LONGEST_EXT))
     while dot > 0:
         ext = lower[dot:]
         if ext in _BY_EXT:

@@ -60,3 +60,11 @@ PIECES += [".txt", ".in", ".cu", ".cc", ".py", ".h", ".", "-", "_", "a", "X", "/
 @given(st.lists(st.sampled_from(PIECES), max_size=6).map("".join))
 def test_any_name_gets_the_tables_answer(path: str) -> None:
     assert by_path(f"dir/{path}") == reference(path.rsplit("/", 1)[-1])
+
+
+@pytest.mark.parametrize("tail", [".cu.cc", ".vcxproj.filters", ".CU", ".tar", ""])
+def test_a_name_of_many_dots_gets_the_tables_answer(tail: str) -> None:
+    """Only a suffix as long as the table's longest extension can name one: a name of
+    thousands of dots (any name a git tree entry is given) is read from its end."""
+    name = ".x" * 5_000 + tail
+    assert by_path(f"dir/{name}") == reference(name)
