@@ -39,6 +39,76 @@ float cpu_half2float(half1 h)
     assert _layers("mnistCUDNN/fp16_emu.cpp", source) == {"vendor-path": 1, "portable": 9}
 
 
+# -- drzhn/JoyEngineDX12: a Direct3D 12 engine --------------------------------------------------
+
+
+def test_joyengine_device_method_without_a_d3d12_type_is_direct3d_12() -> None:
+    # JoyEngine/MemoryManager/MemoryManager.cpp before commit d8c763c9: the footprint query
+    # names no D3D12 type, so the commit replacing it by GetResourceAllocationInfo (2 lines)
+    # was read as adding Direct3D 12 lines and failed the gate.
+    source = b"""\
+ComPtr<Resource> MemoryManager::CreateResource(const Desc* desc) const
+{
+    uint64_t size = 0;
+    GraphicsManager::Get()->GetDevice()->GetCopyableFootprints(
+        desc,
+        0,
+        desc->MipLevels,
+        0,
+        nullptr,
+        nullptr,
+        nullptr,
+        &size);
+    return m_allocator->Allocate(size);
+}
+"""
+    assert _rules("JoyEngine/MemoryManager/MemoryManager.cpp", source) == {"hlsl.directml-host"}
+    assert _layers("JoyEngine/MemoryManager/MemoryManager.cpp", source) == {
+        "vendor-path": 9,
+        "portable": 5,
+    }
+
+
+def test_joyengine_shader_reflection_enum_switch_is_portable() -> None:
+    # JoyEngine/ResourceManager/Material.cpp (sampled, right): a switch over D3D_SIT_* shader
+    # input types, d3dcommon.h names Direct3D 11 shares; the engine's own binding calls.
+    source = b"""\
+void Material::Bind(const std::string& name, const std::string& data)
+{
+    const ShaderInput* input = m_shared->GetPipeline()->GetShaderInputByName(name);
+    switch (input->Type)
+    {
+    case D3D_SIT_TEXTURE:
+        m_params.insert({m_shared->GetPipeline()->GetBindingIndexByName(name), LoadTexture(data)});
+        break;
+    case D3D_SIT_CBUFFER:
+    default:
+        ASSERT(false);
+    }
+}
+"""
+    assert _layers("JoyEngine/ResourceManager/Material.cpp", source) == {"portable": 13}
+
+
+def test_joyengine_agility_sdk_targets_copying_the_runtime_is_direct3d_12() -> None:
+    # ThirdParty/AgilitySDK/Microsoft.Direct3D.D3D12.targets (a GPU-looking extra, called
+    # portable): the vendored package's build step puts the Direct3D 12 runtime beside the exe.
+    source = b"""\
+<?xml version="1.0" encoding="utf-8"?>
+<Project xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <ItemGroup>
+    <Content Include="$(MSBuildThisFileDirectory)bin\\$(DirectXPlatform)\\D3D12Core.dll">
+      <Link>$(D3D12SDKPath)%(FileName)%(Extension)</Link>
+      <CopyToOutputDirectory>PreserveNewest</CopyToOutputDirectory>
+    </Content>
+  </ItemGroup>
+</Project>
+"""
+    path = "ThirdParty/AgilitySDK/Microsoft.Direct3D.D3D12.targets"
+    assert _rules(path, source) == {"build.msbuild-d3d12"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 8}
+
+
 # -- jambuttenshaw/SDF_D3D12: signed distance fields traced with DXR ---------------------------
 
 
@@ -63,3 +133,26 @@ void NvGPUProfiler::Init(Device* device, const Args& args)
     path = "sdf_d3d12/src/Renderer/Profiling/NvGPUProfiler.cpp"
     assert _rules(path, source) == {"cuda.cupti"}
     assert _layers(path, source) == {"vendor-path": 4, "portable": 9}
+
+
+def test_sdf_struct_header_shared_with_hlsl_is_portable() -> None:
+    # sdf_d3d12/assets/shaders/HlslCompat/StructureHlslCompat.h (a GPU-looking extra, right):
+    # plain structs both the C++ and the HLSL side include, in DirectXMath's types.
+    source = b"""\
+#ifndef STRUCTURE_COMPAT_H
+#define STRUCTURE_COMPAT_H
+#ifdef HLSL
+#include "HlslCompat.h"
+#else
+using namespace DirectX;
+#endif
+struct MaterialGPUData
+{
+    XMFLOAT3 Albedo;
+    float Roughness;
+};
+#endif
+"""
+    assert _layers("sdf_d3d12/assets/shaders/HlslCompat/StructureHlslCompat.h", source) == {
+        "portable": 13
+    }
