@@ -109,6 +109,70 @@ def test_joyengine_agility_sdk_targets_copying_the_runtime_is_direct3d_12() -> N
     assert _layers(path, source) == {"vendor-path": 1, "portable": 8}
 
 
+# -- yasahi-hpc/distributed-FFT-for-kokkos: distributed FFTs over MPI, NCCL, RCCL or oneCCL -----
+
+
+def test_distributed_fft_oneccl_communicator_on_the_sycl_space_is_intel() -> None:
+    # distributed/src/oneCCL/KokkosFFT_Distributed_oneCCL_Comm.hpp (called non-portable for one
+    # sycl:: line): the oneCCL communicator built from the queue of Kokkos' SYCL space.
+    source = b"""\
+struct ScopedComm {
+  Kokkos::SYCL m_exec_space;
+  ccl::vector_class<ccl::communicator> m_comms;
+  int m_rank = 0;
+
+  ScopedComm(MPI_Comm comm, const Kokkos::SYCL& exec_space) : m_exec_space(exec_space) {
+    ::MPI_Comm_rank(comm, &m_rank);
+    auto kvs = ccl::create_main_kvs();
+    sycl::queue q = exec_space.sycl_queue();
+    m_comms.emplace_back(ccl::create_communicator(
+        2, m_rank, ccl::create_device(q.get_device()), ccl::create_context(q.get_context()), kvs));
+  }
+};
+"""
+    path = "distributed/src/oneCCL/KokkosFFT_Distributed_oneCCL_Comm.hpp"
+    assert _rules(path, source) == {"oneccl.call", "sycl.kokkos-space", "sycl.runtime"}
+    assert _layers(path, source) == {"vendor-library": 4, "vendor-path": 3, "portable": 5}
+
+
+def test_oneccl_between_cpu_processes_is_portable() -> None:
+    # The negative, from the bench corpus (DeepSpeed csrc/cpu/comm/ccl.cpp): oneCCL as the
+    # Xeon back end's collectives, with no device, queue or stream in the file.
+    source = b"""\
+#include <oneapi/ccl.hpp>
+
+static std::vector<ccl::communicator> comms;
+
+void init(int size, int rank, ccl::shared_ptr_class<ccl::kvs> kvs)
+{
+    comms.emplace_back(ccl::create_communicator(size, rank, kvs));
+}
+
+ccl::datatype to_ccl(int code) { return code ? ccl::datatype::float32 : ccl::datatype::int32; }
+"""
+    assert _layers("csrc/cpu/comm/ccl.cpp", source) == {"portable": 7}
+
+
+def test_distributed_fft_plan_with_a_sycl_workspace_branch_stays_portable() -> None:
+    # distributed/src/KokkosFFT_Distributed_PencilPlan.hpp (sampled, counted right): the
+    # SYCL build sets a work area on its FFT plans. As AMReX's `#ifdef AMREX_USE_SYCL` branches
+    # (tests/engine/test_hpc_repo_cases.py), a SYCL back-end switch is not read as vendor code.
+    source = b"""\
+template <typename Plan>
+void allocate(Plan& plan, Buffer& buffer) {
+  std::size_t size = 0;
+#if defined(KOKKOS_ENABLE_SYCL)
+  size = KokkosFFT::compute_required_workspace_size<complex_type>(plan);
+  buffer = Buffer("fft_buffer", size);
+  plan.set_work_area(buffer);
+#endif
+}
+"""
+    assert _layers("distributed/src/KokkosFFT_Distributed_PencilPlan.hpp", source) == {
+        "portable": 9
+    }
+
+
 # -- jambuttenshaw/SDF_D3D12: signed distance fields traced with DXR ---------------------------
 
 
