@@ -39,6 +39,51 @@ float cpu_half2float(half1 h)
     assert _layers("mnistCUDNN/fp16_emu.cpp", source) == {"vendor-path": 1, "portable": 9}
 
 
+def test_yolo_training_on_device_zero_is_cuda() -> None:
+    # scripts/02_train_yolo.py (a GPU-looking extra, called portable): Ultralytics reads
+    # device=0 as cuda:0; the ONNX export check and the printed hint name no device.
+    source = b"""\
+import os
+from ultralytics import YOLO
+
+
+def main():
+    model = YOLO("yolov8n.pt")
+    model.train(
+        data="data/yolo/data.yaml",
+        epochs=100,
+        imgsz=320,
+        device=0,  # desktop GPU
+    )
+    YOLO("best.pt").export(format="onnx", half=False)
+    print("  yolo export model=best.pt format=engine half=True device=0")
+"""
+    assert _rules("scripts/02_train_yolo.py", source) == {"ultralytics.cuda-device"}
+    assert _layers("scripts/02_train_yolo.py", source) == {"vendor-path": 1, "portable": 11}
+
+
+def test_yolo_pipeline_defaulting_to_an_engine_file_is_portable() -> None:
+    # scripts/03_pipeline.py (sampled, right): the default weights file is a TensorRT engine
+    # built on the Jetson, but the code hands any weights file to Ultralytics; the choice is a
+    # file name the user may change to best.pt.
+    source = b"""\
+import argparse
+
+
+def load_model(weights):
+    from ultralytics import YOLO
+    return YOLO(weights)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--weights", default="best.engine")
+    args = ap.parse_args()
+    return load_model(args.weights).predict("clip.mp4", conf=0.5, verbose=False)
+"""
+    assert _layers("scripts/03_pipeline.py", source) == {"portable": 9}
+
+
 # -- drzhn/JoyEngineDX12: a Direct3D 12 engine --------------------------------------------------
 
 
