@@ -198,6 +198,23 @@ ccl::datatype to_ccl(int code) { return code ? ccl::datatype::float32 : ccl::dat
     assert _layers("csrc/cpu/comm/ccl.cpp", source) == {"portable": 7}
 
 
+def test_distributed_fft_cmake_branch_for_kokkos_hip_is_amd() -> None:
+    # distributed/unit_test/CMakeLists.txt (non-portable, for its CUDA branch only): the
+    # HIP-only branch (rocFFT over MPI) is AMD's as the CUDA-only one is NVIDIA's.
+    source = b"""\
+if(ENABLE_CUFFT_MP AND Kokkos_ENABLE_CUDA)
+  set(SOURCES Test_Main.cpp Test_TplPlan.cpp)
+elseif(ENABLE_ROCFFT_MPI AND Kokkos_ENABLE_HIP AND KokkosFFT_ENABLE_ROCFFT)
+  set(SOURCES Test_Main.cpp Test_All2All.cpp Test_TplPlan.cpp)
+else()
+  set(SOURCES Test_Main.cpp Test_All2All.cpp)
+endif()
+"""
+    path = "distributed/unit_test/CMakeLists.txt"
+    assert _rules(path, source) == {"build.cmake-cuda", "build.hip-offload-arch"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 5}
+
+
 def test_distributed_fft_plan_with_a_sycl_workspace_branch_stays_portable() -> None:
     # distributed/src/KokkosFFT_Distributed_PencilPlan.hpp (sampled, counted right): the
     # SYCL build sets a work area on its FFT plans. As AMReX's `#ifdef AMREX_USE_SYCL` branches
