@@ -1,0 +1,64 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h45-random-e).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 498-505. Three could not be read: HashSource/hashsource_antminer_S19x,
+Lhan-chding/Operator-Valued-Hyper-Attention and cspool/MLX_dev (no snapshot). Fifteen files of
+each remaining repository (nagato0614/Pathtracing, halohlsl/Halo4-Shader-Source,
+libretro/glsl-shaders, Wallelhw/GLSLRayMarching, juliangrohmann/tinygrad) were sampled with
+``random.Random("owner/name")`` over every file lockin counts with code lines, and labelled
+before any fix, with the files lockin calls non-portable (up to 20) and GPU-looking files it
+calls portable (up to 10), the files it gives no language, and three commits touching GPU code
+per repository judged against ``lockin diff``. Each snippet is a small rewrite, in our own
+words, of a pattern found in the repository its test names; the expected layers are what a
+porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from bot.engine import classify
+from tests.engine.test_ml_repo_cases import _layers
+
+# -- halohlsl/Halo4-Shader-Source: Direct3D effects written through the engine's macros ------
+
+
+def test_effect_file_without_semantics_of_its_own_is_hlsl() -> None:
+    # decals/base.fx: parameters declared through the engine's DECLARE_* macros, a pixel
+    # routine the shared includes call; the semantics live in core.fxh. Before, 544 of the
+    # repository's 758 .fx/.fxh files had no language and none of their lines counted.
+    source = b"""\
+#define DISABLE_VERTEX_COLOR
+#include "core/core.fxh"
+
+DECLARE_SAMPLER(color_map, "Color Map", "Color Map", "shaders/default_diff.tif")
+#include "next_texture.fxh"
+
+void pixel_pre_lighting(in s_pixel_shader_input input, inout s_shader_data data)
+{
+    float2 uv = input.texcoord.xy;
+    data.common.albedo = sample2DGamma(color_map, transform_texcoord(uv, color_map_transform));
+    data.common.albedo.rgb *= input.texcoord.z;
+}
+"""
+    assert classify("decals/base.fx", source).language == "HLSL"
+    assert _layers("decals/base.fx", source) == {"kernel": 10}
+
+
+def test_effect_variant_including_its_base_is_hlsl() -> None:
+    # decals/base_alpha.fx: a variant is a switch and the effect it configures.
+    source = b"""\
+#define DECAL_ALPHA_MAP
+
+#include "base.fx"
+"""
+    assert classify("decals/base_alpha.fx", source).language == "HLSL"
+    assert _layers("decals/base_alpha.fx", source) == {"kernel": 2}
+
+
+def test_fx_file_of_another_language_gets_no_hlsl() -> None:
+    # The negative: JavaFX Script kept as .fx, with no vector type nor effect include.
+    source = b"""\
+import javafx.stage.Stage;
+var count: Integer = 4;
+Stage { title: "Demo" }
+"""
+    assert classify("ui/Main.fx", source).language != "HLSL"
