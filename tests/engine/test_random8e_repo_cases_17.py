@@ -16,7 +16,7 @@ porting engineer reading that file would say.
 from __future__ import annotations
 
 from bot.engine import classify
-from tests.engine.test_ml_repo_cases import _layers
+from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- halohlsl/Halo4-Shader-Source: Direct3D effects written through the engine's macros ------
 
@@ -62,3 +62,38 @@ var count: Integer = 4;
 Stage { title: "Demo" }
 """
     assert classify("ui/Main.fx", source).language != "HLSL"
+
+
+# -- nagato0614/Pathtracing: a thread pool's enqueue_task --------------------------------------
+
+
+def test_thread_pool_enqueue_task_is_no_boost_compute() -> None:
+    # src/render/Pathtracing.cpp: without OpenMP, each row of the image is a task handed to
+    # the project's own ThreadPool. Before, `pool.enqueue_task(` read as Boost.Compute's
+    # command_queue::enqueue_task, and the renderer was OpenCL host code (and a commit adding
+    # the pool failed the gate).
+    source = b"""\
+std::vector<std::future<void>> futures;
+for (int y = 0; y < height; y++)
+{
+  futures.emplace_back(pool.enqueue_task(
+    [this, y, width]()
+    {
+      for (size_t x = 0; x < width; x++)
+        (*film)[y * width + x] += Li(x, y);
+    }));
+}
+"""
+    assert _layers("src/render/Pathtracing.cpp", source) == {"portable": 10}
+
+
+def test_boost_compute_queue_stays_opencl_host_code() -> None:
+    # The negative: Boost.Compute's queue still names its objects and transfers.
+    source = b"""\
+#include <boost/compute/core.hpp>
+boost::compute::command_queue queue(context, device);
+queue.enqueue_write_buffer(buf, 0, bytes, host);
+queue.enqueue_task(kernel);
+"""
+    assert _rules("src/gpu.cpp", source) == {"opencl.host-api"}
+    assert _layers("src/gpu.cpp", source) == {"vendor-path": 3, "portable": 1}
