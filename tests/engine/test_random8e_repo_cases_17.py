@@ -97,3 +97,39 @@ queue.enqueue_task(kernel);
 """
     assert _rules("src/gpu.cpp", source) == {"opencl.host-api"}
     assert _layers("src/gpu.cpp", source) == {"vendor-path": 3, "portable": 1}
+
+
+# -- juliangrohmann/tinygrad: test skips listing several vendors' backends ---------------------
+
+
+def test_tinygrad_skip_over_several_vendors_backends_is_portable() -> None:
+    # test/test_subbuffer.py and test/test_linearizer_overflows.py: a test that runs only on
+    # the backends with a feature, NVIDIA's, AMD's and Apple's alike. Before, the "CUDA" and
+    # "NV" in the set made each file NVIDIA's.
+    source = b"""\
+import unittest
+from tinygrad import Device
+
+@unittest.skipIf(Device.DEFAULT not in {"CUDA", "NV", "AMD"}, "only NV, AMD, CUDA")
+class TestSubBuffer(unittest.TestCase):
+  pass
+
+@unittest.skipIf(Device.DEFAULT not in {"GPU", "HSA", "CUDA", "METAL"}, "only backends with locals")
+class TestOverflows(unittest.TestCase):
+  pass
+"""
+    assert _layers("test/test_subbuffer.py", source) == {"portable": 8}
+
+
+def test_tinygrad_skip_on_nvidia_alone_stays_vendor_path() -> None:
+    # The negative: test/test_nn.py skips on NVIDIA's two backends, and only there.
+    source = b"""\
+import unittest
+from tinygrad import Device, Tensor
+
+@unittest.skipIf(CI and Device.DEFAULT in {"CUDA", "NV"}, "slow")
+def test_conv():
+  Tensor.ones(4).realize()
+"""
+    assert _rules("test/test_nn.py", source) == {"cuda.tinygrad-device"}
+    assert _layers("test/test_nn.py", source) == {"vendor-path": 1, "portable": 4}
