@@ -133,3 +133,15 @@ def test_conv():
 """
     assert _rules("test/test_nn.py", source) == {"cuda.tinygrad-device"}
     assert _layers("test/test_nn.py", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_tinygrad_neural_engine_library_build_links_apple_only() -> None:
+    # extra/accel/ane/lib/build.sh (sampled): the ANE helper library is linked against the
+    # Neural Engine's private frameworks. Before, portable.
+    source = b"""\
+#!/bin/bash
+clang++ ane.mm --shared -F /System/Library/PrivateFrameworks/ -framework ANEServices \\
+  -framework ANECompiler -framework Foundation -o libane.dylib
+"""
+    assert _rules("extra/accel/ane/lib/build.sh", source) == {"build.metal"}
+    assert _layers("extra/accel/ane/lib/build.sh", source) == {"vendor-path": 2}
