@@ -145,3 +145,26 @@ clang++ ane.mm --shared -F /System/Library/PrivateFrameworks/ -framework ANEServ
 """
     assert _rules("extra/accel/ane/lib/build.sh", source) == {"build.metal"}
     assert _layers("extra/accel/ane/lib/build.sh", source) == {"vendor-path": 2}
+
+
+def test_tinygrad_libtpu_driver_client_is_tpu_only() -> None:
+    # extra/accel/tpu/tfexample/libtpu_client.c (sampled): opens the local TPU through
+    # libtpu's TpuDriver_* table, compiles an HLO module for it and allocates on its core.
+    # Before, portable.
+    source = b"""\
+#include <stdio.h>
+#include "libtpu.h"
+
+int main(void) {
+  struct TpuDriverFn fn;
+  TpuDriver_Initialize(&fn, true);
+  struct TpuDriver *driver = fn.TpuDriver_Open("local://");
+  printf("version %s\\n", fn.TpuDriver_Version());
+  return 0;
+}
+"""
+    assert _rules("extra/accel/tpu/libtpu_client.c", source) == {"tpu.libtpu-c-api"}
+    assert _layers("extra/accel/tpu/libtpu_client.c", source) == {
+        "vendor-path": 4,
+        "portable": 5,
+    }
