@@ -64,6 +64,34 @@ Stage { title: "Demo" }
     assert classify("ui/Main.fx", source).language != "HLSL"
 
 
+# -- Wallelhw/GLSLRayMarching: Dear ImGui's Direct3D 11 back end (checked right) -------------
+
+
+def test_imgui_dx11_backend_counts_its_hlsl_strings_as_kernel() -> None:
+    # FrameWork/imgui/imgui_impl_dx11.cpp (sampled): the pixel shader is an HLSL string of
+    # backslash-continued lines compiled by D3DCompile; the Direct3D 11 host code around it
+    # stays portable (a cross-vendor API), the shader's code lines are kernel code.
+    source = b"""\
+static const char* pixelShader =
+    "struct PS_INPUT\\
+    {\\
+    float4 pos : SV_POSITION;\\
+    float2 uv  : TEXCOORD0;\\
+    };\\
+    sampler sampler0;\\
+    Texture2D texture0;\\
+    \\
+    float4 main(PS_INPUT input) : SV_Target\\
+    {\\
+    return texture0.Sample(sampler0, input.uv);\\
+    }";
+ID3DBlob* blob;
+D3DCompile(pixelShader, strlen(pixelShader), NULL, NULL, NULL, "main", "ps_4_0", 0, 0, &blob, NULL);
+"""
+    assert _rules("imgui/imgui_impl_dx11.cpp", source) == {"hlsl.source-string"}
+    assert _layers("imgui/imgui_impl_dx11.cpp", source) == {"kernel": 11, "portable": 4}
+
+
 # -- nagato0614/Pathtracing: a thread pool's enqueue_task --------------------------------------
 
 
