@@ -1,0 +1,107 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h45-random-b).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 474-481 and every one had a snapshot, so none was skipped:
+Grieverheart/partViewer3D-GLSL, CFD-GO/TCLB, hmzel/ParticleSFX, Mimikkk/impl-engine-webgpu-1,
+22SeungminHa/DX12RenderingDemo, WorldsParticle/Engine, KhronosGroup/SPIRV-Cross and
+meta-llama/llama-stack. Fifteen files of each were sampled with ``random.Random("owner/name")``
+over every file lockin counts with code lines, and labelled before any fix, with the files
+lockin calls non-portable (up to 20) and GPU-looking files it calls portable (up to 10); three
+commits touching GPU code per repository, drawn with ``random.Random("owner/name:commits")``,
+were judged against ``lockin diff``. Each snippet is a small rewrite, in our own words, of a
+pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- CFD-GO/TCLB: a lattice Boltzmann solver built for CUDA, HIP or the CPU from one source --
+
+
+def test_tclb_model_written_with_cuda_device_function_is_kernel_code() -> None:
+    # models/flow/d2q9_SRT/Dynamics.c (and every model's Dynamics.c): the node updates, each
+    # declared CudaDeviceFunction, which src/cross.h defines as __device__ under nvcc or
+    # hipcc. Before, the models were portable C.
+    source = b"""\
+CudaDeviceFunction float2 Color() {
+    float2 ret;
+    ret.x = getRho();
+    ret.y = 1;
+    return ret;
+}
+
+CudaDeviceFunction void Run() {
+    switch (NodeType & NODE_BOUNDARY) {
+    case NODE_Wall:
+        BounceBack();
+        break;
+    }
+}
+"""
+    assert _rules("models/flow/d2q9/Dynamics.c", source) == {"cuda.callable-macro"}
+    assert _layers("models/flow/d2q9/Dynamics.c", source) == {"kernel": 13}
+
+
+def test_tclb_header_of_device_operators_keeps_its_host_function_portable() -> None:
+    # src/range_int.hpp: a bounded integer whose constructor and operators are declared
+    # CudaDeviceFunction; the printing helper below it is host code.
+    source = b"""\
+#include <cstdio>
+
+template <int A, int B>
+struct bounded {
+  const int val;
+  CudaDeviceFunction bounded(const int& v = A) : val(v) {}
+  template <int C, int D>
+  CudaDeviceFunction bool operator < (const bounded<C, D>& o) const {
+    if (B < C) return true;
+    return val < o.val;
+  }
+};
+
+template <int A, int B>
+void print_bounded(const bounded<A, B>& x) {
+  printf("%d <= %d <= %d\\n", A, x.val, B);
+}
+"""
+    assert _rules("src/bounded.hpp", source) == {"cuda.callable-macro"}
+    assert _layers("src/bounded.hpp", source) == {"kernel": 6, "portable": 9}
+
+
+def test_tclb_kernel_declared_with_cuda_global_function() -> None:
+    # src/GetThreads.h: the kernel template declared CudaGlobalFunction (__global__), whose
+    # attributes the header queries to size its thread blocks.
+    source = b"""\
+#include "cross.h"
+
+template <class E> CudaGlobalFunction void Kernel();
+
+template <class T> int MaxThreads() {
+  CudaFuncAttributes attr;
+  CudaFuncGetAttributes(&attr, Kernel<T>);
+  return attr.maxThreadsPerBlock;
+}
+"""
+    assert _rules("src/MaxThreads.h", source) == {"cuda.callable-macro"}
+    assert _layers("src/MaxThreads.h", source) == {"kernel": 1, "portable": 6}
+
+
+def test_tclb_handler_calling_the_cross_wrappers_is_portable() -> None:
+    # src/Handlers/acRunAction.cpp: the host loop calls the project's CudaDeviceSynchronize,
+    # which src/cross.h maps to CUDA, to HIP or to nothing; the wrapper header is where the
+    # vendor lies (checked right).
+    source = b"""\
+#include "acRunAction.h"
+
+int acRunAction::Execute() {
+    do {
+        solver->lattice->Iterate(solver->steps);
+        CudaDeviceSynchronize();
+        MPI_Barrier(MPMD.local);
+    } while (!Now(solver->iter));
+    return 0;
+}
+"""
+    assert _layers("src/Handlers/acRunAction.cpp", source) == {"portable": 9}
