@@ -105,3 +105,86 @@ int acRunAction::Execute() {
 }
 """
     assert _layers("src/Handlers/acRunAction.cpp", source) == {"portable": 9}
+
+
+# -- Mimikkk/impl-engine-webgpu-1: a WebGPU engine beside a vendored copy of three.js ----------
+
+
+def test_impl_engine_three_shader_chunk_tagged_glsl_is_kernel_code() -> None:
+    # packages/client/src/renderers/three/src/renderers/shaders/ShaderChunk/
+    # shadowmask_pars_fragment.glsl.ts: a three.js shader chunk, GLSL in a template literal
+    # tagged /* glsl */ with no main and no #version of its own. Before, 72 of the copy's
+    # chunks were portable.
+    source = b"""\
+export default /* glsl */ `
+float getShadowMask() {
+
+\tfloat shadow = 1.0;
+
+\t#ifdef USE_SHADOWMAP
+\t#if NUM_DIR_LIGHT_SHADOWS > 0
+\tDirectionalLightShadow directionalLight;
+\tfor ( int i = 0; i < NUM_DIR_LIGHT_SHADOWS; i ++ ) {
+\t\tdirectionalLight = directionalLightShadows[ i ];
+\t\tshadow *= receiveShadow ? getShadow( directionalShadowMap[ i ], vShadowCoord[ i ] ) : 1.0;
+\t}
+\t#endif
+\t#endif
+
+\treturn shadow;
+}
+`;
+"""
+    path = "src/renderers/shaders/ShaderChunk/shadowmask_pars_fragment.glsl.ts"
+    assert _rules(path, source) == {"vulkan.glsl-tagged-string"}
+    assert _layers(path, source) == {"kernel": 15, "portable": 3}
+
+
+def test_impl_engine_chunk_of_one_uniform_is_kernel_code() -> None:
+    # ShaderChunk/metalnessmap_pars_fragment.glsl.ts: the whole chunk is one guarded uniform.
+    source = b"""\
+export default /* glsl */ `
+#ifdef USE_METALNESSMAP
+
+\tuniform sampler2D metalnessMap;
+
+#endif
+`;
+"""
+    path = "src/renderers/shaders/ShaderChunk/metalnessmap_pars_fragment.glsl.ts"
+    assert _layers(path, source) == {"kernel": 5, "portable": 2}
+
+
+def test_impl_engine_untagged_chunk_index_stays_portable() -> None:
+    # The negative: the tag named in a comment or held in a string, and an untagged literal
+    # of one declaration, say nothing of the literal after them.
+    source = b"""\
+// every chunk below is a /* glsl */ template literal of its own file
+import metalnessmap_pars_fragment from './metalnessmap_pars_fragment.glsl.js';
+const glslTag = '/* glsl */';
+export const ShaderChunk = { metalnessmap_pars_fragment, note: `uniform sampler2D map;` };
+"""
+    assert _layers("src/renderers/shaders/ShaderChunk/index.ts", source) == {"portable": 3}
+
+
+# -- Grieverheart/partViewer3D-GLSL: a particle viewer on OpenGL 3.3 -----------------------------
+
+
+def test_partviewer_glsl_file_holding_cxx_raw_strings_is_kernel_code() -> None:
+    # include/shaders/color.glsl: C++ raw string literals holding a fragment shader, included
+    # by the renderer (checked right: the shader lines are kernel code, the C++ wrapper
+    # lines come along within 5 lines).
+    source = b"""\
+static const char color_frag[] = R"(
+#version 330 core
+
+uniform vec3 color;
+layout(location = 0) out vec3 outColor;
+
+void main(void){
+\toutColor = color;
+}
+)";
+"""
+    assert _rules("include/shaders/color.glsl", source) == {"vulkan.shader-file"}
+    assert _layers("include/shaders/color.glsl", source) == {"kernel": 8, "portable": 2}
