@@ -15,6 +15,7 @@ engineer reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- CFD-GO/TCLB: a lattice Boltzmann solver built for CUDA, HIP or the CPU from one source --
@@ -188,3 +189,54 @@ void main(void){
 """
     assert _rules("include/shaders/color.glsl", source) == {"vulkan.shader-file"}
     assert _layers("include/shaders/color.glsl", source) == {"kernel": 8, "portable": 2}
+
+
+# -- KhronosGroup/SPIRV-Cross: the SPIR-V translator, with a reference output per test shader --
+
+
+def test_spirv_cross_msl_reference_under_a_glsl_stage_extension_is_metal() -> None:
+    # reference/shaders-msl/frag/*.frag: the Metal the translator emits for a test shader,
+    # kept under the input's extension. Before, it was read as GLSL (kernel code of the
+    # cross-vendor vulkan ecosystem); it is Apple's Metal.
+    source = b"""\
+#include <metal_stdlib>
+#include <simd/simd.h>
+
+using namespace metal;
+
+struct main0_out
+{
+    float4 FragColor [[color(0)]];
+};
+
+fragment main0_out main0(texture2d<float> uTex [[texture(0)]], sampler uTexSmplr [[sampler(0)]])
+{
+    main0_out out = {};
+    out.FragColor = uTex.sample(uTexSmplr, float2(0.5));
+    return out;
+}
+"""
+    report = classify("reference/shaders-msl/frag/sample.frag", source)
+    assert report.language == "Metal"
+    assert set(report.ecosystems) == {"metal"}
+    assert _layers("reference/shaders-msl/frag/sample.frag", source) == {"kernel": 13}
+
+
+def test_spirv_cross_glsl_reference_stays_glsl() -> None:
+    # reference/shaders/frag/basic.frag: the GLSL output of the same test stays GLSL, whose
+    # metal-named uniform is no Metal (checked right).
+    source = b"""\
+#version 310 es
+precision mediump float;
+
+layout(binding = 0) uniform sampler2D metal_roughness;
+layout(location = 0) out vec4 FragColor;
+
+void main()
+{
+    FragColor = texture(metal_roughness, vec2(0.5));
+}
+"""
+    report = classify("reference/shaders/frag/basic.frag", source)
+    assert report.language == "GLSL"
+    assert _layers("reference/shaders/frag/basic.frag", source) == {"kernel": 8}
