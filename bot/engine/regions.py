@@ -30,6 +30,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
 ``string-literal``        a string literal whose body matches the pattern
 ``single-source-string``  a string-literal less the host functions of the program it holds
+``tagged-string``         a string literal opening where a match ends, in the text with its
+                          comments: a comment tagging its language (``/* glsl */``)
 ``python-string-def``     the innermost ``def`` holding a string literal whose body matches
                           (else the literal): a generator writing kernel source line by line
 ``c-streamed-string``     the statements writing literals into a stream (``code << "..."``) in
@@ -820,6 +822,19 @@ def _string_literal(
     ``mentioned``, a literal for which it holds is passed over."""
     for start, end in _string_programs(src, pattern, keywords, mentioned):
         yield from _program_lines(src, *src.span(start, end))
+
+
+def _tagged_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """Each string literal that opens where a match of the pattern ends, in the text with its
+    comments: a comment tagging the literal's language (``/* glsl */ `...```, the convention
+    editors highlight and three.js's shader chunks follow) says what the body holds, however
+    small a piece of a program it is, where its content alone (a uniform, an ``#ifdef``)
+    could be anything."""
+    strings = src.lexed.strings
+    for m in pattern.finditer(src.lexed.text):
+        index = bisect_left(strings, (m.end(),))
+        if index < len(strings) and strings[index][0] == m.end():
+            yield from _program_lines(src, *src.span(*strings[index]))
 
 
 def _string_programs(
@@ -1694,6 +1709,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "python-enclosing-def": _python_enclosing_def,
     "string-literal": _string_literal,
     "single-source-string": _single_source_string,
+    "tagged-string": _tagged_string,
     "python-string-def": _python_string_def,
     "c-streamed-string": _c_streamed_string,
     "directive-function": _directive_function,
