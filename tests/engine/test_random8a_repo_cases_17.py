@@ -20,6 +20,35 @@ from tests.engine.test_ml_repo_cases import _layers, _rules
 # -- TeoGrajqevci/RayMarching_tool: an OpenGL ray marcher denoising with OpenImageDenoise -----
 
 
+def test_raymarching_cmake_building_oidn_with_its_metal_device() -> None:
+    # CMakeLists.txt: on macOS, when no OpenImageDenoise is installed, the build fetches it and
+    # forces its Metal device on (the other GPU devices off) before building it. Before, every
+    # line was portable.
+    source = b"""\
+if(NOT OpenImageDenoise_FOUND AND APPLE AND WANT_GPU_DENOISER)
+    set(OIDN_DEVICE_CPU ON CACHE BOOL "" FORCE)
+    set(OIDN_DEVICE_METAL ON CACHE BOOL "" FORCE)
+    set(OIDN_DEVICE_CUDA OFF CACHE BOOL "" FORCE)
+    set(OIDN_DEVICE_HIP OFF CACHE BOOL "" FORCE)
+    FetchContent_MakeAvailable(oidn)
+endif()
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.metal"}
+    assert _layers("CMakeLists.txt", source) == {"vendor-path": 1, "portable": 6}
+
+
+def test_raymarching_cmake_forcing_a_cuda_or_hip_backend_on() -> None:
+    # The same switch for the other vendors' back ends, as a dependency's build is set up from
+    # a parent CMakeLists.txt (ggml's options by name).
+    source = b"""\
+set(GGML_CUDA ON CACHE BOOL "" FORCE)
+set(GGML_HIP ON CACHE BOOL "" FORCE)
+set(GGML_VULKAN ON CACHE BOOL "" FORCE)
+"""
+    assert _rules("third_party/CMakeLists.txt", source) == {"build.nvcc", "build.hip-offload-arch"}
+    assert _layers("third_party/CMakeLists.txt", source) == {"vendor-path": 2, "portable": 1}
+
+
 def test_raymarching_denoiser_trying_every_oidn_device_stays_portable() -> None:
     # src/rendering/Renderer.cpp: OpenImageDenoise, a cross-vendor library, is asked for each
     # GPU device type in turn and the first that commits is kept; no vendor's path is taken.
