@@ -72,6 +72,22 @@ for (const oidn::DeviceType type : gpuTypes) {
 # -- luohancfd/CFCFD-NG: Eilmer3's optional OpenCL chemistry update --------------------------
 
 
+def test_cfcfd_makefile_linking_the_gpu_chemistry_with_opencl() -> None:
+    # app/eilmer3/build/makefile: the GPU chemistry executable links the OpenCL loader; the
+    # rest of the makefile builds the CPU solver. Before, the makefile was portable.
+    source = b"""\
+WITH_GPU_CHEM ?= 0
+OpenCLLINK      := -lOpenCL
+ifeq ($(WITH_GPU_CHEM), 1)
+    E3_EXE_FILES += e3gpu-chem.exe
+endif
+e3gpu-chem.exe : e3gpu-chem.o gpu-chem-update.o
+\t$(CXXLINK) e3gpu-chem.o gpu-chem-update.o $(OpenCLLINK) -o e3gpu-chem.exe
+"""
+    assert _rules("app/eilmer3/build/makefile", source) == {"build.opencl"}
+    assert _layers("app/eilmer3/build/makefile", source) == {"vendor-path": 1, "portable": 6}
+
+
 def test_cfcfd_opencl_chemistry_kernel_file_is_kernel_code() -> None:
     # app/eilmer3/source/alpha_qss_kernel.cl: device helpers over __global arrays and the
     # kernel that calls them.
