@@ -39,6 +39,7 @@ ALIASES = frozenset(
         "Jenkins Buildfile", "Just", "PKGBUILD", "Scons", "XMake", "Systemd",
         "Bitbucket Pipeline",  # a file name scc matches whole: YAML here
         "FORTRAN Legacy",  # Fortran (fixed form), by columns: scc takes `call` for a comment
+        "JSX",  # JavaScript here, as in GitHub linguist (TypeScript takes .tsx alike)
     }
 )  # fmt: skip
 #: Extensions scc gives one language that trees use for other things as often or more.

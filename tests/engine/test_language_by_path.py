@@ -8,13 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine import classify
 from bot.engine.languages import _BY_EXT, _BY_FILE, _GLOBS, Language, by_path
+from bot.engine.model import Layer
 
 
 @pytest.mark.parametrize(
     ("path", "language", "ext"),
     [
         ("src/kernel.cu", "CUDA", ".cu"),
+        ("src/Scene.jsx", "JavaScript", ".jsx"),  # as linguist has it (scc: JSX)
         ("tf/time_two_kernels.cu.cc", "CUDA", ".cu.cc"),  # the longest suffix first
         ("a/b.tar.cc", "C++", ".cc"),  # '.tar.cc' names nothing: the next suffix does
         ("A.CU", "CUDA", ".cu"),
@@ -68,3 +71,26 @@ def test_a_name_of_many_dots_gets_the_tables_answer(tail: str) -> None:
     thousands of dots (any name a git tree entry is given) is read from its end."""
     name = ".x" * 5_000 + tail
     assert by_path(f"dir/{name}") == reference(name)
+
+
+def test_a_react_component_holds_its_shaders_as_a_javascript_file_does() -> None:
+    """A react-three-fiber component (.jsx) keeps its GLSL in the template literals a .js
+    file would: read as JavaScript, its shader is kernel code, as in the .js and .tsx."""
+    source = b"""\
+import { shaderMaterial } from "@react-three/drei";
+export const WaveMaterial = shaderMaterial(
+  { uTime: 0 },
+  `
+  varying vec2 vUv;
+  void main() {
+    vUv = uv;
+    gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+  }
+  `,
+);
+export function Wave() {
+  return <mesh><planeGeometry /><waveMaterial /></mesh>;
+}
+"""
+    counts = {path: classify(path, source).layers[Layer.KERNEL] for path in ("w.jsx", "w.js")}
+    assert counts == {"w.jsx": 7, "w.js": 7}
