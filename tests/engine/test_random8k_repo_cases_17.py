@@ -55,7 +55,37 @@ inline half2 sum(half4 v) { return __hadd2(v.lo, v.hi); }
     assert _layers("src/half4.h", source)["vendor-path"] == 3
 
 
-# -- xorbitsai/inference: model serving with CUDA-only settings --------------------------------
+# -- xorbitsai/inference: a wheel mirror built for one CUDA channel ---------------------------
+
+
+def test_xinference_dockerfile_cuda_channel_argument_is_vendor_path() -> None:
+    # xinference/deploy/docker/pypiserver/Dockerfile.pypiserver: the PyTorch index is
+    # download.pytorch.org/whl/${CUDA_SUFFIX}, the suffix set to cu130 by a build argument.
+    # Before, portable: only a literal /whl/cu130 was read.
+    source = b"""\
+ARG PYTHON_VERSION=3.12
+FROM python:${PYTHON_VERSION}-slim AS downloader
+# CUDA 12 wheels are no longer mirrored.
+ARG CUDA_SUFFIX=cu130
+RUN pip install --no-cache-dir uv packaging
+RUN python download_packages.py \\
+      --dest /data/packages \\
+      --pytorch-index "https://download.pytorch.org/whl/${CUDA_SUFFIX}"
+"""
+    assert _rules("deploy/docker/pypiserver/Dockerfile.pypiserver", source) == {"deps.cuda-wheel"}
+    assert _layers("deploy/docker/pypiserver/Dockerfile.pypiserver", source) == {
+        "vendor-path": 1,
+        "portable": 6,
+    }
+
+
+def test_shell_channel_variable_set_to_cpu_stays_portable() -> None:
+    # The negative: the same index chosen by a variable set to the CPU channel.
+    source = b"""\
+export TORCH_CHANNEL=cpu
+pip install torch --index-url "https://download.pytorch.org/whl/${TORCH_CHANNEL}"
+"""
+    assert _layers("scripts/install_cpu.sh", source) == {"portable": 2}
 
 
 def test_xinference_pytorch_cuda_allocator_variable_is_vendor_path() -> None:
