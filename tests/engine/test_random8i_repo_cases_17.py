@@ -18,6 +18,68 @@ from __future__ import annotations
 
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
+# -- amaleewilson/pycublas: a C extension wrapping cuBLAS, built by distutils -----------------
+
+
+def test_setup_script_linking_cublas_and_cudart_is_vendor_path() -> None:
+    # setup.py: the extension's sources and the NVIDIA libraries it links by name. Before, the
+    # file was portable: only the C file calling cuBLAS counted.
+    source = b"""\
+from distutils.core import setup, Extension
+import numpy.distutils.misc_util
+
+gemm_ext = Extension("_gemm",
+                     sources=["_gemm.c", "gemm.c"],
+                     libraries=["cublas", "cudart"])
+
+setup(
+    ext_modules=[gemm_ext],
+    include_dirs=numpy.distutils.misc_util.get_numpy_include_dirs(),
+)
+"""
+    assert _rules("setup.py", source) == {"build.python-extension-cuda-library"}
+    assert _layers("setup.py", source) == {"vendor-path": 1, "portable": 8}
+
+
+def test_extension_linking_host_libraries_only_stays_portable() -> None:
+    # The negative: the same script before it swapped OpenBLAS for cuBLAS, and a benchmark
+    # report keyed by library names, which builds nothing.
+    setup = b"""\
+from distutils.core import setup, Extension
+
+gemm_ext = Extension("_gemm", sources=["_gemm.c", "gemm.c"], libraries=["openblas", "m"])
+setup(ext_modules=[gemm_ext])
+"""
+    assert _layers("setup.py", setup) == {"portable": 3}
+    report = b"""\
+timings = {"cublas": 1.9, "rocblas": 2.1, "openblas": 14.0}
+for name in ("cublas", "rocblas"):
+    print(name, timings[name])
+"""
+    assert _layers("bench/report.py", report) == {"portable": 3}
+
+
+def test_build_helper_returning_cuda_libraries_on_windows() -> None:
+    # The op builder's pattern (seen in the bench corpus's DeepSpeed op_builder/builder.py
+    # when checking this fix): a method of a builder class that hands setuptools' Extension
+    # the libraries to link.
+    source = b"""\
+from setuptools import Extension
+
+
+class GpuOpBuilder:
+    def libraries_args(self):
+        if sys.platform == "win32":
+            return ["cublas", "curand"]
+        return []
+
+    def extension(self):
+        return Extension(self.name, libraries=self.libraries_args())
+"""
+    assert _rules("op_builder/builder.py", source) == {"build.python-extension-cuda-library"}
+    assert _layers("op_builder/builder.py", source)["vendor-path"] == 1
+
+
 # -- Li-Hongda/TensorRT_Inference_Demo: detectors on a TensorRT engine ------------------------
 
 
