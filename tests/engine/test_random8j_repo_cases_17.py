@@ -106,3 +106,48 @@ class Box:
 """
     assert _rules("src/system.py", source) == {"portable-gpu.pykokkos-workunit"}
     assert _layers("src/system.py", source) == {"kernel": 5, "portable": 6}
+
+
+# -- joachimwolff/sparse-neighbors-search: MinHash neighbours with an optional CUDA path --------
+
+
+def test_sparse_neighbors_bare_cuda_switch_is_a_build_guard() -> None:
+    # sparse_neighbors_search/computation/nearestNeighbors.cpp (sampled, called portable): the
+    # setup script defines CUDA for the nvcc build; these branches exist on that build only.
+    source = b"""\
+#include "nearestNeighbors.h"
+
+NearestNeighbors::NearestNeighbors(size_t pCores, int pBalance) {
+    mCores = pCores;
+    mBalance = pBalance;
+    #ifdef CUDA
+    mNeighborsCuda = new NearestNeighborsCuda();
+    #endif
+}
+
+NearestNeighbors::~NearestNeighbors() {
+    delete mIndex;
+}
+"""
+    assert _rules("computation/nearestNeighbors.cpp", source) == {"cuda.build-guard"}
+    assert _layers("computation/nearestNeighbors.cpp", source) == {"vendor-path": 3, "portable": 8}
+
+
+def test_sparse_neighbors_header_of_a_class_named_cuda_is_portable() -> None:
+    # sparse_neighbors_search/computation/inverseIndexCuda.h (sampled, right): the declaration
+    # of the CUDA class names no CUDA type or call; its .cu file holds the runtime calls.
+    source = b"""\
+#include "typeDefinitions.h"
+#ifndef INVERSE_INDEX_CUDA_H
+#define INVERSE_INDEX_CUDA_H
+class InverseIndexCuda {
+  private:
+    size_t mHashFunctions;
+    bool mDataOnGpu;
+  public:
+    InverseIndexCuda(size_t pHashFunctions);
+    void copyDataToGpu(SparseMatrixFloat* pRawData, int** pDevFeatures);
+};
+#endif
+"""
+    assert _rules("computation/inverseIndexCuda.h", source) == set()
