@@ -151,3 +151,26 @@ class InverseIndexCuda {
 #endif
 """
     assert _rules("computation/inverseIndexCuda.h", source) == set()
+
+
+# -- yuankuns/cutlass-sycl: CUTLASS and CuTe for SYCL (Intel Xe) ------------------------------
+
+
+def test_cutlass_sycl_igc_options_are_intel_only() -> None:
+    # examples/08_bmg_gemm_f8/CMakeLists.txt (sampled, called portable): a link option handing
+    # Intel's Graphics Compiler a workaround, for the ahead-of-time Intel GPU build.
+    source = b"""\
+cutlass_example_add_executable(
+  08_gemm_f8_scaling
+  08_gemm_f8_scaling.cpp
+)
+
+if(NOT DPCPP_SYCL_TARGET STREQUAL "spir64")
+  target_link_options(gemm_f8 PRIVATE -Xs "-options \\"-igc_opts 'allowDecompose2DBlockFuncs=0'\\"")
+endif()
+"""
+    assert _rules("examples/08_gemm_f8/CMakeLists.txt", source) == {"build.intel-igc-options"}
+    assert _layers("examples/08_gemm_f8/CMakeLists.txt", source) == {
+        "vendor-path": 1,
+        "portable": 6,
+    }
