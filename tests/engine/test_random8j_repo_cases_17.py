@@ -174,3 +174,77 @@ endif()
         "vendor-path": 1,
         "portable": 6,
     }
+
+
+# -- iksnagreb/attention-hlslib: attention operators for Vitis HLS (Xilinx FPGAs) ---------------
+
+
+def test_attention_hlslib_build_reading_vitis_hls_install_is_vendor_path() -> None:
+    # CMakeLists.txt (sampled, called portable): the HLS headers come from the Vitis HLS
+    # install, found through the project's own variable.
+    source = b"""\
+cmake_minimum_required(VERSION 3.22)
+project(attention-hlslib)
+set(CMAKE_CXX_STANDARD 14)
+include_directories($ENV{VITIS_HLS_PATH}/include)
+include_directories(.)
+"""
+    assert _rules("CMakeLists.txt", source) == {"build.vitis"}
+    assert _layers("CMakeLists.txt", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_attention_hlslib_header_over_ap_types_is_vendor_library() -> None:
+    # limits.hpp (sampled, called portable): limits specialised for ap_uint and ap_int, with
+    # no directive, stream or main: it needs Xilinx's ap_int.h and nothing else of HLS.
+    source = b"""\
+#ifndef LIMITS_HPP
+#define LIMITS_HPP
+#include <limits>
+#include <ap_int.h>
+
+template<class T>
+    constexpr T lowest = std::numeric_limits<T>::min();
+
+template<int W>
+    constexpr auto lowest<ap_uint<W>> = 0;
+
+template<int W>
+    constexpr auto lowest<ap_int<W>> = -(ap_uint<W>{1} << (W - 1));
+#endif
+"""
+    assert _rules("limits.hpp", source) == {"vitis.ap-types"}
+    assert _layers("limits.hpp", source) == {"vendor-library": 3, "portable": 8}
+
+
+def test_attention_hlslib_plain_template_header_is_portable() -> None:
+    # mac_info.hpp (sampled, right): accumulator widths from decltype over whatever types it
+    # is given; it includes no HLS header.
+    source = b"""\
+#ifndef MAC_INFO_HPP
+#define MAC_INFO_HPP
+template<unsigned N, class L, class R>
+struct MacInfo {
+    using Acc = decltype(L{} * R{} + typename MacInfo<N - 1, L, R>::Acc{});
+    static constexpr unsigned width = Acc::width;
+};
+#endif
+"""
+    assert _rules("mac_info.hpp", source) == set()
+
+
+# -- st-tech/ppf-contact-solver: a CUDA contact solver with a Blender front end -----------------
+
+
+def test_ppf_effect_naming_a_cuda_device_index_is_portable() -> None:
+    # blender_addon/core/effects.py (sampled, right): a message carrying the device index the
+    # remote server is launched on; the add-on itself calls no GPU API.
+    source = b"""\
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LaunchServer:
+    cuda_device: int = -1
+    cuda_device_uuid: str = ""
+"""
+    assert _rules("blender_addon/core/effects.py", source) == set()
