@@ -17,9 +17,9 @@ from dataclasses import replace
 from functools import cache, partial
 from heapq import heappop, heappush
 from itertools import compress, groupby, islice, pairwise, repeat, starmap
-from operator import itemgetter, sub
+from operator import and_, itemgetter, sub
 
-from bot.engine import literals, markers, notebooks
+from bot.engine import html_scripts, literals, markers, notebooks
 from bot.engine.languages import (
     Language,
     by_content,
@@ -30,6 +30,7 @@ from bot.engine.languages import (
 )
 from bot.engine.lexer import FILL, Lexed, lex, templated
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
+from bot.engine.notebooks import VirtualFile
 from bot.engine.precompiled import fixed_regex
 from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
 from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
@@ -654,6 +655,8 @@ def _classify(path: str, data: bytes) -> FileReport:
     named, ext = by_path(path)
     if named is not None and named.name == notebooks.LANGUAGE:
         return _notebook(path, data)
+    if named is not None and named.name == html_scripts.LANGUAGE:
+        return _page(path, data, named)
     if named is None:
         named = by_shebang(data)
     text: str | None = None
@@ -757,9 +760,32 @@ def _notebook(path: str, data: bytes) -> FileReport:
         files = notebooks.read(path, text)
     except (ValueError, RecursionError):  # no notebook Jupyter could open: nothing runs
         return _report(path, notebooks.LANGUAGE, _line_count(data), "malformed-notebook")
-    line_rules: list[str | None] = [None] * _line_count(data)
+    return _embedded(path, notebooks.LANGUAGE, _line_count(data), files)
+
+
+def _page(path: str, data: bytes, language: Language) -> FileReport:
+    """An HTML page: its script elements classified as the files they stand for
+    (engine/html_scripts.py), every line placed back on the page line that holds it; the
+    page's other lines are documentation, counted apart as any text file's."""
+    text = _decode(data)
+    if text is None:
+        return _report(path, None, 0, "binary")
+    files = html_scripts.read(path, text)
+    if not files:
+        return _text_report(path, language, text, data)
+    report = _embedded(path, language.name, _line_count(data), files)
+    page = lex(text, language.family).code
+    outside = (rule is None for rule in report.line_rules)  # no script's code line
+    report.text_lines = sum(map(and_, page, outside))
+    return report
+
+
+def _embedded(path: str, language: str, lines: int, files: list[VirtualFile]) -> FileReport:
+    """The report of a file holding others (a notebook's cells, a page's scripts): each
+    virtual file classified, its lines placed on the lines of ``path`` that hold them."""
+    line_rules: list[str | None] = [None] * lines
     findings: list[Finding] = []
-    report = FileReport(path, notebooks.LANGUAGE, 0, zero_layers(), {}, findings, line_rules)
+    report = FileReport(path, language, 0, zero_layers(), {}, findings, line_rules)
     for file in files:
         part = _classify(file.path, file.text.encode())
         if part.language is None or part.skipped is not None:

@@ -173,6 +173,12 @@ ADVERSARIAL = [
     ("x.cpp", b'void f() {\ncode << "__global__";\n' + b'log << "blockIdx.x";\n' * 30_000 + b"}"),
     ("x.cpp", b'code << "__syncthreads();"\n' * 30_000),
     ("a.ts", b"{'use gpu';\n" * 50_000),
+    # An HTML page's script elements (engine/html_scripts.py): tags that never close, a tag
+    # whose attributes never end, thousands of shader elements.
+    ("p.html", b"<script>" * 50_000),
+    ("p.html", b"<script type=" + b"a" * 200_000),
+    ("p.html", b"<script type='x-shader/x-vertex'>void main() {\n</script>\n" * 10_000),
+    ("p.html", b"<SCRIPT>const gl = c.getContext('webgl2');\n" * 20_000),
     ("a.py", b'S = """__global__ void k(int n) {}\nint main() ' + b"f(" * 100_000 + b'{ }\n"""\n'),
     ("a.py", b'S = """__global__ void k() {}\nint main() {\n' + b"{ }\n" * 50_000 + b'}"""\n'),
     ("a.py", b"def f():\n    g(\n" + b'        x="tl.load(p)",\n' * 30_000 + b"    )\n"),
