@@ -24,7 +24,8 @@ def test_rapid_mlx_buffer_name_lists_of_a_kernel_wrapper_are_not_kernel_code() -
     # module (counted there); a helper hands it to mx.fast.metal_kernel by name, and each call
     # site passes the helper lists of buffer names. Before, those lists were read as kernel
     # source assigned to a name the metal_kernel call uses (input_names=input_names): two
-    # kernel lines here, six in the file, where the file holds none.
+    # kernel lines here, six in the file. The call's own line is what the file holds of the
+    # kernel (the next case).
     source = b"""\
 import mlx.core as mx
 
@@ -52,8 +53,37 @@ def encode(x, signs):
     )
     return kernel(inputs=[x, signs], grid=(32, 1, 1), threadgroup=(32, 1, 1))
 """
-    assert _rules("vllm_mlx/kernels/fused.py", source) == {"metal.mps-device"}
-    assert _layers("vllm_mlx/kernels/fused.py", source) == {"vendor-path": 1, "portable": 17}
+    assert _rules("vllm_mlx/kernels/fused.py", source) == {"metal.mps-device", "metal.mlx-kernel"}
+    assert _layers("vllm_mlx/kernels/fused.py", source) == {
+        "kernel": 1,
+        "vendor-path": 1,
+        "portable": 16,
+    }
+
+
+def test_rapid_mlx_kernel_compiled_from_a_metal_file_is_not_portable() -> None:
+    # The same helper without the availability test: MLX's arrays are portable and the call
+    # holds no literal, so before, nothing in the module counted though it compiles Metal
+    # kernels for Apple GPUs. The call's line is that step; the kernels' own lines are
+    # counted in the .metal file.
+    source = b"""\
+from pathlib import Path
+
+import mlx.core as mx
+
+_SOURCE = (Path(__file__).parent / "fused.metal").read_text()
+
+
+def compile_kernel(name, inputs, outputs):
+    return mx.fast.metal_kernel(
+        name=name,
+        input_names=inputs,
+        output_names=outputs,
+        source=_SOURCE,
+    )
+"""
+    assert _rules("vllm_mlx/kernels/fused.py", source) == {"metal.mlx-kernel"}
+    assert _layers("vllm_mlx/kernels/fused.py", source) == {"kernel": 1, "portable": 9}
 
 
 def test_rapid_mlx_raw_string_source_assigned_to_the_name_stays_kernel_code() -> None:
