@@ -41,6 +41,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
                           pattern opens, and string constants assigned to names used there
+``call-argument-string-or-call`` the same, or, when no call in the file shows a source
+                          (one read from a file), each call's line: the API the call compiles
+                          for is named nowhere else (MLX's mx.fast.metal_kernel)
 ``cfg-feature-item``      the Rust item a ``#[cfg(feature = "...")]`` attribute gates (to its
                           ``;``, ``,`` or closing brace), when the feature's string matches
 ``fortran-procedure``     a Fortran subroutine or function, from the match to its ``end``
@@ -61,6 +64,7 @@ import re
 import string
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from itertools import islice
 
 from bot.engine import literals
@@ -1446,22 +1450,26 @@ def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:
 
 
 def _call_argument_string(
-    src: Source, pattern: re.Pattern[str], keywords: Keywords
+    src: Source, pattern: re.Pattern[str], keywords: Keywords, bare_calls: bool = False
 ) -> Iterator[Span]:
     masked, strings, starts = src.masked, src.lexed.strings, src.starts
     string_starts = src.strings.string_starts()
     names: set[str] = set()
+    calls: list[int] = []  # each call's offset, for a file where no call shows its source
+    found = False
     scanned = 0  # arguments already read: several matches may share one statement
     for m in src.finditer(pattern, keywords):
         start = m.end()
         if start < scanned:  # inside arguments already read (nested or repeated calls)
             continue
+        calls.append(m.start())
         end = src.strings.argument_end(start, value=not m.group().rstrip().endswith("("))
         if start < end:
             # The string literals starting inside the arguments, as line spans (inlined
             # ``Source.span``: a file may hold a call per line), less the blank and comment
             # lines of the program they hold.
             for k in range(bisect_left(string_starts, start), bisect_left(string_starts, end)):
+                found = True
                 s, e = strings[k]
                 first, last = bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
                 if first == last:
@@ -1472,7 +1480,15 @@ def _call_argument_string(
             scanned = end
     if names:
         for first, last in src.strings.assigned_strings(names):
+            found = True
             yield from _program_lines(src, first, last)
+    if bare_calls and not found:
+        # No call shows its source: it is read from a file kept beside the module (a .metal
+        # file, counted there) or built elsewhere, and each call compiling it is all this file
+        # holds of the kernel (raullenchai/Rapid-MLX's turboquant_fused.py).
+        for offset in calls:
+            line = src.line_of(offset)
+            yield line, line
 
 
 # `#[cfg(` opening a line, up to a `feature =` just before the literal; `not(` anywhere
@@ -1679,7 +1695,7 @@ def file_region(src: Source, pattern: re.Pattern[str] | None, keywords: Keywords
 
 #: Tie-break between two claims of one layer over the same lines: the kind that found its
 #: region through context (the call a string is passed to) beats one that matched content.
-SPECIFICITY = {"call-argument-string": 1}
+SPECIFICITY = {"call-argument-string": 1, "call-argument-string-or-call": 1}
 
 #: Kinds that look inside string literals: their keywords are searched in the raw text.
 STRING_KINDS = frozenset(
@@ -1715,6 +1731,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "directive-function": _directive_function,
     "device-string": _device_string,
     "call-argument-string": _call_argument_string,
+    "call-argument-string-or-call": partial(_call_argument_string, bare_calls=True),
     "cfg-feature-item": _cfg_feature_item,
     "fortran-procedure": _fortran_procedure,
     "fortran-directive-loop": _fortran_directive_loop,

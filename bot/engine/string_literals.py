@@ -204,16 +204,21 @@ class StringLiterals:
         ``source_post`` for ``source``), which helper functions build and return for the
         caller to join. Other assignments cost a set lookup per underscore in their name."""
         starts = set(self.string_starts())
+        masked = self.text.masked
         assigned: list[Span] = []
-        for m in _ASSIGN.finditer(self.text.masked):
+        for m in _ASSIGN.finditer(masked):
             name = m.group(1)
             while name not in names and (cut := name.rfind("_")) > 0:
                 name = name[:cut]
             if name not in names:
                 continue
             value = m.end()
-            # A string prefix (r, b, f, rb...) is code before the literal's first quote.
-            if value in starts or value + 1 in starts or value + 2 in starts:
+            # A string prefix (r, b, f, rb...) is code before the literal's first quote; a
+            # bracket is not one: a list of strings (``input_names=["x", "signs"]``, a keyword
+            # argument to a wrapper of the call) names the kernel's buffers, not its source.
+            if value in starts or any(
+                value + n in starts and masked[value : value + n].isalpha() for n in (1, 2)
+            ):
                 line = self.text.line_of(m.start())
                 assigned.append((line, self.lines.statement_last(line)))
         return assigned
