@@ -789,13 +789,13 @@ def _embedded(path: str, language: str, lines: int, files: list[VirtualFile]) ->
     for file in files:
         part = _classify(file.path, file.text.encode())
         if part.language is None or part.skipped is not None:
-            continue  # a cell magic's file of a language lockin does not read
+            continue  # a file of a language lockin does not read (a cell magic's)
         at = file.lines
         for rule, line in zip(part.line_rules, at, strict=True):
             if rule is not None and _outranks(rule, line_rules[line - 1]):
                 line_rules[line - 1] = rule
         for f in part.findings:
-            # A region over several cells is a region per run of adjacent notebook lines.
+            # A region over several cells or elements is a region per run of adjacent lines.
             run = at[f.start_line - 1]
             for before, line in pairwise(at[f.start_line - 1 : f.end_line]):
                 if line > before + 1:
@@ -827,8 +827,9 @@ def _embedded(path: str, language: str, lines: int, files: list[VirtualFile]) ->
 
 
 def _outranks(rule: str, held: str | None) -> bool:
-    """Whether ``rule`` takes a notebook line that ``held`` (a rule id, "" or None) has: one
-    JSON line may hold several lines of code, and then counts in the highest layer."""
+    """Whether ``rule`` takes a line of a notebook or page that ``held`` (a rule id, "" or
+    None) has: one line may hold several files' code (a notebook's source given as one JSON
+    string, two script elements), and then counts in the highest layer."""
     if held is None:
         return True
     return bool(rule) and (not held or RULES[rule].layer.rank > RULES[held].layer.rank)

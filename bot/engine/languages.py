@@ -9,14 +9,19 @@ from collections.abc import Set
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import Path
 
 from bot.engine import literal_first as literal_first_module
 from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
 from bot.engine.lexer import FAMILIES, TEMPLATE_TAGS, Family, lex
 from bot.engine.literal_first import literal_first
-from bot.engine.precompiled import Precompiled, cache_dir, fixed_regex, load_yaml
+from bot.engine.precompiled import (
+    Precompiled,
+    cache_dir,
+    fixed_regex,
+    load_yaml,
+    module_sources,
+)
 from bot.engine.syntax import syntax_family, syntax_pattern
 
 
@@ -73,11 +78,7 @@ def _load() -> tuple[
     files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
     # Parsed, rewritten and compiled once per content, like the rule registry
     # (precompiled.py): the source of the code deriving from the rows is part of the key.
-    deriving = [
-        (module.__name__, Path(module.__file__).read_bytes())
-        for module in (literal_first_module, literals)
-        if module.__file__
-    ]
+    deriving = module_sources(literal_first_module, literals)
     store = Precompiled(cache_dir(), [*files, *deriving], name="languages")
     raw, imported = store.documents(lambda: [load_yaml(data.decode("utf-8")) for _, data in files])
     if overlap := raw["languages"].keys() & imported["languages"].keys():

@@ -42,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any, AnyStr, overload
 
 # CPython's regex engine and the two steps of re.compile before it, private modules without
@@ -111,6 +112,12 @@ def _stamp(package: str, file: str) -> tuple[str, int, int] | None:
     except OSError:
         return None
     return path, stat.st_size, stat.st_mtime_ns
+
+
+def module_sources(*modules: ModuleType) -> list[tuple[str, bytes]]:
+    """Each module's name and source, as inputs of a store that keeps what the modules'
+    code derives: another version of that code is another key."""
+    return [(m.__name__, Path(m.__file__).read_bytes()) for m in modules if m.__file__]
 
 
 def load_yaml(text: str) -> Any:

@@ -37,7 +37,13 @@ from bot.engine.keywords import KeywordIndex
 from bot.engine.languages import LANGUAGES, expand, heuristic_keywords
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
-from bot.engine.precompiled import Precompiled, cache_dir, fixed_regex, load_yaml
+from bot.engine.precompiled import (
+    Precompiled,
+    cache_dir,
+    fixed_regex,
+    load_yaml,
+    module_sources,
+)
 from bot.engine.regions import KINDS, STRING_KINDS
 
 if TYPE_CHECKING:  # a type only: the validator is built on a cache miss alone
@@ -270,7 +276,8 @@ def _spec(
     row: dict[str, Any],
     default_ecosystem: str,
     ecosystems: dict[str, Ecosystem],
-    examples: tuple[Examples, int],
+    examples: Examples,
+    row_index: int,
     compile_: Compile = _compile,
 ) -> RuleSpec:
     rule_id = row["id"]
@@ -304,8 +311,8 @@ def _spec(
         requires=_regex(row.get("requires"), compile_),
         unless=_regex(row.get("unless"), compile_),
         unless_line=_regex(row.get("unless_line"), compile_),
-        examples=examples[0],
-        row=examples[1],
+        examples=examples,
+        row=row_index,
         unless_head=_regex(row.get("unless_head"), compile_),
         lookahead_lines=row.get("lookahead_lines", 0),
         within_statement=_regex(row.get("within_statement"), compile_),
@@ -347,8 +354,9 @@ def load_specs(
     for (name, _), doc in zip(files, docs, strict=True):
         try:
             for row in doc["rules"]:  # the n-th row's examples are the n-th mapping
-                examples_at = (examples, len(specs))
-                specs.append(_spec(row, doc["ecosystem"], ecosystems, examples_at, compile_rule))
+                specs.append(
+                    _spec(row, doc["ecosystem"], ecosystems, examples, len(specs), compile_rule)
+                )
         except ValueError as exc:
             raise RuleFileError(f"{name}: {exc}") from None
     seen: set[str] = set()
@@ -365,12 +373,7 @@ def load_specs(
 def _deriving_code() -> list[tuple[str, bytes]]:
     """The source of the code whose results the cache keeps beside the documents: another
     version of it is another cache key, so nothing it derived before is read."""
-    modules = (literal_first_module, literals)
-    return [
-        (module.__name__, Path(module.__file__).read_bytes())
-        for module in modules
-        if module.__file__
-    ]
+    return module_sources(literal_first_module, literals)
 
 
 def _learn_patterns(store: Precompiled, specs: list[RuleSpec]) -> None:
