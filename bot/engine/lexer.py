@@ -290,6 +290,9 @@ class Family:
     # Literals side by side are one string ("a" "b" in C and Python); where they are not
     # (a Nix list, [ "-DA=ON" "-DB=ON" ]), only a `+` between them joins them.
     adjacent_literals_join: bool = True
+    # A list of literals joined into one string (``[...].join("\\n")``) is one program: the
+    # way JavaScript wrote multi-line shaders before template literals.
+    lists_join: bool = False
     #: A match's ``lastindex`` -> what its token is (None: no group, a comment like the rest).
     kinds: dict[int | None, str] = field(init=False, repr=False, compare=False)
     #: It reads a template's tags (``templated``): only then may its tokens be statements.
@@ -308,7 +311,7 @@ FAMILIES: dict[str, Family] = {
     "opencl-c": Family("c", _OPENCL_C, "braces", preprocessor=True),
     "rust": Family("rust", _RUST, "braces"),
     "swift": Family("swift", _SWIFT, "braces", line_statements=True),
-    "js": Family("js", _JS, "braces", line_statements=True),
+    "js": Family("js", _JS, "braces", line_statements=True, lists_join=True),
     "go": Family("go", _GO, "braces", line_statements=True),
     "fortran": Family("fortran", _FORTRAN, "lines"),
     "fortran-fixed": Family("fortran-fixed", _FORTRAN_FIXED, "lines"),

@@ -131,6 +131,7 @@ class Source(SourceText):
         "c",
         "lambdas",
         "lines",
+        "lists_join",
         "lone_prefix",
         "pp",
         "statement_starts",
@@ -150,6 +151,7 @@ class Source(SourceText):
             lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
         )
         self.adjacent_literals_join = family.adjacent_literals_join
+        self.lists_join = family.lists_join
         self.pp = Preprocessor(self)
         self.c = CStructure(self, self.pp)
         self.lines = LogicalLines(self)
@@ -854,22 +856,39 @@ def _string_programs(
     reached = -1  # last literal already claimed with its neighbours
     holding = src.strings.strings_holding(keywords)
     body = src.strings.body_reader(len(holding))
+    # A list joined into one string (a shader a line per item) is one program: each list's
+    # items searched once, whatever number of its literals hold a keyword.
+    lists: dict[tuple[int, int], bool] = {}
+    joins = src.lists_join and src.strings.joins()
     for index in holding:
         if index <= reached:
             continue
-        if not pattern.search(body(index)):
-            continue
         lone = src.lone_prefix
-        if lone is not None and lone.fullmatch(body(index)) and not _continued(src, pattern, index):
+        listed = src.strings.joined_list(index) if joins else None
+        if listed is not None:
+            found = lists.get(listed[:2])
+            if found is None:
+                found = pattern.search(listed.body) is not None and not (
+                    lone is not None and lone.fullmatch(listed.body)
+                )
+                lists[listed[:2]] = found
+            if not found:
+                continue
+        elif not pattern.search(body(index)) or (
+            lone is not None and lone.fullmatch(body(index)) and not _continued(src, pattern, index)
+        ):
             continue
         if mentioned is not None and mentioned(src, *strings[index]):
             continue
-        first = index
-        while first > 0 and first - 1 > reached and joined(masked, strings, first - 1):
-            first -= 1
-        last = index
-        while last + 1 < len(strings) and joined(masked, strings, last):
-            last += 1
+        if listed is not None:
+            first, last = listed.first, listed.last
+        else:
+            first = index
+            while first > 0 and first - 1 > reached and joined(masked, strings, first - 1):
+                first -= 1
+            last = index
+            while last + 1 < len(strings) and joined(masked, strings, last):
+                last += 1
         reached = last
         yield strings[first][0], strings[last][1]
 

@@ -7,6 +7,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from itertools import accumulate, compress, groupby, repeat, starmap
+from typing import NamedTuple
 
 from bot.engine.logical_lines import LogicalLines
 from bot.engine.precompiled import fixed_regex
@@ -18,6 +19,8 @@ _OPENERS = "([{"
 _ASSIGN = fixed_regex(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?\+?=[ \t\n(]*", re.M)
 _CALL_TOKENS = fixed_regex(r"[()\[\]{}]")
 _VALUE_TOKENS = fixed_regex(r"[()\[\]{},]")
+#: What follows a list joined into one string (JavaScript, TypeScript).
+_JOIN = ".join("
 _BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
@@ -33,6 +36,15 @@ _DEVICE_KIND = fixed_regex(
 _PROVIDER_KIND = {"tensorrt": "cuda", "nvtensorrtrtx": "cuda", "migraphx": "rocm"}
 
 
+class JoinedList(NamedTuple):
+    """A list of literals joined into one string: the indexes of the first and last literal
+    inside it, and its items' bodies joined by newlines."""
+
+    first: int
+    last: int
+    body: str
+
+
 class StringLiterals:
     """What region kinds read around a file's string literals, each found once."""
 
@@ -42,8 +54,11 @@ class StringLiterals:
         "_collections",
         "_device_kinds",
         "_holding_keyword",
+        "_items_of",
         "_joined",
+        "_joined_lists",
         "_joined_starts",
+        "_joins",
         "_string_starts",
         "_tokens",
         "lines",
@@ -65,6 +80,10 @@ class StringLiterals:
         self._tokens: list[str] | None = None  # each literal as written
         self._joined: str | None = None  # the literals joined by newlines
         self._joined_starts: list[int] | None = None  # where each starts in ``_joined``
+        self._items_of: dict[int, list[int]] | None = None  # ``_items``
+        self._joins: bool | None = None  # ``joins``, once asked
+        # Opener offset -> the joined list it opens, if any (``joined_list``).
+        self._joined_lists: dict[int, JoinedList | None] = {}
         if literals is not None:
             self._tokens, self._joined = literals
         self._device_kinds: tuple[list[int], list[str], list[int]] | None = None
@@ -195,6 +214,49 @@ class StringLiterals:
                 enclosing[rest] = stack[-1] if stack else -1
             self._collections = enclosing, closing
         return self._collections
+
+    def joins(self) -> bool:
+        """Whether the file joins a list of literals into one string (``joined_list``),
+        found once by ``str.find``: most files join none and read no bracket for it."""
+        if self._joins is None:
+            self._joins = self.text.masked.find("]" + _JOIN) >= 0
+        return self._joins
+
+    def joined_list(self, index: int) -> JoinedList | None:
+        """The list literal ``index`` is an item of, when the list is joined into one string
+        (JavaScript's ``[...].join("\\n")``): a shader written a line per item, as three.js's
+        older shader passes (vendored by many web projects) are, is one program. None for a
+        literal of no such list; only for a file that ``joins``."""
+        enclosing, closing = self.collections()
+        opener = enclosing[index]
+        if opener < 0 or opener not in closing:
+            return None
+        if opener not in self._joined_lists:
+            self._joined_lists[opener] = self._joined_at(opener, closing[opener], enclosing)
+        return self._joined_lists[opener]
+
+    def _items(self, enclosing: list[int]) -> dict[int, list[int]]:
+        """Each bracket's own literals by its opener offset, grouped in one pass: nested
+        joined lists read no literal twice."""
+        if self._items_of is None:
+            items: dict[int, list[int]] = {}
+            for index, opener in enumerate(enclosing):
+                items.setdefault(opener, []).append(index)
+            self._items_of = items
+        return self._items_of
+
+    def _joined_at(self, opener: int, closer: int, enclosing: list[int]) -> JoinedList | None:
+        masked = self.text.masked
+        if masked[opener] != "[" or not masked.startswith(_JOIN, closer + 1):
+            return None
+        starts = self.string_starts()
+        first = bisect_right(starts, opener)
+        last = bisect_right(starts, closer) - 1
+        # The items' own literals, a line each; a nested literal (``ShaderChunk["fog"]``)
+        # names a piece of the program, not its text.
+        items = self._items(enclosing)[opener]
+        body = self.body_reader(len(items))
+        return JoinedList(first, last, "\n".join(map(body, items)))
 
     def assigned_strings(self, names: set[str]) -> list[Span]:
         """The lines of every statement assigning one of ``names`` a string literal
