@@ -131,6 +131,53 @@ end subroutine halo
 # -- tensorflow/tensorrt: TF-TRT examples and benchmarks ----------------------------------------
 
 
+def test_tftrt_cmake_defining_the_cuda_and_tensorrt_switches_is_vendor_path() -> None:
+    # tftrt/benchmarking-cpp/CMakeLists.txt (and the two C++ examples): the TensorRT headers
+    # found by name and the TensorFlow headers compiled with their NVIDIA switches on. Before,
+    # all three files were portable.
+    source = b"""\
+cmake_minimum_required(VERSION 3.13)
+project(TFTRT_Runner)
+set(CMAKE_CXX_STANDARD 14)
+find_library(tf_lib NAMES libtensorflow_cc.so.2 HINTS ${TF_DIR}/lib)
+find_path(trt_include_path NAME NvInfer.h HINTS)
+add_executable(runner main.cc)
+target_link_libraries(runner tensorflow_cc)
+target_compile_options(runner PRIVATE -D_GLIBCXX_USE_CXX11_ABI=1 -DGOOGLE_CUDA -DGOOGLE_TENSORRT)
+target_include_directories(runner PRIVATE ${trt_include_path})
+"""
+    assert _rules("tftrt/benchmarking-cpp/CMakeLists.txt", source) == {
+        "build.cmake-nvidia-library",
+        "build.cmake-cuda-define",
+    }
+    assert _layers("tftrt/benchmarking-cpp/CMakeLists.txt", source) == {
+        "vendor-path": 2,
+        "portable": 7,
+    }
+
+
+def test_cmake_cuda_switch_on_over_lines_and_the_ones_that_switch_nothing() -> None:
+    # A definitions call spanning lines switches CUDA on from its third line; names saying
+    # the opposite, detections, other values and variables switch nothing on.
+    on = b"""\
+if(SOLVER_ENABLE_CUDA)
+  target_compile_definitions(solver_core
+    PRIVATE
+      SOLVER_ENABLE_CUDA=1
+  )
+endif()
+"""
+    assert _rules("src/core/CMakeLists.txt", on) == {"build.cmake-cuda-define"}
+    assert _layers("src/core/CMakeLists.txt", on) == {"vendor-path": 1, "portable": 5}
+    off = b"""\
+add_definitions(-DEIGEN_NO_CUDA -DMPI_CUDA_AWARE_OFF)
+target_compile_definitions(app PUBLIC DISABLE_CUDA_PHYSX MRA_HAVE_CUDA=1 CUDA_TPB=${CUDA_TPB})
+target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CXX,CUDA>:-O3>)
+set(GPU_BACKEND CUDA)
+"""
+    assert _layers("CMakeLists.txt", off) == {"portable": 4}
+
+
 def test_tftrt_run_script_calling_nvidia_smi_is_vendor_path() -> None:
     # tftrt/benchmarking-python/nvidia_examples/*/run_inference.sh: checked right before; the
     # script queries NVIDIA's driver tool before the benchmark.
