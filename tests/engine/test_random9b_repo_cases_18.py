@@ -154,6 +154,50 @@ def test_batch_size():
     assert _layers("test/unit/test_config.py", source) == {"vendor-path": 1, "portable": 2}
 
 
+# -- xchang1121/inference_scaling: sampling experiments on Transformers and vLLM -----------------
+
+
+def test_inference_scaling_toml_run_config_naming_cuda_is_vendor_path() -> None:
+    # configs/gsm8k_full.toml: the [runtime] table the experiments read their device from.
+    # Before, portable: torch.device-flag read YAML's `device: cuda` only.
+    source = b"""\
+[runtime]
+backend = "transformers"
+device = "cuda"
+dtype = "bfloat16"
+max_batch_size = 8
+"""
+    assert _rules("configs/gsm8k_full.toml", source) == {"torch.device-flag"}
+    assert _layers("configs/gsm8k_full.toml", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_inference_scaling_toml_on_the_cpu_is_portable() -> None:
+    # The negative: configs/gsm8k_grpo.toml's per-device batch size, and a CPU run.
+    source = b"""\
+[runtime]
+device = "cpu"
+per_device_train_batch_size = 4
+device_map = "cuda"
+"""
+    assert _layers("configs/cpu.toml", source) == {"portable": 4}
+
+
+def test_inference_scaling_environment_report_is_vendor_path() -> None:
+    # Checked right: experiments/arllm/gsm8k_async_benchmark.py records the GPU's name, read
+    # through torch.cuda, in the run's report.
+    source = b"""\
+import torch
+
+
+def environment():
+    return {
+        "torch": torch.__version__,
+        "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+    }
+"""
+    assert _layers("experiments/arllm/report.py", source) == {"vendor-path": 1, "portable": 5}
+
+
 # -- mc-imperial/dredd-webgpu-testing: mutation testing of Dawn and Tint -------------------------
 
 
