@@ -13,6 +13,7 @@ names; the expected layers are what a porting engineer reading that file would s
 
 from __future__ import annotations
 
+from bot.engine import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- aws-neuron/neuronx-distributed-inference: NxD Inference, models compiled for Trainium ------
@@ -265,3 +266,31 @@ test "Simple array" {
 }
 """
     assert _layers("test/arrays.zig", source) == {"portable": 11}
+
+
+def test_spirv_interpreter_nzsl_shader_file_is_kernel_code() -> None:
+    # example/shader.nzsl and sandbox/shader.nzsl: Nazara shaders the example compiles to
+    # SPIR-V. Before, .nzsl had no language, so the files were never counted and a commit
+    # growing the example's shader (c5225e3a: 11 lines in, 5 out) passed the gate.
+    source = b"""\
+[nzsl_version("1.1")]
+module;
+
+struct FragOut
+{
+    [location(0)] color: vec4[f32]
+}
+
+// one colour for the whole screen
+[entry(frag)]
+fn main() -> FragOut
+{
+    let output: FragOut;
+    output.color = vec4[f32](1.0, 0.0, 0.0, 1.0);
+    return output;
+}
+"""
+    report = classify("example/shader.nzsl", source)
+    assert report.language == "NZSL"
+    assert _rules("example/shader.nzsl", source) == {"vulkan.shader-file"}
+    assert _layers("example/shader.nzsl", source) == {"kernel": 13}
