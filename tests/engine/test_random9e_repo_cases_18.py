@@ -1,0 +1,70 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h46-random-e).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 586-593. Three had no snapshot: michaelfeil/TensorRT-LLM (586), gongitsune/TkHLSL
+(587) and Rybens92/typed-gguf (593). Fifteen files of each remaining repository were sampled
+with ``random.Random("owner/name")`` over every file lockin counts, and labelled before any
+fix, with the files lockin calls non-portable (twenty at most) and GPU-looking files it calls
+portable (ten at most); three commits touching GPU code were drawn with
+``random.Random("owner/name:commits")``. Each snippet is a small rewrite, in our own words, of
+a pattern found in the repository its test names; the expected layers are what a porting
+engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- annahayoon/DomainAdaptive_PoissonDiffusion: a diffusion model's sampling scripts --------
+
+
+def test_poisson_diffusion_heredoc_argument_list_passing_device_cuda() -> None:
+    # sample/test_guidance_comparison_unified.sh: a Python heredoc builds the sampler's
+    # command line as a list and runs it with subprocess. Before, the shell rule read only
+    # `--device cuda` written as one word pair and the script was portable.
+    source = b"""\
+#!/bin/bash
+python3 << RUN_SCENES_EOF
+import subprocess
+cmd = [
+    "python", "sample/sample_guided.py",
+    "--num_steps", "18",
+    "--device", "cuda",
+    "--seed", "42",
+]
+subprocess.run(cmd, check=False)
+RUN_SCENES_EOF
+"""
+    assert _rules("sample/compare_guidance.sh", source) == {"torch.device-flag"}
+    assert _layers("sample/compare_guidance.sh", source) == {"vendor-path": 1, "portable": 9}
+
+
+def test_poisson_diffusion_script_defaulting_its_device_variable_to_cuda() -> None:
+    # analysis/testcodes/run_edm_sampling.sh: the device the script hands to every run is a
+    # variable set to "cuda" at the top (an option may override it).
+    source = b"""\
+#!/bin/bash
+DEVICE="cuda"
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --device) DEVICE="$2"; shift 2 ;;
+        *) shift ;;
+    esac
+done
+python sample/sample.py --steps 18 --device "$DEVICE"
+"""
+    assert _rules("analysis/run_sampling.sh", source) == {"torch.device-flag"}
+    assert _layers("analysis/run_sampling.sh", source) == {"vendor-path": 1, "portable": 7}
+
+
+def test_poisson_diffusion_script_taking_the_device_from_its_caller_is_portable() -> None:
+    # The negative: the device comes from the caller, or the list names another device.
+    source = b"""\
+#!/bin/bash
+DEVICE="${1:-cpu}"
+EVAL_DEVICE=$DEVICE
+python3 - << EOF
+cmd = ["python", "sample.py", "--device", "cpu", "--device_map", "cuda"]
+EOF
+"""
+    assert _layers("analysis/run_cpu.sh", source) == {"portable": 5}
