@@ -68,3 +68,29 @@ cmd = ["python", "sample.py", "--device", "cpu", "--device_map", "cuda"]
 EOF
 """
     assert _layers("analysis/run_cpu.sh", source) == {"portable": 5}
+
+
+# -- ArkanDash/Advanced-RVC-Inference: voice conversion, its requirements ---------------------
+
+
+def test_advanced_rvc_requirements_pinning_onnxruntime_gpu() -> None:
+    # requirements.txt: ONNX Runtime's GPU wheel (its CUDA build) everywhere but macOS. Before,
+    # the file was portable: the CUDA builds of TensorFlow and CuPy counted, not ONNX Runtime's.
+    source = b"""\
+torch>=2.1
+onnx>=1.16
+onnxruntime-gpu; sys_platform != 'darwin'
+onnxruntime; sys_platform == 'darwin'
+numba>=0.57.0
+"""
+    assert _rules("requirements.txt", source) == {"deps.cuda-wheel"}
+    assert _layers("requirements.txt", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_advanced_rvc_requirements_with_the_portable_onnxruntime_builds() -> None:
+    source = b"""\
+onnxruntime==1.20.1
+onnxruntime-directml==1.20.1
+onnxruntime-openvino
+"""
+    assert _layers("requirements.txt", source) == {"portable": 3}
