@@ -94,3 +94,89 @@ onnxruntime-directml==1.20.1
 onnxruntime-openvino
 """
     assert _layers("requirements.txt", source) == {"portable": 3}
+
+
+def test_advanced_rvc_stft_moved_off_directml_and_opencl_devices_is_portable() -> None:
+    # rvc/models/algorithms/discriminators.py (checked right): the STFT runs on the CPU for
+    # the DirectML and OpenCL devices, which lack it; no vendor's device is named.
+    source = b"""\
+import torch
+
+
+def stft_magnitude(x, n_fft, hop_length, win_length):
+    # DirectML and OpenCL devices have no STFT: compute it on the CPU and move it back.
+    off_device = x.device.type in ["privateuseone", "ocl"]
+    spec = torch.stft(
+        x.cpu() if off_device else x,
+        n_fft=n_fft,
+        hop_length=hop_length,
+        window=torch.ones(win_length, device="cpu" if off_device else x.device),
+        return_complex=True,
+    )
+    return torch.view_as_real(spec).norm(p=2, dim=-1).to(x.device)
+"""
+    assert _layers("rvc/models/discriminators.py", source) == {"portable": 11}
+
+
+# -- Flash-X/Milhoja: a task-based runtime with a CUDA back end and OpenACC task functions -----
+
+
+def test_milhoja_openacc_task_function_is_portable() -> None:
+    # test/Sedov/gpu/variant3/Hydro_advanceSolutionHll_packet_oacc_summit_3.cpp (checked
+    # right): OpenACC loops on the device pointers of a data packet, on its async queue.
+    source = b"""\
+#include "Milhoja_DataItem.h"
+#include "DataPacket_gpu_tf_hydro.h"
+
+void Hydro::advanceSolution_packet_oacc(const int tId, milhoja::DataItem* dataItem_h) {
+    DataPacket_gpu_tf_hydro* packet_h = dynamic_cast<DataPacket_gpu_tf_hydro*>(dataItem_h);
+    const int queue_h = packet_h->asynchronousQueue();
+    const std::size_t* nTiles_d = packet_h->nTilesGpu();
+    milhoja::Real* U_d = packet_h->U();
+
+    #pragma acc data deviceptr(nTiles_d, U_d)
+    {
+        #pragma acc parallel loop gang default(none) async(queue_h)
+        for (std::size_t n = 0; n < *nTiles_d; ++n) {
+            U_d[n] *= 2.0;
+        }
+        #pragma acc wait(queue_h)
+    }
+}
+"""
+    assert _layers("test/Sedov/gpu/Hydro_advance_packet_oacc.cpp", source) == {"portable": 16}
+
+
+def test_milhoja_cuda_stream_test_counts_its_kernel_alone_as_kernel_code() -> None:
+    # test/CudaBackend/testCudaStreamManager.cu (checked right, kernel count 7 of 7): a
+    # __global__ kernel, then googletest code checking the back end's CUDA streams.
+    source = b"""\
+#include <gtest/gtest.h>
+#include <Milhoja_RuntimeBackend.h>
+
+__global__ void kernel(const std::size_t N, double* f, const unsigned int sleep_ns) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N) {
+        f[i] *= 2.2;
+        __nanosleep(sleep_ns);
+    }
+}
+
+TEST(TestStreams, Manager) {
+    milhoja::RuntimeBackend& bknd = milhoja::RuntimeBackend::instance();
+    milhoja::Stream stream = bknd.requestStream(true);
+    EXPECT_NE(nullptr, stream.cudaStream);
+    kernel<<<1, 32, 0, stream.cudaStream>>>(32, nullptr, 100);
+    bknd.releaseStream(stream);
+}
+"""
+    assert _rules("test/CudaBackend/testStreams.cu", source) == {
+        "cuda.kernel",
+        "cuda.launch",
+        "cuda.runtime",
+    }
+    assert _layers("test/CudaBackend/testStreams.cu", source) == {
+        "kernel": 7,
+        "vendor-path": 2,
+        "portable": 7,
+    }
