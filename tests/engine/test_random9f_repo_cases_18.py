@@ -1,0 +1,108 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h46-random-f).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 594-601 and every one had a snapshot, so none was skipped: mstallmo/tensorrt-rs,
+Yihao-Shi/GeoTaichi, crim50n/Stable-Diffusion-Android, michael-haufschild-gib/mquantum,
+helblazer811/Diffusion-Explorer, D3DEnergetic/FIDASIM, yeliu0218/Non-Newtonian-Fluid-Solver and
+bizarc/cfdl. Fifteen files of each were sampled with ``random.Random("owner/name")`` over every
+file lockin counts with code lines, and labelled before any fix, with the files lockin calls
+non-portable (up to 20) and GPU-looking files it calls portable (up to 10); three commits
+touching GPU code per repository, drawn with ``random.Random("owner/name:commits")``, were
+judged against ``lockin diff``. Each snippet is a small rewrite, in our own words, of a pattern
+found in the repository its test names; the expected layers are what a porting engineer
+reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- mstallmo/tensorrt-rs: Rust bindings of TensorRT, a C facade over nvinfer1 and two crates --
+
+
+def test_tensorrt_rs_sys_crate_binding_is_vendor_library() -> None:
+    # tensorrt/src/builder/mod.rs (and engine.rs, runtime.rs, uff.rs, onnx.rs): the safe
+    # wrapper imports the sys crate's FFI functions and holds its raw TensorRT pointers. Before,
+    # every Rust file of the crate was portable.
+    source = b"""\
+use std::marker::PhantomData;
+use tensorrt_sys::{
+    create_infer_builder, destroy_builder, builder_set_max_workspace_size,
+};
+
+pub struct Builder<'a> {
+    pub(crate) raw: *mut tensorrt_sys::nvinfer1_IBuilder,
+    pub(crate) logger: PhantomData<&'a ()>,
+}
+
+impl<'a> Builder<'a> {
+    pub fn set_workspace(&self, bytes: usize) {
+        unsafe { builder_set_max_workspace_size(self.raw, bytes) }
+    }
+}
+"""
+    path = "tensorrt/src/builder/mod.rs"
+    assert _rules(path, source) == {"tensorrt.api"}
+    # The import's first line, and the struct's fields through its brace (Rust statements
+    # end there).
+    assert _layers(path, source) == {"vendor-library": 4, "portable": 9}
+
+
+def test_tensorrt_rs_example_using_the_wrapper_is_vendor_library() -> None:
+    # tensorrt/examples/basic/main.rs: an example builds an engine through the wrapper crate.
+    source = b"""\
+use std::path::Path;
+use tensorrt_rs::builder::{Builder, NetworkBuildFlags};
+use tensorrt_rs::runtime::Logger;
+
+fn main() {
+    let logger = Logger::new();
+    let builder = Builder::new(&logger);
+    let network = builder.create_network_v2(NetworkBuildFlags::DEFAULT);
+    let engine = builder.build_cuda_engine(&network);
+    println!("{}", engine.get_nb_bindings());
+}
+"""
+    path = "tensorrt/examples/basic/main.rs"
+    assert _rules(path, source) == {"tensorrt.api"}
+    assert _layers(path, source) == {"vendor-library": 2, "portable": 8}
+
+
+def test_tensorrt_rs_derive_macro_quoting_sys_types_is_vendor_library() -> None:
+    # tensorrt_rs_derive/src/lib.rs: the derive writes impls that cast to the sys crate's layer
+    # type.
+    source = b"""\
+use proc_macro::TokenStream;
+use quote::quote;
+
+fn impl_layer(name: &syn::Ident) -> TokenStream {
+    let gen = quote! {
+        impl LayerPrivate for #name {
+            fn raw(&self) -> *mut tensorrt_sys::nvinfer1_ILayer {
+                self.raw as *mut tensorrt_sys::nvinfer1_ILayer
+            }
+        }
+    };
+    gen.into()
+}
+"""
+    assert _rules("tensorrt_rs_derive/src/lib.rs", source) == {"tensorrt.api"}
+
+
+def test_tensorrt_rs_facade_header_of_plain_c_declarations_stays_portable() -> None:
+    # tensorrt-sys/trt-sys/TRTLogger/TRTLogger.h: the C facade's own opaque types and
+    # functions, no TensorRT name of its own (checked right before the fix, kept right).
+    source = b"""\
+#ifdef __cplusplus
+extern "C" {
+#endif
+struct Logger;
+typedef struct Logger Logger_t;
+void get_tensorrt_version(char* string);
+Logger_t* create_logger(const int severity);
+void delete_logger(Logger_t* logger);
+#ifdef __cplusplus
+};
+#endif
+"""
+    assert _layers("trt-sys/TRTLogger/TRTLogger.h", source) == {"portable": 11}
