@@ -106,3 +106,22 @@ void delete_logger(Logger_t* logger);
 #endif
 """
     assert _layers("trt-sys/TRTLogger/TRTLogger.h", source) == {"portable": 11}
+
+
+def test_tensorrt_rs_build_script_linking_through_rustc_flags_is_vendor_path() -> None:
+    # tensorrt-sys/build.rs before its feature flags: Cargo's older `rustc-flags` directive
+    # links TensorRT and the CUDA runtime. Before, only `rustc-link-lib` was read, so the
+    # commit moving these lines under a cfg block counted none of them.
+    source = b"""\
+fn main() {
+    println!("cargo:rustc-link-lib=static=trt-sys");
+    println!("cargo:rustc-flags=-l dylib=stdc++");
+    println!("cargo:rustc-flags=-l dylib=nvinfer");
+    println!("cargo:rustc-flags=-l dylib=nvparsers");
+    println!("cargo:rustc-flags=-L /usr/local/cuda/lib64");
+    println!("cargo:rustc-flags=-l dylib=cudart");
+}
+"""
+    path = "tensorrt-sys/build.rs"
+    assert _rules(path, source) == {"build.rust-cuda-link"}
+    assert _layers(path, source) == {"vendor-path": 4, "portable": 4}
