@@ -125,3 +125,106 @@ fn main() {
     path = "tensorrt-sys/build.rs"
     assert _rules(path, source) == {"build.rust-cuda-link"}
     assert _layers(path, source) == {"vendor-path": 4, "portable": 4}
+
+
+# -- michael-haufschild-gib/mquantum: a WebGPU quantum visualiser, WGSL kept in TS modules ----
+
+
+def test_mquantum_uniform_struct_tagged_wgsl_is_kernel_code() -> None:
+    # src/rendering/webgpu/shaders/schroedinger/compute/pauliUniforms.wgsl.ts: the uniform
+    # struct every Pauli compute shader binds, alone in a /* wgsl */ literal. Before, portable:
+    # no entry point, binding or vector-typed signature in it.
+    source = b"""\
+/** Uniforms of the spinor compute shaders (640 bytes). */
+export const spinorUniformsBlock = /* wgsl */ `
+struct SpinorUniforms {
+  latticeDim: u32,
+  gridSize: array<u32, 12>,
+  // physics
+  dt: f32,
+  hbar: f32,
+}
+`
+"""
+    path = "src/shaders/compute/spinorUniforms.wgsl.ts"
+    assert _rules(path, source) == {"wgsl.tagged-string"}
+    # The literal from its opening line to its closing backtick, less its comment.
+    assert _layers(path, source) == {"kernel": 8, "portable": 1}
+
+
+def test_mquantum_scalar_helper_functions_tagged_wgsl_are_kernel_code() -> None:
+    # quantum/laguerre.wgsl.ts, hermite.wgsl.ts: device helpers whose signatures hold only
+    # scalars (f32, i32), which the content rule leaves alone since Rust writes the same.
+    source = b"""\
+export const laguerreBlock = /* wgsl */ `
+fn laguerre(n: i32, alpha: f32, x: f32) -> f32 {
+  var prev = 1.0;
+  var cur = 1.0 + alpha - x;
+  for (var k = 1; k < n; k++) {
+    let next = ((2.0 * f32(k) + 1.0 + alpha - x) * cur - (f32(k) + alpha) * prev) / f32(k + 1);
+    prev = cur;
+    cur = next;
+  }
+  return cur;
+}
+`
+"""
+    path = "src/shaders/quantum/laguerre.wgsl.ts"
+    assert _rules(path, source) == {"wgsl.tagged-string"}
+    assert _layers(path, source) == {"kernel": 12}
+
+
+def test_mquantum_colour_branches_tagged_wgsl_count_their_statements() -> None:
+    # volume/emission.wgsl.ts: a table of colour algorithms, each the WGSL statements of one
+    # branch, joined by the host into the shader. Before, 79 of its ~290 WGSL lines counted.
+    source = b"""\
+const ALGO_BRANCH: Record<number, string> = {
+  0: /* wgsl */ `
+    let hue = fract(phase / TAU);
+    col = hsl2rgb(hue, 0.75, 0.35);`,
+  1: /* wgsl */ `
+    // heat
+    let temp = normalized * 12000.0;
+    col = blackbody(max(temp, 1000.0));`,
+}
+
+export function branch(i: number): string {
+  return ALGO_BRANCH[i] ?? ALGO_BRANCH[0]
+}
+"""
+    path = "src/shaders/volume/emission.wgsl.ts"
+    assert _rules(path, source) == {"wgsl.tagged-string"}
+    assert _layers(path, source) == {"kernel": 6, "portable": 6}
+
+
+def test_mquantum_host_pass_importing_wgsl_blocks_stays_portable() -> None:
+    # passes/TDSECurvedIntegrator.ts (checked right before the fix): WebGPU host code that
+    # names the shader modules it composes and a workgroup size in a comment.
+    source = b"""\
+import { tdseUniformsBlock } from '../shaders/compute/tdseUniforms.wgsl'
+/** Workgroup size: must match `@workgroup_size` in the curved kernels. */
+const WG = 64
+export function dispatch(pass: GPUComputePassEncoder, n: number): void {
+  pass.dispatchWorkgroups(Math.ceil(n / WG))
+}
+export const label = `tdse ${tdseUniformsBlock.length}`
+"""
+    assert _layers("src/passes/TDSECurvedIntegrator.ts", source) == {"portable": 6}
+
+
+# -- Yihao-Shi/GeoTaichi: Taichi DEM/MPM kernels (checked right before any fix) ---------------
+
+
+def test_geotaichi_launcher_of_kernels_defined_elsewhere_stays_portable() -> None:
+    # src/mpm/engines/Operator.py: host methods calling kernels imported from a *Kernel module.
+    source = b"""\
+import taichi as ti
+from src.mpm.engines.AssembleMatrixKernel import *
+
+
+@ti.data_oriented
+class Operator:
+    def multiply(self, x, ax):
+        kernel_moment_balance_cg(self.grid_sum, self.total_nodes, x, ax)
+"""
+    assert _layers("src/mpm/engines/Operator.py", source) == {"portable": 6}
