@@ -45,8 +45,11 @@ def test_negative_example_yields_no_finding(case: tuple[RuleSpec, Example]) -> N
 #: cut at the first; it reads only ShaderLab files, whose every one the file-level rule
 #: read before. vulkan.glsl-tagged-string's match is a comment (`/* glsl */` before a
 #: literal), which the keyword windows, read in the code with comments and literals masked,
-#: never hold; it reads only JavaScript and TypeScript, one search of the text each.
-_WHOLE_FILE_SEARCH = frozenset({"hlsl.shaderlab-program", "vulkan.glsl-tagged-string"})
+#: never hold; it reads only JavaScript and TypeScript, one search of the text each. So does
+#: wgsl.tagged-string, its `/* wgsl */` twin.
+_WHOLE_FILE_SEARCH = frozenset(
+    {"hlsl.shaderlab-program", "vulkan.glsl-tagged-string", "wgsl.tagged-string"}
+)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=[s.rule.id for s in SPECS])
