@@ -1,0 +1,54 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h46-random-c).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")`` before anyone
+read it; this lane took positions 570-577, all eight with a snapshot: fukushimalab/
+cuBLAS_benchmark, wgslx/wgslx, NewbieXvwu/ParticleSaturn, Skytale-Fr/particle-animation-lib,
+fluiddynsci/EngSketchPad, taichi-dev/taichi_elements, Qazalin/tinygrad (a tinygrad fork) and
+cai4cai/torchsparsegradutils. None was skipped. Fifteen files of each repository (all of them
+where fewer) were sampled with ``random.Random("owner/name")`` over every file lockin counts and
+labelled before any fix, with the files lockin calls non-portable (up to 20) and GPU-looking
+files it calls portable (up to 10) checked apart, and three commits touching GPU code judged
+against ``lockin diff``. Each snippet is a small rewrite, in our own words, of a pattern found
+in the repository its test names; the expected layers are what a porting engineer reading
+that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- fluiddynsci/EngSketchPad: OpenCSM writing OpenVSP scripts line by line -------------------
+
+
+def test_engsketchpad_openvsp_script_written_a_line_a_call_is_no_glsl() -> None:
+    # src/OpenCSM/udpVsp3.c and timVspSetup.c write an OpenVSP (AngelScript) script with one
+    # fprintf a line; its entry point is `void main()`, as a GLSL shader's is. Before, the
+    # literal holding it alone was a GLSL shader: one kernel line in a portable file.
+    source = b"""\
+#include <stdio.h>
+
+static int write_script(FILE *fp, const char *name)
+{
+    fprintf(fp, "void main()\\n");
+    fprintf(fp, "{\\n");
+    fprintf(fp, "    string vspname = \\"%s\\";\\n", name);
+    fprintf(fp, "    ReadVSPFile(vspname);\\n");
+    fprintf(fp, "}\\n");
+    return 0;
+}
+"""
+    assert _layers("src/OpenCSM/udpVsp3.c", source) == {"portable": 10}
+
+
+def test_a_glsl_main_among_joined_literals_is_still_a_shader() -> None:
+    # The negative: the same literal with the shader's next lines joined to it (one C string,
+    # as imgui's OpenGL back end writes them) is the shader's entry point.
+    source = b"""\
+static const char *frag =
+    "void main()\\n"
+    "{\\n"
+    "    color = vec4(1.0);\\n"
+    "}\\n";
+"""
+    assert _rules("src/gl/frag.c", source) == {"vulkan.glsl-string"}
+    assert _layers("src/gl/frag.c", source) == {"kernel": 4, "portable": 1}
