@@ -52,3 +52,40 @@ static const char *frag =
 """
     assert _rules("src/gl/frag.c", source) == {"vulkan.glsl-string"}
     assert _layers("src/gl/frag.c", source) == {"kernel": 4, "portable": 1}
+
+
+# -- Qazalin/tinygrad (a fork): ThunderKittens' warpgroup MMA bodies in .impl files -----------
+
+
+def test_thunderkittens_impl_fragment_is_cuda_device_code() -> None:
+    # extra/thunder/cuda/include/ops/group/mma/warpgroup/base/64x112.impl, one of 16 files
+    # base.cuh includes (#include "64x112.impl"): a specialisation whose __device__ member
+    # wraps a wgmma in inline PTX. Before, lockin gave .impl no language: 8,823 lines of
+    # device code in the fork went uncounted.
+    source = b"""\
+template<typename D, typename AB>
+struct mma_base<D, AB, 64> {
+    __device__ static inline void step(float (&acc)[4], const uint32_t (&a)[4], uint64_t desc) {
+        asm volatile ("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, 1, 1, 1;"
+                      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+    }
+};
+"""
+    path = "extra/thunder/cuda/include/ops/group/mma/warpgroup/base/64x64.impl"
+    layers = _layers(path, source)
+    assert layers.get("kernel", 0) >= 6
+
+
+def test_an_impl_file_of_plain_cpp_templates_is_portable() -> None:
+    # The negative: .impl is C++ (template definitions an .h includes), counted as such.
+    source = b"""\
+template <typename T>
+T Stack<T>::pop() {
+    T top = items_.back();
+    items_.pop_back();
+    return top;
+}
+"""
+    assert _layers("src/container/stack.impl", source) == {"portable": 6}
