@@ -89,3 +89,42 @@ T Stack<T>::pop() {
 }
 """
     assert _layers("src/container/stack.impl", source) == {"portable": 6}
+
+
+# -- Hard cases checked right ------------------------------------------------------------------
+
+
+def test_tinygrad_test_skipped_unless_on_one_of_several_vendors_is_portable() -> None:
+    # Qazalin/tinygrad test/backend/test_subbuffer.py: the test runs on NVIDIA and AMD
+    # back ends alike; naming both picks among vendors.
+    source = b"""\
+import unittest
+from tinygrad import Device, Tensor
+
+class TestSubBuffer(unittest.TestCase):
+  @unittest.skipIf(Device.DEFAULT not in {"CUDA", "NV", "AMD"}, "only NV, AMD, CUDA")
+  def test_view(self):
+    t = Tensor.arange(8).realize()
+    self.assertEqual(t[2:4].tolist(), [2, 3])
+"""
+    assert _layers("test/backend/test_subbuffer.py", source) == {"portable": 7}
+
+
+def test_wgslx_parser_test_holding_a_vertex_shader_counts_its_wgsl() -> None:
+    # wgslx/wgslx tests/syntax.test.ts: the parser's test parses a WGSL vertex shader held in
+    # a template literal; the shader's lines are WGSL, the test around them TypeScript.
+    source = b"""\
+test('vertex declaration', () => {
+  const text = `
+    @vertex
+    fn main(@builtin(vertex_index) i : u32) -> @builtin(position) vec4f {
+      var pos = array<vec2f, 3>(vec2(0.0, 0.5), vec2(-0.5, -0.5), vec2(0.5, -0.5));
+      return vec4f(pos[i], 0.0, 1.0);
+    }
+  `;
+  const {match} = Context.matchSource(text, 'file', functionDecl);
+  expect(match).toBeTruthy();
+});
+"""
+    assert _rules("tests/syntax.test.ts", source) == {"wgsl.source-string"}
+    assert _layers("tests/syntax.test.ts", source)["kernel"] >= 4
