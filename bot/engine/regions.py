@@ -900,7 +900,9 @@ def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
     hlslLinker.cpp). An array of
     pieces handed to glShaderSource holds the ``#version`` line in an item of its own
     (vladiant/OpenGLsamples' opengl_util.cpp); a test comparing a lone ``#version`` line
-    (``assert_equal "#version 300 es\\n", out``) holds no shader."""
+    (``assert_equal "#version 300 es\\n", out``) holds no shader. An item's literal that is
+    a lone prefix itself (``"void main() {\\n"``) goes on with the shader when the item's
+    next literal is joined to it."""
     strings, masked = src.lexed.strings, src.masked
     if index + 1 >= len(strings):
         return False
@@ -912,7 +914,11 @@ def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
     body, lone = src.strings.body_reader(1), src.lone_prefix
     last = min(len(strings) - 1, index + _CONTINUATION)
     item = index + 1  # the next item's literals, joined to one another
-    while not pattern.search(body(item)) or (lone is not None and lone.fullmatch(body(item))):
+    while not pattern.search(body(item)) or (
+        lone is not None
+        and lone.fullmatch(body(item))
+        and not (item < last and joined(masked, strings, item))
+    ):
         if item == last or not joined(masked, strings, item):
             return False
         item += 1
