@@ -1,0 +1,66 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h46-random-j).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 626-633. Two could not be read: yeemio/owlmlx and kondotaichi/LLMServingSim (no
+snapshot). The other six are garbage-enzyme/COMSOL_Multiphysics_MCP_6_4_Calibrated,
+SparseBLAS/spblas-reference, Miraj98/tinygrad-rs, tivilou/Q-Attention, bdqnghi/ggnn.tensorflow
+and k2d222/wgsl-tools. Fifteen files of each (all ten of tinygrad-rs) were sampled with
+``random.Random("owner/name")`` over every file lockin counts, and labelled before any fix, with
+the files lockin calls non-portable and GPU-looking files it calls portable; three commits
+touching GPU code were drawn per repository with ``random.Random("owner/name:commits")``. Each
+snippet is a small rewrite, in our own words, of a pattern found in the repository its test
+names; the expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- k2d222/wgsl-tools: WGSL and WESL tooling in Rust, with shader samples ------------------
+
+
+def test_wgsl_tools_wesl_shader_module_is_kernel_code() -> None:
+    # examples/wesl-random/src/shaders/random.wesl: WGSL functions with a WESL import on top.
+    # Before, .wesl files were counted as a language but never as shader code.
+    source = b"""\
+import package::util::mix3;
+
+// a hash from a 2D position to three floats in [0, 1)
+fn hash_2u_3f(p: vec2u) -> vec3f {
+    var v = mix3(p) * 1664525u + 1013904223u;
+    v ^= v >> vec3(16u);
+    return ldexp(vec3f(v), vec3(-32));
+}
+"""
+    assert _rules("shaders/random.wesl", source) == {"wgsl.shader-file"}
+    assert _layers("shaders/random.wesl", source) == {"kernel": 6}
+
+
+def test_wgsl_tools_wesl_compute_entry_point_is_kernel_code() -> None:
+    # examples/wesl-consumer/src/shaders/main.wesl: a compute entry point calling an import.
+    source = b"""\
+import super::util::rotate;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+    _ = rotate(id);
+}
+"""
+    assert _layers("src/shaders/main.wesl", source) == {"kernel": 5}
+
+
+def test_wgsl_tools_printer_of_wgsl_attributes_is_portable() -> None:
+    # crates/wgsl-parse/src/syntax_display.rs: a pretty-printer writing WGSL attributes is a
+    # compiler running on the CPU, not a shader.
+    source = b"""\
+impl fmt::Display for Attribute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Attribute::Vertex => write!(f, "@vertex"),
+            Attribute::Fragment => write!(f, "@fragment"),
+            Attribute::Compute => write!(f, "@compute"),
+        }
+    }
+}
+"""
+    assert _layers("crates/wgsl-parse/src/syntax_display.rs", source) == {"portable": 9}
