@@ -64,3 +64,52 @@ impl fmt::Display for Attribute {
 }
 """
     assert _layers("crates/wgsl-parse/src/syntax_display.rs", source) == {"portable": 9}
+
+
+# -- SparseBLAS/spblas-reference: a sparse BLAS with oneMKL, cuSPARSE and rocSPARSE back ends --
+
+
+def test_spblas_device_tests_built_as_hip_and_linked_to_rocthrust_are_vendor_path() -> None:
+    # test/gtest/CMakeLists.txt and examples/device/CMakeLists.txt: the rocSPARSE branch hands
+    # the device sources to the HIP compiler and links rocThrust. Before, both were portable.
+    source = b"""\
+add_executable(spblas-tests ${TEST_SOURCES})
+if (ENABLE_ROCSPARSE)
+  set(DEVICE_SOURCES device/spmv_test.cpp device/spgemm_test.cpp)
+  set_source_files_properties(${DEVICE_SOURCES} PROPERTIES LANGUAGE HIP)
+  target_link_libraries(spblas-tests roc::rocthrust)
+elseif (ENABLE_CUSPARSE)
+  target_link_libraries(spblas-tests Thrust)
+endif()
+"""
+    assert _rules("test/gtest/CMakeLists.txt", source) == {"build.hip-offload-arch"}
+    assert _layers("test/gtest/CMakeLists.txt", source) == {"vendor-path": 2, "portable": 6}
+
+
+def test_spblas_cpu_source_language_and_other_namespaces_stay_portable() -> None:
+    # The same property set to C++ and a target of a namespace ending in "roc" build nothing
+    # for AMD.
+    source = b"""\
+set_source_files_properties(spmv.cpp PROPERTIES LANGUAGE CXX)
+target_link_libraries(spblas-tests proc::util GTest::gtest_main)
+"""
+    assert _layers("test/gtest/CMakeLists.txt", source) == {"portable": 2}
+
+
+def test_spblas_thrust_device_vectors_in_a_test_are_vendor_library() -> None:
+    # test/gtest/device/spmv_test.cpp: the matrix copied to the device in thrust vectors, then
+    # the library's own multiply; checked right before any fix (a hard one).
+    source = b"""\
+#include <spblas/spblas.hpp>
+#include <thrust/device_vector.h>
+
+TEST(thrust_CsrView, SpMV) {
+  std::vector<float> values(10, 1.0f);
+  thrust::device_vector<float> d_values(values);
+  spblas::csr_view<float, int, int> a(d_values.data().get(), nullptr, nullptr, {2, 2}, 10);
+  EXPECT_EQ(a.size(), 10);
+}
+"""
+    layers = _layers("test/gtest/device/spmv_test.cpp", source)
+    assert layers.get("vendor-library", 0) > 0
+    assert "kernel" not in layers
