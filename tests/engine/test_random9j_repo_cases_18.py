@@ -113,3 +113,79 @@ TEST(thrust_CsrView, SpMV) {
     layers = _layers("test/gtest/device/spmv_test.cpp", source)
     assert layers.get("vendor-library", 0) > 0
     assert "kernel" not in layers
+
+
+# -- bdqnghi/ggnn.tensorflow: a gated graph network in TensorFlow, run under nvidia-docker ----
+
+
+def test_ggnn_training_under_nvidia_docker_is_vendor_path() -> None:
+    # program_data/train.sh: the run goes through nvidia-docker when docker is there, its GPU
+    # picked with NV_GPU. Before, both scripts were portable.
+    source = b"""\
+RUN=
+if [ "$has_docker" == "1" ]; then
+  RUN="nvidia-docker run -v $(pwd):/e -w /e --rm -it ggnn"
+fi
+NV_GPU=1 \\
+  $RUN python main_ggnn.py --training --n_classes 10
+"""
+    assert _rules("program_data/train.sh", source) == {"k8s.nvidia-gpu"}
+    assert _layers("program_data/train.sh", source) == {"vendor-path": 2, "portable": 4}
+
+
+def test_ggnn_protobuf_enum_named_cuda_is_portable() -> None:
+    # utils/fast_pb2.py: a parser's AST node kinds, one of them CUDA_ARGUMENT_LIST (srcML's
+    # tag for a kernel launch's <<<...>>> in the code it parses), is data about code.
+    source = b"""\
+_NODE_KIND = descriptor.EnumDescriptor(
+  name='NodeKind',
+  values=[
+    descriptor.EnumValueDescriptor(name='CALL', index=265, number=265),
+    descriptor.EnumValueDescriptor(name='CUDA_ARGUMENT_LIST', index=266, number=266),
+  ],
+)
+CUDA_ARGUMENT_LIST = 266
+"""
+    assert _layers("utils/fast_pb2.py", source) == {"portable": 8}
+
+
+# -- garbage-enzyme/COMSOL_Multiphysics_MCP_6_4_Calibrated: a COMSOL server on Windows ---------
+
+
+def test_comsol_windows_kernel32_calls_are_portable() -> None:
+    # comsol_mcp/durable/io.py: Win32's kernel32 through ctypes is the operating system's
+    # kernel, no GPU's.
+    source = b"""\
+import ctypes
+
+def _replace_file(src: str, dst: str) -> None:
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    create_file = kernel32.CreateFileW
+    handle = create_file(src, 0x10000, 0, None, 3, 0, None)
+    kernel32.CloseHandle(handle)
+"""
+    assert _layers("comsol_mcp/durable/io.py", source) == {"portable": 6}
+
+
+# -- tivilou/Q-Attention: quantum-inspired attention experiments in PyTorch ------------------
+
+
+def test_q_attention_cuda_choice_and_device_name_are_vendor_path() -> None:
+    # experiments/run_q_*_toy.py: a --device option offering "cuda" and the run's record of the
+    # CUDA device's name; checked right before any fix.
+    source = b"""\
+import argparse
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", choices=("cpu", "cuda", "auto"), default=None)
+
+
+def environment(device: torch.device) -> dict:
+    return {
+        "torch": torch.__version__,
+        "cuda_device": torch.cuda.get_device_name(device) if device.type == "cuda" else None,
+    }
+"""
+    assert _rules("experiments/run_toy.py", source) == {"torch.device-string", "torch.cuda-call"}
+    assert _layers("experiments/run_toy.py", source)["vendor-path"] == 2
