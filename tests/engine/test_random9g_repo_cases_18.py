@@ -102,3 +102,49 @@ Result compute(float x, int n) {
 const types = `struct Point { float x; float y; };`;
 """
     assert _layers("src/hints.ts", source) == {"portable": 9}
+
+
+# -- InfiniTensor/InfiniTrain: a C++ training framework with CPU and CUDA back ends ------------
+
+
+def test_infinitrain_cuda_device_built_from_the_enum_is_vendor_path() -> None:
+    # example/mnist/main.cc and example/gpt2/main.cc: the flag picks the CPU or the CUDA
+    # device, built from the framework's own enum value with an index after it.
+    source = b"""\
+int main(int argc, char *argv[]) {
+    Device cpu = Device();
+    Device device = FLAGS_device == kDeviceCPU ? Device() : Device(Device::DeviceType::kCUDA, 0);
+    auto rank_device = Device(Device::DeviceType::kCUDA, rank.thread_rank());
+    network.To(device);
+    return 0;
+}
+"""
+    assert _rules("example/mnist/main.cc", source) == {"cuda.backend-enum-choice"}
+    assert _layers("example/mnist/main.cc", source) == {"vendor-path": 2, "portable": 5}
+
+
+def test_infinitrain_cuda_kernel_registration_is_vendor_path() -> None:
+    # infini_train/src/kernels/cuda/no_op.cu: plain C++ in a .cu file, registered with the
+    # dispatcher for the CUDA device type only.
+    source = b"""\
+namespace infini_train::kernels::cuda {
+std::shared_ptr<Tensor> NoOpForward(const std::shared_ptr<Tensor> &input) { return input; }
+}
+
+REGISTER_KERNEL(infini_train::Device::DeviceType::kCUDA, NoOpForward, cuda::NoOpForward)
+"""
+    assert _rules("src/kernels/cuda/no_op.cc", source) == {"cuda.backend-enum-choice"}
+
+
+def test_infinitrain_enum_tables_and_comparisons_stay_portable() -> None:
+    # infini_train/src/device.cc and friends: asking which type a device has, printing it, or
+    # listing it in a table beside the CPU chooses nothing.
+    source = b"""\
+bool Device::IsCUDA() const { return type_ == DeviceType::kCUDA; }
+CHECK(device.type() == Device::DeviceType::kCUDA);
+const std::map<Device::DeviceType, std::string> kNames = {{Device::DeviceType::kCPU, "cpu"},
+                                                          {Device::DeviceType::kCUDA, "cuda"}};
+names.emplace(Device::DeviceType::kCUDA, "cuda");
+auto entry = std::make_pair(Device::DeviceType::kCUDA, "cuda");
+"""
+    assert _layers("src/device.cc", source) == {"portable": 6}
