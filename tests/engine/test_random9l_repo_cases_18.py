@@ -1,0 +1,64 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h46-random-l).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")`` before anyone
+read it; this lane took positions 642-649. Two had no snapshot and were skipped, not
+replaced: sunny-cq-wang/tinygrad-from-scratch (642) and masagrator/spirv2glasm (643). The six
+audited are QuixiAI/tinygrad.c (a C port carrying a copy of tinygrad under reference/),
+yasyamanoi/BaseCrossDx12, anulum/scpn-quantum-control, cyrusbehr/tensorrt-cpp-api,
+shuangpe/cutlass (a CUTLASS fork) and lettucecfd/lettuce. Fifteen files of each repository
+were sampled with ``random.Random("owner/name")`` over every file lockin counts and labelled
+before any fix, with the files lockin calls non-portable (up to 20) and GPU-looking files it
+calls portable (up to 10) checked apart, and three commits touching GPU code judged against
+``lockin diff``. Each snippet is a small rewrite, in our own words, of a pattern found in the
+repository its test names; the expected layers are what a porting engineer reading that file
+would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- lettucecfd/lettuce: CUDA sources written from str.format templates -----------------------
+
+
+LBM_TEMPLATE = b'''\
+from typing import Dict
+
+template: Dict[str, str] = {
+    "kernel.cu": """
+#include <cuda_runtime.h>
+
+template<typename scalar_t>
+__global__ void
+lbm_kernel({kernel_parameters})
+{{
+  {body}
+}}
+
+void
+launch({host_parameters})
+{{
+  lbm_kernel<scalar_t><<<blocks, threads>>>({values});
+}}
+""",
+}
+'''
+
+
+def test_lettuce_kernel_named_on_the_next_line_is_cuda_source() -> None:
+    # lettuce/cuda_native/_template.py: the .cu file of the generated extension is a dict
+    # value, formatted Mozilla style (`__global__ void`, then the kernel's name on its own
+    # line). Before, cuda.source-string wanted the name on the `__global__` line and the
+    # template, the only CUDA kernel of the package, was portable.
+    assert _rules("lettuce/cuda_native/_template.py", LBM_TEMPLATE) == {"cuda.source-string"}
+
+
+def test_lettuce_template_host_launcher_with_format_fields_stays_host() -> None:
+    # The host function `launch({host_parameters})` is no device code: its `{field}` is text
+    # the template fills in, not a brace of the program. Before the fields were looked
+    # through, the launcher read as a device function too (lettuce's file: 21 kernel lines
+    # where an engineer counts 7).
+    assert _layers("lettuce/cuda_native/_template.py", LBM_TEMPLATE) == {
+        "kernel": 8,
+        "portable": 11,
+    }
