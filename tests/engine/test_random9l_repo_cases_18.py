@@ -62,3 +62,39 @@ def test_lettuce_template_host_launcher_with_format_fields_stays_host() -> None:
         "kernel": 8,
         "portable": 11,
     }
+
+
+# -- QuixiAI/tinygrad.c: tinygrad's AMD experiments under reference/ -------------------------
+
+
+def test_tinygrad_clang_attribute_kernel_string_is_hip_kernel() -> None:
+    # reference/extra/gemm/hip_matmul.py: a WMMA matmul for RDNA3 in an f-string, written for
+    # clang without the HIP headers (`__attribute__((global))`, __ockl_get_local_id,
+    # amdgpu_flat_work_group_size) and compiled by AMDDevice's compiler. Before, the
+    # 62-line kernel was portable.
+    source = b'''\
+from tinygrad.runtime.ops_amd import AMDDevice, AMDProgram
+
+device = AMDDevice()
+prog_str = f"""
+typedef long unsigned int size_t;
+extern "C" __attribute__((device)) size_t __ockl_get_local_id(unsigned int);
+extern "C" __attribute__((global)) void __attribute__((amdgpu_flat_work_group_size(1, {n})))
+test(float* c) {{
+  const int lIdx = __ockl_get_local_id(0);
+  c[lIdx] = 0.0f;
+}}"""
+prog = AMDProgram(device, "test", device.compiler.compile(prog_str))
+'''
+    assert _rules("extra/gemm/hip_matmul.py", source) == {"hip.attribute-kernel-string"}
+    assert _layers("extra/gemm/hip_matmul.py", source) == {"kernel": 8, "portable": 3}
+
+
+def test_tinygrad_attribute_list_in_a_message_is_no_kernel() -> None:
+    # The negative: clang's other attributes in literals (a packing helper's alignment, a
+    # doc string naming the spelling) declare no kernel.
+    source = b"""\
+ALIGN = "__attribute__((aligned(16)))"
+DOC = "HIP's __global__ is clang's __attribute__((global)) attribute"
+"""
+    assert _layers("extra/notes.py", source) == {"portable": 2}
