@@ -98,3 +98,33 @@ ALIGN = "__attribute__((aligned(16)))"
 DOC = "HIP's __global__ is clang's __attribute__((global)) attribute"
 """
     assert _layers("extra/notes.py", source) == {"portable": 2}
+
+
+# -- anulum/scpn-quantum-control: "mps" is a matrix product state ---------------------------
+
+
+def test_quantum_harness_mps_baseline_is_no_apple_device() -> None:
+    # tests/test_decisive_run_harness.py: the classical baselines of a quantum benchmark, one of
+    # them a matrix-product-state simulation (`claim_boundary="mps"`); tests/test_mps_evolution.py
+    # lists "mps" among the keys of a DMRG result. Before, each was an Apple GPU device string.
+    source = b"""\
+def baselines(n):
+    return [
+        Baseline(kind="dense", max_qubits=n, claim_boundary="dense"),
+        Baseline(kind="tensor_network", max_qubits=n, claim_boundary="mps"),
+    ]
+"""
+    assert _layers("tests/test_decisive_run_harness.py", source) == {"portable": 5}
+
+
+def test_quantum_model_on_an_apple_gpu_is_still_vendor_path() -> None:
+    # The negative: a hybrid quantum model that imports torch and is moved to "mps" runs on
+    # the Apple GPU, qubits or not.
+    source = b"""\
+import torch
+
+n_qubits = 4
+model = HybridModel(n_qubits).to("mps")
+"""
+    assert _rules("qml/train.py", source) == {"metal.device-string"}
+    assert _layers("qml/train.py", source) == {"vendor-path": 1, "portable": 2}
