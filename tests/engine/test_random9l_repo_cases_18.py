@@ -128,3 +128,66 @@ model = HybridModel(n_qubits).to("mps")
 """
     assert _rules("qml/train.py", source) == {"metal.device-string"}
     assert _layers("qml/train.py", source) == {"vendor-path": 1, "portable": 2}
+
+
+# -- yasyamanoi/BaseCrossDx12: the PhysX 5 SDK's GPU features, vendored ----------------------
+
+
+def test_physx_gpu_factories_taking_the_cuda_context_are_vendor_path() -> None:
+    # Samples/Libs/PhysX/include/gpu/PxPhysicsGpu.h and PxPhysics.h: the particle, isosurface
+    # and deformable factories take a PxCudaContextManager and exist on NVIDIA GPUs only.
+    # Before, both headers were portable while PxCudaContextManager.h itself was vendor-path.
+    source = b"""\
+class PxCudaContextManager;
+
+class PxPhysicsGpu
+{
+public:
+    virtual PxIsosurfaceExtractor* createIsosurfaceExtractor(PxCudaContextManager* manager,
+        const PxBounds3& worldBounds, PxReal cellSize) = 0;
+    virtual void release() = 0;
+};
+"""
+    assert _rules("include/gpu/PxPhysicsGpu.h", source) == {"cuda.physx-gpu-api"}
+    assert _layers("include/gpu/PxPhysicsGpu.h", source) == {"vendor-path": 2, "portable": 6}
+
+
+def test_physx_cpu_scene_setup_stays_portable() -> None:
+    # The negative: a scene set up for the CPU solver, with the forward declaration every
+    # PhysX header carries, uses no GPU feature.
+    source = b"""\
+class PxCudaContextManager;
+
+void setupScene(PxSceneDesc& desc, PxCpuDispatcher* dispatcher)
+{
+    desc.cpuDispatcher = dispatcher;
+    desc.broadPhaseType = PxBroadPhaseType::ePABP;
+    desc.flags |= PxSceneFlag::eENABLE_CCD;
+}
+"""
+    assert _layers("src/physics/Scene.cpp", source) == {"portable": 7}
+
+
+def test_d3d12_pipeline_state_is_vendor_path_and_its_hlsl_is_kernel() -> None:
+    # Checked right: Samples/Libs/StandardLib/Components/BcStaticDraw.cpp builds its pipeline
+    # state through Direct3D 12 (vendor-path, a settled convention) and Shaders/*.hlsl are
+    # shader code, every line of them.
+    host = b"""\
+void BcStaticDraw::OnCreate() {
+    D3D12_GRAPHICS_PIPELINE_STATE_DESC psoDesc = {};
+    psoDesc.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+    ThrowIfFailed(device->CreateGraphicsPipelineState(&psoDesc, IID_PPV_ARGS(&pipelineState)));
+}
+"""
+    shader = b"""\
+#include "SpINCStructs.hlsli"
+
+PSPCInput main(VSPCInput input)
+{
+    PSPCInput result;
+    result.position = mul(input.position, MatrixTransform);
+    return result;
+}
+"""
+    assert "hlsl.directml-host" in _rules("Components/BcStaticDraw.cpp", host)
+    assert _layers("Shaders/SpVSPCSprite.hlsl", shader) == {"kernel": 7}
