@@ -960,7 +960,11 @@ def _single_source_string(
                 yield run, last
 
 
-_TOP_LEVEL = fixed_regex(r"[{};]")
+# A replacement field of a str.format or f-string template (``lbm({params})``) is text
+# the template fills in, not a brace of the program (lettucecfd/lettuce's cuda_native
+# templates); its doubled braces still pair up as the program's own.
+_TOP_LEVEL = fixed_regex(r"\{\w+\}|[{};]")
+_FORMAT_FIELD = fixed_regex(r"\{\w+\}")
 _MAIN = fixed_regex(r"\bint[ \t]+main[ \t]*\(")
 _HEADER_CHARS = 2000
 # What may follow a function's parameter list before its body: qualifiers, a trailing return.
@@ -992,6 +996,8 @@ def _host_functions(src: Source, start: int, end: int) -> set[int]:
     opened = -1  # offset of the host function being read, -1 outside one
     for m in _TOP_LEVEL.finditer(text, start, end):
         char = m[0]
+        if len(char) > 1:
+            continue  # a format field
         if char == ";":
             if not depth:
                 segment = m.end()
@@ -1000,6 +1006,7 @@ def _host_functions(src: Source, start: int, end: int) -> set[int]:
                 # A header is never longer than this: a hostile segment is cut, not rescanned.
                 cut = max(segment, m.start() - _HEADER_CHARS)
                 header = _WRAPPING_QUOTES.sub(" ", text[cut : m.start()]).rstrip()
+                header = _FORMAT_FIELD.sub("x", header)
                 # Preprocessor lines above the declaration are none of its header.
                 header = _DIRECTIVE_LINE.sub("", header)
                 if _TRANSPARENT.search(header):
