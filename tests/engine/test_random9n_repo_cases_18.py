@@ -1,0 +1,43 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h46-random-n).
+
+The pool is ``/work/pool-h40-ext.txt``, ordered with ``random.seed("h40-pool")``; this lane took
+positions 656-661. One could not be read: shariqnaiyer/tinygrad (no snapshot). Fifteen files of
+each remaining repository (yang-365/cublas-learn, AI-Hypercomputer/maxdiffusion,
+char5742/dynamic-sparse-recurrent-lookup-tetris, Jin-Y-Chen/RISC-V-Dual-Issue-SIMD-Processor,
+Olympus-HPC/proteus) were sampled with ``random.Random("owner/name")`` over every file lockin
+counts, and labelled before any fix, with the files lockin calls non-portable and GPU-looking
+files it calls portable, and three commits each drawn with ``random.Random("owner/name:commits")``.
+Each snippet is a small rewrite, in our own words, of a pattern found in the repository its
+test names; the expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- char5742/dynamic-sparse-recurrent-lookup-tetris: OpenVINO on an Intel NPU ----------------
+
+
+def test_tetris_npu_results_read_with_get_are_no_device() -> None:
+    # experiments/legacy_full_feasibility/finalize_result.py: the OpenVINO run's results are a
+    # dict keyed by device, read with .get("npu", {}). Before, the key counted as a Huawei
+    # Ascend device string (ascend.device-string), and the two commits adding such files
+    # failed the gate.
+    source = b"""\
+def check(gates, failures):
+    openvino = gates["openvino"]
+    if openvino.get("npu", {}).get("max_abs_error", float("inf")) > 1.0e-2:
+        failures.append("NPU equivalence failed")
+    return failures
+"""
+    assert _layers("experiments/feasibility/finalize_result.py", source) == {"portable": 5}
+
+
+def test_tetris_default_device_given_to_get_still_counts() -> None:
+    # The default a .get returns is a value, not a key: a device string as before.
+    source = b"""\
+def pick(config):
+    return config.get("device", "npu")
+"""
+    assert _rules("train.py", source) == {"ascend.device-string"}
+    assert _layers("train.py", source) == {"vendor-path": 1, "portable": 1}
