@@ -41,3 +41,47 @@ def pick(config):
 """
     assert _rules("train.py", source) == {"ascend.device-string"}
     assert _layers("train.py", source) == {"vendor-path": 1, "portable": 1}
+
+
+# -- AI-Hypercomputer/maxdiffusion: JAX diffusion models, NVIDIA's JAX image for GPUs --------
+
+
+def test_maxdiffusion_gpu_image_on_nvidia_jax_base() -> None:
+    # maxdiffusion_gpu_dependencies.Dockerfile: the GPU image starts from NVIDIA's JAX Toolbox
+    # image on GitHub's registry. Before, the file was portable.
+    source = b"""\
+ARG BASEIMAGE=ghcr.io/nvidia/jax:base
+FROM $BASEIMAGE
+RUN apt-get update && apt-get install -y iproute2 ethtool
+WORKDIR /deps
+"""
+    assert _rules("gpu_dependencies.Dockerfile", source) == {"image.nvidia-base"}
+    assert _layers("gpu_dependencies.Dockerfile", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_maxdiffusion_build_script_picks_nvidia_base_for_gpu() -> None:
+    # docker_build_dependency_image.sh: the GPU build's base image.
+    source = b"""\
+#!/bin/bash
+if [[ ${DEVICE} == "gpu" ]]; then
+  export BASEIMAGE=ghcr.io/nvidia/jax:base
+  docker build --build-arg BASEIMAGE=$BASEIMAGE -f ./gpu.Dockerfile -t img .
+else
+  docker build -f ./tpu.Dockerfile -t img .
+fi
+"""
+    assert _rules("docker_build_image.sh", source) == {"image.nvidia-base"}
+    assert _layers("docker_build_image.sh", source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_maxdiffusion_tpu_flag_plumbing_is_portable() -> None:
+    # models/ltx_video/transformers_pytorch/transformer3d.py (checked right): a flag naming the
+    # TPU attention pushed down to the blocks calls nothing of the TPU's.
+    source = b"""\
+class Transformer3DModel(nn.Module):
+    def set_use_tpu_flash_attention(self):
+        self.use_tpu_flash_attention = True
+        for block in self.transformer_blocks:
+            block.set_use_tpu_flash_attention()
+"""
+    assert _layers("models/transformer3d.py", source) == {"portable": 5}
