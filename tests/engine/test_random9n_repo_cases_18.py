@@ -85,3 +85,82 @@ class Transformer3DModel(nn.Module):
             block.set_use_tpu_flash_attention()
 """
     assert _layers("models/transformer3d.py", source) == {"portable": 5}
+
+
+# -- Olympus-HPC/proteus: a JIT for CUDA and HIP kernels, its wheels and CI ----------------------
+
+
+def test_proteus_rocm_wheel_switches_hip_on_for_cmake() -> None:
+    # packaging/python/backend-rocm/pyproject.toml: scikit-build-core hands these keys to CMake
+    # as -D flags. Before, the file was portable.
+    source = b"""\
+[project]
+name = "mylib-backend-rocm"
+
+[tool.scikit-build.cmake.define]
+BUILD_SHARED = "ON"
+MYLIB_ENABLE_CUDA = "OFF"
+MYLIB_ENABLE_HIP = "ON"
+MYLIB_ENABLE_MPI = "OFF"
+"""
+    assert _rules("packaging/backend-rocm/pyproject.toml", source) == {"build.hip-offload-arch"}
+    assert _layers("packaging/backend-rocm/pyproject.toml", source) == {
+        "vendor-path": 1,
+        "portable": 6,
+    }
+
+
+def test_proteus_cuda_wheel_switches_cuda_on_for_cmake() -> None:
+    # packaging/python/backend-cuda/pyproject.toml, its twin.
+    source = b"""\
+[tool.scikit-build.cmake.define]
+MYLIB_ENABLE_CUDA = "ON"
+MYLIB_ENABLE_HIP = "OFF"
+"""
+    assert _rules("packaging/backend-cuda/pyproject.toml", source) == {"build.nvcc"}
+    assert _layers("packaging/backend-cuda/pyproject.toml", source) == {
+        "vendor-path": 1,
+        "portable": 2,
+    }
+
+
+def test_proteus_spack_ci_job_for_rocm() -> None:
+    # tests/spack/hip/ci-test-spack.sh: Lmod's `ml load rocm/...`, then a Spack spec with the
+    # ROCm variant and an AMD target. Before, the file was portable.
+    source = b"""\
+#!/bin/bash
+set -e
+ml load rocm/${CI_ROCM_VERSION}
+spack env create -d /tmp/env
+spack external find hip hsa-rocr-dev llvm-amdgpu
+spack add mylib@git.${CI_COMMIT_SHA} +rocm amdgpu_target=${CI_AMDGPU_TARGET} ^hip@${CI_ROCM_VERSION}
+spack install -v
+"""
+    assert _rules("tests/spack/hip/ci-test-spack.sh", source) == {"build.hip-offload-arch"}
+    assert _layers("tests/spack/hip/ci-test-spack.sh", source) == {"vendor-path": 2, "portable": 4}
+
+
+def test_proteus_jit_kernel_in_a_raw_string_is_kernel_code() -> None:
+    # tests/frontend/gpu/cpp_instantiate_shmem.cpp (checked right): the kernel the JIT compiles
+    # is a raw string; the host code picks the target by build guard.
+    source = b"""\
+#if PROTEUS_ENABLE_HIP
+constexpr const char *Target = "hip";
+#elif PROTEUS_ENABLE_CUDA
+constexpr const char *Target = "cuda";
+#endif
+int main() {
+  const char *Code = R"cpp(
+    __global__ void plain(int *Out) {
+      extern __shared__ unsigned char Shmem[];
+      if (threadIdx.x == 0) {
+        Shmem[0] = 11;
+        Out[0] = Shmem[0];
+      }
+    }
+  )cpp";
+  return run(Target, Code);
+}
+"""
+    layers = _layers("tests/frontend/gpu/shmem.cpp", source)
+    assert 7 <= layers.get("kernel", 0) <= 9
