@@ -1298,7 +1298,12 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
         span = src.span(s, e)
         if span == last:  # a line of literals (``["cuda", ["cuda", ...]]``) is read once
             continue
-        if _subscript_key(masked, s, e) or _dict_key(masked, s, e) or _path_operand(masked, s, e):
+        if (
+            _subscript_key(masked, s, e)
+            or _lookup_key(masked, s, e)
+            or _dict_key(masked, s, e)
+            or _path_operand(masked, s, e)
+        ):
             continue
         # An attribute probed by name (hasattr(torch, "xpu")) is no device string. The
         # probe's "attr" and a comma before the literal come first: str.find is cheaper
@@ -1346,6 +1351,21 @@ def _subscript_key(masked: str, start: int, end: int) -> bool:
         and (masked[start - 2].isalnum() or masked[start - 2] in "_)]")
         and masked[end : end + 1] == "]"
     )
+
+
+def _lookup_key(masked: str, start: int, end: int) -> bool:
+    """Whether the literal at ``start``..``end`` is the key a ``.get(`` looks up, its first
+    argument (``gates.get("npu", {})``): the subscript's key read with a default, a table
+    keyed by platform names (char5742/dynamic-sparse-recurrent-lookup-tetris's
+    finalize_result.py reads an OpenVINO run's "npu" results, issue 27). The default
+    (``config.get("device", "cuda")``) still counts."""
+    before = masked[max(0, start - _GAP) : start].rstrip(" \t")
+    if not before.endswith(".get("):
+        return False
+    after = end
+    while after < len(masked) and masked[after] in " \t":
+        after += 1
+    return masked[after : after + 1] in (",", ")")
 
 
 def _dict_key(masked: str, start: int, end: int) -> bool:
