@@ -90,6 +90,38 @@ const char* hint = "Slang reflection skipped: the file uses DXC-only types";
     assert _layers("core/src/reflection/bridge.cpp", source) == {"portable": 3}
 
 
+# -- Azure/azurehpc: DCGM's command-line client from a script and from Python ----------------
+
+
+def test_dcgmi_diagnostics_script_is_vendor_path() -> None:
+    # experimental/ndv4_a100_healthchecks/run_dcgm.sh: NVIDIA DCGM's diagnostics, level 3.
+    source = b"""\
+#!/bin/bash
+LEVEL=3
+DCGM=/usr/bin/dcgmi
+OUT=~/checks/dcgm
+$DCGM diag -r $LEVEL >& $OUT/$(hostname)_diag.out
+"""
+    assert _rules("checks/run_dcgm.sh", source) == {"build.nvcc"}
+    assert _layers("checks/run_dcgm.sh", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_dcgmi_run_from_python_is_vendor_path() -> None:
+    # experimental/hpc_monitoring/.../hpc_data_collector.py: GPU metrics sampled with
+    # `dcgmi dmon`; its help text naming DCGM's field ids stays portable.
+    source = b"""\
+import subprocess
+
+def gpu_metrics(field_ids):
+    cmd = ['dcgmi', 'dmon', '-e', field_ids, '-c', '1']
+    return subprocess.check_output(cmd).decode()
+
+HELP = "DCGM field ids to monitor, separated by commas"
+"""
+    assert _rules("monitor/collector.py", source) == {"cuda.tool-call"}
+    assert _layers("monitor/collector.py", source) == {"vendor-path": 1, "portable": 4}
+
+
 # -- checked right before any fix ------------------------------------------------------------
 
 
@@ -108,3 +140,17 @@ def scores(q, k):
     return mx.softmax(q @ k.T, axis=-1)
 """
     assert _layers("smlx/bench/system.py", source) == {"vendor-path": 2, "portable": 5}
+
+
+def test_nvidia_utils_and_container_library_packages_are_vendor_path() -> None:
+    # Azure/azurehpc experimental/aks_ndv4/hpc-diagnostics.yaml and
+    # experimental/slurm_enroot/scripts/install_nvidia.sh: nvidia-smi's package and the NVIDIA
+    # container toolkit's library installed on the host; the repository file is no package.
+    source = b"""\
+#!/bin/bash
+curl -s -L $BASE/libnvidia-container/$DIST/libnvidia-container.repo > /etc/yum.repos.d/nv.repo
+yum -y install libnvidia-container-tools
+apt install -y nvidia-utils-525 infiniband-diags
+"""
+    assert _rules("scripts/install_nvidia.sh", source) == {"deps.cuda-system-package"}
+    assert _layers("scripts/install_nvidia.sh", source) == {"vendor-path": 2, "portable": 1}
