@@ -154,3 +154,15 @@ apt install -y nvidia-utils-525 infiniband-diags
 """
     assert _rules("scripts/install_nvidia.sh", source) == {"deps.cuda-system-package"}
     assert _layers("scripts/install_nvidia.sh", source) == {"vendor-path": 2, "portable": 1}
+
+
+def test_nsys_found_with_which_is_vendor_path() -> None:
+    # DeepAuto-AI/hip-attention scripts/bench_nsys_micro.sh: Nsight Systems, the CUDA
+    # toolkit's profiler, run through $(which nsys); a remark naming it is no step.
+    source = b"""\
+#!/bin/bash
+# profile with nsys later
+sudo -E $(which nsys) profile -t cuda --output report_$1 $(which python) bench.py
+"""
+    assert _rules("scripts/bench_profile.sh", source) == {"build.nvcc"}
+    assert _layers("scripts/bench_profile.sh", source) == {"vendor-path": 1}
