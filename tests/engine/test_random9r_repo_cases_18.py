@@ -166,3 +166,19 @@ sudo -E $(which nsys) profile -t cuda --output report_$1 $(which python) bench.p
 """
     assert _rules("scripts/bench_profile.sh", source) == {"build.nvcc"}
     assert _layers("scripts/bench_profile.sh", source) == {"vendor-path": 1}
+
+
+def test_nvidia_device_nodes_and_modules_in_a_prolog_are_vendor_path() -> None:
+    # Azure/azurehpc experimental/cc_slurm_pyxis_enroot/.../prolog.sh: a Slurm prolog that
+    # leaves nodes without /dev/nvidia0 alone and loads nvidia-uvm when its node is missing.
+    source = b"""\
+#!/bin/bash
+[ -c /dev/nvidia0 ] || exit 0
+if [ ! -c /dev/nvidia-uvm ]; then
+    echo "starting the UVM driver"
+    /sbin/modprobe nvidia-uvm
+fi
+modprobe nvme
+"""
+    assert _rules("files/prolog.sh", source) == {"build.nvcc"}
+    assert _layers("files/prolog.sh", source) == {"vendor-path": 3, "portable": 3}
