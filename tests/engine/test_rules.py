@@ -48,7 +48,13 @@ def test_negative_example_yields_no_finding(case: tuple[RuleSpec, Example]) -> N
 #: never hold; it reads only JavaScript and TypeScript, one search of the text each. So does
 #: wgsl.tagged-string, its `/* wgsl */` twin.
 _WHOLE_FILE_SEARCH = frozenset(
-    {"hlsl.shaderlab-program", "vulkan.glsl-tagged-string", "wgsl.tagged-string"}
+    {
+        "hlsl.shaderlab-program",
+        "hlsl.tagged-raw-string",
+        "slang.tagged-raw-string",
+        "vulkan.glsl-tagged-string",
+        "wgsl.tagged-string",
+    }
 )
 
 
