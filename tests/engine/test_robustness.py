@@ -44,6 +44,7 @@ COMMENT = {
     "MLIR": _SLASH_COMMENT,  # Triton's dialect lowered in MLIR tests (lane h39-random-c)
     "Triton IR": "// tt.load tt.dot ttg.local_alloc",  # triton.ir-file (lane h39-random-h)
     "Maven POM": "<!-- <artifactId>jcuda</artifactId> cuda-12.4 -->",  # deps.jvm-cuda-artifact
+    "ROS Package": "<!-- <depend>cuda</depend> libnvinfer-dev -->",  # deps.ros-cuda-package
     "IDL": "// ID3D12Device D3D12_COMMAND_LIST_TYPE",  # hlsl.directml-host (lane h41-random-g)
     "SPIR-V Assembly": "; OpEntryPoint GLCompute cuda",  # vulkan.spirv-assembly-file (h42-random-c)
     "Lua": '-- add_requires("vulkan-headers") "glslangValidator"',  # build.xmake-vulkan
