@@ -39,6 +39,7 @@ _T = TypeVar("_T")
 #: search asks two of these). Holding the pattern keeps its id from being reused.
 Memo = dict[int, tuple[re.Pattern[str], _T]]
 _NEEDS: Memo[Need] = {}
+_NEEDS_AHEAD: Memo[Need] = {}  # ``may_match_ahead``'s
 _ANCHORS: Memo[tuple[str, ...] | None] = {}
 _AFTER_NEWLINE: Memo[re.Pattern[str] | None] = {}
 #: Pattern -> what its slow alternatives need, and the source without them (None: no such).
@@ -54,19 +55,24 @@ _NO_LITERAL_AFTER = fixed_regex(
 )
 
 
-def _sequence(items: Any) -> Need:
+def _sequence(items: Any, ahead: bool = False) -> Need:
+    """What a parsed sequence needs; with ``ahead``, what its lookaheads look for too."""
     needs: list[Need] = []
     run: list[str] = []
     for op, av in items:
         if op is sre.LITERAL:
             run.append(chr(av))
             continue
+        if ahead and op is sre.ASSERT and av[0] == 1:
+            # It matches nothing, so the literals on either side stay one run.
+            needs.append(_sequence(av[1], ahead))
+            continue
         if op in _ZERO_WIDTH:
             continue
         if run:
             needs.append("".join(run))
             run.clear()
-        needs.append(_item(op, av))
+        needs.append(_item(op, av, ahead))
     if run:
         needs.append("".join(run))
     kept = tuple(need for need in needs if need is not None)
@@ -75,18 +81,18 @@ def _sequence(items: Any) -> Need:
     return kept[0] if len(kept) == 1 else ("all", kept)
 
 
-def _item(op: Any, av: Any) -> Need:
+def _item(op: Any, av: Any, ahead: bool) -> Need:
     if op is sre.SUBPATTERN:
         _, add_flags, _, body = av
-        return None if add_flags & sre.SRE_FLAG_IGNORECASE else _sequence(body)
+        return None if add_flags & sre.SRE_FLAG_IGNORECASE else _sequence(body, ahead)
     if op is sre.ATOMIC_GROUP:
-        return _sequence(av)
+        return _sequence(av, ahead)
     if op is sre.BRANCH:
-        alternatives = tuple(_sequence(alternative) for alternative in av[1])
+        alternatives = tuple(_sequence(alternative, ahead) for alternative in av[1])
         return None if None in alternatives else ("any", alternatives)
     if op in _REPEATS:
         low, _, body = av
-        return _sequence(body) if low >= 1 else None
+        return _sequence(body, ahead) if low >= 1 else None
     return None
 
 
@@ -258,6 +264,19 @@ def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | No
     can match. True says nothing. ``present`` (literal -> whether ``text`` holds it) carries
     what earlier searches of the same text learnt."""
     return _holds(need(pattern), text, {} if present is None else present)
+
+
+def may_match_ahead(pattern: re.Pattern[str], text: str) -> bool:
+    """``may_match``, counting what the pattern's lookaheads look for as needed too: a
+    lookahead's text stands in the text at the match. For a pattern searched over a whole
+    text (not in keyword windows, whose anchors must stand inside each match): a tag that
+    matches nothing itself, ending where the literal it tags opens (``R"hlsl(``)."""
+    return _holds(_memo(_NEEDS_AHEAD, pattern, _pattern_need_ahead), text, {})
+
+
+def _pattern_need_ahead(pattern: re.Pattern[str]) -> Need:
+    parsed = _parser.parse(pattern.pattern, pattern.flags)
+    return None if parsed.state.flags & re.IGNORECASE else _sequence(parsed, ahead=True)
 
 
 def search(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:

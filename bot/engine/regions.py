@@ -835,9 +835,13 @@ def _tagged_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     comments: a comment tagging the literal's language (``/* glsl */ `...```, the convention
     editors highlight and three.js's shader chunks follow) says what the body holds, however
     small a piece of a program it is, where its content alone (a uniform, an ``#ifdef``)
-    could be anything."""
+    could be anything. The text is searched whole (a tag stands in a comment or a literal,
+    which the keyword windows mask): only when it holds what a match needs, at memchr speed."""
+    text = src.lexed.text
+    if not literals.may_match_ahead(pattern, text):
+        return
     strings = src.lexed.strings
-    for m in pattern.finditer(src.lexed.text):
+    for m in pattern.finditer(text):
         index = bisect_left(strings, (m.end(),))
         if index < len(strings) and strings[index][0] == m.end():
             yield from _program_lines(src, *src.span(*strings[index]))

@@ -219,3 +219,22 @@ def test_a_condition_is_searched_without_slow_alternatives_that_cannot_match(
     monkeypatch.setattr(literals, "skippable", spy)
     assert literals.search(pattern, text) is found is (pattern.search(text) is not None)
     assert tried == [searched]
+
+
+TAGS = [spec.pattern for spec in SPECS if spec.kind == "tagged-string" and spec.pattern is not None]
+
+
+@pytest.mark.parametrize("pattern", TAGS, ids=[p.pattern[:40] for p in TAGS])
+def test_a_tag_pattern_needs_what_its_lookahead_looks_for(pattern: re.Pattern[str]) -> None:
+    # hlsl.tagged-raw-string's match is empty, before R"hlsl(: without its lookahead's
+    # literals the kind searched every C++ file of a census whole (a third of its time).
+    assert literals.may_match_ahead(pattern, "x = 1;\n") is False
+
+
+@pytest.mark.parametrize(
+    "text", ['s = R"hlsl(float f;)hlsl";', 'int a = 0; auto s = u8R"HLSL(x)HLSL";', 'R"(hlsl)"']
+)
+def test_a_lookahead_need_never_refuses_a_text_the_pattern_matches(text: str) -> None:
+    pattern = re.compile(r'(?<![\w"])(?=(?:u8|[uUL])?R"(?:hlsl|HLSL)\()')
+    # A necessary condition only: R"(hlsl)" holds every literal and no match.
+    assert literals.may_match_ahead(pattern, text) or pattern.search(text) is None
