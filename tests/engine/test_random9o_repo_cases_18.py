@@ -17,6 +17,7 @@ layers are what a porting engineer reading that file would say.
 
 from __future__ import annotations
 
+from bot.engine import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- HPCSYSPROS/Workshop20: NAMD's own CUDA build switch ----------------------------------------
@@ -86,3 +87,63 @@ export const bindings = (lit: boolean) => wgsl/* wgsl */ `
 `
 """
     assert "kernel" in _layers("src/app/shaders/Bindings.ts", source)
+
+
+# -- halohlsl/Halo2AMP-Shader-Source: effect headers without a sign of HLSL of their own --------
+
+PLATFORM_HEADER = b"""\
+#if defined(pc) && !defined(__PLATFORM_PC_FXH)
+#define __PLATFORM_PC_FXH
+
+#define BRANCH_HINT [branch]
+
+struct s_platform_input
+{
+    SCREEN_POSITION_INPUT(frag_pos);
+};
+
+s_platform_input default_platform_input()
+{
+    s_platform_input result;
+    result.frag_pos = 0;
+    return result;
+}
+
+#endif
+"""
+
+
+def test_effect_header_of_engine_macros_is_hlsl() -> None:
+    # include/core/core_pc.fxh: a struct and a function written through the engine's macros,
+    # with no vector type, semantic or register. Before, .fxh was HLSL only with such signs,
+    # and 11 of the repository's 202 headers had no language and counted no line.
+    assert classify("include/core/platform_pc.fxh", PLATFORM_HEADER).language == "HLSL"
+    assert _rules("include/core/platform_pc.fxh", PLATFORM_HEADER) == {"hlsl.shader-file"}
+    assert _layers("include/core/platform_pc.fxh", PLATFORM_HEADER) == {"kernel": 14}
+
+
+def test_effect_header_of_scalar_parameters_is_hlsl() -> None:
+    # explicit_shaders/copy/*_registers.fxh: a scalar parameter declared for Direct3D 9 and
+    # as a constant buffer member for 11.
+    source = b"""\
+#if DX_VERSION == 9
+DECLARE_PARAMETER(float, ps_depth, c8);
+#elif DX_VERSION == 11
+CBUFFER_BEGIN(DepthPS)
+    CBUFFER_CONST(DepthPS, float, ps_depth, k_ps_depth)
+CBUFFER_END
+#endif
+"""
+    assert _layers("shaders/depth_registers.fxh", source) == {"kernel": 7}
+
+
+def test_fx_file_without_hlsl_signs_still_has_no_language() -> None:
+    # .fx stays read by content: JavaFX Script and FLUX share the extension.
+    source = b"""\
+import javafx.stage.Stage;
+
+Stage {
+    title: "Hello"
+}
+"""
+    assert classify("ui/Main.fx", source).language is None
