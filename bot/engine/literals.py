@@ -266,12 +266,13 @@ def may_match(pattern: re.Pattern[str], text: str, present: dict[str, bool] | No
     return _holds(need(pattern), text, {} if present is None else present)
 
 
-def may_match_ahead(pattern: re.Pattern[str], text: str) -> bool:
+def may_match_ahead(pattern: re.Pattern[str], text: str, present: dict[str, bool]) -> bool:
     """``may_match``, counting what the pattern's lookaheads look for as needed too: a
     lookahead's text stands in the text at the match. For a pattern searched over a whole
     text (not in keyword windows, whose anchors must stand inside each match): a tag that
-    matches nothing itself, ending where the literal it tags opens (``R"hlsl(``)."""
-    return _holds(_memo(_NEEDS_AHEAD, pattern, _pattern_need_ahead), text, {})
+    matches nothing itself, ending where the literal it tags opens (``R"hlsl(``).
+    ``present`` as for ``may_match``, of this same text."""
+    return _holds(_memo(_NEEDS_AHEAD, pattern, _pattern_need_ahead), text, present)
 
 
 def _pattern_need_ahead(pattern: re.Pattern[str]) -> Need:

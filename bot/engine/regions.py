@@ -136,6 +136,7 @@ class Source(SourceText):
         "pp",
         "statement_starts",
         "strings",
+        "text_present",
         "within_statement",
     )
 
@@ -156,6 +157,9 @@ class Source(SourceText):
         self.c = CStructure(self, self.pp)
         self.lines = LogicalLines(self)
         self.strings = StringLiterals(self, self.lines, literals)
+        # Literals looked for in the text as written (``present`` is the masked code's): the
+        # tag rules of several languages share them (``R"`` before R"hlsl( and R"slang().
+        self.text_present: dict[str, bool] = {}
         # Match offset -> where its C statement starts: the statement and enclosing-function
         # rules of one ecosystem match the same words (``threadIdx.x``), measured once.
         self.statement_starts: dict[int, int] = {}
@@ -838,7 +842,7 @@ def _tagged_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
     could be anything. The text is searched whole (a tag stands in a comment or a literal,
     which the keyword windows mask): only when it holds what a match needs, at memchr speed."""
     text = src.lexed.text
-    if not literals.may_match_ahead(pattern, text):
+    if not literals.may_match_ahead(pattern, text, src.text_present):
         return
     strings = src.lexed.strings
     for m in pattern.finditer(text):

@@ -228,7 +228,7 @@ TAGS = [spec.pattern for spec in SPECS if spec.kind == "tagged-string" and spec.
 def test_a_tag_pattern_needs_what_its_lookahead_looks_for(pattern: re.Pattern[str]) -> None:
     # hlsl.tagged-raw-string's match is empty, before R"hlsl(: without its lookahead's
     # literals the kind searched every C++ file of a census whole (a third of its time).
-    assert literals.may_match_ahead(pattern, "x = 1;\n") is False
+    assert literals.may_match_ahead(pattern, "x = 1;\n", {}) is False
 
 
 @pytest.mark.parametrize(
@@ -237,4 +237,4 @@ def test_a_tag_pattern_needs_what_its_lookahead_looks_for(pattern: re.Pattern[st
 def test_a_lookahead_need_never_refuses_a_text_the_pattern_matches(text: str) -> None:
     pattern = re.compile(r'(?<![\w"])(?=(?:u8|[uUL])?R"(?:hlsl|HLSL)\()')
     # A necessary condition only: R"(hlsl)" holds every literal and no match.
-    assert literals.may_match_ahead(pattern, text) or pattern.search(text) is None
+    assert literals.may_match_ahead(pattern, text, {}) or pattern.search(text) is None
