@@ -206,9 +206,9 @@ def _anchors(requirement: Need) -> tuple[str, ...] | None:
     return max(options, key=lambda own: min(map(len, own)), default=None)
 
 
-def _need(source: str, flags: int) -> Need:
+def _need(source: str, flags: int, ahead: bool = False) -> Need:
     parsed = _parser.parse(source, flags)
-    return None if parsed.state.flags & re.IGNORECASE else _sequence(parsed)
+    return None if parsed.state.flags & re.IGNORECASE else _sequence(parsed, ahead)
 
 
 def _holds(requirement: Need, text: str, present: dict[str, bool]) -> bool:
@@ -276,8 +276,7 @@ def may_match_ahead(pattern: re.Pattern[str], text: str, present: dict[str, bool
 
 
 def _pattern_need_ahead(pattern: re.Pattern[str]) -> Need:
-    parsed = _parser.parse(pattern.pattern, pattern.flags)
-    return None if parsed.state.flags & re.IGNORECASE else _sequence(parsed, ahead=True)
+    return _need(pattern.pattern, pattern.flags, ahead=True)
 
 
 def search(pattern: re.Pattern[str], text: str, present: dict[str, bool] | None = None) -> bool:

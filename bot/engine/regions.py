@@ -867,19 +867,19 @@ def _string_programs(
     # A list joined into one string (a shader a line per item) is one program: each list's
     # items searched once, whatever number of its literals hold a keyword.
     lists: dict[tuple[int, int], bool] = {}
-    joins = src.lists_join and src.strings.joins()
+    lone = src.lone_prefix
     for index in holding:
         if index <= reached:
             continue
-        lone = src.lone_prefix
-        listed = src.strings.joined_list(index) if joins else None
+        listed = src.strings.joined_list(index) if src.lists_join else None
         if listed is not None:
-            found = lists.get(listed[:2])
+            extent = listed.first, listed.last
+            found = lists.get(extent)
             if found is None:
                 found = pattern.search(listed.body) is not None and not (
                     lone is not None and lone.fullmatch(listed.body)
                 )
-                lists[listed[:2]] = found
+                lists[extent] = found
             if not found:
                 continue
         elif not pattern.search(body(index)) or (

@@ -81,7 +81,7 @@ class StringLiterals:
         self._joined: str | None = None  # the literals joined by newlines
         self._joined_starts: list[int] | None = None  # where each starts in ``_joined``
         self._items_of: dict[int, list[int]] | None = None  # ``_items``
-        self._joins: bool | None = None  # ``joins``, once asked
+        self._joins: bool | None = None  # the file holds ``].join(``, once looked for
         # Opener offset -> the joined list it opens, if any (``joined_list``).
         self._joined_lists: dict[int, JoinedList | None] = {}
         if literals is not None:
@@ -215,18 +215,16 @@ class StringLiterals:
             self._collections = enclosing, closing
         return self._collections
 
-    def joins(self) -> bool:
-        """Whether the file joins a list of literals into one string (``joined_list``),
-        found once by ``str.find``: most files join none and read no bracket for it."""
-        if self._joins is None:
-            self._joins = self.text.masked.find("]" + _JOIN) >= 0
-        return self._joins
-
     def joined_list(self, index: int) -> JoinedList | None:
         """The list literal ``index`` is an item of, when the list is joined into one string
         (JavaScript's ``[...].join("\\n")``): a shader written a line per item, as three.js's
         older shader passes (vendored by many web projects) are, is one program. None for a
-        literal of no such list; only for a file that ``joins``."""
+        literal of no such list. A file without ``].join(`` (found once by ``str.find``, most
+        files) has none, and its brackets go unread."""
+        if self._joins is None:
+            self._joins = self.text.masked.find("]" + _JOIN) >= 0
+        if not self._joins:
+            return None
         enclosing, closing = self.collections()
         opener = enclosing[index]
         if opener < 0 or opener not in closing:
