@@ -62,6 +62,22 @@ end module
     }
 
 
+def test_lbm_kernel_prefix_continued_past_blank_and_comment_lines_counts_the_same() -> None:
+    # Fortran allows blank and comment lines between a line and its continuation: the
+    # robustness property inserted three blank lines after `attributes(global) &`, and the
+    # header, read at most three lines below it, was lost (found by hypothesis in CI's
+    # robustness test; the prefix's continuation is now read past any number of them).
+    head = "module m_scale\ncontains\n#ifdef _CUDA\n   attributes(global) &\n"
+    tail = (
+        "#endif\n   subroutine scale_kernel(f, n)\n   integer, value :: n\n   real :: f(n)\n"
+        "   f(threadIdx%x) = 2.0 * f(threadIdx%x)\n   end subroutine\nend module\n"
+    )
+    plain = (head + tail).encode()
+    spaced = (head + "\n\n   ! the OpenMP build skips the prefix\n\n" + tail).encode()
+    assert _layers("src/m_scale.F90", plain) == _layers("src/m_scale.F90", spaced)
+    assert _layers("src/m_scale.F90", plain)["kernel"] >= 5
+
+
 def test_lbm_host_and_device_helper_continued_is_kernel_code() -> None:
     # src/m_turbine_rotor_basis.F90: a helper compiled for host and device, its prefix on a
     # line of its own after a comment block.
