@@ -112,3 +112,67 @@ unsigned int compile(const char *src, GLenum kind) {
 """
     assert _rules("src/render/shaders.cpp", source) == set()
     assert _layers("src/render/shaders.cpp", source) == {"portable": 6}
+
+
+# -- pytorch/ci-infra: EC2's Blackwell instance families and NVIDIA's GPU Operator -----------
+
+
+def test_b200_runner_definition_is_vendor_path() -> None:
+    # osdc/modules/arc-runners-b200/defs/l-x86iamx-22-225-b200.yaml: a runner scheduled onto the
+    # p6-b200 family, as the p5 runners beside it are.
+    source = b"""\
+# one Blackwell GPU per runner
+runner:
+  name: l-x86-22-b200
+  instance_type: p6-b200.48xlarge
+  node_fleet: p6-b200
+  gpu: 1
+"""
+    assert _rules("defs/b200-runner.yaml", source) == {"cloud.nvidia-gpu-instance"}
+    assert _layers("defs/b200-runner.yaml", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_blackwell_instance_types_in_a_python_table_are_vendor_path() -> None:
+    # gpu-dev/terraform-gpu-devservers/lambda/availability_updater/index.py: GPU names mapped to
+    # the EC2 instance types that carry them.
+    source = b"""\
+INSTANCE_FOR_GPU = {
+    "h100": "p5.48xlarge",
+    "b200": "p6-b200.48xlarge",
+    "rtxpro6000": "g7e.24xlarge",
+    "cpu": "c7i.48xlarge",
+}
+"""
+    assert _rules("lambda/instances.py", source) == {"cloud.nvidia-gpu-instance-string"}
+    assert _layers("lambda/instances.py", source) == {"vendor-path": 3, "portable": 3}
+
+
+def test_terraform_helm_release_of_nvidia_gpu_operator_is_vendor_path() -> None:
+    # gpu-dev/terraform-gpu-devservers/kubernetes.tf: the GPU Operator installed from NVIDIA's
+    # Helm repository with helm_release.
+    source = b"""\
+resource "helm_release" "gpu_operator" {
+  name             = "gpu-operator"
+  repository       = "https://helm.ngc.nvidia.com/nvidia"
+  chart            = "gpu-operator"
+  namespace        = "gpu-operator"
+  create_namespace = true
+}
+"""
+    assert _rules("infra/kubernetes.tf", source) == {"k8s.nvidia-gpu-operator-string"}
+    assert _layers("infra/kubernetes.tf", source) == {"vendor-path": 1, "portable": 6}
+
+
+def test_helm_install_of_nvidia_gpu_operator_is_vendor_path() -> None:
+    # The same install from a script; AMD's operator chart stays portable.
+    source = b"""\
+#!/bin/bash
+if [ "$VENDOR" = amd ]; then
+  helm install amd-gpu-operator rocm/gpu-operator-charts -n kube-amd-gpu
+else
+  helm repo add nvidia https://helm.ngc.nvidia.com/nvidia
+  helm install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace
+fi
+"""
+    assert _rules("scripts/gpu_stack.sh", source) == {"k8s.nvidia-gpu-operator"}
+    assert _layers("scripts/gpu_stack.sh", source) == {"vendor-path": 2, "portable": 4}
