@@ -1120,7 +1120,8 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
     matches, else the literal: a code generator writing a kernel one line per call
     (``code.writeline("x = tl.load(p + offs)")``) holds the kernel's text in its body, the
     calls that write its plain lines (``code.writeline("):")``) included. A literal the code
-    only mentions is no piece of a kernel (``_mentioned``): a test of the generated text."""
+    only mentions is no piece of a kernel (``_mentioned``): a test of the generated text, or a
+    search for the text in another (``content.find("@triton.jit")``)."""
     ends, enclosing = src.lines.blocks()
     lines = src.lexed.lines
     last_def = 0
@@ -1164,7 +1165,11 @@ def _mentioned(src: Source, start: int, end: int) -> bool:
 
 _ASSERTING = fixed_regex(r"[ \t]*(?:assert\b|self\.assert\w*[ \t]*\(|\w+\.assert_\w+[ \t]*\()")
 _COMPARED_AFTER = fixed_regex(r"[ \t]*(?:==|!=|(?:not[ \t]+)?in\b)")
-_COMPARED_BEFORE = fixed_regex(r"(?:==|!=)[ \t]*$")
+#: Compared, or handed to a search of another text: a crawler keeping files that hold a
+#: kernel tests ``content.find("@triton.jit") != -1`` (haoyang9804/triton_lexer's crawl.py).
+_COMPARED_BEFORE = fixed_regex(
+    r"(?:==|!=)[ \t]*$|\.(?:r?find|r?index|count|startswith|endswith)[ \t]*+\([ \t]*+[rRbBuU]{0,2}$"
+)
 _MENTION_LINES = 200
 #: A call whose argument is text for a person: logged, warned, raised or a test's skip
 #: reason. Triton's own test_core.py skips with "Only test tl.dot() on devices with sm >= 70",
