@@ -126,6 +126,34 @@ define i32 @twice(i32 %x) {
     assert _layers("lib/twice.ll", source) == {"portable": 5}
 
 
+def test_intel_gpu_assembly_dump_is_kernel_code() -> None:
+    # third-party-programs/Velocity-Bench/bitcracker/migrated/my_dump_dir/
+    # OCL_asm*_simd16_entry_0001.asm: the graphics compiler's Gen ISA for one SYCL kernel on
+    # DG2. Before, the Assembly language counted it as portable.
+    source = b"""\
+//.kernel _ZTS4Fill
+//.platform DG2
+//.declare %local_id_x (12)  rf=r size=4 type=ud align=2 words (r3.2)
+(W)     mov (16|M0)  r4.0<1>:ud   r0.0<1;1,0>:ud
+        mul (16|M0)  r6.0<1>:d    r4.0<1;1,0>:d   0x4:w
+        send.ugm (16|M0) null  r6  r8:1  0x0  0x04000584
+"""
+    assert _rules("dump/OCL_asm_simd16_entry_0001.asm", source) == {"sycl.gen-assembly-file"}
+    assert _layers("dump/OCL_asm_simd16_entry_0001.asm", source) == {"kernel": 6}
+
+
+def test_cpu_assembly_stays_portable() -> None:
+    # x86 assembly beside it in a project's tree is CPU code.
+    source = b"""\
+; sum two integers
+global add2
+add2:
+    lea rax, [rdi+rsi]
+    ret
+"""
+    assert _layers("asm/add2.asm", source) == {"portable": 4}
+
+
 def test_thrust_predicate_functor_is_kernel_and_thrust_calls_library() -> None:
     # features/feature_case/thrust/thrust_stable_partition_copy.cu: a __host__ __device__
     # predicate handed to thrust::stable_partition_copy on device vectors. Already right.
