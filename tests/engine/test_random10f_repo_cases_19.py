@@ -92,38 +92,44 @@ def device():
 # -- oneapi-src/SYCLomatic-test: CUDA inputs, migrated SYCL and an IGC dump -------------------
 
 
-def test_spir_llvm_ir_with_a_kernel_is_kernel_code() -> None:
+def test_llvm_ir_lowered_by_intels_graphics_compiler_is_kernel_code() -> None:
     # third-party-programs/Velocity-Bench/bitcracker/migrated/my_dump_dir/OCL_asm*_codegen_1.ll:
-    # the Intel Graphics Compiler's dump of a migrated SYCL kernel, lowered to LLVM IR for
-    # spir64. Before, the whole file was portable.
+    # the Intel Graphics Compiler's dump of a migrated SYCL kernel, with IGC's buffer address
+    # spaces and module metadata. Before, the whole file was portable.
     source = b"""\
 ; dump of one program
 target triple = "spir64-unknown-unknown"
 
-define spir_kernel void @fill(i32 addrspace(1)* %out, i32 %v) {
-  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
-  %slot = getelementptr i32, i32 addrspace(1)* %out, i64 %gid
-  store i32 %v, i32 addrspace(1)* %slot
+define spir_kernel void @fill(i32 addrspace(1)* %out, i32 %off, i32 %v) {
+  %slot = inttoptr i32 %off to i32 addrspace(131079)*
+  store i32 %v, i32 addrspace(131079)* %slot
   ret void
 }
 
-declare spir_func i64 @_Z13get_global_idj(i32)
+!igc.functions = !{!0}
+!0 = !{void (i32 addrspace(1)*, i32, i32)* @fill, !1}
+!1 = !{}
 """
-    assert _rules("dump/OCL_asm_codegen.ll", source) == {"opencl.spir-ir-kernel"}
-    assert _layers("dump/OCL_asm_codegen.ll", source) == {"kernel": 8}
+    assert _rules("dump/OCL_asm_codegen.ll", source) == {"sycl.igc-ir-kernel"}
+    assert _layers("dump/OCL_asm_codegen.ll", source) == {"kernel": 9}
 
 
-def test_host_llvm_ir_is_portable() -> None:
-    # The same dump directory's neighbours without a spir_kernel would be host IR.
+def test_plain_spir_ir_and_host_ir_stay_portable() -> None:
+    # SPIR IR before any vendor's lowering is the cross-vendor form (an earlier lane's call,
+    # test_random9_repo_cases_12); host IR is CPU code.
     source = b"""\
-target triple = "x86_64-pc-linux-gnu"
+target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @copy(i32 addrspace(1)* %src, i32 addrspace(1)* %dst) {
+  ret void
+}
 
 define i32 @twice(i32 %x) {
   %y = shl i32 %x, 1
   ret i32 %y
 }
 """
-    assert _layers("lib/twice.ll", source) == {"portable": 5}
+    assert _layers("test/lit/llvm/copy.ll", source) == {"portable": 8}
 
 
 def test_intel_gpu_assembly_dump_is_kernel_code() -> None:
