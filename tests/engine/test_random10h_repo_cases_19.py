@@ -67,6 +67,36 @@ fn warp_width(vendor: &str) -> u32 {
     assert _layers("src/device.rs", source) == {"vendor-path": 1, "portable": 2}
 
 
+# -- pytorch/xla: the Cloud TPU client package --------------------------------------------------
+
+
+def test_cloud_tpu_client_install_is_vendor_path() -> None:
+    # .github/upstream/install_conda.sh: the CI image installs the Cloud TPU client among
+    # its plain Python tools.
+    source = b"""\
+#!/bin/bash
+set -e
+pip install pyyaml absl-py
+pip install cloud-tpu-client
+pip install pytest
+"""
+    assert _rules("ci/install_deps.sh", source) == {"tpu.resources"}
+    assert _layers("ci/install_deps.sh", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_cloud_tpu_client_in_ansible_pip_list_is_vendor_path() -> None:
+    # infra/ansible/config/pip.yaml: the same package in a list of pip packages.
+    source = b"""\
+pip:
+  common:
+    - absl-py
+    - cloud-tpu-client
+    - numpy
+"""
+    assert _rules("infra/pip.yaml", source) == {"tpu.resources"}
+    assert _layers("infra/pip.yaml", source) == {"vendor-path": 1, "portable": 4}
+
+
 # -- verdicts that were already right -----------------------------------------------------------
 
 
