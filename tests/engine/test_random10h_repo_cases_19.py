@@ -97,6 +97,40 @@ pip:
     assert _layers("infra/pip.yaml", source) == {"vendor-path": 1, "portable": 4}
 
 
+def test_libtpu_named_in_a_pull_request_body_is_portable() -> None:
+    # .github/workflows/openxla_pin_update_weekly.yml: the weekly pin bump opens a pull
+    # request whose body names the libtpu nightly; the steps install nothing for TPUs.
+    source = b"""\
+name: weekly pin update
+on:
+  schedule:
+    - cron: "0 6 * * 1"
+jobs:
+  bump:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/create-pull-request@v4
+        with:
+          title: "Weekly pin update"
+          body: "Moves the compiler pin and the libtpu nightly to ${{ env.DATE }}."
+"""
+    assert _rules(".github/workflows/pin_update.yml", source) == set()
+    assert _layers(".github/workflows/pin_update.yml", source) == {"portable": 12}
+
+
+def test_libtpu_wheel_pin_in_a_workflow_stays_vendor_path() -> None:
+    # The rule's own target in the same kind of file: a step installing libtpu.
+    source = b"""\
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pip install libtpu-nightly
+"""
+    assert _rules(".github/workflows/tpu.yml", source) == {"tpu.resources"}
+    assert _layers(".github/workflows/tpu.yml", source) == {"vendor-path": 1, "portable": 4}
+
+
 # -- verdicts that were already right -----------------------------------------------------------
 
 
