@@ -131,6 +131,29 @@ jobs:
     assert _layers(".github/workflows/tpu.yml", source) == {"vendor-path": 1, "portable": 4}
 
 
+def test_pallas_payload_sent_as_tpu_custom_call_is_vendor_path() -> None:
+    # torch_xla/experimental/custom_kernel.py: a Pallas kernel is traced with the Mosaic TPU
+    # lowering registered, and its serialized body is run through XLA's TPU custom call.
+    source = b"""\
+import torch
+
+
+def lower_kernel(kernel, *shapes):
+    import jax
+    import jax._src.pallas.mosaic.pallas_call_registration
+
+    ir = jax.jit(kernel).lower(*shapes).compiler_ir()
+    return find_backend_config(ir)
+
+
+def run_kernel(kernel, tensors, out_shapes, out_dtypes):
+    payload = lower_kernel(kernel, *[meta(t) for t in tensors])
+    return torch_xla._XLAC._xla_tpu_custom_call(tensors, payload, out_shapes, out_dtypes)
+"""
+    assert _rules("ext/custom_kernel.py", source) == {"tpu.custom-call"}
+    assert _layers("ext/custom_kernel.py", source) == {"vendor-path": 2, "portable": 7}
+
+
 # -- verdicts that were already right -----------------------------------------------------------
 
 
