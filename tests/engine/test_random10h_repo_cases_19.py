@@ -154,6 +154,19 @@ def run_kernel(kernel, tensors, out_shapes, out_dtypes):
     assert _layers("ext/custom_kernel.py", source) == {"vendor-path": 2, "portable": 7}
 
 
+def test_test_named_after_tpu_custom_call_is_not_the_call() -> None:
+    # test/test_ops_error_message.py: a test method is named after the custom call it checks;
+    # the def line calls nothing, the body's call through a variable is not read.
+    source = b"""\
+class CustomCallMessages:
+    def test_tpu_custom_call(self):
+        call = self.pick("tpu")
+        self.assert_raises(lambda: call([], "", [[1]]), "expected at least 1 input")
+"""
+    assert _rules("test/test_messages.py", source) == set()
+    assert _layers("test/test_messages.py", source) == {"portable": 4}
+
+
 # -- verdicts that were already right -----------------------------------------------------------
 
 
