@@ -167,6 +167,25 @@ class CustomCallMessages:
     assert _layers("test/test_messages.py", source) == {"portable": 4}
 
 
+def test_jax_prebuilt_tpu_kernels_import_is_vendor_library() -> None:
+    # test/test_ragged_paged_attention_kernel.py: the test checks its kernel against helpers
+    # from JAX's bundled Pallas TPU kernels.
+    source = b"""\
+import jax.numpy as jnp
+from jax.experimental.pallas.ops.tpu.paged_attention import quantization_utils
+
+
+def quantize_pages(pages, bits):
+    return quantization_utils.quantize_to_int(pages, bits)
+
+
+def reference(q, pages):
+    return jnp.einsum("hd,phd->hp", q, pages)
+"""
+    assert _rules("test/test_paged_kernel.py", source) == {"pallas.tpu-ops"}
+    assert _layers("test/test_paged_kernel.py", source) == {"vendor-library": 1, "portable": 5}
+
+
 # -- verdicts that were already right -----------------------------------------------------------
 
 
