@@ -161,3 +161,37 @@ class MetalRoughMaterial : public Material {
 };
 """
     assert _layers("lib/materials/MetalRoughMaterial.hpp", source) == {"portable": 10}
+
+
+# -- leondgarse/keras_cv_attention_models: Keras models tested on the CPU in CI ------------------
+
+
+def test_workflow_hiding_every_gpu_for_cpu_tests_is_portable() -> None:
+    # .github/workflows/publish-to-test-pypi.yml: each test step runs with
+    # CUDA_VISIBLE_DEVICES='-1', so TensorFlow and PyTorch see no GPU. Before, vendor-path by
+    # env.cuda-variables (its Python twin already let -1 pass).
+    source = b"""\
+name: tests
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Run the model tests on the CPU
+        run: |
+          CUDA_VISIBLE_DEVICES='-1' pytest -q ./tests
+          CUDA_VISIBLE_DEVICES=-1 MODEL_BACKEND=torch pytest -q ./tests/test_models.py
+"""
+    path = ".github/workflows/tests.yml"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 11}
+
+
+def test_workflow_picking_a_card_stays_vendor_path() -> None:
+    # The negative: the README's commands pick card 1 for an evaluation run.
+    source = b"""\
+steps:
+  - run: CUDA_VISIBLE_DEVICES=1 python eval_script.py -m resnet50
+"""
+    assert _layers(".github/workflows/eval.yml", source) == {"vendor-path": 1, "portable": 1}
