@@ -99,6 +99,27 @@ def pack_signs(buf, world):
     assert "vendor-path" in _layers("runtime/comm/npu_signs.py", source)
 
 
+def test_vendored_libaio_syscall_assembly_is_no_ptx() -> None:
+    # libaio-0.3.110/src/syscall-ia64.h (and syscall-x86_64.h), vendored beside DeepSpeed's
+    # async I/O op: each io_* call traps into Linux from IA-64 assembly opening with `.text`.
+    # Before, 15 and 28 kernel lines by cuda.ptx-asm.
+    source = b"""\
+#define __NR_io_getevents 1240
+
+#define __raw_call(fname, sname) \\
+    __asm__ (".text\\n" \\
+        ".globl " STR(fname) "\\n" \\
+        STR(fname) ":\\n" \\
+        "   mov r15=" STR(__NR_ ## sname) "\\n" \\
+        "   break 0x100000\\n" \\
+        "   br.ret.sptk.few b0\\n" \\
+    );
+"""
+    path = "libaio-0.3.110/src/syscall-ia64.h"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 9}
+
+
 # -- ROCm/aorta: stream benchmarks and the scripts that summarise their traces -------------------
 
 
