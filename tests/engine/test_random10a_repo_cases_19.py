@@ -68,6 +68,46 @@ int scan(const char* root);
     assert _layers("src/scan.cpp", source) == {"portable": 3}
 
 
+# -- ROCm/ROCmValidationSuite: the HSA runtime (ROCr) under HIP -----------------------------
+
+
+def test_hsa_runtime_peer_copy_is_vendor_path() -> None:
+    # pbqt.so/src/worker_b2b.cpp and src/rvshsa.cpp: buffers copied between two GPUs'
+    # memory pools with the hsa_amd_ extension, completion waited on through an HSA signal.
+    source = b"""\
+#include "hsa/hsa.h"
+#include "hsa/hsa_ext_amd.h"
+
+struct Pair {
+  void* src;
+  void* dst;
+  hsa_signal_t done;
+};
+
+int start(Pair* p, hsa_agent_t dst_agent, hsa_agent_t src_agent, size_t n) {
+  if (hsa_signal_create(1, 0, nullptr, &p->done) != HSA_STATUS_SUCCESS) return -1;
+  return hsa_amd_memory_async_copy(p->dst, dst_agent, p->src, src_agent, n, 0, nullptr,
+                                   p->done) == HSA_STATUS_SUCCESS ? 0 : -1;
+}
+
+double seconds(long ns) { return ns / 1e9; }
+"""
+    assert _rules("src/peer_copy.cpp", source) == {"hip.hsa-runtime"}
+    assert _layers("src/peer_copy.cpp", source) == {"vendor-path": 7, "portable": 6}
+
+
+def test_names_that_only_start_with_hsa_stay_portable() -> None:
+    # Not the runtime: a member that merely begins with hsa_.
+    source = b"""\
+struct Plan {
+  double hsa_limit;
+  double fsa_limit;
+};
+double room(const Plan& p, double spent) { return p.hsa_limit - spent; }
+"""
+    assert _layers("src/plan.cpp", source) == {"portable": 5}
+
+
 # -- checked right before any fix ------------------------------------------------------------
 
 
