@@ -108,6 +108,20 @@ double room(const Plan& p, double spent) { return p.hsa_limit - spent; }
     assert _layers("src/plan.cpp", source) == {"portable": 5}
 
 
+def test_rocm_libraries_linked_by_name_or_found_variable_are_vendor_path() -> None:
+    # gst.so/CMakeLists.txt, rvslib/CMakeLists.txt: each module links rocBLAS and AMD SMI
+    # through the variables find_library filled; the twin of build.cmake-cuda-library.
+    source = b"""\
+add_library(stress MODULE src/action.cpp src/worker.cpp)
+find_library(ROCBLAS_LIB rocblas HINTS ${ROCM_PATH}/lib)
+target_link_libraries(stress ${COMMON_LIBS} ${ROCBLAS_LIB} ${AMD_SMI_LIB})
+target_link_libraries(bench PRIVATE amdhip64 hipblaslt)
+install(TARGETS stress LIBRARY DESTINATION lib)
+"""
+    assert _rules("stress/CMakeLists.txt", source) == {"build.cmake-rocm-library"}
+    assert _layers("stress/CMakeLists.txt", source) == {"vendor-path": 3, "portable": 2}
+
+
 # -- checked right before any fix ------------------------------------------------------------
 
 
