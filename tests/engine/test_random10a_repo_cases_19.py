@@ -57,6 +57,19 @@ void all_gpu_ids(std::vector<unsigned>* out);
     assert _rules("include/topo.h", source) == {"hip.kfd-sysfs"}
     assert _layers("include/topo.h", source) == {"vendor-path": 1, "portable": 6}
 
+def test_kfd_topology_walk_in_a_script_is_vendor_path() -> None:
+    # The same walk from a shell script (testscripts/ and regression/ run the suite from
+    # bash); a comment naming kfd is no path.
+    source = b"""\
+#!/bin/bash
+# count the GPUs kfd lists
+for n in /sys/class/kfd/kfd/topology/nodes/*; do
+  cat "$n/gpu_id"
+done
+"""
+    assert _rules("scripts/gpu_ids.sh", source) == {"build.hip-offload-arch"}
+    assert _layers("scripts/gpu_ids.sh", source) == {"vendor-path": 1, "portable": 2}
+
 
 def test_other_sysfs_and_kfd_named_paths_stay_portable() -> None:
     # The DRM class every vendor's driver fills, and a folder of a project's own named kfd.
