@@ -57,6 +57,7 @@ void all_gpu_ids(std::vector<unsigned>* out);
     assert _rules("include/topo.h", source) == {"hip.kfd-sysfs"}
     assert _layers("include/topo.h", source) == {"vendor-path": 1, "portable": 6}
 
+
 def test_kfd_topology_walk_in_a_script_is_vendor_path() -> None:
     # The same walk from a shell script (testscripts/ and regression/ run the suite from
     # bash); a comment naming kfd is no path.
