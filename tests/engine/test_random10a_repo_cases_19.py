@@ -172,3 +172,31 @@ pub fn top_k(t: &Tensor, k: usize) -> Result<Tensor> {
 """
     assert _rules("src/logits.rs", source) == {"cuda.rust-feature-gate"}
     assert _layers("src/logits.rs", source) == {"vendor-path": 4, "portable": 4}
+
+
+def test_vulkan_jni_proxy_is_vendor_path_and_jni_plumbing_portable() -> None:
+    # dkaip/jvulkan-natives-Linux-x86_64 VulkanFunctions/vkCreateCommandPool.cpp beside
+    # HelperFunctions/createVulkanHandle.cpp: the JNI proxy fills Vulkan structures and calls
+    # the API (vulkan.host-api's convention); building a Java handle object is only JNI.
+    source = b"""\
+#include <jni.h>
+#include <vulkan/vulkan.h>
+
+JNIEXPORT jint JNICALL Java_org_example_Native_createPool(JNIEnv *env, jobject, jlong device)
+{
+    VkCommandPoolCreateInfo info = {};
+    info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    VkCommandPool pool;
+    VkResult result = vkCreateCommandPool((VkDevice)device, &info, nullptr, &pool);
+    return (jint)result;
+}
+
+jobject newHandle(JNIEnv *env, const char *className)
+{
+    jclass cls = env->FindClass(className);
+    jmethodID ctor = env->GetMethodID(cls, "<init>", "()V");
+    return env->NewObject(cls, ctor);
+}
+"""
+    assert _rules("VulkanFunctions/createPool.cpp", source) == {"vulkan.host-api"}
+    assert _layers("VulkanFunctions/createPool.cpp", source) == {"vendor-path": 5, "portable": 11}
