@@ -57,6 +57,25 @@ echo "persistence mode will be set at boot"
     assert _layers("scripts/install-persist.sh", source) == {"vendor-path": 1, "portable": 1}
 
 
+def test_wrapper_script_in_a_string_that_execs_the_tool_is_vendor_path() -> None:
+    # src/gpu_dashboard/install.py: a function returns the sudo wrapper it installs, a bash
+    # script that checks its argument and hands the process over to nvidia-smi with exec.
+    source = b"""\
+def limit_wrapper() -> str:
+    return \"\"\"#!/usr/bin/env bash
+set -e
+W="$1"
+exec /usr/bin/nvidia-smi -pl "$W"
+\"\"\"
+
+
+def unit_text(name: str) -> str:
+    return f"[Service]\\nExecStart=/usr/local/bin/{name}\\n"
+"""
+    assert _rules("gpu_tool/install.py", source) == {"cuda.tool-call"}
+    assert _layers("gpu_tool/install.py", source) == {"vendor-path": 5, "portable": 3}
+
+
 # -- Verdicts that were already right ----------------------------------------------------------
 
 
