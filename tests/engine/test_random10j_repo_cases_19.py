@@ -76,6 +76,45 @@ def unit_text(name: str) -> str:
     assert _layers("gpu_tool/install.py", source) == {"vendor-path": 5, "portable": 3}
 
 
+def test_reading_the_nvidia_driver_proc_files_is_vendor_path() -> None:
+    # src/gpu_dashboard/modules/proc_deep_state.py and kmod_params.py: the modules read each
+    # card's information file under the NVIDIA driver's procfs tree and its module parameters.
+    source = b"""\
+\"\"\"Diff what /proc/driver/nvidia/gpus says of each card between two runs.\"\"\"
+import os
+
+PROC_ROOT = "/proc/driver/nvidia/gpus"
+
+
+def read_card(bdf: str) -> str:
+    with open(f"{PROC_ROOT}/{bdf}/information") as fh:
+        return fh.read()
+
+
+def cards() -> list[str]:
+    if not os.path.isdir(PROC_ROOT):
+        log.info("/proc/driver/nvidia missing - is the module loaded?")
+        return []
+    return sorted(os.listdir(PROC_ROOT))
+"""
+    assert _rules("monitor/card_state.py", source) == {"cuda.driver-files"}
+    assert _layers("monitor/card_state.py", source) == {"vendor-path": 1, "portable": 9}
+
+
+def test_amd_driver_parameters_stay_out_of_the_nvidia_rule() -> None:
+    # The same module's shape, pointed at amdgpu's parameters and KFD's node.
+    source = b"""\
+PARAMS = "/sys/module/amdgpu/parameters"
+KFD = "/dev/kfd"
+
+
+def param(name: str) -> str:
+    return open(f"{PARAMS}/{name}").read().strip()
+"""
+    assert _rules("monitor/amd_params.py", source) == set()
+    assert _layers("monitor/amd_params.py", source) == {"portable": 4}
+
+
 # -- Verdicts that were already right ----------------------------------------------------------
 
 
