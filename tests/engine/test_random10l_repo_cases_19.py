@@ -71,6 +71,40 @@ FUSED = "apex"
     assert _rules("tools/plot.py", source) == set()
 
 
+# -- pytorch/captum: a CI job on PyTorch's NVIDIA GPU runners ------------------------------
+
+
+def test_pytorch_shared_workflow_on_nvidia_runner_is_vendor_path() -> None:
+    # .github/workflows/test-pip-gpu.yml: the shared linux job gets an NVIDIA runner label
+    # and gpu-arch-type cuda; the CUDA wheel index in its script was already counted.
+    source = b"""\
+jobs:
+  gpu:
+    uses: pytorch/test-infra/.github/workflows/linux_job_v2.yml@main
+    with:
+      runner: linux.g6.4xlarge.nvidia.gpu
+      gpu-arch-type: cuda
+      gpu-arch-version: "12.8"
+      script: |
+        pip install -e .
+        pytest tests
+"""
+    assert _rules(".github/workflows/gpu.yml", source) == {"ci.nvidia-gpu-runner"}
+    assert _layers(".github/workflows/gpu.yml", source)["vendor-path"] == 2
+
+
+def test_pytorch_shared_workflow_on_cpu_runner_is_portable() -> None:
+    source = b"""\
+jobs:
+  cpu:
+    uses: pytorch/test-infra/.github/workflows/linux_job_v2.yml@main
+    with:
+      runner: linux.4xlarge
+      gpu-arch-type: cpu
+"""
+    assert _rules(".github/workflows/cpu.yml", source) == set()
+
+
 # -- verdicts that were already right (pinned) ---------------------------------------------
 
 
