@@ -339,3 +339,35 @@ LARGE_FP8 = replace(BASE, num_gpus=256, cuda_graph_impl="transformer_engine")
 """
     assert _rules("scripts/configs/workloads.py", source) == set()
     assert _layers("scripts/configs/workloads.py", source) == {"portable": 3}
+
+
+def test_tensorflow_kernel_registered_through_mtgpu_constant_is_vendor_path() -> None:
+    # musa_ext/kernels/control_flow/musa_merge_op.cc: most ops register with
+    # .Device(DEVICE_MTGPU), the constant kernels/utils_op.h defines as "MUSA".
+    source = b"""\
+#include "../utils_op.h"
+
+namespace tensorflow {
+
+class PassThroughOp : public OpKernel {
+ public:
+  explicit PassThroughOp(OpKernelConstruction* c) : OpKernel(c) {}
+  void Compute(OpKernelContext* c) override { c->set_output(0, c->input(0)); }
+};
+
+#define REGISTER_PASS_THROUGH(T)                        \\
+  REGISTER_KERNEL_BUILDER(Name("PassThrough")           \\
+                              .Device(DEVICE_MTGPU)     \\
+                              .TypeConstraint<T>("T"),  \\
+                          PassThroughOp);
+
+REGISTER_PASS_THROUGH(float);
+REGISTER_PASS_THROUGH(int32);
+
+}  // namespace tensorflow
+"""
+    assert _rules("kernels/control_flow/pass_through_op.cc", source) == {"musa.tf-device-constant"}
+    assert _layers("kernels/control_flow/pass_through_op.cc", source) == {
+        "vendor-path": 5,
+        "portable": 10,
+    }
