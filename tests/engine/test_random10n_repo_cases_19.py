@@ -71,6 +71,40 @@ def describe_devices(root: str) -> dict:
     }
 
 
+def test_gpu_name_tested_for_nvidia_brands_in_javascript_is_vendor_path() -> None:
+    # ui/media/js/parameters.js: the TensorRT installer is shown only when an active device's
+    # name reads as NVIDIA's; the settings labels naming NVIDIA stay portable.
+    source = b"""\
+const TRT_LABEL = "NVIDIA TensorRT"
+function showExtras(devices) {
+    const nvidiaCards = Object.keys(devices.active).filter((id) => {
+        const gpuName = devices.active[id].name.toLowerCase()
+        return gpuName.includes("nvidia") || gpuName.includes("geforce") ||
+            gpuName.includes("quadro")
+    })
+    if (nvidiaCards.length > 0) {
+        document.querySelector("#extras").classList.remove("hidden")
+    }
+}
+"""
+    assert _rules("ui/media/js/parameters.js", source) == {"cuda.gpu-name-vendor-test"}
+    assert _layers("ui/media/js/parameters.js", source) == {"vendor-path": 2, "portable": 9}
+
+
+def test_vendor_names_listed_in_javascript_stay_portable() -> None:
+    # The same file's settings table names the Vulkan platform and NVIDIA's product in labels
+    # and option lists, which take no vendor's path.
+    source = b"""\
+const platforms = [
+    { value: "auto", label: "Auto" },
+    { value: "vulkan", label: "Vulkan (experimental)" },
+]
+const extras = { id: "nvidia_tensorrt", label: "NVIDIA TensorRT" }
+if (searchBox.value.includes("nvidia")) highlight(extras)
+"""
+    assert not _rules("ui/media/js/parameters.js", source)
+
+
 # -- triton-lang/triton-ascend: Triton's compiler, its kernels and its tests -----------------
 
 
