@@ -89,6 +89,67 @@ class VisibilityTest(unittest.TestCase):
     assert _layers("tests/test_visibility.py", source) == {"portable": 4}
 
 
+# -- RyoSpiralArchitect/SpiralTorch: RCCL bound by hand from Rust -----------------------------
+
+
+def test_rccl_extern_block_in_rust_is_vendor_library() -> None:
+    # crates/st-backend-hip/src/rccl_comm.rs: RCCL's C entry points declared in an extern
+    # block and called unqualified; the project's own guard type and checks stay portable.
+    source = b"""\
+extern "C" {
+    fn rcclGetUniqueId(id: *mut UniqueId) -> i32;
+    fn rcclCommDestroy(comm: Comm) -> i32;
+}
+
+pub struct CommGuard {
+    comm: Comm,
+}
+
+impl Drop for CommGuard {
+    fn drop(&mut self) {
+        unsafe {
+            let _ = rcclCommDestroy(self.comm);
+        }
+    }
+}
+"""
+    assert _rules("src/collective.rs", source) == {"hip.rust-library-ffi"}
+    assert _layers("src/collective.rs", source) == {"vendor-library": 3, "portable": 11}
+
+
+def test_nccl_extern_block_in_rust_is_vendor_library() -> None:
+    # The NVIDIA twin of the case above: NCCL declared by hand in a Rust crate.
+    source = b"""\
+extern "C" {
+    fn ncclCommInitRank(comm: *mut Comm, n: i32, id: UniqueId, rank: i32) -> i32;
+}
+
+fn init_group(world: i32) -> Comm {
+    let mut comm = Comm::null();
+    unsafe { ncclCommInitRank(&mut comm, world, unique_id(), 0) };
+    comm
+}
+"""
+    assert _rules("src/comm.rs", source) == {"cuda-libs.rust-ffi"}
+    assert _layers("src/comm.rs", source) == {"vendor-library": 2, "portable": 6}
+
+
+def test_own_snake_case_helpers_named_after_rccl_stay_portable() -> None:
+    # crates/st-backend-hip/src/real.rs: the crate's own helpers carry the library's name in
+    # snake_case; only the library's camelCase entry points are calls into it.
+    source = b"""\
+fn rocblas_result(status: i32, ctx: &str) -> Result<(), Error> {
+    if status == 0 { Ok(()) } else { Err(Error::new(ctx)) }
+}
+
+fn check(world: i32, rank: i32) -> bool {
+    validate_rccl_topology(world, rank).is_ok()
+}
+"""
+    assert _rules("src/real.rs", source) == set()
+    assert _layers("src/real.rs", source) == {"portable": 6}
+
+
 # -- Verdicts that were already right ---------------------------------------------------------
 
 
