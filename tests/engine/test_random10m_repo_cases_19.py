@@ -65,6 +65,20 @@ def lease(selected):
     assert _layers("lib/lease.py", source) == {"vendor-path": 1, "portable": 4}
 
 
+def test_npu_allocator_setting_passed_as_extra_env_is_vendor_path() -> None:
+    # .agents/skills/ascend-profiling-collection/scripts/collect_torch_profile_case.py: the
+    # collector hands torch_npu's allocator setting to the serve script as one NAME=value
+    # argument.
+    source = b"""\
+def serve_arguments(machine):
+    args = ["--machine", machine]
+    args.extend(["--extra-env", "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True"])
+    return args
+"""
+    assert _rules("scripts/collect_case.py", source) == {"env.ascend-variables-python"}
+    assert _layers("scripts/collect_case.py", source) == {"vendor-path": 1, "portable": 3}
+
+
 def test_ascend_visible_devices_in_shell_launcher_is_vendor_path() -> None:
     # scripts/ray_worker.sh's shape, with the Ascend variable in place of CUDA's.
     source = b"""\
