@@ -102,7 +102,8 @@ def cards() -> list[str]:
 
 
 def test_amd_driver_parameters_stay_out_of_the_nvidia_rule() -> None:
-    # The same module's shape, pointed at amdgpu's parameters and KFD's node.
+    # The same module's shape, pointed at amdgpu's parameters and KFD's node: no NVIDIA rule
+    # reads them; KFD's node is AMD's own vendor path (hip.kfd-device-node, lane h47-random-p).
     source = b"""\
 PARAMS = "/sys/module/amdgpu/parameters"
 KFD = "/dev/kfd"
@@ -111,8 +112,8 @@ KFD = "/dev/kfd"
 def param(name: str) -> str:
     return open(f"{PARAMS}/{name}").read().strip()
 """
-    assert _rules("monitor/amd_params.py", source) == set()
-    assert _layers("monitor/amd_params.py", source) == {"portable": 4}
+    assert _rules("monitor/amd_params.py", source) == {"hip.kfd-device-node"}
+    assert _layers("monitor/amd_params.py", source) == {"vendor-path": 1, "portable": 3}
 
 
 # -- Verdicts that were already right ----------------------------------------------------------

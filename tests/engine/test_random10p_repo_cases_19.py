@@ -45,7 +45,7 @@ def nvidia_ready() -> bool:
 """
     assert _rules("app/ai/registry.py", source) == {
         "hip.kfd-device-node",
-        "cuda.device-node-path",
+        "cuda.driver-files",
         "cuda.library-load-name",
     }
     assert _layers("app/ai/registry.py", source) == {"vendor-path": 4, "portable": 6}
