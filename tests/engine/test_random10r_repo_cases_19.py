@@ -108,3 +108,41 @@ def clip_range(values, bits):
 """
     assert _rules("algorithms/octav.py", source) == set()
     assert _layers("algorithms/octav.py", source) == {"portable": 4}
+
+
+# -- philipturner/molecular-renderer: compute bodies whose signature is spliced in -------------
+
+
+def test_swift_compute_body_with_integer_vector_locals_is_kernel() -> None:
+    # Sources/MolecularRenderer/BVH/Shaders/RemoveProcess/RemoveProcess1.swift: the pass's
+    # body is one Swift string; its Metal or HLSL signature comes from an interpolated
+    # function, so the body holds no entry mark, only uint3 locals that walk the grid.
+    source = b"""\
+static func source(grid: Float) -> String {
+  return \"\"\"
+  \\(signature())
+  {
+    uint id = ids[tid];
+    for (uint z = 0; z < bounds[2]; ++z) {
+      uint3 cell = uint3(0, 0, z);
+      uint3 slot = lower + cell;
+      marks[slot.x] = 1;
+    }
+  }
+  \"\"\"
+}
+"""
+    assert _rules("Passes/Clear.swift", source) == {"metal.shader-body-string"}
+    assert _layers("Passes/Clear.swift", source) == {"kernel": 11, "portable": 2}
+
+
+def test_swift_prose_naming_one_integer_vector_stays_portable() -> None:
+    # A help text naming one uint3 declaration is not a shader body.
+    source = b"""\
+let help = \"\"\"
+Declare uint3 cell = gid and index the grid with it.
+Nothing else is needed.
+\"\"\"
+"""
+    assert _rules("App/Help.swift", source) == set()
+    assert _layers("App/Help.swift", source) == {"portable": 4}
