@@ -39,7 +39,8 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: no team plans a move onto them. Gaudi is Intel's and Xilinx is AMD's, but their code runs
 #: on no Intel or AMD GPU: "intel" and "amd" stay the GPU targets.
 #: Iluvatar CoreX's GPUs run CUDA-compatible software, but its IGIE compiler target and
-#: ixformer kernels exist for those GPUs alone: "iluvatar".
+#: ixformer kernels exist for those GPUs alone: "iluvatar". Tenstorrent's Tensix chips run
+#: ttnn operators and torch-ttnn graphs built on tt-metal, no GPU code: "tenstorrent".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -54,6 +55,7 @@ VENDORS: tuple[str, ...] = (
     "xilinx",
     "aws",
     "iluvatar",
+    "tenstorrent",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
