@@ -106,3 +106,28 @@ print(f"running on {dev}")
 """
     assert _rules("setup_run.py", source) == {"torch.device-string"}
     assert _layers("setup_run.py", source) == {"vendor-path": 1, "portable": 2}
+
+
+# -- ROCm/omnitrace: branches compiled only with one ROCm feature or a found HIP version ----
+
+
+def test_rocm_feature_switch_and_hip_version_branches_are_vendor_path() -> None:
+    # source/lib/omnitrace/library/rocm_smi.hpp and config.cpp: the ROCm SMI sampler is
+    # declared only when the build switches it on, and the HIP version is recorded only when
+    # one was found; the stub for other builds stays portable.
+    source = b"""\
+#pragma once
+#if defined(PROF_USE_ROCM_SMI) && PROF_USE_ROCM_SMI > 0
+void gpu_power_sample();
+#endif
+#if !defined(PROF_USE_ROCM_SMI) || PROF_USE_ROCM_SMI == 0
+inline void gpu_power_sample() {}
+#endif
+void note_versions() {
+#if PROF_HIP_VERSION >= 50200
+    note("hip", PROF_HIP_VERSION_STRING);
+#endif
+}
+"""
+    assert _rules("src/sampler.hpp", source) == {"hip.platform-guard"}
+    assert _layers("src/sampler.hpp", source) == {"vendor-path": 6, "portable": 6}
