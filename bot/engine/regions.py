@@ -971,8 +971,8 @@ def _single_source_string(
 # A replacement field of a str.format or f-string template (``lbm({params})``) is text
 # the template fills in, not a brace of the program (lettucecfd/lettuce's cuda_native
 # templates); its doubled braces still pair up as the program's own.
-_TOP_LEVEL = fixed_regex(r"\{\w+\}|[{};]")
 _FORMAT_FIELD = fixed_regex(r"\{\w+\}")
+_TOP_LEVEL = fixed_regex(_FORMAT_FIELD.pattern + "|[{};]")
 _MAIN = fixed_regex(r"\bint[ \t]+main[ \t]*\(")
 _HEADER_CHARS = 2000
 # What may follow a function's parameter list before its body: qualifiers, a trailing return.
@@ -1366,6 +1366,14 @@ def _subscript_key(masked: str, start: int, end: int) -> bool:
     )
 
 
+def _past_blanks(masked: str, pos: int) -> int:
+    """The first offset from ``pos`` on that holds no space or tab (``len(masked)`` at most):
+    what follows a literal on its line."""
+    while pos < len(masked) and masked[pos] in " \t":
+        pos += 1
+    return pos
+
+
 def _lookup_key(masked: str, start: int, end: int) -> bool:
     """Whether the literal at ``start``..``end`` is the key a ``.get(`` looks up, its first
     argument (``gates.get("npu", {})``): the subscript's key read with a default, a table
@@ -1375,9 +1383,7 @@ def _lookup_key(masked: str, start: int, end: int) -> bool:
     before = masked[max(0, start - _GAP) : start].rstrip(" \t")
     if not before.endswith(".get("):
         return False
-    after = end
-    while after < len(masked) and masked[after] in " \t":
-        after += 1
+    after = _past_blanks(masked, end)
     return masked[after : after + 1] in (",", ")")
 
 
@@ -1386,9 +1392,7 @@ def _dict_key(masked: str, start: int, end: int) -> bool:
     "13.0.88"}``, a line ``"cuda": True,`` of one): a table keyed by platform names, as a
     toolchain lock's versions, names no device (goldbar123467/openttd-cuda-rl's
     test_v1_dependency_cache.py, issue 27). The value (``{"device": "cuda"}``) still counts."""
-    after = end
-    while after < len(masked) and masked[after] in " \t":
-        after += 1
+    after = _past_blanks(masked, end)
     if masked[after : after + 1] != ":":
         return False
     before = start - 1
@@ -1406,9 +1410,7 @@ def _path_operand(masked: str, start: int, end: int) -> bool:
         before -= 1
     if before >= 0 and masked[before] == "/" and masked[before - 1 : before] != "/":
         return True
-    after = end
-    while after < len(masked) and masked[after] in " \t":
-        after += 1
+    after = _past_blanks(masked, end)
     return masked[after : after + 1] == "/" and masked[after + 1 : after + 2] not in ("/", "=")
 
 
