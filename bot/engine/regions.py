@@ -28,6 +28,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``preprocessor-else``     the ``#else`` branch of the ``#if`` whose condition matched
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
+``python-called-def``     each ``def`` of the file named by the match's ``callee`` group (the
+                          kernel handed to ``pl.pallas_call``), decorators included; nothing
+                          for a name the file does not define
 ``string-literal``        a string literal whose body matches the pattern
 ``single-source-string``  a string-literal less the host functions of the program it holds
 ``tagged-string``         a string literal opening where a match ends, in the text with its
@@ -106,6 +109,7 @@ _CALLEE_LINKS = 4  # calls followed from a kernel: its helpers, theirs, ...
 _CALLEES_MAX = 1000  # definitions claimed at most for one rule in one file
 _C_DECL_END = fixed_regex(r"[;{]")
 _PY_DECORATOR = fixed_regex(r"[ \t]*@")
+_PY_DEF_NAME = fixed_regex(r"[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
 _NAME = fixed_regex(r"\b[A-Za-z_]\w*\b")
 _WORD = fixed_regex(r"\w+")
 # The name a ``#define`` directive's first line defines.
@@ -803,6 +807,28 @@ def _python_enclosing_def(
             continue
         last_def = def_line
         yield _decorated_def(lines, ends, def_line)
+
+
+def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
+    """A launch names its kernel (``pl.pallas_call(_add_kernel, ...)``): the kernel is the
+    def of that name, whatever its body holds (a Pallas kernel may only index its Refs),
+    and the launch around it is not."""
+    defined: dict[str, list[int]] | None = None
+    ends: dict[int, int] = {}
+    done: set[int] = set()
+    lines = src.lexed.lines
+    for m in src.finditer(pattern, keywords):
+        if defined is None:
+            ends, _ = src.lines.blocks()
+            defined = {}
+            for def_line in ends:
+                name = _PY_DEF_NAME.match(lines[def_line - 1])
+                if name is not None:
+                    defined.setdefault(name[1], []).append(def_line)
+        for def_line in defined.get(m.group("callee"), ()):
+            if def_line not in done:
+                done.add(def_line)
+                yield _decorated_def(lines, ends, def_line)
 
 
 def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Span:
@@ -1790,6 +1816,7 @@ KINDS: dict[str, Callable[[Source, re.Pattern[str], Keywords], Iterator[Span]]] 
     "preprocessor-else": _preprocessor_else,
     "python-def": _python_def,
     "python-enclosing-def": _python_enclosing_def,
+    "python-called-def": _python_called_def,
     "string-literal": _string_literal,
     "single-source-string": _single_source_string,
     "tagged-string": _tagged_string,
