@@ -135,6 +135,37 @@ def fake_torch():
     assert _layers("tests/test_service.py", source) == {"portable": 6}
 
 
+def test_yaml_experiment_with_mps_reasoner_device_is_vendor_path() -> None:
+    # configs/alpha_matrix.yaml: each experiment runs its Hugging Face reasoner on the
+    # device the matrix names, Apple's MPS; the MLX back end beside it stays portable.
+    source = b"""\
+matrix:
+  name: local_default
+  experiments:
+    - id: small_thinking
+      backend: mlx
+      reasoner: org/small-model
+      reasoner_device: mps
+      max_new_tokens: 48
+    - id: small_auto
+      reasoner_device: auto
+"""
+    assert _rules("configs/matrix.yaml", source) == {"metal.device-flag"}
+    assert _layers("configs/matrix.yaml", source) == {"vendor-path": 1, "portable": 9}
+
+
+def test_device_choices_on_a_command_line_stay_portable() -> None:
+    # scripts/run_eval.py: the runner offers every device and defaults to picking one.
+    source = b"""\
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", choices=["auto", "cpu", "mps", "cuda"], default="auto")
+"""
+    assert _rules("scripts/run_eval.py", source) == set()
+    assert _layers("scripts/run_eval.py", source) == {"portable": 3}
+
+
 # -- jimmybach/Standardized-Tabular-Diffusion: run configs and CPU-only guards -----------------
 
 
