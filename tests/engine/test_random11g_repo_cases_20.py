@@ -48,6 +48,20 @@ let package = Package(
     assert _layers("Package.swift", source) == {"vendor-path": 3, "portable": 11}
 
 
+def test_swift_package_template_is_read_as_swift() -> None:
+    # Package.swift.in: the same manifest with VERSION and checksum placeholders, which a
+    # release script fills in with sed; it is Swift, not Autoconf.
+    source = b"""\
+import PackageDescription
+let package = Package(name: "LiteBundle", targets: [
+    .binaryTarget(name: "TensorFlowLiteCCoreML", url: "https://example.org/VERSION/n.zip",
+                  checksum: "NPU_CHECKSUM"),
+])
+"""
+    assert _rules("Package.swift.in", source) == {"deps.tflite-apple-delegate"}
+    assert _layers("Package.swift.in", source) == {"vendor-path": 1, "portable": 4}
+
+
 def test_podfile_template_pulling_the_metal_subspec_is_vendor_path() -> None:
     # App/Podfile.in: a Podfile whose version a script substitutes; the Metal and Core ML
     # subspecs of the C library are the Apple-only delegates.
