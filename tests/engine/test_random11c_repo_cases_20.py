@@ -82,12 +82,14 @@ def test_nanobind_cuda_device_value_for_torch_views_is_vendor_path() -> None:
 template<typename Framework>
 nb::ndarray<Framework> wrap_view(void* data, std::vector<size_t>& shape, nb::handle owner)
 {
-    auto where = Framework::value == nb::pytorch::value ? nb::device::cuda::value : nb::device::cpu::value;
-    return nb::ndarray<Framework>(data, shape.size(), shape.data(), owner, nullptr, nb::dtype<float>(), where);
+    bool torch = Framework::value == nb::pytorch::value;
+    auto where = torch ? nb::device::cuda::value : nb::device::cpu::value;
+    return nb::ndarray<Framework>(data, shape.size(), shape.data(), owner, nullptr,
+                                  nb::dtype<float>(), where);
 }
 """
     assert _rules("src/python/view.cpp", source) == {"cuda.backend-enum-choice"}
-    assert _layers("src/python/view.cpp", source) == {"vendor-path": 1, "portable": 5}
+    assert _layers("src/python/view.cpp", source) == {"vendor-path": 1, "portable": 7}
 
 
 def test_nanobind_cuda_ndarray_declaration_only_names_the_type() -> None:
