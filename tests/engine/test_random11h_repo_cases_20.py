@@ -201,3 +201,26 @@ impl GpuInferer {
 """
     assert _rules("cli/src/gpu.rs", source) == set()
     assert _layers("cli/src/gpu.rs", source) == {"portable": 9}
+
+
+# -- tensorflow/quantum: TensorFlow's Bazel switches for a CUDA build ---------------------------
+
+
+def test_bazel_cuda_switches_written_by_configure_are_vendor_path() -> None:
+    # configure.sh: with the GPU answer yes it writes TensorFlow's CUDA config into .bazelrc
+    # (the nvcc define, the toolkit's crosstool, --config=cuda for build and test); the CPU
+    # answer writes using_cuda=false, which stays portable.
+    source = b"""\
+#!/bin/bash
+emit() { echo "$1" >> .bazelrc; }
+if [[ "$WANT_GPU" == "1" ]]; then
+  emit "build:cuda --define=using_cuda=true --define=using_cuda_nvcc=true"
+  emit "build:cuda --crosstool_top=@local_config_cuda//crosstool:toolchain"
+  emit "build --config=cuda"
+  emit "test --config=cuda"
+else
+  emit "build --define=using_cuda=false"
+fi
+"""
+    assert _rules("configure.sh", source) == {"build.nvcc"}
+    assert _layers("configure.sh", source) == {"vendor-path": 4, "portable": 5}
