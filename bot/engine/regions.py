@@ -1563,6 +1563,8 @@ def _call_argument_string(
             # lines of the program they hold.
             for k in range(bisect_left(string_starts, start), bisect_left(string_starts, end)):
                 found = True
+                if src.strings.mapping_key(k) or src.strings.empty(k):
+                    continue  # a name the source is formatted with, or nothing
                 s, e = strings[k]
                 first, last = bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
                 if first == last:

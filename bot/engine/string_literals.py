@@ -4,7 +4,7 @@ device kinds, those holding a keyword or assigned to a name, and a call's argume
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import accumulate, compress, groupby, repeat, starmap
 from typing import NamedTuple
@@ -18,6 +18,8 @@ _OPENERS = "([{"
 # parentheses before it are skipped.
 _ASSIGN = fixed_regex(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?\+?=[ \t\n(]*", re.M)
 _CALL_TOKENS = fixed_regex(r"[()\[\]{}]")
+#: A literal followed by a colon (after blanks): with ``{`` or ``,`` before it, a mapping's key.
+_COLON_AFTER = fixed_regex(r"[ \t\r\n]*:")
 _VALUE_TOKENS = fixed_regex(r"[()\[\]{},]")
 #: What follows a list joined into one string (JavaScript, TypeScript).
 _JOIN = ".join("
@@ -256,6 +258,22 @@ class StringLiterals:
         body = self.body_reader(len(items))
         return JoinedList(first, last, "\n".join(map(body, items)))
 
+    def mapping_key(self, index: int) -> bool:
+        """Whether literal ``index`` is a key of a mapping written in place (``{"tp": ...}``,
+        the values a ``%`` formats into a kernel's source): a name, not code. A ternary's
+        branch (``c ? "a" : "b"``) has a ``?`` before it, not a ``{`` or ``,``."""
+        start, end = self.text.lexed.strings[index]
+        masked = self.text.masked
+        if not _COLON_AFTER.match(masked, end):
+            return False
+        before = masked[max(0, start - 80) : start].rstrip()
+        return before.endswith(("{", ","))
+
+    def empty(self, index: int) -> bool:
+        """Whether literal ``index`` holds nothing (``preamble=""``): no line of code."""
+        start, end = self.text.lexed.strings[index]
+        return end - start <= 8 and not string_body(self.text.lexed.text[start:end])
+
     def assigned_strings(self, names: set[str]) -> list[Span]:
         """The lines of every statement assigning one of ``names`` a string literal
         (``SRC = r'''...'''``) or appending one to it (``SRC += f'''...'''``): code
@@ -280,8 +298,27 @@ class StringLiterals:
                 value + n in starts and masked[value : value + n].isalpha() for n in (1, 2)
             ):
                 line = self.text.line_of(m.start())
-                assigned.append((line, self.lines.statement_last(line)))
+                last = self.lines.statement_last(line)
+                first_literal = bisect_left(self.string_starts(), value)
+                if self.empty(first_literal):  # a parameter's default, ``preamble=""``
+                    continue
+                assigned.append((line, self._before_mapping(first_literal, last)))
         return assigned
+
+    def _before_mapping(self, first: int, last: int) -> int:
+        """The statement's last line ``last``, or the line before a mapping written in it
+        after its literals (``SRC = r"..." % {"name": name}``): the values formatted
+        into the source are no part of it."""
+        strings, text = self.text.lexed.strings, self.text
+        stop = text.starts[last] if last < len(text.starts) else len(text.masked)
+        index = first
+        while index < len(strings) and strings[index][0] < stop:
+            if self.mapping_key(index):
+                return max(
+                    text.line_of(strings[index - 1][1] - 1), text.line_of(strings[index][0]) - 1
+                )
+            index += 1
+        return last
 
     def argument_end(self, pos: int, value: bool) -> int:
         """Offset closing the call whose arguments start at ``pos`` or, for ``value``, ending
