@@ -282,6 +282,14 @@ def sycl_callee_uses(size: int) -> tuple[str, str]:
     return "k.cpp", head + _repeat("f(\n", size)
 
 
+def pallas_called_defs(size: int) -> tuple[str, str]:
+    # Defs of one name and a launch of that name on every third line: each name's defs are
+    # claimed once, not once per launch naming them.
+    head = "from jax.experimental import pallas as pl\n"
+    unit = "def k(x_ref):\n    x_ref[0] = 1\nout = pl.pallas_call(k)(x)\n"
+    return "k.py", head + _repeat(unit, size)
+
+
 def unclosed_include_paths(size: int) -> tuple[str, str]:
     # One line of `#include <` never closed by a '>': each path is read a bounded way, not to
     # the end of the line (h41-random-i found 150 KB of them taking 1.7 s).
@@ -404,6 +412,7 @@ INPUTS: dict[str, Maker] = {
     "sycl-launches-with-calls": sycl_launches_with_calls,
     "sycl-unclosed-bodies": sycl_unclosed_bodies,
     "sycl-callee-uses": sycl_callee_uses,
+    "pallas-called-defs": pallas_called_defs,
     "unclosed-include-paths": unclosed_include_paths,
     "jinja-unclosed-tags": jinja_unclosed_tags,
     "jinja-branch-kernels": jinja_branch_kernels,

@@ -815,7 +815,6 @@ def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
     and the launch around it is not."""
     defined: dict[str, list[int]] | None = None
     ends: dict[int, int] = {}
-    done: set[int] = set()
     lines = src.lexed.lines
     for m in src.finditer(pattern, keywords):
         if defined is None:
@@ -825,10 +824,10 @@ def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
                 name = _PY_DEF_NAME.match(lines[def_line - 1])
                 if name is not None:
                     defined.setdefault(name[1], []).append(def_line)
-        for def_line in defined.get(m.group("callee"), ()):
-            if def_line not in done:
-                done.add(def_line)
-                yield _decorated_def(lines, ends, def_line)
+        # A name's defs are yielded once: later launches of it add nothing (a file of many
+        # defs and launches of one name would otherwise cost their product).
+        for def_line in defined.pop(m.group("callee"), ()):
+            yield _decorated_def(lines, ends, def_line)
 
 
 def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Span:

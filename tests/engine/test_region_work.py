@@ -514,3 +514,15 @@ def test_uses_of_a_few_names_are_the_uses_a_pass_over_every_word_finds(
     absent = {f"QQ{i}" for i in range(regions._FIND_EACH + 1)}
     words = list(regions._uses(masked, names | absent, skip))
     assert list(regions._uses(masked, names, skip)) == words
+
+
+@pytest.mark.parametrize("launches", [1, 3])
+def test_a_name_launched_again_claims_its_defs_once(launches: int) -> None:
+    # pallas-called-defs in the adversarial bench: every def of a name is claimed at its first
+    # launch, and the launches after it read no def again (they cost the product before).
+    unit = "def k(x_ref):\n    x_ref[0] = 1\n" + "out = pl.pallas_call(k)(x)\n" * launches
+    text = "from jax.experimental import pallas as pl\n" + unit * 50
+    spans, searches = _run("k.py", text, "pallas.called-kernel")
+    step = 2 + launches
+    assert spans == [(2 + i * step, 3 + i * step) for i in range(50)]
+    assert searches <= 2 * 50 * launches  # a few per launch line, none per def
