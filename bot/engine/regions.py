@@ -28,8 +28,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``preprocessor-else``     the ``#else`` branch of the ``#if`` whose condition matched
 ``python-def``            a decorated ``def`` (decorators from the match, signature, body)
 ``python-enclosing-def``  the innermost ``def``/``fn`` holding the match (else its statement)
-``python-called-def``     each ``def`` of the file named by the match's ``callee`` group (the
-                          kernel handed to ``pl.pallas_call``), decorators included; nothing
+``python-called-def``     each ``def`` of the file named by the first argument of the call the
+                          match opens (``pl.pallas_call(kernel, ...)``, or through
+                          ``functools.partial(kernel, ...)``), decorators included; nothing
                           for a name the file does not define
 ``string-literal``        a string literal whose body matches the pattern
 ``single-source-string``  a string-literal less the host functions of the program it holds
@@ -110,6 +111,10 @@ _CALLEES_MAX = 1000  # definitions claimed at most for one rule in one file
 _C_DECL_END = fixed_regex(r"[;{]")
 _PY_DECORATOR = fixed_regex(r"[ \t]*@")
 _PY_DEF_NAME = fixed_regex(r"[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
+# The first argument of a call, from its opening bracket on: a name, or the name a
+# ``functools.partial`` binds. Each blank run ends where a name starts, so every match
+# reads its own run once.
+_PY_CALLEE = fixed_regex(r"\s*+(?:(?:functools\.)?partial\s*+\(\s*+)?([A-Za-z_]\w*)")
 _NAME = fixed_regex(r"\b[A-Za-z_]\w*\b")
 _WORD = fixed_regex(r"\w+")
 # The name a ``#define`` directive's first line defines.
@@ -810,9 +815,9 @@ def _python_enclosing_def(
 
 
 def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    """A launch names its kernel (``pl.pallas_call(_add_kernel, ...)``): the kernel is the
-    def of that name, whatever its body holds (a Pallas kernel may only index its Refs),
-    and the launch around it is not."""
+    """A launch names its kernel (``pl.pallas_call(_add_kernel, ...)``; the match ends at
+    the call's opening bracket): the kernel is the def of that name, whatever its body holds
+    (a Pallas kernel may only index its Refs), and the launch around it is not."""
     defined: dict[str, list[int]] | None = None
     ends: dict[int, int] = {}
     lines = src.lexed.lines
@@ -826,7 +831,10 @@ def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
                     defined.setdefault(name[1], []).append(def_line)
         # A name's defs are yielded once: later launches of it add nothing (a file of many
         # defs and launches of one name would otherwise cost their product).
-        for def_line in defined.pop(m.group("callee"), ()):
+        # The name is read from the call's opening on, over blank and comment lines (blank
+        # in the masked text): where the arguments start is the author's layout.
+        callee = _PY_CALLEE.match(src.masked, m.end())
+        for def_line in defined.pop(callee[1], ()) if callee else ():
             yield _decorated_def(lines, ends, def_line)
 
 
