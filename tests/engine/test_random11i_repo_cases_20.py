@@ -61,6 +61,24 @@ def report():
     assert _layers("tools/env_report.py", source) == {"portable": 3}
 
 
+def test_vllm_platform_cuda_assert_and_branch_are_vendor_path() -> None:
+    # benchmarks/kernels/bench_block_fp8_gemm.py refuses to run off CUDA;
+    # benchmarks/benchmark_batch_invariance.py picks its path on CUDA with a capability.
+    source = b"""\
+from vllm.platforms import current_platform
+
+assert current_platform.is_cuda(), "this benchmark needs an NVIDIA GPU"
+
+
+def pick_backend():
+    if current_platform.is_cuda() and current_platform.has_device_capability(90):
+        return "flash"
+    return "reference"
+"""
+    assert _rules("benchmarks/bench_fp8.py", source) == {"torch.cuda-version-check"}
+    assert _layers("benchmarks/bench_fp8.py", source) == {"vendor-path": 2, "portable": 4}
+
+
 # -- jiayingsong2023/litevLLM: a serving benchmark's table of back ends ----------------------
 
 
