@@ -1,0 +1,96 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h48-random-m).
+
+The pool is ``/work/pool-h47.txt``, shuffled with ``random.seed("h47-pool")`` before anyone
+read it; this lane took positions 245-251. Two were skipped: CIS565-Fall-2013/
+Project2-Pathtracer (its snapshot is over the 500 MiB limit) and delock/deepspeed_finetune_demo
+(no snapshot can be had). Five were read: indigits/sparse-plex (MATLAB sparse-recovery
+library), AkikJana/biomolecular-design-coreai (Boltz protein folding in PyTorch on CUDA and
+MPS), brayner1/Pathtracer (a CPU path tracer vendoring Eigen, with Eigen's CUDA, HIP and SYCL
+back ends), sgl-project/sglang-jax (LLM serving on JAX and TPUs) and basementstudio/shader-lab
+(a WebGPU/three.js shader editor written with TSL). Fifteen files of each repository were
+sampled with ``random.Random("owner/name")`` over every file lockin counts and labelled before
+any fix, with the files lockin calls non-portable (up to 20) and GPU-looking files it calls
+portable (up to 10) checked apart, and three commits touching GPU code judged against
+``lockin diff``. Each snippet is a small rewrite, in our own words, of a pattern found in the
+repository its test names; the expected layers are what a porting engineer reading that file
+would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- brayner1/Pathtracer: Eigen's SYCL back end, device code under SYCL_DEVICE_ONLY ----------
+
+
+def test_eigen_sycl_packet_math_under_device_only_guard_is_kernel_code() -> None:
+    # thirdparty/Eigen/src/Core/arch/SYCL/MathFunctions.h: every overload sits under
+    # `#if defined(SYCL_DEVICE_ONLY)`, built only in the SYCL device pass; lockin called the
+    # cl::sycl:: calls host runtime code (vendor-path).
+    source = b"""\
+namespace Eigen {
+namespace internal {
+#if defined(SYCL_DEVICE_ONLY)
+template <>
+inline cl::sycl::cl_float4 psqrt<cl::sycl::cl_float4>(const cl::sycl::cl_float4& v) {
+  return cl::sycl::sqrt(v);
+}
+template <>
+inline cl::sycl::cl_double2 psqrt<cl::sycl::cl_double2>(const cl::sycl::cl_double2& v) {
+  return cl::sycl::sqrt(v);
+}
+#endif
+}  // namespace internal
+}  // namespace Eigen
+"""
+    assert _rules("Eigen/src/Core/arch/SYCL/MathFunctions.h", source) == {"sycl.device-only-guard"}
+    assert _layers("Eigen/src/Core/arch/SYCL/MathFunctions.h", source) == {
+        "kernel": 10,
+        "portable": 4,
+    }
+
+
+def test_eigen_generic_function_with_a_sycl_device_branch() -> None:
+    # thirdparty/Eigen/src/Core/MathFunctions.h: a generic function keeps one branch for the
+    # SYCL device pass and one for every other compiler; only the first is device code.
+    source = b"""\
+template <typename T>
+inline bool is_nan(const T& x) {
+#if defined(SYCL_DEVICE_ONLY)
+  return cl::sycl::isnan(x);
+#else
+  return x != x;
+#endif
+}
+"""
+    assert _layers("Eigen/src/Core/MathFunctions.h", source) == {"kernel": 2, "portable": 6}
+
+
+def test_negated_sycl_device_guard_keeps_host_code_portable() -> None:
+    # thirdparty/Eigen/src/Core/util/Macros.h: `&& !defined(SYCL_DEVICE_ONLY)` guards the
+    # host compilers' attributes.
+    source = b"""\
+#if defined(__GNUC__) && !defined(SYCL_DEVICE_ONLY)
+#define APP_FLATTEN __attribute__((flatten))
+#else
+#define APP_FLATTEN
+#endif
+"""
+    assert _layers("src/util/Macros.h", source) == {"portable": 5}
+
+
+def test_eigen_sycl_host_buffer_mapper_stays_vendor_path() -> None:
+    # thirdparty/Eigen/src/Core/arch/SYCL/SyclMemoryModel.h (already right): host code
+    # mapping pointers to cl::sycl::buffer objects is SYCL runtime code, no device code.
+    source = b"""\
+class PointerMapper {
+ public:
+  using buffer_t = cl::sycl::buffer<uint8_t, 1>;
+  buffer_t get_buffer(const void* ptr) { return find(ptr)->second; }
+};
+"""
+    assert _rules("Eigen/src/Core/arch/SYCL/SyclMemoryModel.h", source) == {"sycl.runtime"}
+    assert set(_layers("Eigen/src/Core/arch/SYCL/SyclMemoryModel.h", source)) == {
+        "vendor-path",
+        "portable",
+    }
