@@ -145,3 +145,55 @@ tp_size: 4
         "vendor-path": 1,
         "portable": 3,
     }
+
+
+# -- basementstudio/shader-lab: three.js TSL shader functions in TypeScript ----------------
+
+
+def test_three_tsl_fn_shader_functions_are_kernel_code() -> None:
+    # packages/shader-lab-react/src/renderer/shaders/tsl/utils/complex-sqrt.ts: a TSL Fn
+    # that three.js compiles to WGSL or GLSL; lockin called it portable TypeScript.
+    source = b"""\
+import { Fn, length, sqrt, vec2 } from "three/tsl";
+
+export const halfLength = Fn(([z]) => {
+  const r = length(z);
+  return vec2(sqrt(r.mul(0.5)), r);
+});
+"""
+    assert _rules("src/shaders/tsl/half-length.ts", source) == {"wgsl.three-tsl-function"}
+    assert _layers("src/shaders/tsl/half-length.ts", source) == {"kernel": 4, "portable": 1}
+
+
+def test_three_tsl_compute_fn_with_typed_destructured_argument() -> None:
+    # packages/shader-lab-react/src/renderer/particle-grid-pass.ts: a compute Fn taking
+    # `({ noiseTex }: { noiseTex: Node })`, built inside a class method and dispatched with
+    # .compute(n); the dispatch is host code.
+    source = b"""\
+import { Fn, instanceIndex, textureStore, uvec2, vec4 } from "three/tsl";
+
+class Grid {
+  build(): unknown {
+    const fill = Fn(({ tex }: { tex: Node }) => {
+      const x = instanceIndex.mod(64);
+      textureStore(tex, uvec2(x, 0), vec4(1)).toWriteOnly();
+    });
+    return fill({ tex: this.texture }).compute(64);
+  }
+}
+"""
+    assert _rules("src/renderer/grid-pass.ts", source) == {"wgsl.three-tsl-function"}
+    assert _layers("src/renderer/grid-pass.ts", source) == {"kernel": 4, "portable": 6}
+
+
+def test_fn_helper_without_a_tsl_import_stays_portable() -> None:
+    # src/lib/editor/shader-export.ts (already right): editor code with no TSL import.
+    source = b"""\
+import { compose } from "./compose";
+
+const Fn = (f) => f;
+export const run = Fn((x) => {
+  return compose(x);
+});
+"""
+    assert _layers("src/lib/editor/run.ts", source) == {"portable": 5}
