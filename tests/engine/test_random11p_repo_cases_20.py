@@ -142,3 +142,26 @@ def test_cast_on_accelerator():
 """
     assert _rules("tests/unit/utils/test_cast.py", source) == set()
     assert _layers("tests/unit/utils/test_cast.py", source) == {"portable": 6}
+
+
+def test_generated_glsl_compute_header_is_kernel_code() -> None:
+    # Zylann/godot_voxel shaders/detail_normalmap_shader.h: a .glsl compute shader turned into
+    # a C string a line a literal; the blank "\n" literals and the declaration stay portable.
+    source = b"""\
+// Generated file
+const char *g_fill_shader =
+"#version 450\\n"
+"\\n"
+"layout (local_size_x = 4, local_size_y = 4, local_size_z = 4) in;\\n"
+"\\n"
+"layout (set = 0, binding = 0, std430) restrict writeonly buffer Out {\\n"
+"	float values[];\\n"
+"} u_out;\\n"
+"\\n"
+"void main() {\\n"
+"	const ivec3 p = ivec3(gl_GlobalInvocationID);\\n"
+"	u_out.values[p.x + 4 * (p.y + 4 * p.z)] = 1.0;\\n"
+"}\\n";
+"""
+    assert _rules("shaders/fill_shader.h", source) == {"vulkan.glsl-string"}
+    assert _layers("shaders/fill_shader.h", source) == {"kernel": 9, "portable": 4}
