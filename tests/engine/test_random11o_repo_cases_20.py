@@ -91,6 +91,45 @@ setup(name="designer", install_requires=["numpy", "pynvml>=11.0"])
     assert _rules("setup.py", source) == {"deps.cuda-wheel-python"}
 
 
+# -- pytorch/glow: Habana's SynapseAI C API -------------------------------------------------
+
+
+def test_synapse_device_and_graph_calls_are_vendor_path() -> None:
+    # lib/Backends/Habana/HabanaDeviceManager.cpp and Habana.cpp: the Gaudi backend opens the
+    # device and builds graph nodes naming Habana's TPC kernels through synapse.h.
+    source = b"""\
+#include "synapse.h"
+
+void Backend::open() {
+  check(synInitialize());
+  synStatus st = synAcquireDevice(&device_, nullptr);
+  (void)st;
+}
+
+void Backend::lowerTanh(Tensor &in, Tensor &out) {
+  check(synCreateGenericNode(&in.get(), &out.get(), 1, 1, nullptr,
+                             kernelFor("tanh", in.type()).c_str(),
+                             in.name().c_str(), nullptr, nullptr));
+}
+"""
+    assert _rules("lib/Backends/Gaudi/Backend.cpp", source) == {"gaudi.synapse-api"}
+    assert _layers("lib/Backends/Gaudi/Backend.cpp", source) == {"vendor-path": 6, "portable": 5}
+
+
+def test_backend_test_list_naming_habana_is_portable() -> None:
+    # lib/Backends/Habana/tests/HabanaOperatorTest.cpp: the shared operator tests, with the
+    # names this backend skips; no SynapseAI call.
+    source = b"""\
+#include "tests/unittests/BackendTestUtils.h"
+
+std::set<std::string> glow::backendTestBlacklist = {
+    "ConvolutionDepth10_Int8/0",
+    "TanhConcatQuantized/0",
+};
+"""
+    assert _layers("lib/Backends/Habana/tests/OperatorTest.cpp", source) == {"portable": 5}
+
+
 # -- checked right before any fix ------------------------------------------------------------
 
 
