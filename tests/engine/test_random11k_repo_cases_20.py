@@ -133,3 +133,23 @@ def device():
 """
     assert _rules("src/data.py", source) == {"torch.device-string"}
     assert _layers("src/data.py", source) == {"vendor-path": 1, "portable": 5}
+
+
+# -- gabriele-marsili/Sustainable-Code-Refactoring-with-LLMs: Catch2's compiler checks --------
+
+
+def test_compiler_list_naming_nvcc_beside_ibm_xl_is_no_cuda_build() -> None:
+    # src/dataset/cpp/*/catch_amalgamated.hpp (Catch2, vendored per exercise): a builtin that
+    # IBM XL, nvcc and NVIDIA's HPC compiler mishandle is turned off for all three; a guard
+    # naming CUDA alone still counts.
+    source = b"""\
+#if defined(__xlC__) || defined(__CUDACC__) || defined(__NVCOMPILER)
+#  define TESTLIB_NO_BUILTIN_CONSTANT_P
+#endif
+
+#if defined(__CUDACC__)
+#  define TESTLIB_DEVICE_TESTS 1
+#endif
+"""
+    assert _rules("test/testlib.hpp", source) == {"cuda.build-guard"}
+    assert _layers("test/testlib.hpp", source) == {"vendor-path": 3, "portable": 3}
