@@ -61,12 +61,38 @@ extern "C" void SpotLight_set(void* super, float radius)
   ((SpotLight*)super)->radius = radius;
 }
 """
-    assert _rules("tutorials/common/lights/spot_light.cpp", source) == {
-        "sycl.external-function"
-    }
+    assert _rules("tutorials/common/lights/spot_light.cpp", source) == {"sycl.external-function"}
     assert _layers("tutorials/common/lights/spot_light.cpp", source) == {
         "kernel": 6,
         "portable": 4,
+    }
+
+
+def test_cpu_task_over_a_blocked_range_in_a_sycl_source_stays_portable() -> None:
+    # tutorials/user_geometry/user_geometry_device.cpp: the CPU branch of renderFrameStandard
+    # hands tiles to Embree's own parallel_for over a range; the SYCL branch's lambda, taking
+    # an nd_item, stays kernel code.
+    source = b"""\
+#include <sycl/sycl.hpp>
+void renderTile(int* pixels, int tile) { pixels[tile] = 0; }
+
+void renderFrame(sycl::queue& q, int* pixels, int tiles) {
+#if defined(USE_GPU)
+  q.parallel_for(sycl::range<1>(tiles), [=](sycl::item<1> it) {
+    pixels[it.get_id(0)] = 0;
+  });
+#else
+  parallel_for(size_t(0), size_t(tiles), [&](const range<size_t>& r) {
+    for (size_t i = r.begin(); i < r.end(); i++) renderTile(pixels, (int)i);
+  });
+#endif
+}
+"""
+    assert _rules("tutorials/frame_device.cpp", source) == {"sycl.kernel", "sycl.runtime"}
+    assert _layers("tutorials/frame_device.cpp", source) == {
+        "kernel": 3,
+        "vendor-path": 2,
+        "portable": 8,
     }
 
 
