@@ -136,6 +136,22 @@ function programInfo(glsl: Glsl, fn: string): string {
     assert _layers("lib/backends/webgl/ops/apply.ts", source) == {"kernel": 5, "portable": 3}
 
 
+def test_webgl_scalar_helper_building_a_vector_is_kernel_code() -> None:
+    # lib/backends/webgl/glsl-coordinate-lib.ts: routines returning an int whose first line
+    # builds a GLSL vector from the texture coordinates.
+    source = b"""\
+function outputCoords(w: number, h: number): string {
+  return `
+    int flatOutputIndex() {
+      ivec2 rc = ivec2(TexCoords.xy * vec2(${w}, ${h}));
+      return rc.y * ${w} + rc.x;
+    }`;
+}
+"""
+    assert _rules("lib/backends/webgl/coords.ts", source) == {"vulkan.glsl-string"}
+    assert _layers("lib/backends/webgl/coords.ts", source) == {"kernel": 5, "portable": 2}
+
+
 def test_c_source_in_a_template_stays_portable() -> None:
     # The negative of the two above: a code generator's C, no GLSL vector type anywhere.
     source = b"""\
