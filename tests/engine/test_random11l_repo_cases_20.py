@@ -152,6 +152,23 @@ function outputCoords(w: number, h: number): string {
     assert _layers("lib/backends/webgl/coords.ts", source) == {"kernel": 5, "portable": 2}
 
 
+def test_webgl_preamble_opening_on_a_precision_statement_is_kernel_code() -> None:
+    # lib/backends/webgl/glsl-source.ts: the fragment preamble whose #version line is a hole.
+    source = b"""\
+export function preamble(glsl: Glsl): string {
+  return `${glsl.version}
+    precision highp float;
+    ${glsl.varyingFrag} vec2 TexCoords;
+    int imod(int x, int y) {
+      return x - y * (x / y);
+    }
+    `;
+}
+"""
+    assert _rules("lib/backends/webgl/preamble.ts", source) == {"vulkan.glsl-string"}
+    assert _layers("lib/backends/webgl/preamble.ts", source) == {"kernel": 7, "portable": 2}
+
+
 def test_c_source_in_a_template_stays_portable() -> None:
     # The negative of the two above: a code generator's C, no GLSL vector type anywhere.
     source = b"""\
