@@ -207,3 +207,21 @@ pub fn draw_ui(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView) {
 }
 """
     assert _layers("crates/render/src/ui_pass.rs", source) == {"portable": 6}
+
+
+# -- kjk/gpui-cpp: Win32 virtual-key helpers are no Vulkan ------------------------------------
+
+
+def test_virtual_key_helpers_named_vk_stay_portable() -> None:
+    # src/gpui/keymap.cpp: a key name turned into a virtual-key code (`c.vk = VkForName(..)`).
+    source = b"""\
+static int VkForName(Str name) {
+    if (name.len == 1) return toupper(name.s[0]);
+    return 0;
+}
+
+void parseChord(Chord& c, Str spec) {
+    c.vk = VkForName(spec);
+}
+"""
+    assert _layers("src/gpui/keymap.cpp", source) == {"portable": 7}
