@@ -282,6 +282,14 @@ def sycl_callee_uses(size: int) -> tuple[str, str]:
     return "k.cpp", head + _repeat("f(\n", size)
 
 
+def pycuda_unclosed_assignments(size: int) -> tuple[str, str]:
+    # A kernel's source assigned on every line, each opening a bracket it never closes: each
+    # line is read for the one statement holding it, not for every assignment above it (a
+    # thousand lines each: 0.01 MB/s until stop 47).
+    head = "from pycuda.compiler import SourceModule\nmod = SourceModule(src)\n"
+    return "k.py", head + _repeat('src = ("__global__ void k() {}" % {"a": 1,\n', size)
+
+
 def pallas_called_defs(size: int) -> tuple[str, str]:
     # Defs of one name and a launch of that name on every third line: each name's defs are
     # claimed once, not once per launch naming them.
@@ -413,6 +421,7 @@ INPUTS: dict[str, Maker] = {
     "sycl-unclosed-bodies": sycl_unclosed_bodies,
     "sycl-callee-uses": sycl_callee_uses,
     "pallas-called-defs": pallas_called_defs,
+    "pycuda-unclosed-assignments": pycuda_unclosed_assignments,
     "unclosed-include-paths": unclosed_include_paths,
     "jinja-unclosed-tags": jinja_unclosed_tags,
     "jinja-branch-kernels": jinja_branch_kernels,

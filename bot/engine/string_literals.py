@@ -284,6 +284,7 @@ class StringLiterals:
         starts = set(self.string_starts())
         masked = self.text.masked
         assigned: list[Span] = []
+        covered = 0  # the last line of the statement last taken
         for m in _ASSIGN.finditer(masked):
             name = m.group(1)
             while name not in names and (cut := name.rfind("_")) > 0:
@@ -298,7 +299,12 @@ class StringLiterals:
                 value + n in starts and masked[value : value + n].isalpha() for n in (1, 2)
             ):
                 line = self.text.line_of(m.start())
-                last = self.lines.statement_last(line)
+                if line <= covered:
+                    # Inside the statement taken before (its brackets still open): no
+                    # statement of its own. Each line is read for one statement, not for
+                    # every assignment above it that a bracket left open.
+                    continue
+                last = covered = self.lines.statement_last(line)
                 first_literal = bisect_left(self.string_starts(), value)
                 if self.empty(first_literal):  # a parameter's default, ``preamble=""``
                     continue

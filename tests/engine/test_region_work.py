@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import importlib
 import re
+from itertools import pairwise
 from typing import Any, cast
 
 import pytest
@@ -526,3 +527,16 @@ def test_a_name_launched_again_claims_its_defs_once(launches: int) -> None:
     step = 2 + launches
     assert spans == [(2 + i * step, 3 + i * step) for i in range(50)]
     assert searches <= 2 * 50 * launches  # a few per launch line, none per def
+
+
+def test_an_assignment_inside_an_open_statement_is_read_with_it() -> None:
+    # pycuda-unclosed-assignments in the adversarial bench: each line assigns the source and
+    # opens a bracket it never closes. Each line belongs to the statement opened above it
+    # (statement_last reads up to 1,000 lines on): one span per such statement, where one per
+    # line, each read a thousand lines on, took 66 s for 1 MB.
+    lines = 5000
+    text = "mod = SourceModule(src)\n" + 'src = ("__global__ void k() {}" % {"a": 1,\n' * lines
+    spans = _source("k.py", text).strings.assigned_strings({"src"})
+    assert spans[0][0] == 2
+    assert len(spans) <= lines // 1000 + 1
+    assert all(a[1] < b[0] for a, b in pairwise(spans))
