@@ -78,7 +78,7 @@ from bot.engine.logical_lines import PY_DEF, LogicalLines
 from bot.engine.precompiled import fixed_regex
 from bot.engine.preprocessor import Preprocessor
 from bot.engine.source_text import Keywords, SourceText, Span
-from bot.engine.string_literals import StringLiterals
+from bot.engine.string_literals import StringLiterals, dict_key, past_blanks
 
 _C_STMT_END = fixed_regex(r"[;{}]")
 # Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
@@ -829,11 +829,11 @@ def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
                 name = _PY_DEF_NAME.match(lines[def_line - 1])
                 if name is not None:
                     defined.setdefault(name[1], []).append(def_line)
-        # A name's defs are yielded once: later launches of it add nothing (a file of many
-        # defs and launches of one name would otherwise cost their product).
         # The name is read from the call's opening on, over blank and comment lines (blank
         # in the masked text): where the arguments start is the author's layout.
         callee = _PY_CALLEE.match(src.masked, m.end())
+        # A name's defs are yielded once: later launches of it add nothing (a file of many
+        # defs and launches of one name would otherwise cost their product).
         for def_line in defined.pop(callee[1], ()) if callee else ():
             yield _decorated_def(lines, ends, def_line)
 
@@ -1347,7 +1347,7 @@ def _device_string(src: Source, pattern: re.Pattern[str], keywords: Keywords) ->
         if (
             _subscript_key(masked, s, e)
             or _lookup_key(masked, s, e)
-            or _dict_key(masked, s, e)
+            or dict_key(masked, s, e)
             or _path_operand(masked, s, e)
         ):
             continue
@@ -1399,14 +1399,6 @@ def _subscript_key(masked: str, start: int, end: int) -> bool:
     )
 
 
-def _past_blanks(masked: str, pos: int) -> int:
-    """The first offset from ``pos`` on that holds no space or tab (``len(masked)`` at most):
-    what follows a literal on its line."""
-    while pos < len(masked) and masked[pos] in " \t":
-        pos += 1
-    return pos
-
-
 def _lookup_key(masked: str, start: int, end: int) -> bool:
     """Whether the literal at ``start``..``end`` is the key a ``.get(`` looks up, its first
     argument (``gates.get("npu", {})``): the subscript's key read with a default, a table
@@ -1416,22 +1408,8 @@ def _lookup_key(masked: str, start: int, end: int) -> bool:
     before = masked[max(0, start - _GAP) : start].rstrip(" \t")
     if not before.endswith(".get("):
         return False
-    after = _past_blanks(masked, end)
+    after = past_blanks(masked, end)
     return masked[after : after + 1] in (",", ")")
-
-
-def _dict_key(masked: str, start: int, end: int) -> bool:
-    """Whether the literal at ``start``..``end`` is a key of a dict display (``{"cuda":
-    "13.0.88"}``, a line ``"cuda": True,`` of one): a table keyed by platform names, as a
-    toolchain lock's versions, names no device (goldbar123467/openttd-cuda-rl's
-    test_v1_dependency_cache.py, issue 27). The value (``{"device": "cuda"}``) still counts."""
-    after = _past_blanks(masked, end)
-    if masked[after : after + 1] != ":":
-        return False
-    before = start - 1
-    while before >= 0 and start - before < _KEY_REACH and masked[before] in " \t\r\n":
-        before -= 1
-    return before >= 0 and masked[before] in "{,"
 
 
 def _path_operand(masked: str, start: int, end: int) -> bool:
@@ -1443,12 +1421,8 @@ def _path_operand(masked: str, start: int, end: int) -> bool:
         before -= 1
     if before >= 0 and masked[before] == "/" and masked[before - 1 : before] != "/":
         return True
-    after = _past_blanks(masked, end)
+    after = past_blanks(masked, end)
     return masked[after : after + 1] == "/" and masked[after + 1 : after + 2] not in ("/", "=")
-
-
-#: Characters looked back through for the ``{`` or ``,`` before a dict key: bounded, linear.
-_KEY_REACH = 200
 
 
 def _after_comma(masked: str, pos: int) -> bool:

@@ -18,8 +18,6 @@ _OPENERS = "([{"
 # parentheses before it are skipped.
 _ASSIGN = fixed_regex(r"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?\+?=[ \t\n(]*", re.M)
 _CALL_TOKENS = fixed_regex(r"[()\[\]{}]")
-#: A literal followed by a colon (after blanks): with ``{`` or ``,`` before it, a mapping's key.
-_COLON_AFTER = fixed_regex(r"[ \t\r\n]*:")
 _VALUE_TOKENS = fixed_regex(r"[()\[\]{},]")
 #: What follows a list joined into one string (JavaScript, TypeScript).
 _JOIN = ".join("
@@ -36,6 +34,34 @@ _DEVICE_KIND = fixed_regex(
 #: Providers for the same vendor's GPUs are one kind: TensorRT's provider falls back on CUDA's
 #: (``["TensorrtExecutionProvider", "CUDAExecutionProvider"]`` names NVIDIA alone).
 _PROVIDER_KIND = {"tensorrt": "cuda", "nvtensorrtrtx": "cuda", "migraphx": "rocm"}
+
+
+#: Characters looked back through for the ``{`` or ``,`` before a dict key: bounded, linear.
+_KEY_REACH = 200
+
+
+def past_blanks(masked: str, pos: int) -> int:
+    """The first offset from ``pos`` on that holds no space or tab (``len(masked)`` at most):
+    what follows a literal on its line."""
+    while pos < len(masked) and masked[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def dict_key(masked: str, start: int, end: int) -> bool:
+    """Whether the literal at ``start``..``end`` is a key of a dict display (``{"cuda":
+    "13.0.88"}``, a line ``"cuda": True,`` of one): a table keyed by platform names, as a
+    toolchain lock's versions, names no device (goldbar123467/openttd-cuda-rl's
+    test_v1_dependency_cache.py, issue 27), and a mapping a ``%`` formats into a kernel's
+    source names the values, not code. The value (``{"device": "cuda"}``) still counts; a
+    ternary's branch (``c ? "a" : "b"``) has a ``?`` before it."""
+    after = past_blanks(masked, end)
+    if masked[after : after + 1] != ":":
+        return False
+    before = start - 1
+    while before >= 0 and start - before < _KEY_REACH and masked[before] in " \t\r\n":
+        before -= 1
+    return before >= 0 and masked[before] in "{,"
 
 
 class JoinedList(NamedTuple):
@@ -259,15 +285,8 @@ class StringLiterals:
         return JoinedList(first, last, "\n".join(map(body, items)))
 
     def mapping_key(self, index: int) -> bool:
-        """Whether literal ``index`` is a key of a mapping written in place (``{"tp": ...}``,
-        the values a ``%`` formats into a kernel's source): a name, not code. A ternary's
-        branch (``c ? "a" : "b"``) has a ``?`` before it, not a ``{`` or ``,``."""
-        start, end = self.text.lexed.strings[index]
-        masked = self.text.masked
-        if not _COLON_AFTER.match(masked, end):
-            return False
-        before = masked[max(0, start - 80) : start].rstrip()
-        return before.endswith(("{", ","))
+        """Whether literal ``index`` is a key of a mapping written in place (``dict_key``)."""
+        return dict_key(self.text.masked, *self.text.lexed.strings[index])
 
     def empty(self, index: int) -> bool:
         """Whether literal ``index`` holds nothing (``preamble=""``): no line of code."""
