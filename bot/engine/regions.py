@@ -115,6 +115,14 @@ _PY_DEF_NAME = fixed_regex(r"[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)")
 # ``functools.partial`` binds. Each blank run ends where a name starts, so every match
 # reads its own run once.
 _PY_CALLEE = fixed_regex(r"\s*+(?:(?:functools\.)?partial\s*+\(\s*+)?([A-Za-z_]\w*)")
+# A name bound to a function before a launch takes it: ``kernel = functools.partial(_k, ...)``
+# or ``kernel = _k`` (a call, ``kernel = make(...)``, binds what the call returns: not read).
+_PY_BOUND = fixed_regex(
+    r"^[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)[ \t]*+(?:(?:functools\.)?partial[ \t]*+\(\s*+"
+    r"([A-Za-z_]\w*)\s*+[,)]|([A-Za-z_]\w*)[ \t]*+$)",
+    re.M,
+)
+_BOUND_LINKS = 3  # names followed from a launch's argument to a def: kernel = k2 = partial(k)
 _NAME = fixed_regex(r"\b[A-Za-z_]\w*\b")
 _WORD = fixed_regex(r"\w+")
 # The name a ``#define`` directive's first line defines.
@@ -819,6 +827,9 @@ def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
     the call's opening bracket): the kernel is the def of that name, whatever its body holds
     (a Pallas kernel may only index its Refs), and the launch around it is not."""
     defined: dict[str, list[int]] | None = None
+    names: frozenset[str] = frozenset()  # every def's name, those yielded included
+    bound: dict[str, list[str]] | None = None
+    expanded: set[str] = set()  # bound names read (``_bound_defs``)
     ends: dict[int, int] = {}
     lines = src.lexed.lines
     for m in src.finditer(pattern, keywords):
@@ -829,13 +840,46 @@ def _python_called_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
                 name = _PY_DEF_NAME.match(lines[def_line - 1])
                 if name is not None:
                     defined.setdefault(name[1], []).append(def_line)
+            names = frozenset(defined)
         # The name is read from the call's opening on, over blank and comment lines (blank
         # in the masked text): where the arguments start is the author's layout.
         callee = _PY_CALLEE.match(src.masked, m.end())
+        if callee is None:
+            continue
+        called = [callee[1]]
+        if callee[1] not in names:
+            # No def of that name: a variable the kernel was bound to first (JAX's own
+            # Pallas ops write ``kernel = functools.partial(_flash_kernel, ...)``).
+            if bound is None:
+                bound = {}
+                for b in _PY_BOUND.finditer(src.masked):
+                    bound.setdefault(b[1], []).append(b[2] or b[3])
+            called = _bound_defs(callee[1], names, bound, expanded)
         # A name's defs are yielded once: later launches of it add nothing (a file of many
         # defs and launches of one name would otherwise cost their product).
-        for def_line in defined.pop(callee[1], ()) if callee else ():
-            yield _decorated_def(lines, ends, def_line)
+        for called_name in called:
+            for def_line in defined.pop(called_name, ()):
+                yield _decorated_def(lines, ends, def_line)
+
+
+def _bound_defs(
+    name: str, names: frozenset[str], bound: dict[str, list[str]], expanded: set[str]
+) -> list[str]:
+    """The defs (of ``names``) that ``name`` is bound to, over at most ``_BOUND_LINKS``
+    assignments. A name is expanded once a file (``expanded``): its defs were found then, so
+    a file of many launches and bindings costs what its bindings do, not their product."""
+    found: list[str] = []
+    frontier = [name]
+    for _ in range(_BOUND_LINKS):
+        following: list[str] = []
+        for current in frontier:
+            if current in expanded:
+                continue
+            expanded.add(current)
+            for target in bound.get(current, ()):
+                (found if target in names else following).append(target)
+        frontier = following
+    return found
 
 
 def _decorated_def(lines: list[str], ends: dict[int, int], def_line: int) -> Span:

@@ -445,6 +445,31 @@ def double(x):
     assert set(report.ecosystems) == {"pallas-tpu"}
 
 
+def test_pallas_kernel_bound_to_a_name_before_its_launch() -> None:
+    # The shape of JAX's own Pallas ops (jax/experimental/pallas/ops/tpu/flash_attention.py,
+    # maxtext's splash attention): the kernel is bound with functools.partial, and the
+    # launch is handed the name. Before, the kernel went uncounted and the file was portable.
+    source = b"""\
+import functools
+import jax
+from jax.experimental import pallas as pl
+def _scale_kernel(x_ref, o_ref, *, by):
+    o_ref[...] = x_ref[...] * by
+def scale(x, by):
+    kernel = functools.partial(
+        _scale_kernel,
+        by=by,
+    )
+    return pl.pallas_call(
+        kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype)
+    )(x)
+"""
+    report = classify("ops/scale.py", source)
+    kernel = {(f.start_line, f.end_line) for f in report.findings if f.layer is Layer.KERNEL}
+    assert kernel == {(4, 5)}
+    assert report.layers[Layer.KERNEL] == 2
+
+
 def test_deepep_driver_backend_is_vendor_path() -> None:
     # deepseek-ai/DeepEP csrc/kernels/backend/cuda_driver.cu: driver-API entry points
     # resolved at run time, host code of the CUDA path.

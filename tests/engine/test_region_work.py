@@ -529,6 +529,36 @@ def test_a_name_launched_again_claims_its_defs_once(launches: int) -> None:
     assert searches <= 2 * 50 * launches  # a few per launch line, none per def
 
 
+def test_names_bound_before_launches_are_read_once() -> None:
+    # Launches of many names, each bound to one name bound to many others: each binding is
+    # followed once a file (the names read before answer nothing new), not once a launch.
+    launches = 400
+    text = (
+        "from jax.experimental import pallas as pl\n"
+        + "".join(f"a{i} = x\nout = pl.pallas_call(a{i})(y)\n" for i in range(launches))
+        + "".join(f"x = t{i}\n" for i in range(launches))
+        + "def t7(r):\n    r[0] = 1\n"
+    )
+    src = _source("k.py", text)
+
+    class CountingBindings(dict[str, list[str]]):
+        reads = 0
+
+        def get(self, key: Any, default: Any = None) -> Any:
+            CountingBindings.reads += 1
+            return super().get(key, default)
+
+    bound = CountingBindings({f"a{i}": ["x"] for i in range(launches)})
+    bound["x"] = [f"t{i}" for i in range(launches)]
+    expanded: set[str] = set()
+    for i in range(launches):
+        found = regions._bound_defs(f"a{i}", frozenset({"t7"}), bound, expanded)
+        assert found == (["t7"] if i == 0 else [])
+    assert CountingBindings.reads <= 2 * launches + 1  # each a_i, x, and each t_i once
+    spans, _ = _run("k.py", text, "pallas.called-kernel")
+    assert spans == [(src.nlines - 1, src.nlines)]
+
+
 def test_an_assignment_inside_an_open_statement_is_read_with_it() -> None:
     # pycuda-unclosed-assignments in the adversarial bench: each line assigns the source and
     # opens a bracket it never closes. Each line belongs to the statement opened above it
