@@ -178,3 +178,37 @@ export function upload(gl: WebGLRenderingContext, pixels: Uint8Array, w: number,
 """
     assert _rules("adapters/texture.ts", source) == set()
     assert _layers("adapters/texture.ts", source) == {"portable": 6}
+
+
+# -- P-R-N-D/ENN-PyTorch: collective backends of several vendors named together ------------------
+
+
+def test_collective_backends_of_several_vendors_stay_portable() -> None:
+    # enn_torch/runtime/distributed.py: the timeout and device checks accept NCCL, Intel's
+    # XCCL, Huawei's HCCL and AMD's RCCL alike, and a chain picks the backend per device.
+    source = b"""\
+def is_accelerator_backend(name):
+    return any(b in name for b in ("nccl", "xccl", "hccl", "rccl"))
+
+def backend_matches(backend, dev):
+    if backend == "nccl":
+        return dev == "gpu"
+    elif backend == "xccl":
+        return dev == "gpu"
+    return backend in ("nccl", "xccl") and dev in ("cuda", "xpu")
+"""
+    assert _rules("dist/backends.py", source) == set()
+    assert _layers("dist/backends.py", source) == {"portable": 8}
+
+
+def test_nccl_with_a_cpu_fallback_still_counts() -> None:
+    # gloo runs on the CPU: a choice between NCCL and gloo leaves NVIDIA the only GPU path.
+    source = b"""\
+import torch.distributed as dist
+
+def start(use_gpu):
+    dist.init_process_group("nccl" if use_gpu else "gloo")
+    return dist.get_backend() in ("nccl", "gloo")
+"""
+    assert _rules("dist/start.py", source) == {"torch.device-string"}
+    assert _layers("dist/start.py", source) == {"vendor-path": 2, "portable": 2}
