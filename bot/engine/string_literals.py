@@ -24,16 +24,29 @@ _JOIN = ".join("
 _BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cut at once
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
-#: are not accelerators), and ONNX Runtime's accelerator execution providers (``CPU`` is
-#: none): a collection naming two of them is dispatch code.
+#: are not accelerators), ONNX Runtime's accelerator execution providers (``CPU`` is none),
+#: and the vendors' collective-communication backends of torch.distributed (``gloo`` runs on
+#: the CPU): a collection naming two of them is dispatch code.
 _DEVICE_KIND = fixed_regex(
     r"^(?:(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?"
     r"|(cuda|tensorrt|nvtensorrtrtx|rocm|migraphx|openvino|coreml|dml|qnn|cann|webgpu)"
-    r"executionprovider)$"
+    r"executionprovider|(nccl|rccl|xccl|hccl|cncl|mccl))$"
 )
 #: Providers for the same vendor's GPUs are one kind: TensorRT's provider falls back on CUDA's
-#: (``["TensorrtExecutionProvider", "CUDAExecutionProvider"]`` names NVIDIA alone).
-_PROVIDER_KIND = {"tensorrt": "cuda", "nvtensorrtrtx": "cuda", "migraphx": "rocm"}
+#: (``["TensorrtExecutionProvider", "CUDAExecutionProvider"]`` names NVIDIA alone). A
+#: collective backend is the kind of the devices it runs on: ``("nccl", "xccl")`` names NVIDIA
+#: and Intel (P-R-N-D/ENN-PyTorch's runtime/distributed.py, pool h47), ``"nccl"`` alone NVIDIA.
+_PROVIDER_KIND = {
+    "tensorrt": "cuda",
+    "nvtensorrtrtx": "cuda",
+    "migraphx": "rocm",
+    "nccl": "cuda",
+    "rccl": "rocm",
+    "xccl": "xpu",
+    "hccl": "npu",
+    "cncl": "mlu",
+    "mccl": "musa",
+}
 
 
 #: Characters looked back through for the ``{`` or ``,`` before a dict key: bounded, linear.
@@ -375,8 +388,8 @@ def _device_kind(body: str) -> str:
     kind = _DEVICE_KIND.match(body)
     if kind is None:
         return ""
-    device, provider = kind.groups()
-    return device or _PROVIDER_KIND.get(provider, provider)
+    device, provider, collective = kind.groups()
+    return device or _PROVIDER_KIND.get(provider or collective, provider)
 
 
 def string_body(token: str) -> str:
