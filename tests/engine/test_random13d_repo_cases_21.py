@@ -181,3 +181,42 @@ extern "C" void stepCUDA(double* x, double* v, double dt, int n) {
     layers = _layers("src/model.cu", source)
     assert layers["kernel"] == 6
     assert "cuda.kernel" in _rules("src/model.cu", source)
+
+
+def test_cmake_linking_ascendcl_is_vendor_path() -> None:
+    # examples/libtorch_triton_ascend/triton_runtime/CMakeLists.txt: the runtime library links
+    # AscendCL (and torch_npu) by name; built elsewhere, the link fails.
+    source = b"""\
+add_library(npu_runtime SHARED src/runtime.cpp)
+target_link_libraries(npu_runtime
+    PRIVATE
+        torch
+        ascendcl
+)
+"""
+    assert _rules("runtime/CMakeLists.txt", source) == {"build.ascend-cann"}
+    assert _layers("runtime/CMakeLists.txt", source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_script_installing_triton_ascend_wheel_is_vendor_path() -> None:
+    # .ci/docker/common/install_triton.sh: the CI image installs Huawei's Triton fork for NPUs
+    # from its release wheel, a package no other accelerator can use.
+    source = b"""\
+#!/usr/bin/bash
+set -e
+VERSION="${VERSION:-3.2.0}"
+WHEEL="triton_ascend-${VERSION}-cp311-cp311-manylinux_2_28_x86_64.whl"
+pip3 install --no-cache-dir "${WHEEL}"
+"""
+    assert _rules("docker/install_triton.sh", source) == {"build.ascend-cann"}
+    assert _layers("docker/install_triton.sh", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_script_installing_upstream_triton_stays_portable() -> None:
+    # Negative twin: upstream Triton from PyPI names no vendor fork.
+    source = b"""\
+#!/usr/bin/bash
+set -e
+pip3 install --no-cache-dir "triton==3.2.0"
+"""
+    assert _rules("docker/install_triton.sh", source) == set()
