@@ -88,6 +88,34 @@ void scale_rows_launch(const int m, T* A, const T alpha, hipStream_t stream)
     assert _layers(path, source) == {"kernel": 7, "vendor-path": 4, "portable": 3}
 
 
+def test_hip_project_launch_macro_is_a_launch() -> None:
+    # library/src/auxiliary/rocauxiliary_larft.hpp: kernels start through the library's
+    # ROCSOLVER_LAUNCH_KERNEL (hipLaunchKernelGGL with logging, defined in another header); the
+    # launch lines were portable. A check macro named after launches is no launch.
+    source = b"""\
+#include "solver_blas.hpp"
+
+template <typename T>
+__global__ void negate(const int n, T* x)
+{
+    const int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
+    if(i < n)
+        x[i] = -x[i];
+}
+
+template <typename T>
+void negate_all(const int n, T* x, hipStream_t stream)
+{
+    const int blocks = (n - 1) / 128 + 1;
+    SOLVER_LAUNCH_KERNEL(negate<T>, dim3(blocks), dim3(128), 0, stream,
+                         n, x);
+    SOLVER_LAUNCH_KERNEL_CHECK();
+}
+"""
+    path = "library/src/auxiliary/solver_negate.hpp"
+    assert _rules(path, source) == {"hip.kernel", "hip.launch-macro", "hip.runtime"}
+    assert _layers(path, source) == {"kernel": 7, "vendor-path": 5, "portable": 4}
+
 def test_cuda_shim_of_hip_index_names_stays_c_header() -> None:
     # The negative: a header that maps HIP's spellings onto CUDA's under __CUDACC__ is written
     # for both vendors and keeps its C/C++ language (the CUDA rules read it as before).
