@@ -116,6 +116,7 @@ void negate_all(const int n, T* x, hipStream_t stream)
     assert _rules(path, source) == {"hip.kernel", "hip.launch-macro", "hip.runtime"}
     assert _layers(path, source) == {"kernel": 7, "vendor-path": 5, "portable": 4}
 
+
 def test_cuda_shim_of_hip_index_names_stays_c_header() -> None:
     # The negative: a header that maps HIP's spellings onto CUDA's under __CUDACC__ is written
     # for both vendors and keeps its C/C++ language (the CUDA rules read it as before).
