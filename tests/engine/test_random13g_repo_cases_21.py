@@ -154,3 +154,22 @@ public class Glass {
 }
 """
     assert _rules("Glass.java", source) == set()
+
+
+def test_ci_stage_on_ngc_internal_nemo_image_is_vendor_path() -> None:
+    # .gitlab/stages/01.build.yml: the build matrix names NGC's PyTorch images and, for one
+    # job, a NeMo nightly from NGC's internal organisation (nvcr.io/nvidian/): both are CUDA
+    # images; the script lines around them are portable.
+    source = b"""\
+build:
+  parallel:
+    matrix:
+      - IMAGE: main
+        BASE_IMAGE: nvcr.io/nvidia/pytorch:25.09-py3
+      - IMAGE: nightly
+        BASE_IMAGE: nvcr.io/nvidian/nemo:nightly
+  script:
+    - docker build --build-arg FROM_IMAGE_NAME=$BASE_IMAGE .
+"""
+    assert _rules(".gitlab/stages/build.yml", source) == {"image.nvidia-base"}
+    assert _layers(".gitlab/stages/build.yml", source) == {"vendor-path": 2, "portable": 7}
