@@ -224,3 +224,39 @@ def scale(x: torch.Tensor) -> torch.Tensor:
 """
     layers = _layers("losses/fused.py", source)
     assert 7 <= layers["kernel"] <= 8
+
+
+# -- coolfluid/coolfluid3: ViennaCL's generated kernel sources --------------------------------
+
+
+def test_blank_literals_around_a_generated_kernel_source_are_not_kernel_lines() -> None:
+    # sandbox/opencl/v7/viennacl/linalg/kernels/scalar_source.h: a generator writes each
+    # kernel as C literals that open and close on a literal holding only a newline, the `;`
+    # on a line of its own. Those two lines are no kernel code (152 counted for 121 before).
+    source = b"""\
+namespace gen
+{
+const char * const scale_kernel =
+" \\n"
+"__kernel void scale(\\n"
+"          __global float * v,\\n"
+"          float f)\\n"
+"{\\n"
+"  v[get_global_id(0)] *= f;\\n"
+"};\\n"
+" \\n"
+; //scale_kernel
+}
+"""
+    assert _rules("linalg/kernels/scale_source.h", source) == {"opencl.source-string"}
+    assert _layers("linalg/kernels/scale_source.h", source)["kernel"] == 6
+
+
+def test_kernel_source_opening_on_its_statement_line_keeps_it() -> None:
+    # The usual form: the literal opens on the declaration's line and closes on its `;`.
+    source = b"""\
+const char* src = "__kernel void twice(__global float* v) {\\n"
+                  "  v[get_global_id(0)] *= 2.0f;\\n"
+                  "}\\n";
+"""
+    assert _layers("host/twice.c", source) == {"kernel": 3}
