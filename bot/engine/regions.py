@@ -1169,7 +1169,8 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
     its code: the blank lines and comments inside the literals (a license at the top of a
     WGSL or CUDA string) are no more kernel code than they are in a kernel file. The lines
     that open and close the literals stay (unless a comment opens them, there or after the
-    literal's quote on the opening line), as the statement holding the program."""
+    literal's quote on the opening line), as the statement holding the program, unless a
+    line holds only a literal of blanks (``" \\n"``) with the statement on other lines."""
     text, starts = src.lexed.text, src.starts
     run = 0  # first line of the run being built, 0 between runs
     in_comment = False
@@ -1183,13 +1184,36 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
         if in_comment or opens:
             code, in_comment = False, "*/" not in content
         else:
-            code = (bool(content) or number == first) and not content.startswith("//")
+            code = (bool(content) or (number == first and not _blank_literal(line))) and (
+                not content.startswith("//")
+            )
         if code:
             run = run or number
         elif run:
             yield run, number - 1
             run = 0
+    if first < last and _blank_literal(_line_text(text, starts, last)):
+        # A closing literal that holds only a newline (ViennaCL's generated sources end each
+        # kernel on `" \n"`, its `;` on the next line) is no more code than the blank one
+        # that opens them.
+        if run:
+            yield run, last - 1
+        return
     yield run or last, last
+
+
+def _line_text(text: str, starts: list[int], number: int) -> str:
+    end = starts[number] if number < len(starts) else len(text)
+    return text[starts[number - 1] : end]
+
+
+def _blank_literal(line: str) -> bool:
+    """Whether ``line`` holds nothing but one C-style literal of blanks and escaped
+    newlines (``" \\n"``), the statement that holds it on other lines."""
+    return _BLANK_LITERAL.fullmatch(line) is not None
+
+
+_BLANK_LITERAL = fixed_regex(r'[ \t]*"(?:[ \t]|\\[nrt])*"[ \t]*\r?\n?')
 
 
 def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
