@@ -141,3 +141,19 @@ dependencies:
   - numpy=1.26.4
 """
     assert _layers("environment-flexible.yml", source) == {"portable": 7}
+
+
+def test_jaxtyping_import_is_not_jax_code() -> None:
+    # yigit-uslu/graph-signal-diffusion src/graph_signal_diffusion/cli/train.py: a PyTorch
+    # trainer importing jaxtyping for shape annotations picks "cuda" for torch; the finding
+    # is torch's device string, not JAX's platform (before: both rules on the line).
+    source = b"""\
+import jaxtyping
+import torch
+
+def main(cfg):
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return device
+"""
+    assert _rules("cli/train.py", source) == {"torch.device-string"}
+    assert _layers("cli/train.py", source) == {"vendor-path": 1, "portable": 4}
