@@ -185,3 +185,22 @@ fn quant_matches_cpu() {
 }
 """
     assert _layers("tests/quant_smoke.rs", source) == {"portable": 9}
+
+
+def test_glsl_helper_closing_a_call_spread_over_lines_counts_that_line() -> None:
+    # src/shaderforge/layered_spec/blend_modes.py: blend helpers in triple-quoted strings
+    # whose vec3(...) constructors spread over lines; the `);` closing one was left portable.
+    source = b'''\
+HELPERS = {
+    "screen": """vec4 compose_screen(vec4 dst, vec4 src) {
+    vec3 mixed = vec3(
+        dst.r + src.r - dst.r * src.r,
+        dst.g + src.g - dst.g * src.g,
+        dst.b + src.b - dst.b * src.b
+    );
+    return vec4(mixed, src.a);
+}""",
+}
+'''
+    assert _rules("layers/blend.py", source) == {"vulkan.glsl-string"}
+    assert _layers("layers/blend.py", source) == {"kernel": 8, "portable": 2}
