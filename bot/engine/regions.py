@@ -1159,6 +1159,11 @@ def _header_start(text: str, segment: int, brace: int) -> int:
 # What wraps an embedded program's line in its host language: quotes, a raw string's
 # delimiters, escaped newlines and tabs, joining ``+`` and ``,``, the closing ``;``.
 _WRAPPING = fixed_regex(r"""R"\w*\(|\)\w*"|\\[nrt]|\\$|["'`+,;()\s]""")
+# What a line inside a literal holds that is no program text: blanks, escaped line ends and
+# a backslash continuing the literal (imgui's HLSL `\` lines).
+_ESCAPES_BLANK = fixed_regex(r"\\[nrt]|\\$|\s")
+# A line holding only a literal of blanks and escaped newlines (``" \\n"``).
+_BLANK_LITERAL = fixed_regex(r'[ \t]*"(?:[ \t]|\\[nrt])*"[ \t]*\r?\n?')
 # The first quote of a line: what follows it on the line that opens a program is the
 # program's first text, which may open a comment (`out.write("/* license ...`).
 _FIRST_QUOTE = fixed_regex(r"""["'`]""")
@@ -1184,9 +1189,11 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
         if in_comment or opens:
             code, in_comment = False, "*/" not in content
         else:
-            code = (bool(content) or (number == first and not _blank_literal(line))) and (
-                not content.startswith("//")
-            )
+            code = (
+                bool(content)
+                or (number == first and not _blank_literal(line))
+                or _closing_inside(src, starts[number - 1], end)
+            ) and not content.startswith("//")
         if code:
             run = run or number
         elif run:
@@ -1213,7 +1220,16 @@ def _blank_literal(line: str) -> bool:
     return _BLANK_LITERAL.fullmatch(line) is not None
 
 
-_BLANK_LITERAL = fixed_regex(r'[ \t]*"(?:[ \t]|\\[nrt])*"[ \t]*\r?\n?')
+def _closing_inside(src: Source, start: int, end: int) -> bool:
+    """Whether the line ``start``..``end``, blank once the quotes, brackets and separators
+    wrapping literals are stripped, is a line of the program itself: one inside a literal
+    from its first character to its newline (a kernel's ``);`` closing a call it spreads
+    over lines) that holds more than blanks and a backslash continuing the literal."""
+    if not _ESCAPES_BLANK.sub("", src.lexed.text[start:end]):
+        return False
+    strings = src.lexed.strings
+    index = bisect_left(strings, (start,)) - 1
+    return index >= 0 and strings[index][1] >= end
 
 
 def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
