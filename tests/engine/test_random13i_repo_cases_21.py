@@ -90,6 +90,44 @@ def launch(out):
     assert _layers("tests/test_fill.py", source) == {"kernel": 7, "portable": 4}
 
 
+# -- nicehash/NiceHashMiner: records parsed from an OpenCL device helper's JSON ----------------
+
+
+def test_opencl_detection_model_namespace_is_portable() -> None:
+    # src/NHM.DeviceDetection/OpenCL/Models/OpenCLDeviceDetectionResult.cs: a record of what
+    # a helper program printed; no OpenCL call, nothing to port.
+    source = b"""\
+using System.Collections.Generic;
+
+namespace Rig.Probe.OpenCL.Models
+{
+    internal class ProbeResult
+    {
+        public List<string> Platforms { get; set; }
+        public string ErrorString { get; set; }
+        public int Status { get; set; }
+    }
+}
+"""
+    assert _rules("src/Rig.Probe/OpenCL/Models/ProbeResult.cs", source) == set()
+    assert _layers("src/Rig.Probe/OpenCL/Models/ProbeResult.cs", source) == {"portable": 10}
+
+
+def test_opencl_backend_namespace_is_still_vendor_path() -> None:
+    # The rule still reads a GPU compiler's OpenCL back end module whole (ILGPU-like).
+    source = b"""\
+namespace Jit.Runtime.OpenCL
+{
+    public sealed class ClQueue
+    {
+        internal System.IntPtr handle;
+    }
+}
+"""
+    assert _rules("src/Jit/Runtime/OpenCL/ClQueue.cs", source) == {"opencl.managed-backend"}
+    assert _layers("src/Jit/Runtime/OpenCL/ClQueue.cs", source) == {"vendor-path": 7}
+
+
 # -- gabemgem/PyCudaHLL: CuPy raw and elementwise kernels (already right) -----------------------
 
 
