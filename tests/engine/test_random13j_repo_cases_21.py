@@ -141,3 +141,53 @@ export function glow(): THREE.ShaderMaterial {
     layers = _layers("galaxy/glow.ts", source)
     assert 8 <= layers["kernel"] <= 10
     assert set(layers) == {"kernel", "portable"}
+
+
+def test_tensorrt_rtx_provider_as_default_is_vendor_path() -> None:
+    # c_cxx/ort_tutorial/40_ep-context/sample.cpp: ONNX Runtime's C++ name for the TensorRT RTX
+    # provider is the default, and its options are set when that provider is the one asked.
+    source = b"""\
+#include <onnxruntime_cxx_api.h>
+
+int main(int argc, char** argv) {
+    std::string ep = onnxruntime::kNvTensorRTRTXExecutionProvider;
+    if (argc > 2) ep = argv[2];
+    Ort::SessionOptions so;
+    if (ep == onnxruntime::kNvTensorRTRTXExecutionProvider) {
+        so.AppendExecutionProvider(ep.c_str(), {{"enable_cuda_graph", "1"}});
+    }
+    return 0;
+}
+"""
+    assert _rules("ep_context/compile.cpp", source) == {"onnxruntime.cuda-provider-api"}
+    assert _layers("ep_context/compile.cpp", source) == {"vendor-path": 2, "portable": 8}
+
+
+def test_cpu_provider_constant_stays_portable() -> None:
+    # c_cxx/ort_tutorial/20_devicetensors-datatransfer/main.cpp: skipping the CPU device by
+    # ONNX Runtime's C++ constant names no vendor.
+    source = b"""\
+for (size_t i = 0; i < count; ++i) {
+    if (strcmp(api.EpDevice_EpName(devices[i]), onnxruntime::kCpuExecutionProvider) == 0) {
+        continue;
+    }
+}
+"""
+    assert _rules("tutorial/devices.cpp", source) == set()
+    assert _layers("tutorial/devices.cpp", source) == {"portable": 5}
+
+
+def test_cmake_finding_onnxruntime_nvidia_provider_libraries_is_vendor_path() -> None:
+    # c_cxx/ort_tutorial/cmake/onnxruntimesetup.cmake: the runtime and its shared provider
+    # bridge are found anywhere; the TensorRT RTX provider, the CUDA provider and the TensorRT
+    # RTX runtime exist only for NVIDIA GPUs.
+    source = b"""\
+set(ORT_DIR "$ENV{ORT_DIR}" CACHE PATH "ONNX Runtime")
+find_library(ORT_LIB onnxruntime HINTS ${ORT_DIR}/lib REQUIRED)
+find_library(ORT_BRIDGE_LIB onnxruntime_providers_shared HINTS ${ORT_DIR}/lib REQUIRED)
+find_library(ORT_RTX_EP_LIB onnxruntime_providers_nv_tensorrt_rtx HINTS ${ORT_DIR}/lib)
+find_library(ORT_CUDA_EP_LIB onnxruntime_providers_cuda HINTS ${ORT_DIR}/lib)
+find_library(RTX_RUNTIME_LIB NAMES tensorrt_rtx tensorrt_rtx_1_3 HINTS ${RTX_DIR}/lib)
+"""
+    assert _rules("cmake/ortsetup.cmake", source) == {"build.cmake-cuda-library"}
+    assert _layers("cmake/ortsetup.cmake", source) == {"vendor-path": 3, "portable": 3}
