@@ -117,3 +117,116 @@ void main(){
 }
 """
     assert _layers("res/shaders/sky.glslf", source) == {"kernel": 6}
+
+
+# -- graphcore/poptorch: PyTorch on Graphcore IPUs -----------------------------------------
+
+
+def test_poptorch_model_wrapping_in_a_test_is_vendor_path() -> None:
+    # tests/functional_test.py: a model wrapped with poptorch.inferenceModel and compared
+    # with the CPU result (portable before the fix: Graphcore had no rules).
+    source = b"""\
+import torch
+import poptorch
+
+
+def test_argmax_matches_cpu():
+    model = torch.nn.Softmax(dim=1)
+    x = torch.rand(4, 8)
+    expected = model(x)
+    ipu_model = poptorch.inferenceModel(model)
+    assert torch.allclose(ipu_model(x), expected)
+"""
+    assert _rules("tests/softmax_test.py", source) == {"graphcore.poptorch"}
+    assert _layers("tests/softmax_test.py", source) == {"vendor-path": 2, "portable": 6}
+
+
+def test_poplar_vertex_codelet_is_kernel_code() -> None:
+    # popart_compiler/source/custom_operations/UpsampleBilinear2dCodelets.inc.cpp: a
+    # poplar::Vertex whose compute() each IPU tile runs; the Poplar includes are vendor-path.
+    source = b"""\
+#include <poplar/Vertex.hpp>
+
+template <typename T> class WeightedSumVertex : public poplar::Vertex {
+public:
+  poplar::Input<poplar::Vector<T>> in;
+  poplar::Input<poplar::Vector<T>> w;
+  poplar::Output<poplar::Vector<T>> out;
+
+  bool compute() {
+    for (unsigned i = 0; i < out.size(); ++i) {
+      out[i] = in[2 * i] * w[0] + in[2 * i + 1] * w[1];
+    }
+    return true;
+  }
+};
+
+template class WeightedSumVertex<float>;
+"""
+    assert _rules("ops/WeightedSumCodelets.inc.cpp", source) == {
+        "graphcore.vertex-codelet",
+        "graphcore.poplar-api",
+    }
+    assert _layers("ops/WeightedSumCodelets.inc.cpp", source) == {
+        "kernel": 12,
+        "vendor-path": 1,
+        "portable": 1,
+    }
+
+
+def test_popart_opset_table_is_vendor_library() -> None:
+    # popart_compiler/include/popart_compiler/CompilerOperationMacros.inc.hpp: a generated
+    # table of PopART builder ops from the ai.graphcore opset.
+    source = b"""\
+// generated: one row per PopART op
+OP_DECL(popart, gelu, gelu, AiGraphcoreOpset1.gelu, NONE, BODY_ARG(DEBUG_CONTEXT("Gelu")))
+OP_DECL(popart, l1loss, l1loss, AiGraphcoreOpset1.l1loss, ARG(INT,reduction),
+        BODY_ARG(static_cast<popart::ReductionType>(reduction)))
+"""
+    assert _rules("compiler/OpMacros.inc.hpp", source) == {"graphcore.popart"}
+    assert _layers("compiler/OpMacros.inc.hpp", source) == {"vendor-library": 3}
+
+
+def test_poplibs_calls_in_a_lowering_are_vendor_library() -> None:
+    # poptorch/source/ (commit 0d273e38, "Upgrade to torch 1.13"): a baddbmm lowering with
+    # poplin's grouped matmul and popops' scaling on poplar tensors.
+    source = b"""\
+#include <popops/ElementWise.hpp>
+#include <poplin/MatMul.hpp>
+
+void lowerScaledBatchMatmul(Ctx &ctx) {
+  poplar::Tensor a = ctx.fromSsa(ctx.in(0));
+  poplar::Tensor b = ctx.fromSsa(ctx.in(1));
+  auto prod = poplin::matMulGrouped(ctx.graph, a, b, ctx.seq, a.elementType());
+  auto scaled = popops::mul(ctx.graph, prod, 0.5f, ctx.seq);
+  ctx.define(scaled);
+}
+"""
+    assert _rules("source/BatchMatmul.cpp", source) == {
+        "graphcore.poplibs",
+        "graphcore.poplar-api",
+    }
+    assert _layers("source/BatchMatmul.cpp", source) == {
+        "vendor-library": 4,
+        "vendor-path": 2,
+        "portable": 3,
+    }
+
+
+def test_a_projects_own_popart_symbol_table_stays_portable() -> None:
+    # poptorch/source/FixupSetAvailableMemory.cpp (right before any fix): graph passes over
+    # poptorch's own symbol table, named after PopART ops, call no Graphcore library.
+    source = b"""\
+#include "poptorch/Utils.hpp"
+
+namespace poptorch {
+namespace {
+bool takesMemoryHint(torch::jit::NodeKind kind) {
+  namespace popart_syms = poptorch::symbols::popart;
+  return kind == popart_syms::matmul || kind == poptorch::symbols::popart::gather;
+}
+} // namespace
+} // namespace poptorch
+"""
+    assert _rules("source/FixupMemory.cpp", source) == set()
+    assert _layers("source/FixupMemory.cpp", source) == {"portable": 9}
