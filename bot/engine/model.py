@@ -41,6 +41,7 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: Iluvatar CoreX's GPUs run CUDA-compatible software, but its IGIE compiler target and
 #: ixformer kernels exist for those GPUs alone: "iluvatar". Tenstorrent's Tensix chips run
 #: ttnn operators and torch-ttnn graphs built on tt-metal, no GPU code: "tenstorrent".
+#: Graphcore's IPUs run Poplar programs, PopLibs operators and PopTorch models: "graphcore".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -56,6 +57,7 @@ VENDORS: tuple[str, ...] = (
     "aws",
     "iluvatar",
     "tenstorrent",
+    "graphcore",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
