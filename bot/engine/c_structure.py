@@ -150,11 +150,20 @@ class CStructure:
             else:
                 depth -= 1
                 at = opening
-        head = masked[max(lo, at - 64) : at]
+        start = max(lo, at - 64)
+        head = masked[start:at].rstrip(" \t\n")
+        if head.endswith(">"):
+            # A generic function's type parameters stand between its name and its parameter
+            # list (Rust's `fn emit<L: Lattice>(s: &mut String) {`, a C++ specialization's
+            # `void f<float>(...)`): the name is the word before the balanced `<...>`.
+            bare = _before_generics(head)
+            if bare is None:
+                return None
+            head = bare
         before = _name_before(head)
         if before is None or before in _CONTROL_WORDS:
             return None
-        return before, at - (len(head) - len(head.rstrip(" \t\n"))) - len(before)
+        return before, start + len(head.rstrip(" \t\n")) - len(before)
 
     def nearest_function(self, pos: int) -> tuple[int, int]:
         """The open brace of the innermost function or lambda body holding ``pos``, or -1,
@@ -238,6 +247,23 @@ def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: i
         if colon_at >= line:
             colon_at = masked.rfind(":", begin, line)
     return -1
+
+
+def _before_generics(text: str) -> str | None:
+    """``text`` less the balanced ``<...>`` it ends with, or None when the brackets do not
+    balance before a bracket, brace or statement end (``operator>``, a comparison)."""
+    depth = 0
+    for at in range(len(text) - 1, -1, -1):
+        char = text[at]
+        if char == ">":
+            depth += 1
+        elif char == "<":
+            depth -= 1
+            if not depth:
+                return text[:at]
+        elif char in "(){};":
+            return None
+    return None
 
 
 def _name_before(text: str) -> str | None:

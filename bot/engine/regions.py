@@ -38,7 +38,8 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
                           comments: a comment tagging its language (``/* glsl */``)
 ``python-string-def``     the innermost ``def`` holding a string literal whose body matches
                           (else the literal): a generator writing kernel source line by line
-``c-streamed-string``     the statements writing literals into a stream (``code << "..."``) in
+``c-streamed-string``     the statements writing literals into a stream (``code << "..."``)
+                          or a growing string (``s += "..."``, ``writeln!(s, "...")``) in
                           the function where one written literal's body matches
 ``directive-function``    the function whose body opens with a matching string directive
 ``device-string``         a string-literal naming a device, unless it sits in a collection
@@ -1339,19 +1340,42 @@ def _c_streamed_string(src: Source, pattern: re.Pattern[str], keywords: Keywords
 
 
 def _streamed(masked: str, start: int) -> bool:
-    """Whether ``<<`` (then only blanks) comes before the literal at ``start``."""
-    return masked[max(0, start - _GAP) : start].rstrip(" \t\r\n").endswith("<<")
+    """Whether the literal at ``start`` is written into a stream or a growing string: after
+    ``<<`` (C++ streams), ``+=`` or ``.push_str(`` (a string built piece by piece, Rust's
+    ``s += "...";``), as a write macro's format after its target (``writeln!(s, "...")``),
+    or as a ``format!(`` whose result is appended so (``s += &format!("...")``)."""
+    tail = masked[max(0, start - _GAP) : start].rstrip(" \t\r\n")
+    if tail.endswith("format!("):
+        tail = tail[:-8].rstrip(" \t\r\n&")
+    if tail.endswith(("<<", "+=", "push_str(")):
+        return True
+    if not tail.endswith(","):
+        return False
+    opening = tail.rfind("(")
+    return (
+        opening >= 0
+        and "," not in tail[opening + 1 : -1]
+        and ")" not in tail[opening:]
+        and tail[:opening].rstrip(" \t").endswith(("write!", "writeln!"))
+    )
 
 
 def _stream_of(src: Source, start: int) -> tuple[str, Span]:
     """The stream the literal at ``start`` is written into (what its statement opens with,
-    up to the first ``<<``: ``code``, ``this->os``) and the statement's lines, to its ``;``."""
+    up to the first ``<<``, ``+=`` or ``.push_str``: ``code``, ``this->os``, ``*s``; a write
+    macro's first argument) and the statement's lines, to its ``;``."""
     masked = src.masked
     first = src.c.c_statement_start(start)
-    shift = masked.find("<<", first, start)
+    head = masked[first:start]
+    macro = _WRITE_MACRO.match(head)
+    if macro:
+        name = macro.group(1)
+    else:
+        cuts = [at for at in (head.find("<<"), head.find("+="), head.find(".push_str")) if at >= 0]
+        name = head[: min(cuts)] if cuts else head
     end = src.next_match(_C_STMT_END, start)
     last = end.start() if end else len(masked) - 1
-    return " ".join(masked[first:shift].split()), src.span(first, last + 1)
+    return " ".join(name.replace("&mut ", "").replace("*", "").split()), src.span(first, last + 1)
 
 
 def _directive_function(
@@ -1379,6 +1403,10 @@ def _directive_function(
 #: How far from a literal the ``<<`` before it (or a directive's brace) may sit: blank lines
 #: and a comment's width, not a scan through the file.
 _GAP = 200
+#: A Rust write macro's head, its result maybe discarded: ``let _ = writeln!(s,``.
+_WRITE_MACRO = fixed_regex(
+    r"(?:(?:let[ \t]+)?_[ \t]*=[ \t]*)?write(?:ln)?![ \t]*\([ \t\r\n]*([^,;()]{0,80}),"
+)
 
 
 def _adjacent(masked: str, strings: list[tuple[int, int]], index: int) -> bool:
