@@ -252,18 +252,27 @@ def _after_barriers(masked: str, begin: int, pos: int, hash_at: int, colon_at: i
 def _before_generics(text: str) -> str | None:
     """``text`` less the balanced ``<...>`` it ends with, or None when the brackets do not
     balance before a bracket, brace or statement end (``operator>``, a comparison)."""
+    at = opening_before(text, len(text) - 1, "<>", "(){};")
+    return text[:at] if at >= 0 else None
+
+
+def opening_before(text: str, close: int, brackets: str, stops: str) -> int:
+    """Where the bracket closed at ``close`` opens (``brackets``: its opening and closing
+    characters), read backward in one pass; -1 when one of ``stops`` comes first or nothing
+    opens it."""
+    opening, closing = brackets[0], brackets[1]
     depth = 0
-    for at in range(len(text) - 1, -1, -1):
+    for at in range(close, -1, -1):
         char = text[at]
-        if char == ">":
+        if char == closing:
             depth += 1
-        elif char == "<":
+        elif char == opening:
             depth -= 1
             if not depth:
-                return text[:at]
-        elif char in "(){};":
-            return None
-    return None
+                return at
+        elif char in stops:
+            return -1
+    return -1
 
 
 def _name_before(text: str) -> str | None:

@@ -73,7 +73,7 @@ from functools import partial
 from itertools import islice
 
 from bot.engine import literals
-from bot.engine.c_structure import CStructure
+from bot.engine.c_structure import CStructure, opening_before
 from bot.engine.lexer import Family, Lexed
 from bot.engine.logical_lines import PY_DEF, LogicalLines
 from bot.engine.precompiled import fixed_regex
@@ -1121,18 +1121,9 @@ def _is_function_header(header: str) -> bool:
     close = header.rfind(")")
     if close < 0 or not _AFTER_PARAMETERS.fullmatch(header, close + 1):
         return False
-    depth, at = 0, close
-    while at >= 0:
-        char = header[at]
-        if char == ")":
-            depth += 1
-        elif char == "(":
-            depth -= 1
-            if not depth:
-                break
-        elif char in "=;{}":
-            return False
-        at -= 1
+    at = opening_before(header, close, "()", "=;{}")
+    if at < 0:
+        return False
     name = header[:at].rstrip().rsplit(None, 1)[-1:] if at > 0 else []
     word = name[0].rsplit("::", 1)[-1].lstrip("*&") if name else ""
     return word.isidentifier() and word not in _NOT_FUNCTIONS
