@@ -150,6 +150,7 @@ class Source(SourceText):
         "lambdas",
         "lines",
         "lists_join",
+        "lone_continues",
         "lone_prefix",
         "pp",
         "statement_starts",
@@ -191,6 +192,9 @@ class Source(SourceText):
         # What a literal's whole body may be and still only start a program, claimed when
         # more literals continue it (``RuleSpec.lone_prefix``, set by classify likewise).
         self.lone_prefix: re.Pattern[str] | None = None
+        # What the literals joined after a lone prefix must hold to go on with its program
+        # (``RuleSpec.lone_continues``, set by classify likewise).
+        self.lone_continues: re.Pattern[str] | None = None
 
     def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
         """``SourceText.finditer``, less the matches outside a statement ``within_statement``
@@ -994,7 +998,7 @@ def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
         return False
     joined = _adjacent if src.adjacent_literals_join else _added
     if joined(masked, strings, index):
-        return True
+        return _goes_on(src, index)
     if masked[strings[index][1] : strings[index + 1][0]].strip() != ",":
         return False
     body, lone = src.strings.body_reader(1), src.lone_prefix
@@ -1013,6 +1017,25 @@ def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
 
 #: Literals of a list's next item read for the program a lone prefix literal starts.
 _CONTINUATION = 200
+
+
+def _goes_on(src: Source, index: int) -> bool:
+    """Whether the literals joined after lone prefix ``index`` hold what the rule's
+    ``lone_continues`` asks (any do without one): a test handing a toy language's
+    ``void main() {`` program to its compiler, a literal a line, holds no GLSL."""
+    wanted = src.lone_continues
+    if wanted is None:
+        return True
+    strings, masked = src.lexed.strings, src.masked
+    joined = _adjacent if src.adjacent_literals_join else _added
+    body = src.strings.body_reader(1)
+    last = min(len(strings) - 1, index + _CONTINUATION)
+    item = index
+    while item < last and joined(masked, strings, item):
+        item += 1
+        if wanted.search(body(item)):
+            return True
+    return False
 
 
 def _single_source_string(
