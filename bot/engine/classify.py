@@ -374,6 +374,7 @@ def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list
         src.lookahead_lines = spec.lookahead_lines
         src.within_statement = spec.within_statement
         src.lone_prefix = spec.lone_prefix
+        src.lone_continues = spec.lone_continues
         spans = (
             file_region(src, None, spec.keywords)
             if spec.pattern is None  # only file-level rules go without (the registry checks)

@@ -147,9 +147,11 @@ class Source(SourceText):
     __slots__ = (
         "adjacent_literals_join",
         "c",
+        "continuing",
         "lambdas",
         "lines",
         "lists_join",
+        "lone_continues",
         "lone_prefix",
         "pp",
         "statement_starts",
@@ -191,6 +193,12 @@ class Source(SourceText):
         # What a literal's whole body may be and still only start a program, claimed when
         # more literals continue it (``RuleSpec.lone_prefix``, set by classify likewise).
         self.lone_prefix: re.Pattern[str] | None = None
+        # What the literals joined after a lone prefix must hold to go on with its program
+        # (``RuleSpec.lone_continues``, set by classify likewise).
+        self.lone_continues: re.Pattern[str] | None = None
+        # Per ``lone_continues`` pattern: literal -> the first literal from it on, joined, that
+        # the pattern matches (-1: none), as ``_next_holding`` found it.
+        self.continuing: dict[re.Pattern[str], dict[int, int]] = {}
 
     def finditer(self, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[re.Match[str]]:
         """``SourceText.finditer``, less the matches outside a statement ``within_statement``
@@ -994,7 +1002,7 @@ def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
         return False
     joined = _adjacent if src.adjacent_literals_join else _added
     if joined(masked, strings, index):
-        return True
+        return _goes_on(src, index)
     if masked[strings[index][1] : strings[index + 1][0]].strip() != ",":
         return False
     body, lone = src.strings.body_reader(1), src.lone_prefix
@@ -1013,6 +1021,42 @@ def _continued(src: Source, pattern: re.Pattern[str], index: int) -> bool:
 
 #: Literals of a list's next item read for the program a lone prefix literal starts.
 _CONTINUATION = 200
+
+
+def _goes_on(src: Source, index: int) -> bool:
+    """Whether the literals joined after lone prefix ``index`` hold what the rule's
+    ``lone_continues`` asks (any do without one): a test handing a toy language's
+    ``void main() {`` program to its compiler, a literal a line, holds no GLSL."""
+    wanted = src.lone_continues
+    if wanted is None:
+        return True
+    hit = _next_holding(src, wanted, index + 1)
+    return 0 <= hit <= index + _CONTINUATION
+
+
+def _next_holding(src: Source, wanted: re.Pattern[str], start: int) -> int:
+    """The first literal from ``start`` on, each joined to the one before it, whose body
+    ``wanted`` matches; -1 when the joined run ends first. Remembered for every literal read
+    (the answer is the same from each of them): a run of lone prefixes joined to one another
+    would otherwise each read the literals after it (1 MB of them took 10 s)."""
+    memo = src.continuing.setdefault(wanted, {})
+    strings, masked = src.lexed.strings, src.masked
+    joined = _adjacent if src.adjacent_literals_join else _added
+    body = src.strings.body_reader(1)
+    read: list[int] = []
+    item, found = start, -1
+    while (known := memo.get(item)) is None:
+        read.append(item)
+        if wanted.search(body(item)):
+            found = item
+            break
+        if item + 1 >= len(strings) or not joined(masked, strings, item):
+            break
+        item += 1
+    else:
+        found = known
+    memo.update(dict.fromkeys(read, found))
+    return found
 
 
 def _single_source_string(

@@ -121,6 +121,9 @@ class RuleSpec:
     # String kinds: a literal whose whole body matches this (a lone `#version 450` line) only
     # starts a program, claimed when more literals continue it (``regions._continued``).
     lone_prefix: re.Pattern[str] | None = None
+    # String kinds: a lone prefix goes on into a program through the literals joined after
+    # it only when one of them matches this (``regions._continued``).
+    lone_continues: re.Pattern[str] | None = None
     # C++ namespaces that are the library's own: in a file that opens one of them (the
     # library's own source), the pattern's matches naming it are no call of the library.
     own_namespaces: tuple[str, ...] = ()
@@ -317,6 +320,7 @@ def _spec(
         lookahead_lines=row.get("lookahead_lines", 0),
         within_statement=_regex(row.get("within_statement"), compile_),
         lone_prefix=_regex(row.get("lone_prefix"), compile_),
+        lone_continues=_regex(row.get("lone_continues"), compile_),
         own_namespaces=tuple(row.get("own_namespaces", ())),
         callees=row.get("callees", False),
     )

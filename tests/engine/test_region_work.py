@@ -559,6 +559,19 @@ def test_names_bound_before_launches_are_read_once() -> None:
     assert spans == [(src.nlines - 1, src.nlines)]
 
 
+def test_literals_after_lone_prefixes_are_read_once() -> None:
+    # A run of lone prefixes joined to one another (`"void main() {\n" +` on every line):
+    # each asked whether the literals after it hold GLSL read the 200 after it, 10 s for
+    # 1 MB. Each literal is now searched once for the file, whichever prefix asks.
+    literals = 2000
+    text = "class T {\n" + '"void main() {\\n" +\n' * literals + '"";\n}\n'
+    src = _source("T.java", text)
+    wanted = CountingPattern(_spec("vulkan.glsl-string").lone_continues)
+    src.lone_continues = cast(Any, wanted)
+    assert not any(regions._goes_on(src, index) for index in range(literals))
+    assert wanted.searches <= literals + 1
+
+
 def test_an_assignment_inside_an_open_statement_is_read_with_it() -> None:
     # pycuda-unclosed-assignments in the adversarial bench: each line assigns the source and
     # opens a bracket it never closes. Each line belongs to the statement opened above it
