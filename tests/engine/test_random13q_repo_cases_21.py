@@ -25,45 +25,6 @@ from __future__ import annotations
 from bot.engine import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
-# -- panthuncia/BasicRenderer: HLSL helper functions in a .h under shaders/ -------------------
-
-
-def test_hlsl_vector_functions_in_shader_header_are_kernel() -> None:
-    # BasicRenderer/shaders/FidelityFX/transferFunction.h: colour transfer curves written as
-    # HLSL functions over float3, #included by the tonemapping pass.
-    source = b"""\
-float3 ToLinear(float3 c)
-{
-    return pow(c, 2.2f);
-}
-
-inline float4 Desaturate(in float4 c, float amount)
-{
-    float luma = dot(c.rgb, float3(0.3f, 0.59f, 0.11f));
-    return float4(lerp(c.rgb, luma.xxx, amount), c.a);
-}
-"""
-    assert classify("app/shaders/post/curves.h", source).language == "HLSL"
-    assert _rules("app/shaders/post/curves.h", source) == {"hlsl.shader-file"}
-    assert _layers("app/shaders/post/curves.h", source) == {"kernel": 9}
-
-
-def test_cpp_math_header_with_float3_struct_stays_c() -> None:
-    # A host header under a shader folder defining its own float3 is C++, not HLSL.
-    source = b"""\
-#include <cmath>
-struct float3 { float x, y, z; };
-inline float3 scale(float3 v, float k) { return float3{v.x * k, v.y * k, v.z * k}; }
-"""
-    assert classify("app/shaders/host/math.h", source).language != "HLSL"
-    assert _layers("app/shaders/host/math.h", source) == {"portable": 3}
-
-
-def test_float3_function_outside_shader_folder_stays_c() -> None:
-    source = b"float3 mix3(float3 a, float3 b) { return a; }\n"
-    assert classify("src/util/mix.h", source).language != "HLSL"
-
-
 # -- GPUOpen-Drivers/pal: a driver's per-generation host C++ under gfx9/ ---------------------
 
 
