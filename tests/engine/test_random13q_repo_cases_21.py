@@ -111,3 +111,27 @@ uint WaveCountTrue(bool b)
 }
 """
     assert _layers("shaders/Include/wave.hlsli", source) == {"kernel": 4}
+
+
+# -- panthuncia/BasicRenderer: an HLSL helper header included only by an HLSL pass ------------
+
+
+def test_header_included_only_by_hlsl_sources_is_hlsl_code() -> None:
+    # BasicRenderer/shaders/FidelityFX/transferFunction.h: float3 transfer curves as a .h that
+    # only shaders/PostProcessing/tonemapping.hlsl includes. Alone it reads as C; in the tree
+    # it is the pass's code. A header the C++ host includes too stays the host's.
+    from bot.engine.census import Census
+    from bot.engine.model import Layer
+
+    files = {
+        "shaders/post/tonemap.hlsl": '#include "fx/curves.h"\n#include "shared.h"\n'
+        "float4 main(float4 p : SV_Position) : SV_Target { return float4(Lin(p.rgb), 1); }\n",
+        "shaders/fx/curves.h": "float3 Lin(float3 c)\n{\n    return pow(c, 2.2f);\n}\n",
+        "shaders/shared.h": "#define TILE_SIZE 16\n",
+        "src/renderer.cpp": '#include "../shaders/shared.h"\nint tiles() { return TILE_SIZE; }\n',
+    }
+    census = Census(classify(path, text.encode()) for path, text in files.items())
+    kernel = {s.path: s.layers[Layer.KERNEL] for s in census.files()}
+    assert kernel["shaders/fx/curves.h"] == 4
+    assert kernel["shaders/shared.h"] == 0
+    assert kernel["src/renderer.cpp"] == 0
