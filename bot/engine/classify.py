@@ -53,10 +53,11 @@ _CUDA_DEVICE_CODE = frozenset(
 _NO_BODY = frozenset(
     s.rule.id for s in SPECS if s.kind == "file" or s.kind.startswith("preprocessor")
 )
-# Languages whose files only a device compiler reads: every header a .metal or .cl source
-# includes is compiled as that device code (where nothing else includes it), as a header
-# included inside a CUDA function body is.
-_DEVICE_ONLY_LANGUAGES = frozenset({"Metal", "OpenCL"})
+# Languages whose files only a device compiler reads: every header a .metal, .cl or .hlsl
+# source includes is compiled as that device code (where nothing else includes it), as a
+# header included inside a CUDA function body is. HLSL helpers kept as .h (a renderer's
+# shaders/FidelityFX/transferFunction.h, #included by its tonemapping pass) read alone as C.
+_DEVICE_ONLY_LANGUAGES = frozenset({"Metal", "OpenCL", "HLSL"})
 _WHOLE_FILE_KERNEL = frozenset(
     s.rule.id for s in SPECS if s.kind == "file" and s.rule.layer is Layer.KERNEL
 )
