@@ -1,0 +1,56 @@
+"""Cases from repositories drawn at random from a fixed pool (issue 27, lane h49-random-n).
+
+The pool is ``/work/pool-h47.txt``, ordered with ``random.seed("h47-pool")`` before anyone
+read it; this lane took positions 364-370, all seven fetched and read:
+crypticUXdesigner/ShaderNoice (a WebGL shader-noise editor), RobertJaro/SuNeRF (a PyTorch
+NeRF of the solar corona), DrTimothyAldenDavis/SuiteSparse (sparse-matrix libraries with
+CUDA back ends), ActiveInferenceInstitute/NoOrg (a TypeScript and Python agent framework),
+zyd2001/ECE554-RayTracing-TeamKEVIN (a course's ray-tracing core in SystemVerilog, with its
+own assembler and C# simulator), intel/intel-extension-for-tensorflow (Intel's XPU plug-in
+for TensorFlow) and DVSProductions/Raytracer (a C# and C++ CPU ray tracer).
+Fifteen files of each repository were sampled with ``random.Random("owner/name")`` over every
+file lockin counts and labelled before any fix, with the files lockin calls non-portable (up
+to 20) and GPU-looking files it calls portable (up to 10) checked apart, and three commits
+touching GPU code (``random.Random("owner/name:commits")``) judged against ``lockin diff``.
+Each snippet is a small rewrite, in our own words, of a pattern found in the repository its
+test names; the expected layers are what a porting engineer reading that file would say.
+"""
+
+from __future__ import annotations
+
+from tests.engine.test_ml_repo_cases import _layers, _rules
+
+# -- zyd2001/ECE554-RayTracing-TeamKEVIN: a custom core's instruction table as .isa ----------
+
+
+def test_custom_instruction_table_isa_is_not_gcn_assembly() -> None:
+    # Software/Assembler/CP.isa and RT.isa: each instruction's mnemonic and operand kinds,
+    # then its opcode bits and field widths, read by the course's own Python assembler. No
+    # AMD GPU runs it; even its s_-prefixed mnemonics take no GCN registers.
+    source = b"""\
+addi r r i
+0001 4 4 20
+s_load_word r r i
+101100 5 5 16
+jmp l
+0111 28
+"""
+    assert _rules("asm/core.isa", source) == set()
+    assert _layers("asm/core.isa", source) == {"portable": 6}
+
+
+def test_clrx_gcn_isa_still_is_amd_kernel_code() -> None:
+    # The counterpart: CLRX source for gfx9 cards, directives and GCN registers.
+    source = b"""\
+.amdcl2
+.gpu GFX900
+.kernel scan
+    .config
+        .dims x
+    .text
+        s_load_dwordx2 s[0:1], s[4:5], 0x0
+        v_add_u32 v1, vcc, s2, v0
+        s_endpgm
+"""
+    assert _rules("isa/scan.isa", source) == {"hip.gcn-assembly-file"}
+    assert _layers("isa/scan.isa", source) == {"kernel": 9}
