@@ -54,3 +54,47 @@ def test_clrx_gcn_isa_still_is_amd_kernel_code() -> None:
 """
     assert _rules("isa/scan.isa", source) == {"hip.gcn-assembly-file"}
     assert _layers("isa/scan.isa", source) == {"kernel": 9}
+
+
+# -- intel/intel-extension-for-tensorflow: cwise ops registered for GPU by macro -------------
+
+
+def test_cwise_register_macro_for_gpu_is_vendor_path() -> None:
+    # itex/core/kernels/gpu/cwise_op_isnan.cc and cwise_op_round.cc: the element-wise op is
+    # registered on the GPU device through TensorFlow's REGISTERn helper, the same DEVICE_GPU
+    # registration REGISTER_KERNEL_BUILDER spells out.
+    source = b"""\
+#include "kernels/common/cwise_ops_common.h"
+
+namespace itex {
+REGISTER3(UnaryOp, GPU, "Floor", functor::floor, float, Eigen::half,
+          Eigen::bfloat16);
+}  // namespace itex
+"""
+    assert _rules("kernels/gpu/cwise_op_floor.cc", source) == {
+        "tensorflow.gpu-kernel-registration"
+    }
+    assert _layers("kernels/gpu/cwise_op_floor.cc", source) == {"vendor-path": 2, "portable": 3}
+
+
+def test_cwise_register_macro_for_cpu_stays_portable() -> None:
+    source = b"""\
+#include "kernels/common/cwise_ops_common.h"
+
+REGISTER2(UnaryOp, CPU, "Floor", functor::floor, float, double);
+"""
+    assert _rules("kernels/cpu/cwise_op_floor.cc", source) == set()
+
+
+# -- RobertJaro/SuNeRF: verdicts already right -----------------------------------------------
+
+
+def test_torch_device_string_with_cpu_fallback_is_vendor_path() -> None:
+    # sunerf/evaluation/loader.py: the model loader picks "cuda" when present.
+    source = b"""\
+import torch
+
+def pick(device=None):
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu") if device is None else device
+"""
+    assert _rules("loader.py", source) == {"torch.device-string"}
