@@ -98,3 +98,26 @@ def pick(device=None):
     return torch.device("cuda" if torch.cuda.is_available() else "cpu") if device is None else device
 """
     assert _rules("loader.py", source) == {"torch.device-string"}
+
+
+# -- DrTimothyAldenDavis/SuiteSparse: AMD/ is the Approximate Minimum Degree ordering ---------
+
+
+def test_plain_c_under_an_amd_folder_is_not_hip() -> None:
+    # AMD/Source/amd_l1.c and its siblings: the int64 variant of each ordering step, made by
+    # defining a switch and including the int32 source. AMD here names an algorithm, not the
+    # GPU vendor; nothing in the file is device code.
+    source = b"""\
+#define LONG_INDEX
+#include "order_step.c"
+"""
+    assert _rules("AMD/Source/order_l_step.c", source) == set()
+    assert _layers("AMD/Source/order_l_step.c", source) == {"portable": 2}
+
+
+def test_device_code_under_an_amd_folder_still_is_hip() -> None:
+    source = b"""\
+#include <hip/hip_runtime.h>
+__global__ void zero(float* x) { x[threadIdx.x] = 0.f; }
+"""
+    assert "hip.kernel" in _rules("backends/amd/zero.cpp", source)
