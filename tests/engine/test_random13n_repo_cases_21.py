@@ -121,3 +121,27 @@ def test_device_code_under_an_amd_folder_still_is_hip() -> None:
 __global__ void zero(float* x) { x[threadIdx.x] = 0.f; }
 """
     assert "hip.kernel" in _rules("backends/amd/zero.cpp", source)
+
+
+# -- intel/intel-extension-for-tensorflow: its own xpu_* plugin functions ---------------------
+
+
+def test_own_xpu_function_definitions_are_not_kunlun_runtime() -> None:
+    # itex/core/devices/xpu_device.cc: the StreamExecutor plugin's callbacks, defined under
+    # xpu_ names (Intel calls its devices XPU too); Kunlunxin's runtime is not involved.
+    source = b"""\
+void xpu_memset(const Device* device, Stream stream, MemoryBase* location,
+                uint8_t value, uint64_t size, Status* status) {
+  FillBytes(device, stream, location, value, size);
+}
+"""
+    assert _rules("devices/xpu_device.cc", source) == set()
+
+
+def test_kunlun_runtime_call_still_is_vendor_path() -> None:
+    source = b"""\
+int Alloc(void** ptr, size_t n) {
+  return xpu_malloc(ptr, n);
+}
+"""
+    assert _rules("backends/xpu/alloc.cc", source) == {"kunlun.runtime"}
