@@ -145,3 +145,21 @@ int Alloc(void** ptr, size_t n) {
 }
 """
     assert _rules("backends/xpu/alloc.cc", source) == {"kunlun.runtime"}
+
+
+# -- intel/intel-extension-for-tensorflow: Intel's GPU driver repository and OpenCL driver ----
+
+
+def test_intel_gpu_driver_repository_and_opencl_icd_are_vendor_path() -> None:
+    # docker/itex-xpu.Dockerfile: Intel's graphics key and apt repository, then its OpenCL
+    # driver installed beside Level Zero; an image for another vendor's GPU drops all three.
+    source = b"""\
+FROM ubuntu:22.04
+RUN curl -fsSL https://repositories.intel.com/gpu/intel-graphics.key | gpg --dearmor -o /g.gpg
+ARG OCL_VERSION
+RUN apt-get update && apt-get install -y \\
+    intel-opencl-icd=${OCL_VERSION} \\
+    python3-pip
+"""
+    assert _rules("docker/xpu.Dockerfile", source) == {"build.level-zero"}
+    assert _layers("docker/xpu.Dockerfile", source)["vendor-path"] == 2
