@@ -71,9 +71,7 @@ REGISTER3(UnaryOp, GPU, "Floor", functor::floor, float, Eigen::half,
           Eigen::bfloat16);
 }  // namespace itex
 """
-    assert _rules("kernels/gpu/cwise_op_floor.cc", source) == {
-        "tensorflow.gpu-kernel-registration"
-    }
+    assert _rules("kernels/gpu/cwise_op_floor.cc", source) == {"tensorflow.gpu-kernel-registration"}
     assert _layers("kernels/gpu/cwise_op_floor.cc", source) == {"vendor-path": 2, "portable": 3}
 
 
@@ -95,7 +93,9 @@ def test_torch_device_string_with_cpu_fallback_is_vendor_path() -> None:
 import torch
 
 def pick(device=None):
-    return torch.device("cuda" if torch.cuda.is_available() else "cpu") if device is None else device
+    if device is None:
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return device
 """
     assert _rules("loader.py", source) == {"torch.device-string"}
 
