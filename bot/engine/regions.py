@@ -1216,8 +1216,7 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
     run = 0  # first line of the run being built, 0 between runs
     in_comment = False
     for number in range(first, last):
-        end = starts[number] if number < len(starts) else len(text)
-        line = text[starts[number - 1] : end]
+        line = _line_text(text, starts, number)
         content = _WRAPPING.sub("", line)
         opens = content.startswith("/*")
         if number == first and not opens and (quote := _FIRST_QUOTE.search(line)):
@@ -1228,7 +1227,7 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
             code = (
                 bool(content)
                 or (number == first and not _blank_literal(line))
-                or _closing_inside(src, starts[number - 1], end)
+                or _closing_inside(src, line, starts[number - 1])
             ) and not content.startswith("//")
         if code:
             run = run or number
@@ -1256,16 +1255,16 @@ def _blank_literal(line: str) -> bool:
     return _BLANK_LITERAL.fullmatch(line) is not None
 
 
-def _closing_inside(src: Source, start: int, end: int) -> bool:
-    """Whether the line ``start``..``end``, blank once the quotes, brackets and separators
-    wrapping literals are stripped, is a line of the program itself: one inside a literal
-    from its first character to its newline (a kernel's ``);`` closing a call it spreads
-    over lines) that holds more than blanks and a backslash continuing the literal."""
-    if not _ESCAPES_BLANK.sub("", src.lexed.text[start:end]):
+def _closing_inside(src: Source, line: str, start: int) -> bool:
+    """Whether ``line`` (from offset ``start``), blank once the quotes, brackets and
+    separators wrapping literals are stripped, is a line of the program itself: one inside a
+    literal from its first character to its newline (a kernel's ``);`` closing a call it
+    spreads over lines) that holds more than blanks and a backslash continuing the literal."""
+    if not _ESCAPES_BLANK.sub("", line):
         return False
     strings = src.lexed.strings
     index = bisect_left(strings, (start,)) - 1
-    return index >= 0 and strings[index][1] >= end
+    return index >= 0 and strings[index][1] >= start + len(line)
 
 
 def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
