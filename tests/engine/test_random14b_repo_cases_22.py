@@ -66,6 +66,69 @@ __kernel void scale(__global float* x, const float a) {
     assert _layers(path, source) == {"kernel": 5}
 
 
+# -- rohanchanani/pi-gpu-lab: VideoCore IV QPU assembly kernels ------------------------------
+
+
+def test_vc4asm_qasm_is_videocore_kernel_code_without_its_comments() -> None:
+    # code/1-parallel-add/parallel-add.qasm: uniforms read into registers, a VPM read and
+    # write, thrend. Before, .qasm was read as OpenQASM (quantum circuits) and counted
+    # portable, with the `#` comments counted as code.
+    source = b"""\
+.include "../lib/vc4.qinc"
+
+# addresses of the inputs and the output
+mov   ra0, unif
+mov   ra1, unif
+mov   ra2, unif
+
+:again
+mov vr_setup, vdr_setup_0(0, 16, 1, vdr_h32(1, 0, 0))
+mov vr_addr, ra0      # start the load
+mov -, vr_wait
+add r0, vpm, 1
+nop
+brr -, :again
+nop
+thrend
+nop
+"""
+    path = "labs/add/add.qasm"
+    assert _rules(path, source) == {"videocore.qpu-assembly-file"}
+    assert _layers(path, source) == {"kernel": 14}
+
+
+def test_vc4asm_macro_header_is_videocore_kernel_code() -> None:
+    # code/share/vc4inc/vc4.qinc: the macro header the kernels include (.func ... .endf).
+    source = b"""\
+# register and setup helpers
+.func row_setup(pitch, n)
+  .assert n >= 0 && n <= 16
+  0x80000000 | pitch << 24 | n << 16
+.endf
+.set flag_all, 0
+"""
+    path = "share/qpu/vc4.qinc"
+    assert _rules(path, source) == {"videocore.qpu-assembly-file"}
+    assert _layers(path, source) == {"kernel": 5}
+
+
+def test_openqasm_circuit_stays_portable() -> None:
+    # The other .qasm: a quantum circuit names no QPU register, unif or thrend.
+    source = b"""\
+OPENQASM 2.0;
+include "qelib1.inc";
+// two qubits in a Bell state
+qreg q[2];
+creg c[2];
+h q[0];
+cx q[0], q[1];
+measure q -> c;
+"""
+    path = "circuits/bell.qasm"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 7}
+
+
 # -- verdicts that were already right ----------------------------------------------------------
 
 
