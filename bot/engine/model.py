@@ -42,6 +42,7 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: ixformer kernels exist for those GPUs alone: "iluvatar". Tenstorrent's Tensix chips run
 #: ttnn operators and torch-ttnn graphs built on tt-metal, no GPU code: "tenstorrent".
 #: Graphcore's IPUs run Poplar programs, PopLibs operators and PopTorch models: "graphcore".
+#: Broadcom's VideoCore GPUs (Raspberry Pi) run QPU assembly kernels: "broadcom".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -58,6 +59,7 @@ VENDORS: tuple[str, ...] = (
     "iluvatar",
     "tenstorrent",
     "graphcore",
+    "broadcom",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
