@@ -38,7 +38,7 @@ build:
     - "git"
 predict: "predict.py:Predictor"
 """
-    assert _rules("models/demo/cog.yaml", source) == {"image.nvidia-base"}
+    assert _rules("models/demo/cog.yaml", source) == {"image.cog-cuda"}
     assert _layers("models/demo/cog.yaml", source) == {"vendor-path": 1, "portable": 6}
 
 
@@ -52,6 +52,18 @@ predict: "predict.py:Predictor"
 """
     assert _rules("models/demo/cog.yaml", source) == set()
     assert _layers("models/demo/cog.yaml", source) == {"portable": 5}
+
+
+def test_dependency_matrix_cuda_selector_stays_portable() -> None:
+    # Without a GPU build in the file, a `cuda:` version is a matrix selector, not an image.
+    source = b"""\
+matrices:
+  - matrix:
+      cuda: "12.9"
+    packages:
+      - numpy
+"""
+    assert _rules("dependencies.yaml", source) == set()
 
 
 # -- mattmireles/gemma-tuner-multimodal: MPS allocator watermarks set at import ---------------
