@@ -105,14 +105,15 @@ import torch
 
 class MemoryGuard:
     def __init__(self):
-        self.device = torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+        use_mps = torch.backends.mps.is_available()
+        self.device = torch.device("mps") if use_mps else torch.device("cpu")
 
     def release(self):
         if torch.backends.mps.is_available():
             torch.mps.empty_cache()
 """
-    assert _rules("src/train/mem.py", source) == {"metal.mps-device"}
-    assert _layers("src/train/mem.py", source) == {"vendor-path": 3, "portable": 4}
+    assert _rules("src/train/mem.py", source) == {"metal.mps-device", "metal.device-string"}
+    assert _layers("src/train/mem.py", source) == {"vendor-path": 4, "portable": 4}
 
 
 def test_mocked_torch_cuda_in_a_test_stays_portable() -> None:
