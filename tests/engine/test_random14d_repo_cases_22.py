@@ -136,6 +136,30 @@ struct epilogue_rows_t {
     assert _layers("csrc/flash_attn/epilogue.h", source) == {"kernel": 4, "portable": 3}
 
 
+def test_xetla_work_item_and_tile_loads_mark_device_functions() -> None:
+    # op_builder/csrc/flash_attn/fmha_fwd.cpp: the kernel functor's context set-up takes
+    # XeTLA's work-item (xetla_exec_item<3>&), and its gemm step only loads and stores tiles
+    # (subgroup::tile_load, a cache-hinted tile_store). Before the fix neither body counted.
+    source = b"""\
+#include <sycl/sycl.hpp>
+struct attn_fwd_t {
+  int row;
+  inline void setup(xetla_exec_item<3>& ei, int offset) {
+    row = ei.get_group(1) * 16;
+    row += offset;
+  }
+  inline void stage_q(tile_t& t, payload_t& p) {
+    subgroup::tile_load(t, p);
+    tile_store<cache_hint::write_back, cache_hint::write_back>(t, p);
+  }
+};
+"""
+    assert {"sycl.kernel-function", "sycl.xetla-device-body"} <= _rules(
+        "csrc/flash_attn/fwd.cpp", source
+    )
+    assert _layers("csrc/flash_attn/fwd.cpp", source)["kernel"] == 8
+
+
 def test_host_launcher_named_after_xetla_stays_portable() -> None:
     # fmha_fwd.cpp's xetla_fmha_forward_kernel is the project's host launcher: its name is no
     # XeTLA intrinsic.
