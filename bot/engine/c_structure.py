@@ -160,6 +160,10 @@ class CStructure:
             if bare is None:
                 return None
             head = bare
+        if head.endswith("()") and head[:-2].rstrip(" \t").endswith("operator"):
+            # A call operator's name ends in its own `()` (a kernel functor's
+            # `T operator()(const T& a) {`, XeTLA's reducers): the name is `operator`.
+            head = head[:-2].rstrip(" \t")
         before = _name_before(head)
         if before is None or before in _CONTROL_WORDS:
             return None
