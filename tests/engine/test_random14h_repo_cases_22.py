@@ -172,7 +172,7 @@ def test_grid_stride_kernel_and_its_launcher_pinned() -> None:
     source = b"""\
 #include "shift.cuh"
 
-static __global__ void shift_f32(const float * x, float * dst, const float a, const float b, const int64_t n) {
+static __global__ void shift_f32(const float * x, float * dst, float a, float b, int64_t n) {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int64_t step = (int64_t)blockDim.x * gridDim.x;
 
@@ -181,7 +181,8 @@ static __global__ void shift_f32(const float * x, float * dst, const float a, co
     }
 }
 
-static void shift_f32_cuda(const float * x, float * dst, const float a, const float b, const int64_t n, cudaStream_t stream) {
+static void shift_f32_cuda(const float * x, float * dst, float a, float b, int64_t n,
+                           cudaStream_t stream) {
     const int64_t blocks = (n + 255) / 256;
     shift_f32<<<blocks, 256, 0, stream>>>(x, dst, a, b, n); }
 
@@ -201,7 +202,7 @@ void op_shift(context & ctx, tensor * dst) {
     }
     assert _layers("ggml/src/ggml-cuda/shift.cu", source) == {
         "kernel": 7,
-        "vendor-path": 2,
+        "vendor-path": 3,
         "portable": 10,
     }
 
