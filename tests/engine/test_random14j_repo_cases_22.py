@@ -155,7 +155,26 @@ def test_on_gpu():
     assert "vendor-path" in _layers("tests/test_estimate.py", source)
 
 
-# -- shadergz/cosmic-station: Vulkan host code -------------------------------------------------
+# -- shadergz/cosmic-station: Adreno's KGSL node and Vulkan host code --------------------------
+
+
+def test_opening_adreno_kgsl_node_is_vendor_path() -> None:
+    # app/src/main/cpp/drivers_glvk_jni.cpp: a JNI helper opens Qualcomm's KGSL node and sends
+    # it a power-control property ioctl to hold the GPU clocks up.
+    source = b"""\
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+void hold_gpu_clocks(bool on) {
+    int fd = open("/dev/kgsl-3d0", O_RDWR);
+    if (fd < 0) return;
+    ioctl(fd, PWR_REQUEST, &on);
+    close(fd);
+}
+"""
+    assert _rules("src/main/cpp/clocks_jni.cpp", source) == {"opencl.adreno-kgsl-node"}
+    assert _layers("src/main/cpp/clocks_jni.cpp", source) == {"vendor-path": 1, "portable": 8}
 
 
 def test_vulkan_debug_messenger_setup_is_vulkan_host_code() -> None:
