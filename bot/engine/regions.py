@@ -153,6 +153,7 @@ class Source(SourceText):
         "lists_join",
         "lone_continues",
         "lone_prefix",
+        "macro_function",
         "pp",
         "statement_starts",
         "strings",
@@ -186,6 +187,9 @@ class Source(SourceText):
         # Match offset -> the body of the lambda it starts or hands to a call, or -1: the
         # SYCL and portability-layer lambda rules match the same launches, read once.
         self.lambdas: dict[int, int] = {}
+        # The last function body ``_macro_function`` found in a macro (its braces' offsets)
+        # and the span it returned: the matches inside that body share it, found once.
+        self.macro_function: tuple[int, int, Span] | None = None
         # What the statement holding a match must open with, read up to the match, for the
         # match to count (``RuleSpec.within_statement``, set by classify before each rule's
         # kind runs).
@@ -255,14 +259,18 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
         return line, _line_statement_last(src, line)
     start = m.start()
     directive = src.pp.directive_span(start)
-    if directive:
-        if directive[1] > directive[0]:
-            return _macro_function(src, start, directive) or directive
+    # In a function whose body a multi-line macro holds (``_macro_function``) a statement is
+    # what it is outside a macro; elsewhere in the macro the match claims the macro.
+    if directive and (directive[0] == directive[1] or not _macro_function(src, start, directive)):
         return directive
     end = src.next_match(_C_STMT_END, m.end())
     first = src.statement_starts.get(start)
     if first is None:
         first = src.statement_starts[start] = src.c.c_statement_start(start)
+    if directive:  # past the line continuation ending the statement before
+        masked = src.masked
+        while first < start and masked[first] in " \t\r\n\\":
+            first += 1
     last = end.end() - 1 if end else len(src.masked) - 1  # ``Source.span``, inlined
     starts = src.starts
     return bisect_right(starts, first), bisect_right(starts, last if last > first else first)
@@ -281,6 +289,9 @@ def _macro_function(src: Source, match_start: int, directive: Span) -> Span | No
     functions, then two launchers and the TORCH_LIBRARY_IMPL registration) holds thread
     indexing only in the kernels; the launchers are not device code. Statement rules cannot
     say this as data: the span is the enclosing function, found through the brace pairs."""
+    known = src.macro_function
+    if known is not None and known[0] < match_start < known[1]:
+        return known[2]
     masked = src.masked
     header = _DEFINE_HEADER.match(masked, src.starts[directive[0] - 1])
     if header is None or header.end() > match_start:
@@ -290,9 +301,13 @@ def _macro_function(src: Source, match_start: int, directive: Span) -> Span | No
         brace = masked.rfind("{", low, at)
         if brace < 0:
             return None
-        if pairs.get(brace, -1) > match_start and src.c.is_function_body(brace):
+        close = pairs.get(brace, -1)
+        if close > match_start and src.c.is_function_body(brace):
             span = _macro_declaration(src, brace, brace, directive)
-            return None if span == directive else span
+            if span == directive:
+                return None
+            src.macro_function = brace, close, span
+            return span
         at = brace
     return None
 

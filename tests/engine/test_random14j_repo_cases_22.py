@@ -104,6 +104,29 @@ DEFINE_KERNEL(fill_kernel, float* out, int n) {
     assert _layers("kernels/fill.cuh", source) == {"kernel": 7}
 
 
+def test_cuda_dispatch_branch_in_a_router_macro_counts_as_outside_one() -> None:
+    # src/torchscience/csrc/composite/signal_processing/window_functions.h: a macro writes a
+    # router per window that picks the CUDA dispatch key for CUDA tensors. The CUDA branch is
+    # the vendor-path line, as it is in the same router written out by hand, not the router.
+    source = b"""\
+#define DEFINE_ROUTER(name)                                            \\
+inline at::Tensor name##_make(int64_t n, c10::optional<at::Device> d) { \\
+  c10::DispatchKeySet ks(c10::DispatchKey::CPU);                       \\
+  if (d.value_or(at::kCPU).type() == at::kCUDA) {                      \\
+    ks = c10::DispatchKeySet(c10::DispatchKey::CUDA);                  \\
+  }                                                                    \\
+  return c10::Dispatcher::singleton()                                  \\
+    .findSchemaOrThrow("mylib::" #name, "")                            \\
+    .typed<at::Tensor(int64_t, c10::optional<at::Device>)>()           \\
+    .redispatch(ks, n, d);                                             \\
+}
+
+DEFINE_ROUTER(hann)
+"""
+    assert _rules("csrc/composite/windows.h", source) == {"torch.cpp-cuda"}
+    assert _layers("csrc/composite/windows.h", source) == {"vendor-path": 1, "portable": 11}
+
+
 def test_cuda_placeholder_unit_holding_only_namespaces_is_portable() -> None:
     # src/torchscience/csrc/cuda/ordinary_differential_equation/initial_value_problem/euler.cu:
     # a .cu file left as a TODO holds an include and empty namespaces; nothing to port.
