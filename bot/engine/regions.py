@@ -153,6 +153,7 @@ class Source(SourceText):
         "lists_join",
         "lone_continues",
         "lone_prefix",
+        "macro_function",
         "pp",
         "statement_starts",
         "strings",
@@ -186,6 +187,9 @@ class Source(SourceText):
         # Match offset -> the body of the lambda it starts or hands to a call, or -1: the
         # SYCL and portability-layer lambda rules match the same launches, read once.
         self.lambdas: dict[int, int] = {}
+        # The last function body ``_macro_function`` found in a macro (its braces' offsets)
+        # and the span it returned: the matches inside that body share it, found once.
+        self.macro_function: tuple[int, int, Span] | None = None
         # What the statement holding a match must open with, read up to the match, for the
         # match to count (``RuleSpec.within_statement``, set by classify before each rule's
         # kind runs).
@@ -255,15 +259,57 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
         return line, _line_statement_last(src, line)
     start = m.start()
     directive = src.pp.directive_span(start)
-    if directive:
+    # In a function whose body a multi-line macro holds (``_macro_function``) a statement is
+    # what it is outside a macro; elsewhere in the macro the match claims the macro.
+    if directive and (directive[0] == directive[1] or not _macro_function(src, start, directive)):
         return directive
     end = src.next_match(_C_STMT_END, m.end())
     first = src.statement_starts.get(start)
     if first is None:
         first = src.statement_starts[start] = src.c.c_statement_start(start)
+    if directive:  # past the line continuation ending the statement before
+        masked = src.masked
+        while first < start and masked[first] in " \t\r\n\\":
+            first += 1
     last = end.end() - 1 if end else len(src.masked) - 1  # ``Source.span``, inlined
     starts = src.starts
     return bisect_right(starts, first), bisect_right(starts, last if last > first else first)
+
+
+#: How many braces back ``_macro_function`` looks for the function body holding a match.
+_MACRO_BRACES = 64
+
+
+def _macro_function(src: Source, match_start: int, directive: Span) -> Span | None:
+    """The function a statement match inside a multi-line ``#define`` sits in, when its body
+    opens and closes inside the macro (``_macro_declaration`` from its header to its closing
+    brace); None for a match outside any such body, which claims the whole macro. A macro
+    that stamps out a kernel and its host launcher for each name it is given
+    (0x00b1/torchscience's TORCHSCIENCE_CUDA_COLOR_CONVERSION: two ``__global__``
+    functions, then two launchers and the TORCH_LIBRARY_IMPL registration) holds thread
+    indexing only in the kernels; the launchers are not device code. Statement rules cannot
+    say this as data: the span is the enclosing function, found through the brace pairs."""
+    known = src.macro_function
+    if known is not None and known[0] < match_start < known[1]:
+        return known[2]
+    masked = src.masked
+    header = _DEFINE_HEADER.match(masked, src.starts[directive[0] - 1])
+    if header is None or header.end() > match_start:
+        return None
+    pairs, low, at = src.c.brace_pairs(), header.end(), match_start
+    for _ in range(_MACRO_BRACES):
+        brace = masked.rfind("{", low, at)
+        if brace < 0:
+            return None
+        close = pairs.get(brace, -1)
+        if close > match_start and src.c.is_function_body(brace):
+            span = _macro_declaration(src, brace, brace, directive)
+            if span == directive:
+                return None
+            src.macro_function = brace, close, span
+            return span
+        at = brace
+    return None
 
 
 def _statement(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
@@ -486,7 +532,11 @@ def _c_macro_function(src: Source, pattern: re.Pattern[str], keywords: Keywords)
     for m in src.finditer(pattern, keywords):
         directive = src.pp.directive_span(m.start())
         if directive:
-            yield directive
+            # A macro that holds the whole function it qualifies, body and all, beside host
+            # code (a launcher stamped out with its kernel) claims that function only; one
+            # that writes just the header claims the macro. The match ends at the qualifier.
+            qualifier = m.end() - len("__global__")  # as long as "__device__"
+            yield _macro_declaration(src, qualifier, m.end(), directive)
             names.add(m.group(1))
             defined.add(m.start(1))
     if not names:
@@ -518,14 +568,20 @@ def _c_enclosing_function(
     body its statement."""
     matches: list[re.Match[str]] = []
     last: Span | None = None
+    starts = src.starts
     for m in src.finditer(pattern, keywords):
         directive = src.pp.directive_span(m.start())
         if directive is None:
             matches.append(m)
-        elif directive != last:  # many matches share one macro
-            last = directive
-            yield directive
-    starts = src.starts
+            continue
+        line = bisect_right(starts, m.start())
+        if last is not None and last[0] <= line <= last[1]:
+            continue  # many matches share one macro, or one function in it
+        # A multi-line macro may stamp out device and host functions: the match claims the
+        # function holding it there (``_macro_function``), else the macro.
+        inner = _macro_function(src, m.start(), directive) if directive[1] > directive[0] else None
+        last = inner or directive
+        yield last
     done: dict[int, Span] = {}
     covered = 0  # last line of the previous statement outside any function
     claimed = -1  # offset closing the last whole function claimed: matches before it add nothing
