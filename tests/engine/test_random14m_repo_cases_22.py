@@ -117,6 +117,52 @@ int launch_scale(float* data, int n);
     assert _layers("src/mps/embedded_kernels.h", source) == {"kernel": 10, "portable": 5}
 
 
+# -- Raster-Lab/Voxelia: Metal buffers and encoders in Swift tests with no `import Metal` ------
+
+
+def test_swift_test_reading_a_buffer_back_through_metal_is_vendor_path() -> None:
+    # Tests/VoxeliaMetalTests/MetalResidencyManagerTests.swift: the module under test hands
+    # out its device and queue; the test makes a shared buffer, a command buffer and a blit
+    # encoder itself. Only `@testable import` of its own module, so no import named Metal.
+    source = b"""\
+import Testing
+@testable import RenderCore
+
+struct ResidencyTests {
+    func sharedBufferRoundTrips() throws {
+        let pool = try context.pool()
+        let stored = try pool.makeBuffer(byteCount: 8, policy: .shared)
+        let copy = try context.withHandles { device, queue in
+            let target = try #require(device.makeBuffer(length: 8, options: [.storageModeShared]))
+            let cmd = try #require(queue.makeCommandBuffer())
+            let blit = try #require(cmd.makeBlitCommandEncoder())
+            blit.copy(from: stored, sourceOffset: 0, to: target, destinationOffset: 0, size: 8)
+            blit.endEncoding()
+            return (target, cmd)
+        }
+        copy.1.commit()
+    }
+}
+"""
+    path = "Tests/RenderCoreTests/ResidencyTests.swift"
+    assert _rules(path, source) == {"metal.host-api"}
+    assert _layers(path, source) == {"vendor-path": 3, "portable": 14}
+
+
+def test_swift_factories_named_like_metal_stay_portable() -> None:
+    # The project's own makeBuffer(byteCount:policy:) beside it takes none of Metal's labels.
+    source = b"""\
+struct Planner {
+    func plan(_ pool: BufferPool) throws -> Plan {
+        let buffer = try pool.makeBuffer(byteCount: 64, policy: .automatic)
+        let queue = makeCommandBufferQueue(depth: 2)
+        return Plan(buffer: buffer, queue: queue)
+    }
+}
+"""
+    assert _layers("Sources/Planning/Planner.swift", source) == {"portable": 7}
+
+
 # -- verdicts that were already right ---------------------------------------------------------
 
 
