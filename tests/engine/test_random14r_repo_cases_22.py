@@ -111,6 +111,31 @@ at::Tensor unique_eager(const at::Tensor& self) {
     assert _layers("bridge/ops/unique.cpp", source) == {"portable": 7}
 
 
+# -- ssojeong/Molecular-Dynamics: runs with every GPU hidden -----------------------------------
+
+
+def test_runs_with_cuda_devices_set_empty_stay_portable() -> None:
+    # code/ML/predicter/save_Cv_all.sh and code/MC/mc_run.sh: each run prefixed with an empty
+    # CUDA_VISIBLE_DEVICES, so it runs on the CPU whatever the machine has.
+    source = b"""\
+#!/bin/bash
+for n in 16 32 64; do
+  CUDA_VISIBLE_DEVICES='' python estimate_heat.py $n 0.035 g
+  CUDA_VISIBLE_DEVICES="" python estimate_heat.py $n 0.3 lg
+done
+"""
+    assert _layers("predict/estimate_all.sh", source) == {"portable": 4}
+
+
+def test_run_pinned_to_a_card_stays_vendor_path() -> None:
+    source = b"""\
+#!/bin/bash
+CUDA_VISIBLE_DEVICES='1' python train.py cfg.dict
+"""
+    assert _rules("train.sh", source) == {"env.cuda-variables"}
+    assert _layers("train.sh", source) == {"vendor-path": 1}
+
+
 # -- verdicts that were already right --------------------------------------------------------
 
 
