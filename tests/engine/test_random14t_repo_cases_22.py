@@ -225,3 +225,20 @@ class Reasoner(torch.nn.Module):
         self.device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
 """
     assert "torch.device-string" in _rules("src/models/reasoner.py", source)
+
+
+def test_pycuda_copy_helpers_are_vendor_path() -> None:
+    # cfobel/pycuda_helpers pycuda_helpers/struct_container.py: arrays of structs copied with
+    # pycuda.driver's to_device and from_device_like; only the imports counted before.
+    source = b"""\
+import numpy as np
+import pycuda.driver as cuda
+
+def upload(rows):
+    table = np.array([r.as_array() for r in rows])
+    return cuda.to_device(table)
+
+def download(ptr, like):
+    return cuda.from_device_like(ptr, like)
+"""
+    assert _layers("helpers/structs.py", source) == {"vendor-path": 3, "portable": 4}
