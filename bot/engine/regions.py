@@ -1745,6 +1745,8 @@ def _call_argument_string(
             # ``Source.span``: a file may hold a call per line), less the blank and comment
             # lines of the program they hold.
             for k in range(bisect_left(string_starts, start), bisect_left(string_starts, end)):
+                if src.strings.option(k):
+                    continue  # a compiler flag beside a source from elsewhere (options=['-I'])
                 found = True
                 if src.strings.mapping_key(k) or src.strings.empty(k):
                     continue  # a name the source is formatted with, or nothing

@@ -51,6 +51,8 @@ _PROVIDER_KIND = {
 
 #: Characters looked back through for the ``{`` or ``,`` before a dict key: bounded, linear.
 _KEY_REACH = 200
+#: Characters a compiler option's literal may span (``option``): a flag, not a program.
+_OPTION_REACH = 200
 
 
 def past_blanks(masked: str, pos: int) -> int:
@@ -305,6 +307,15 @@ class StringLiterals:
         """Whether literal ``index`` holds nothing (``preamble=""``): no line of code."""
         start, end = self.text.lexed.strings[index]
         return end - start <= 8 and not string_body(self.text.lexed.text[start:end])
+
+    def option(self, index: int) -> bool:
+        """Whether literal ``index`` is one compiler option on one line (``'-O3'``,
+        ``'-I%s' % root``, ``"--use_fast_math"``): no kernel's source opens with a dash."""
+        start, end = self.text.lexed.strings[index]
+        if end - start > _OPTION_REACH:
+            return False
+        token = self.text.lexed.text[start:end]
+        return token.lstrip("bBrRuUfF")[1:2] == "-" and "\n" not in token
 
     def assigned_strings(self, names: set[str]) -> list[Span]:
         """The lines of every statement assigning one of ``names`` a string literal
