@@ -197,3 +197,39 @@ HAS_FLASH_ATTN = flash_attn_func is not None
     layers = _layers("pkg/attention/fa.py", source)
     assert layers["vendor-library"] == 2
     assert layers["portable"] == 4
+
+
+# -- mnoles1911/voxelsim: a variable named GpuMat is not OpenCV's GpuMat ----------------------
+
+
+def test_scalar_named_gpumat_is_not_opencv_cuda() -> None:
+    # ue-project/Source/VoxelEarth/VoxelGpuVerify.cpp: the cell material the GPU path wrote,
+    # compared with the CPU path's; it was read as 8 lines of OpenCV's CUDA module.
+    source = b"""\
+void Compare(const FRegion& Cpu, const FRegion& Gpu, TArray<FMismatch>& Out)
+{
+    for (int32 Idx = 0; Idx < Cpu.Num(); ++Idx)
+    {
+        const uint8 CpuMat = static_cast<uint8>(Cpu.Cells[Idx] & 0xffu);
+        const uint8 GpuMat = static_cast<uint8>(Gpu.Cells[Idx] & 0xffu);
+        if (CpuMat != GpuMat)
+        {
+            Out.Add({ Idx, CpuMat, GpuMat });
+        }
+    }
+}
+"""
+    path = "Source/Game/GpuVerify.cpp"
+    assert "opencv.cuda-api" not in _rules(path, source)
+    assert _layers(path, source) == {"portable": 12}
+
+
+def test_opencv_gpumat_declaration_stays_vendor_path() -> None:
+    source = b"""\
+#include <opencv2/core/cuda.hpp>
+void upload(const cv::Mat& m) {
+    GpuMat d_src;
+    d_src.upload(m);
+}
+"""
+    assert "opencv.cuda-api" in _rules("src/upload.cpp", source)
