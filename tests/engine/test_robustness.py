@@ -50,6 +50,9 @@ COMMENT = {
     "Lua": '-- add_requires("vulkan-headers") "glslangValidator"',  # build.xmake-vulkan
     # WESL files are kernel code whole (wgsl.shader-file): a `#` line would be a code line.
     "WebGPU Enhanced Shading Language": "// @compute @workgroup_size(64)",
+    # Helm's named templates (.tpl) are read as Smarty, whose comments are {* *}; `#` is text
+    # there, so a `#` line naming nvidia.com/gpu is a request (k8s.nvidia-gpu, h50-random-n).
+    "Smarty Template": "{* nvidia.com/gpu: 1 --gpus all *}",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
