@@ -107,3 +107,46 @@ scale = mod.get_function("scale")
     # range by the audit's measure.
     assert 9 <= layers["kernel"] <= 11
     assert "pycuda.source-module" in _rules("optics/fresnel_gpu.py", source)
+
+
+# -- LunarG/VulkanTools: an NVIDIA vendor-ID branch in a Vulkan configurator (already right) ---
+
+
+def test_vulkan_nvidia_vendor_id_branch_is_vendor_path() -> None:
+    # vkconfig_core/configurator.cpp: the driver report formats the version one way when the
+    # physical device's vendor ID is NVIDIA's.
+    source = b"""\
+#include <string>
+
+std::string DriverVersion(const DeviceInfo& info) {
+    if (info.vendorID == 0x10DE) {
+        return NvidiaVersion(info.driverVersion);
+    }
+    return GenericVersion(info.driverVersion);
+}
+"""
+    assert _rules("core/configurator.cpp", source) == {"vulkan.nv-host-branch"}
+    assert _layers("core/configurator.cpp", source)["vendor-path"] >= 1
+
+
+# -- RupertAvery/DiffusionToolkit: a WPF value converter, no GPU code (already right) ----------
+
+
+def test_wpf_converter_stays_portable() -> None:
+    # Diffusion.Toolkit/Converters/SizeConverter.cs: formats a byte count for the UI.
+    source = b"""\
+using System;
+using System.Globalization;
+using System.Windows.Data;
+
+public class SizeConverter : IValueConverter
+{
+    public object Convert(object value, Type t, object p, CultureInfo c)
+        => value is long n ? $"{n / 1024.0:0.0} KB" : "";
+
+    public object ConvertBack(object value, Type t, object p, CultureInfo c)
+        => throw new NotSupportedException();
+}
+"""
+    assert _rules("Converters/SizeConverter.cs", source) == set()
+    assert set(_layers("Converters/SizeConverter.cs", source)) == {"portable"}
