@@ -120,7 +120,7 @@ namespace rhi {
     assert set(_layers("src/rhi/vulkan/vk_util.hpp", source)) == {"vendor-path", "portable"}
 
 
-# -- wdykas/Megatron-LM: a Triton kernel beside its host wrapper ------------------------------------
+# -- wdykas/Megatron-LM: a Triton kernel beside its host wrapper -----------------------------------
 
 
 def test_triton_kernel_counted_host_wrapper_portable() -> None:
@@ -151,7 +151,7 @@ def masked_copy(src, dst, mask):
     assert 7 <= layers["kernel"] <= 9
 
 
-# -- openstax/simulations: PIXI-drawn simulation code stays portable --------------------------------
+# -- openstax/simulations: PIXI-drawn simulation code stays portable -------------------------------
 
 
 def test_pixi_canvas_export_is_portable() -> None:
