@@ -235,8 +235,9 @@ def test_hipblaslt_logic_file_for_rdna4_names_its_architecture() -> None:
     path = (
         "library/src/Tensile/Logic/asm_full/gfx1201/GridBased/gfx1201_Cijk_Ailk_Bljk_UserArgs.yaml"
     )
-    assert _rules(path, source) == {"build.hip-offload-arch"}
-    assert _layers(path, source)["vendor-path"] == 2
+    # The Tensile version header counts too (build.tensile-logic, lane h50-random-u).
+    assert _rules(path, source) == {"build.hip-offload-arch", "build.tensile-logic"}
+    assert _layers(path, source)["vendor-path"] == 3
 
 
 def test_hipblaslt_custom_kernel_assembly_is_kernel_code() -> None:
