@@ -43,6 +43,7 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: ttnn operators and torch-ttnn graphs built on tt-metal, no GPU code: "tenstorrent".
 #: Graphcore's IPUs run Poplar programs, PopLibs operators and PopTorch models: "graphcore".
 #: Broadcom's VideoCore GPUs (Raspberry Pi) run QPU assembly kernels: "broadcom".
+#: Sophgo's TPUs (BM1684X, SG2260) run tpu_kernel.h firmware kernels and tpuDNN: "sophgo".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -60,6 +61,7 @@ VENDORS: tuple[str, ...] = (
     "tenstorrent",
     "graphcore",
     "broadcom",
+    "sophgo",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
