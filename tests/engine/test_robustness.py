@@ -53,6 +53,9 @@ COMMENT = {
     # Helm's named templates (.tpl) are read as Smarty, whose comments are {* *}; `#` is text
     # there, so a `#` line naming nvidia.com/gpu is a request (k8s.nvidia-gpu, h50-random-n).
     "Smarty Template": "{* nvidia.com/gpu: 1 --gpus all *}",
+    # OpenQASM's comments are //; the VideoCore QPU rule's negative example is a quantum
+    # circuit kept as .qasm (videocore.qpu-assembly-file, h50-random-b).
+    "OpenQASM": "// cuda nvidia.com/gpu -gencode",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
