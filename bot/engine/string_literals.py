@@ -30,12 +30,13 @@ _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before 
 _DEVICE_KIND = fixed_regex(
     r"^(?:(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?"
     r"|(cuda|tensorrt|nvtensorrtrtx|rocm|migraphx|openvino|coreml|dml|qnn|cann|webgpu)"
-    r"executionprovider|(nccl|rccl|xccl|hccl|cncl|mccl))$"
+    r"executionprovider|(nccl|rccl|xccl|ccl|hccl|cncl|mccl))$"
 )
 #: Providers for the same vendor's GPUs are one kind: TensorRT's provider falls back on CUDA's
 #: (``["TensorrtExecutionProvider", "CUDAExecutionProvider"]`` names NVIDIA alone). A
 #: collective backend is the kind of the devices it runs on: ``("nccl", "xccl")`` names NVIDIA
-#: and Intel (P-R-N-D/ENN-PyTorch's runtime/distributed.py, pool h47), ``"nccl"`` alone NVIDIA.
+#: and Intel (P-R-N-D/ENN-PyTorch's runtime/distributed.py, pool h47), ``"nccl"`` alone NVIDIA;
+#: ``"ccl"`` is Intel's oneCCL under torch-ccl's name (``choices=['nccl', 'ccl', 'mpi']``).
 _PROVIDER_KIND = {
     "tensorrt": "cuda",
     "nvtensorrtrtx": "cuda",
@@ -43,6 +44,7 @@ _PROVIDER_KIND = {
     "nccl": "cuda",
     "rccl": "rocm",
     "xccl": "xpu",
+    "ccl": "xpu",  # oneCCL's backend as torch-ccl registers it (DeepSpeedExamples, h50)
     "hccl": "npu",
     "cncl": "mlu",
     "mccl": "musa",
