@@ -1,11 +1,5 @@
 # `make run` and `make test` work on a fresh machine: they create .venv on first use.
-# The interpreter .venv is made from: the distribution's own python3 when it is 3.11 or
-# later and can make a venv (Debian's python3-venv), else python3 on the PATH. Distributions
-# build CPython with profile-guided optimisation and LTO and link libpython into the binary;
-# a version manager's default build (pyenv's, with --enable-shared) does neither, and runs
-# the engine's pure-Python work measurably slower (bench/run.py's CPU seconds; the
-# README's "Benchmarks"). PYTHON=... on the command line chooses another.
-PYTHON ?= $(firstword $(foreach p,/usr/bin/python3,$(shell $(p) -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && echo $(p))) python3)
+PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
