@@ -36,8 +36,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``single-source-string``  a string-literal less the host functions of the program it holds
 ``tagged-string``         a string literal opening where a match ends, in the text with its
                           comments: a comment tagging its language (``/* glsl */``)
-``python-string-def``     the innermost ``def`` holding a string literal whose body matches
-                          (else the literal): a generator writing kernel source line by line
+``python-string-def``     the innermost ``def`` holding a one-line string literal whose body
+                          matches (else, or for a literal of several lines, the literal): a
+                          generator writing kernel source line by line
 ``c-streamed-string``     the statements writing literals into a stream (``code << "..."``)
                           or a growing string (``s += "..."``, ``writeln!(s, "...")``) in
                           the function where one written literal's body matches
@@ -1324,10 +1325,12 @@ def _closing_inside(src: Source, line: str, start: int) -> bool:
 
 
 def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    """The innermost ``def`` (with its decorators) holding a string literal whose body
-    matches, else the literal: a code generator writing a kernel one line per call
-    (``code.writeline("x = tl.load(p + offs)")``) holds the kernel's text in its body, the
-    calls that write its plain lines (``code.writeline("):")``) included. A literal the code
+    """The innermost ``def`` (with its decorators) holding a one-line string literal whose
+    body matches, else the literal (one of several lines holds its kernel whole: a slide or
+    prompt showing a kernel does not make the function around it one): a code generator
+    writing a kernel one line per call (``code.writeline("x = tl.load(p + offs)")``) holds
+    the kernel's text in its body, the calls that write its plain lines
+    (``code.writeline("):")``) included. A literal the code
     only mentions is no piece of a kernel (``_mentioned``): a test of the generated text, or a
     search for the text in another (``content.find("@triton.jit")``)."""
     ends, enclosing = src.lines.blocks()
@@ -1335,8 +1338,8 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
     last_def = 0
     for first, last in _string_literal(src, pattern, keywords, _mentioned):
         def_line = enclosing[first - 1]
-        if not def_line:
-            yield first, last
+        if not def_line or last > first:
+            yield first, last  # a literal of several lines holds the whole kernel itself
             continue
         if def_line == last_def:
             continue
