@@ -50,6 +50,27 @@ def gemm(a, b, c, n, BLOCK: tl.constexpr):
     assert _layers("presentation/make_slides.py", source) == {"kernel": 6, "portable": 8}
 
 
+def test_prompt_literal_counts_from_its_first_triton_line() -> None:
+    # presentation/create_slides.py: a code box shows the analysis an LLM prompt carried, a
+    # paragraph of prose and then two Triton lines; the prose above them is no kernel.
+    source = b'''\
+def slide_prompt(deck):
+    page = deck.new_slide("Injected analysis")
+    prompt = """\\
+## REDUCTION FOUND
+Variable: total (sum)
+  Accumulate across the block.
+
+Load then reduce:
+  vals = tl.load(x_ptr + offs, mask=m)
+  total = tl.sum(vals, axis=0)"""
+    page.code(prompt, size=8)
+    return page
+'''
+    assert _rules("presentation/make_slides.py", source) == {"triton.generated-source"}
+    assert _layers("presentation/make_slides.py", source) == {"kernel": 2, "portable": 10}
+
+
 def test_prose_naming_triton_ops_on_a_slide_is_portable() -> None:
     # presentation/create_slides.py: tables of prompt rules that name tl.arange, tl.dot() and
     # tl.constexpr in sentences; no call with an argument, no annotation, no kernel.
