@@ -36,8 +36,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``single-source-string``  a string-literal less the host functions of the program it holds
 ``tagged-string``         a string literal opening where a match ends, in the text with its
                           comments: a comment tagging its language (``/* glsl */``)
-``python-string-def``     the innermost ``def`` holding a string literal whose body matches
-                          (else the literal): a generator writing kernel source line by line
+``python-string-def``     the innermost ``def`` holding a one-line string literal whose body
+                          matches (else the literal; one of several lines from the match's
+                          line on): a generator writing kernel source line by line
 ``c-streamed-string``     the statements writing literals into a stream (``code << "..."``)
                           or a growing string (``s += "..."``, ``writeln!(s, "...")``) in
                           the function where one written literal's body matches
@@ -1324,24 +1325,43 @@ def _closing_inside(src: Source, line: str, start: int) -> bool:
 
 
 def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords) -> Iterator[Span]:
-    """The innermost ``def`` (with its decorators) holding a string literal whose body
-    matches, else the literal: a code generator writing a kernel one line per call
+    """The innermost ``def`` (with its decorators) holding a one-line string literal whose
+    body matches, else the literal: a code generator writing a kernel one line per call
     (``code.writeline("x = tl.load(p + offs)")``) holds the kernel's text in its body, the
-    calls that write its plain lines (``code.writeline("):")``) included. A literal the code
-    only mentions is no piece of a kernel (``_mentioned``): a test of the generated text, or a
-    search for the text in another (``content.find("@triton.jit")``)."""
+    calls that write its plain lines (``code.writeline("):")``) included. A literal of
+    several lines holds its kernel itself, from the line of the match on: a slide or an
+    LLM prompt quoting a kernel after a paragraph of prose does not make the function laying
+    it out, nor the prose, kernel. A literal the code only mentions is no piece of a kernel
+    (``_mentioned``): a test of the generated text, or a search for the text in another
+    (``content.find("@triton.jit")``)."""
     ends, enclosing = src.lines.blocks()
     lines = src.lexed.lines
     last_def = 0
-    for first, last in _string_literal(src, pattern, keywords, _mentioned):
+    for start, end in _string_programs(src, pattern, keywords, _mentioned):
+        first, last = src.span(start, end)
         def_line = enclosing[first - 1]
+        if last > first:
+            # The match's own line: the pattern is run again on this literal's body alone,
+            # once (sliced past its quote, as a pattern anchors at the body's start).
+            text = src.lexed.text
+            quote = _OPENING_QUOTE.match(text, start, end)
+            body = quote.end() if quote else start
+            found = pattern.search(text[body:end])
+            if found:
+                first = max(first, bisect_right(src.starts, body + found.end() - 1))
+            yield from _program_lines(src, first, last)
+            continue
         if not def_line:
-            yield first, last
+            yield from _program_lines(src, first, last)
             continue
         if def_line == last_def:
             continue
         last_def = def_line
         yield _decorated_def(lines, ends, def_line)
+
+
+#: A Python literal's prefix and opening quote.
+_OPENING_QUOTE = fixed_regex(r"""[rRbBuUfF]{0,2}(?:\"\"\"|'''|"|')""")
 
 
 def _mentioned(src: Source, start: int, end: int) -> bool:
