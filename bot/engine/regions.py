@@ -269,12 +269,18 @@ def _statement_span(src: Source, m: re.Match[str]) -> Span:
     if first is None:
         first = src.statement_starts[start] = src.c.c_statement_start(start)
     if directive:  # past the line continuation ending the statement before
-        masked = src.masked
-        while first < start and masked[first] in " \t\r\n\\":
-            first += 1
+        first = _past_continuations(src.masked, first, start)
     last = end.end() - 1 if end else len(src.masked) - 1  # ``Source.span``, inlined
     starts = src.starts
     return bisect_right(starts, first), bisect_right(starts, last if last > first else first)
+
+
+def _past_continuations(masked: str, pos: int, limit: int) -> int:
+    """The first offset from ``pos`` on, below ``limit``, that is no blank and no line
+    continuation (``\\``): where a statement inside a multi-line ``#define`` starts."""
+    while pos < limit and masked[pos] in " \t\r\n\\":
+        pos += 1
+    return pos
 
 
 #: How many braces back ``_macro_function`` looks for the function body holding a match.
@@ -470,8 +476,7 @@ def _macro_declaration(src: Source, match_start: int, match_end: int, directive:
     if header is None or macro_end is None or header.end() > match_start:
         return directive
     begin = max(header.end(), *(masked.rfind(c, header.end(), match_start) + 1 for c in ";{}"))
-    while masked[begin] in " \t\r\n\\":  # blanks and line continuations
-        begin += 1
+    begin = _past_continuations(masked, begin, match_start)
     end = _C_DECL_END.search(masked, match_end, macro_end)
     if end is None:
         return directive
