@@ -247,3 +247,42 @@ void main() {
 """
     assert _rules("Resources/Shaders/outline.frag", source) == {"vulkan.shader-file"}
     assert _layers("Resources/Shaders/outline.frag", source) == {"kernel": 5}
+
+
+def test_using_namespace_nvcuda_counts_with_the_wmma_kernel() -> None:
+    # experiments/old_structure/sparseflow_pipeline/gemm_pipeline.cu: the file opens nvcuda
+    # (declared only by NVIDIA's mma.h) for the tensor-core fragments of its one kernel, which
+    # Python launches; a ROCm port rewrites that line with the kernel (rocWMMA's namespace).
+    source = b"""\
+#include <mma.h>
+#include <cuda_fp16.h>
+using namespace nvcuda;
+
+extern "C" __global__ void tile_gemm(const half* a, const half* b, float* c, int ld) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(fa, a, ld);
+    wmma::load_matrix_sync(fb, b, ld);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(c, acc, ld, wmma::mem_row_major);
+}
+"""
+    assert _rules("exp/tile_gemm.cu", source) == {
+        "cuda.include",
+        "cuda.kernel",
+        "cuda.arch-feature",
+    }
+    assert _layers("exp/tile_gemm.cu", source) == {"kernel": 11, "vendor-path": 2}
+
+
+def test_project_namespace_sharing_the_prefix_stays_portable() -> None:
+    source = b"""\
+#include "nvcudax/devices.h"
+using namespace nvcudax;
+
+int visible_devices() { return devices().size(); }
+"""
+    assert _rules("src/probe.cpp", source) == set()
+    assert _layers("src/probe.cpp", source) == {"portable": 3}
