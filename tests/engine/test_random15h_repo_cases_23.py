@@ -63,6 +63,18 @@ def banner(torch):
     assert _layers("tools/banner.py", source) == {"portable": 3}
 
 
+def test_cudnn_version_in_an_fstring_is_vendor_path() -> None:
+    # The environment banner such scripts print next to the card's name: the cuDNN version
+    # read inside a replacement field is torch.backends.cudnn like any other read of it.
+    source = b"""\
+import torch
+
+print(f"torch {torch.__version__} cudnn {torch.backends.cudnn.version()}")
+"""
+    assert _rules("tools/env.py", source) == {"torch.cuda-call-in-fstring"}
+    assert _layers("tools/env.py", source) == {"vendor-path": 1, "portable": 1}
+
+
 # -- kozistr/pytorch_optimizer: verdicts that were already right ------------------------------
 
 
