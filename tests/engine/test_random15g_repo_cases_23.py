@@ -258,3 +258,23 @@ def test_norm_is_fused():
         "vendor-path": 2,
         "portable": 6,
     }
+
+
+def test_untemplated_global_c_export_marker_stays_portable() -> None:
+    # Old C code spells an exported function GLOBAL (and a file-local one LOCAL); pulsar's
+    # kernels are templated on the back end, which is what the rule reads.
+    source = b"""\
+#include "queue.h"
+
+#define GLOBAL
+#define LOCAL static
+
+LOCAL int depth;
+
+GLOBAL void queue_push(struct queue* q, int v) {
+    q->items[q->tail++] = v;
+    depth++;
+}
+"""
+    assert _rules("src/queue.c", source) == set()
+    assert _layers("src/queue.c", source) == {"portable": 8}
