@@ -25,12 +25,13 @@ _BULK_SHARE = 4  # a rule reading 1/4 of the literals or more gets all bodies cu
 _ARGUMENT_SCAN = 2000  # bracket tokens scanned for one call's arguments before giving up
 #: Accelerator device kinds PyTorch and its out-of-tree backends name (``cpu`` and ``meta``
 #: are not accelerators), ONNX Runtime's accelerator execution providers (``CPU`` is none),
-#: and the vendors' collective-communication backends of torch.distributed (``gloo`` runs on
-#: the CPU): a collection naming two of them is dispatch code.
+#: the vendors' collective-communication backends of torch.distributed (``gloo`` runs on
+#: the CPU) and serving engines' vendor names (``_PROVIDER_KIND``): a collection naming two
+#: of them is dispatch code.
 _DEVICE_KIND = fixed_regex(
     r"^(?:(cuda|hip|rocm|xpu|mps|hpu|npu|tpu|xla|mlu|musa|gaudi|sdaa|privateuseone)(?::\d+)?"
     r"|(cuda|tensorrt|nvtensorrtrtx|rocm|migraphx|openvino|coreml|dml|qnn|cann|webgpu)"
-    r"executionprovider|(nccl|rccl|xccl|ccl|hccl|cncl|mccl))$"
+    r"executionprovider|(nccl|rccl|xccl|ccl|hccl|cncl|mccl|ascend|camb|maca))$"
 )
 #: Providers for the same vendor's GPUs are one kind: TensorRT's provider falls back on CUDA's
 #: (``["TensorrtExecutionProvider", "CUDAExecutionProvider"]`` names NVIDIA alone). A
@@ -48,6 +49,12 @@ _PROVIDER_KIND = {
     "hccl": "npu",
     "cncl": "mlu",
     "mccl": "musa",
+    # LMDeploy's device types for the vendors it serves beside "cuda" (opendatalab/MinerU's
+    # `device_type not in ["cuda", "ascend", "maca", "camb"]`, lane h51-random-d): Huawei's
+    # Ascend, Cambricon's MLU and MetaX's MACA, kinds as the devices they run on.
+    "ascend": "npu",
+    "camb": "mlu",
+    "maca": "maca",
 }
 
 

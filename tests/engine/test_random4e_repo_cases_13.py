@@ -109,9 +109,10 @@ void main() {
     assert _layers("shader/lightPolygonShader.fs", source) == {"kernel": 5}
 
 
-def test_fsharp_and_apps_script_files_stay_uncounted() -> None:
+def test_fsharp_and_apps_script_files_are_no_shaders() -> None:
     # .fs is F#'s extension and .gs Google Apps Script's: without a #version line or GLSL's
-    # output built-ins (here only in a string) the file is no shader.
+    # output built-ins (here only in a string) the file is no shader. The F# file's module
+    # declaration makes it F# (lane h51-random-d); the Apps Script file stays uncounted.
     fsharp = b"""\
 module Render
 #if DEBUG
@@ -125,7 +126,8 @@ function onOpen() {
   SpreadsheetApp.getUi().alert(shader);
 }
 """
-    assert classify("src/Render.fs", fsharp).language is None
+    assert classify("src/Render.fs", fsharp).language == "F#"
+    assert _layers("src/Render.fs", fsharp) == {"portable": 5}
     assert classify("scripts/menu.gs", apps_script).language is None
 
 

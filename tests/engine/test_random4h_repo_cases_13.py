@@ -122,8 +122,9 @@ void main()
     assert _layers("shaders/1.model.fs", fragment) == {"kernel": 6}
 
 
-def test_postscript_and_fsharp_under_shader_extensions_are_not_counted() -> None:
+def test_postscript_and_fsharp_under_shader_extensions_are_no_shaders() -> None:
     # .ps is PostScript's and .fs F#'s elsewhere: neither has a semantic, cbuffer or #version.
+    # PostScript stays uncounted; the F# module is counted as F#, portable (lane h51-random-d).
     postscript = b"""\
 %!PS-Adobe-3.0
 /Times-Roman findfont 12 scalefont setfont
@@ -135,10 +136,12 @@ module Shapes
 let area (w: float) (h: float) : float = w * h
 printfn "%f" (area 2.0 3.0)
 """
-    for path, source in (("docs/figure.ps", postscript), ("src/Shapes.fs", fsharp)):
-        report = classify(path, source)
-        assert report.language is None
-        assert report.code_lines == 0
+    report = classify("docs/figure.ps", postscript)
+    assert report.language is None
+    assert report.code_lines == 0
+    report = classify("src/Shapes.fs", fsharp)
+    assert report.language == "F#"
+    assert _layers("src/Shapes.fs", fsharp) == {"portable": 3}
 
 
 def test_direct3d11_host_class_stays_portable() -> None:

@@ -57,9 +57,10 @@ void main() {
     assert _layers("shader/blit.fs", source) == {"kernel": 6}
 
 
-def test_fs_and_gs_files_that_are_not_shaders_are_not_counted() -> None:
+def test_fs_and_gs_files_that_are_not_shaders_are_no_shaders() -> None:
     # .fs is F#'s extension too and .gs Google Apps Script's: without a shader's first lines
-    # the file stays out of the count, as before.
+    # neither is GLSL. The F# module is counted as F#, portable (lane h51-random-d); the Apps
+    # Script file stays out of the count.
     fsharp = b"""\
 module Geometry
 
@@ -72,7 +73,8 @@ function onOpen() {
   ui.createMenu('Tools').addToUi();
 }
 """
-    assert classify("src/Geometry.fs", fsharp).language is None
+    assert classify("src/Geometry.fs", fsharp).language == "F#"
+    assert _layers("src/Geometry.fs", fsharp) == {"portable": 3}
     assert classify("Code.gs", apps_script).language is None
 
 
