@@ -137,3 +137,46 @@ def describe(log):
 """
     assert _rules("examples/utils.py", source) == set()
     assert _layers("examples/utils.py", source) == {"portable": 7}
+
+
+# -- facebookexperimental/triton: PTX bodies kept without a module header ---------------------
+
+
+def test_ptx_fragments_in_an_analysers_tests_are_kernel_code() -> None:
+    # bitequiv/tests/test_ptx_forward_cfg.py: kernel bodies kept as bare PTX (register
+    # declarations, a read of %tid.x, a guarded branch) and wrapped in an entry by a helper.
+    # Only the header and the `.visible .entry` wrapper were counted, not the three lines of
+    # the body.
+    source = b"""\
+from ptxlib import parse
+
+HEADER = ".version 8.0\\n"
+
+
+def wrap(body):
+    return parse(HEADER + ".visible .entry k()\\n{\\n" + body + "}\\n")
+
+
+# thread index below 32: decided by the thread alone.
+GUARD = (".reg .b32 %r<4>;\\n.reg .pred %p<2>;\\n"
+         "mov.u32 %r1, %tid.x;\\nsetp.lt.s32 %p1, %r1, 32;\\n"
+         "@%p1 bra END;\\nEND:\\nret;\\n")
+
+
+def test_guard():
+    assert wrap(GUARD).ok
+"""
+    assert _rules("tests/test_guard.py", source) == {"cuda.ptx-string"}
+    assert _layers("tests/test_guard.py", source) == {"kernel": 5, "portable": 4}
+
+
+def test_prose_naming_ptx_registers_is_portable() -> None:
+    # The same tests' docstrings speak of %tid.x in prose; no instruction reads it.
+    source = b"""\
+def test_lane():
+    \"\"\"The lane is %tid.x modulo 32.\"\"\"
+    note = "a .reg .b32 per value"
+    assert note
+"""
+    assert _rules("tests/test_lane.py", source) == set()
+    assert _layers("tests/test_lane.py", source) == {"portable": 3}
