@@ -123,7 +123,7 @@ def _raise_flag(ptrs, order: tl.constexpr):
 def host_side(pads):
     return [p.data_ptr() for p in pads]
 '''
-    assert _rules("comm/spin.py", source) == {"triton.jit"}
+    assert _rules("comm/spin.py", source) == {"cuda.ptx-string", "triton.jit"}
     assert _layers("comm/spin.py", source) == {"kernel": 18, "portable": 4}
 
 
