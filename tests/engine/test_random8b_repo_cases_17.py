@@ -188,7 +188,9 @@ void main(void){
 )";
 """
     assert _rules("include/shaders/color.glsl", source) == {"vulkan.shader-file"}
-    assert _layers("include/shaders/color.glsl", source) == {"kernel": 8, "portable": 2}
+    # GLSL is read without C++ raw strings (lane h51-random-k): the two blank lines inside
+    # the wrapper are blank, no longer string lines counted as portable code.
+    assert _layers("include/shaders/color.glsl", source) == {"kernel": 8}
 
 
 # -- KhronosGroup/SPIRV-Cross: the SPIR-V translator, with a reference output per test shader --
