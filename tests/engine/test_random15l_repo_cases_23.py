@@ -137,3 +137,68 @@ namespace ShaderMirror
 """
     assert _rules("Resources/RWTextureArray.cs", source) == set()
     assert set(_layers("Resources/RWTextureArray.cs", source)) == {"portable"}
+
+
+def test_shader_kept_a_line_per_list_item_is_kernel_by_its_vector_function() -> None:
+    # server/tests/handlers/references.test.ts: a language server's test indexes a shader
+    # written a line per item of a list joined with newlines; no item has a semantic, cbuffer
+    # or numthreads, but a function returning float3 says what the list holds. Every item is
+    # the shader's, the test around it portable.
+    source = b"""\
+import { expect, it } from 'vitest';
+
+it('finds both readers', async () => {
+  const text = [
+    'struct Probe { float3 albedo; };',
+    'float3 ReadProbe(Probe p) {',
+    '  return p.albedo;',
+    '}',
+  ].join('\\n');
+  const index = await indexFile('file:///p/Probe.hlsl', text);
+  expect(index.symbols.length).toBe(3);
+});
+"""
+    assert _rules("tests/references.test.ts", source) == {"hlsl.source-string-vector-function"}
+    assert _layers("tests/references.test.ts", source) == {"kernel": 4, "portable": 7}
+
+
+def test_shaderlab_scanner_token_names_stay_portable() -> None:
+    # server/src/parser/shaderlab/tokenScanner.ts: the scanner's own list of ShaderLab block
+    # keywords; a keyword alone in a literal is a token name, no shader program.
+    source = b"""\
+const BLOCK_OPENERS = new Set([
+  'HLSLPROGRAM',
+  'CGPROGRAM',
+  'HLSLINCLUDE',
+]);
+
+export function opensBlock(word: string): boolean {
+  return BLOCK_OPENERS.has(word);
+}
+"""
+    assert _rules("src/tokenScanner.ts", source) == set()
+    assert set(_layers("src/tokenScanner.ts", source)) == {"portable"}
+
+
+def test_one_line_hlsl_function_written_to_a_shader_file_is_kernel() -> None:
+    # tests/integration/client/rebuild-on-branch.test.ts: the test writes a one-line HLSL
+    # function into the project's shared include; the function is shader source.
+    source = b"""\
+import { writeFile } from 'node:fs/promises';
+
+export async function addHelper(path: string): Promise<void> {
+  await writeFile(path, 'float4 Tinted() { return float4(1, 0, 0, 1); }\\n', 'utf8');
+}
+"""
+    assert _rules("tests/rebuild.test.ts", source) == {"hlsl.source-string-vector-function"}
+    assert _layers("tests/rebuild.test.ts", source) == {"kernel": 1, "portable": 3}
+
+
+def test_vector_type_in_a_message_is_no_shader() -> None:
+    # A help string naming a vector type, and a declaration with no body (wordAt.test.ts's
+    # cursor text): neither is matched as a shader.
+    source = b"""\
+const hint = 'float4 color(r, g, b, a) packs four channels';
+const text = 'float4 _MainTex = float4(0,0,0,1);';
+"""
+    assert _rules("tests/wordAt.test.ts", source) == set()
