@@ -246,3 +246,40 @@ models:
 """
     assert _rules("models.yaml", source) == {"env.cuda-variables"}
     assert _layers("models.yaml", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_base_image_tag_ending_in_cuda_is_vendor_path() -> None:
+    # docker/llama-swap.Containerfile: builds on llama.cpp's server image, its CUDA tag kept in
+    # an ARG for FROM ${BASE_IMAGE}:${BASE_TAG}. Was missed: the tag names no CUDA version.
+    source = b"""\
+ARG BASE_IMAGE=ghcr.io/ggml-org/llama.cpp
+ARG BASE_TAG=server-cuda
+FROM ${BASE_IMAGE}:${BASE_TAG}
+ARG PROXY_VERSION=170
+COPY --chown=app:app proxy /app/proxy
+"""
+    assert _rules("docker/proxy.Containerfile", source) == {"image.nvidia-base"}
+    assert _layers("docker/proxy.Containerfile", source) == {"vendor-path": 1, "portable": 4}
+
+
+def test_base_image_tag_for_vulkan_stays_portable() -> None:
+    source = b"""\
+ARG BASE_IMAGE=ghcr.io/ggml-org/llama.cpp
+ARG BASE_TAG=server-vulkan
+FROM ${BASE_IMAGE}:${BASE_TAG}
+COPY proxy /app/proxy
+"""
+    assert _rules("docker/proxy.Containerfile", source) == set()
+    assert _layers("docker/proxy.Containerfile", source) == {"portable": 4}
+
+
+def test_compose_service_on_a_cuda_tagged_server_image_is_vendor_path() -> None:
+    # The same image named whole, as a compose file running the proxy's back end would.
+    source = b"""\
+services:
+  llm:
+    image: ghcr.io/ggml-org/llama.cpp:server-cuda
+    command: ["-m", "/models/coder.gguf", "--port", "9001"]
+"""
+    assert _rules("compose.yaml", source) == {"image.nvidia-base"}
+    assert _layers("compose.yaml", source) == {"vendor-path": 1, "portable": 3}
