@@ -109,6 +109,67 @@ exec "$@"
     assert _layers("scripts/with_gpu_torch.sh", source) == {"vendor-path": 2, "portable": 3}
 
 
+# -- flagos-ai/PyTorch-Plugin-FL: MetaX's MACA stack --------------------------------------------
+
+
+def test_mcblas_batched_gemm_is_vendor_library() -> None:
+    # csrc/aten/backends/metax/bmm_kernel.cuh: a thread-local mcBLAS handle, the stream cast
+    # to mcStream_t, a strided batched GEMM through mcblasGemmStridedBatchedEx.
+    source = b"""\
+#include <mcblas/mcblas.h>
+
+inline mcblasHandle_t Handle() {
+  thread_local mcblasHandle_t h = nullptr;
+  if (h == nullptr) {
+    mcblasCreate(&h);
+  }
+  return h;
+}
+
+inline void Bmm(void* stream, const float* a, const float* b, float* c, int n, int batch) {
+  auto h = Handle();
+  mcblasSetStream(h, reinterpret_cast<mcStream_t>(stream));
+  float one = 1.0f, zero = 0.0f;
+  mcblasSgemmStridedBatched(
+      h, MCBLAS_OP_N, MCBLAS_OP_N, n, n, n,
+      &one, b, n, n * n, a, n, n * n,
+      &zero, c, n, n * n, batch);
+}
+"""
+    assert _rules("backends/metax/bmm.cuh", source) == {"metax.library", "metax.runtime"}
+    layers = _layers("backends/metax/bmm.cuh", source)
+    assert layers["vendor-library"] >= 7
+    assert layers["vendor-path"] >= 1
+
+
+def test_maca_toolkit_build_is_vendor_path() -> None:
+    # cmake/MetaxKernels.cmake: the MACA root from $ENV{MACA_PATH} or /opt/maca, kernels
+    # compiled by the cu-bridge compiler in a custom command.
+    source = b"""\
+function(add_maca_objects out)
+  set(root "$ENV{MACA_PATH}")
+  if(NOT root)
+    set(root "/opt/maca")
+  endif()
+  set(cc "${root}/tools/cu-bridge/bin/cucc")
+  add_custom_command(OUTPUT add.o COMMAND ${cc} -c add.cu -o add.o)
+  set(${out} add.o PARENT_SCOPE)
+endfunction()
+"""
+    assert _rules("cmake/MacaObjects.cmake", source) == {"metax.build"}
+    assert _layers("cmake/MacaObjects.cmake", source)["vendor-path"] >= 2
+
+
+def test_mc_prefixed_helpers_of_other_code_stay_portable() -> None:
+    source = b"""\
+struct mc_state { int mcStreamCount; };
+void* mc_malloc(unsigned n);
+int mcblas = 0;
+"""
+    assert _rules("src/mc.c", source) == set()
+    assert _layers("src/mc.c", source) == {"portable": 3}
+
+
 # -- pins of verdicts that were already right -----------------------------------------------------
 
 
