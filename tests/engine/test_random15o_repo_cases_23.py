@@ -68,7 +68,7 @@ def hint() -> str:
     assert _layers("runtime/hints.py", source) == {"portable": 2}
 
 
-# -- jinmuyan1235/...: a GPU CI job's device settings ----------------------------------------------
+# -- jinmuyan1235/...: a GPU CI job's device settings ---------------------------------------------
 
 
 def test_ci_env_device_and_model_device_flag_are_vendor_path() -> None:
@@ -91,7 +91,7 @@ jobs:
     assert _layers(".github/workflows/gpu-health.yml", source) == {"vendor-path": 2, "portable": 9}
 
 
-# -- flagos-ai/PyTorch-Plugin-FL: preloading PyTorch's CUDA libraries -------------------------------
+# -- flagos-ai/PyTorch-Plugin-FL: preloading PyTorch's CUDA libraries -----------------------------
 
 
 def test_preloading_torch_cuda_libraries_from_wheel_folders_is_vendor_path() -> None:
