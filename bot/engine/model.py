@@ -44,6 +44,7 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: Graphcore's IPUs run Poplar programs, PopLibs operators and PopTorch models: "graphcore".
 #: Broadcom's VideoCore GPUs (Raspberry Pi) run QPU assembly kernels: "broadcom".
 #: Sophgo's TPUs (BM1684X, SG2260) run tpu_kernel.h firmware kernels and tpuDNN: "sophgo".
+#: MetaX's GPUs (C500 series) run MACA: its mc* runtime, mcBLAS and mcDNN: "metax".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -62,6 +63,7 @@ VENDORS: tuple[str, ...] = (
     "graphcore",
     "broadcom",
     "sophgo",
+    "metax",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")
