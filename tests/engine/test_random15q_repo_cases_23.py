@@ -134,3 +134,38 @@ def singular_values(a, device):
 """
     path = "spectral/pipeline.py"
     assert _rules(path, source) == set()
+
+
+def test_a_torch_device_pick_in_a_module_that_jits_with_numba_is_no_numba_target() -> None:
+    # torch_geometric/loader/ibmb_loader.py: numba.njit compiles a CPU helper, and another
+    # function picks torch.device('cuda' if available else 'cpu'). Before, numba.cuda-target
+    # read the 'cuda' literal as a Numba target and counted the line.
+    source = b"""\
+import numba
+import torch
+
+
+def pick_device():
+    return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+
+
+def merged(pairs):
+    return numba.njit(cache=True)(sorted)(pairs)
+"""
+    path = "loader/batch_sampler.py"
+    assert "numba.cuda-target" not in _rules(path, source)
+    assert _layers(path, source) == {"portable": 6}
+
+
+def test_a_cuda_target_string_in_numba_code_is_still_read() -> None:
+    source = b"""\
+from numba import guvectorize
+
+
+@guvectorize(["void(float32[:], float32[:])"], "(n)->(n)", target="cuda")
+def double(a, out):
+    for i in range(a.shape[0]):
+        out[i] = 2 * a[i]
+"""
+    path = "ops/double.py"
+    assert _rules(path, source) == {"numba.cuda-target"}
