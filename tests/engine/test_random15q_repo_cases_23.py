@@ -169,3 +169,25 @@ def double(a, out):
 """
     path = "ops/double.py"
     assert _rules(path, source) == {"numba.cuda-target"}
+
+
+# -- twojey/polymorphic-attention: the project's cuda extra chosen on GPU pods -----------------
+
+
+def test_syncing_the_projects_cuda_extra_with_uv_pins_the_cuda_build() -> None:
+    # OPS/scripts/install_python_deps.sh: nvidia-smi decides, then `uv sync --extra cuda`
+    # pulls torch from the cu128 index the pyproject routes that extra to. Before, only the
+    # nvidia-smi probe counted and the sync line was portable.
+    source = b"""\
+#!/usr/bin/env bash
+set -euo pipefail
+if [[ "${WANT_GPU:-0}" == "1" ]]; then
+  echo "installing the GPU stack"
+  uv sync --extra cuda --extra dev
+else
+  uv sync --extra cpu --extra dev
+fi
+"""
+    path = "ops/install_deps.sh"
+    assert _rules(path, source) == {"deps.cuda-wheel"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 6}
