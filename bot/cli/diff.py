@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
@@ -39,7 +39,7 @@ from bot.policy.gate import LinkedDecision, evaluate
 from bot.render import json_out, markdown, sarif, text
 from bot.render.fix import Fix, Via, fix_markdown, fix_text
 from bot.sources import SourceError
-from bot.sources.changes import within
+from bot.sources.changes import Change, within
 from bot.sources.dirs import directory_changes
 from bot.sources.engine_runner import ChangedFile, change_deltas
 from bot.sources.files import UNREADABLE
@@ -185,7 +185,7 @@ class _Inputs:
     base: Snapshot
     head: Snapshot
     policy: Policy
-    files: list[ChangedFile]
+    files: Iterable[ChangedFile]  # read as the engine takes them (once)
     messages: list[str] = field(default_factory=list)  # commit messages BASE..HEAD
     origin: RepoRef | None = None  # the origin remote's, for GitHub URLs in links
     root: str = ""  # where --write-record writes: the HEAD directory, or the repository's
@@ -201,14 +201,15 @@ def _directory_inputs(args: argparse.Namespace) -> _Inputs:
     changes = directory_changes(
         args.base, args.head, path_filter, gitignore=not args.no_ignore, hidden=hidden
     )
-    files = [
+    # Read as the engine takes them, not all at once: the contents of a large change.
+    files = (
         ChangedFile(
             c,
             base.read(c.old_path or c.path) if c.status != "added" else None,
             head.read(c.path) if c.status != "removed" else None,
         )
         for c in changes
-    ]
+    )
     notes = [f"in HEAD, {hidden.line()}"] if hidden else []
     return _Inputs(base, head, policy, files, root=args.head, notes=notes)
 
@@ -231,13 +232,26 @@ def _git_inputs(args: argparse.Namespace) -> _Inputs:
     policy = read_policy(args.config, base)
     path_filter = policy.path_filter(submodules=submodules_of(base) + submodules_of(head))
     changes = within(repo.changes(start, head_commit), path_filter.includes)
-    blobs = dict(
-        repo.read_blobs(dict.fromkeys(b for c in changes for b in (c.old_blob, c.new_blob) if b))
-    )
-    files = [
-        ChangedFile(c, blobs.get(c.old_blob or ""), blobs.get(c.new_blob or "")) for c in changes
-    ]
+    files = _with_contents(repo, changes)
     return _Inputs(base, head, policy, files, messages, _origin(repo), repo.path, in_git=True)
+
+
+#: Changed files whose blobs are read at a time: the engine takes them as they come, so a
+#: change of half a million files holds a few hundred contents, not gigabytes.
+READ_BATCH = 256
+
+
+def _with_contents(repo: GitRepo, changes: list[Change]) -> Iterator[ChangedFile]:
+    """Each change with its blobs, read a batch at a time. Each batch is read whole before
+    its files are handed on: no reader thread or ``cat-file`` process is running when the
+    engine's pool forks its workers."""
+    for at in range(0, len(changes), READ_BATCH):
+        batch = changes[at : at + READ_BATCH]
+        wanted = dict.fromkeys(b for c in batch for b in (c.old_blob, c.new_blob) if b)
+        blobs = dict(repo.read_blobs(wanted))
+        yield from (
+            ChangedFile(c, blobs.get(c.old_blob or ""), blobs.get(c.new_blob or "")) for c in batch
+        )
 
 
 @dataclass

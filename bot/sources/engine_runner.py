@@ -353,7 +353,7 @@ def summarize_contents(
 
 
 def change_deltas(
-    items: Sequence[ChangedFile],
+    items: Iterable[ChangedFile],
     *,
     jobs: int | None = None,
     include_generated: bool = True,

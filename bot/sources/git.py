@@ -341,9 +341,11 @@ class GitRepo:
         """
         names = list(names)
         if self._absent.intersection(names):
-            known = [name for name in names if name not in self._absent]
-            found = dict(self.read_blobs(known))
-            yield from ((name, found.get(name)) for name in names)
+            # The others read as they come, in order: a change of many large blobs is not
+            # held whole because one of them is absent.
+            known = self.read_blobs([name for name in names if name not in self._absent])
+            for name in names:
+                yield (name, None) if name in self._absent else next(known)
             return
         if not names:
             return
@@ -392,7 +394,8 @@ class GitRepo:
 
     def changes(self, base: str, head: str | None) -> list[Change]:
         """Files that differ from ``base`` to ``head`` (``None``: the index), renames
-        detected, with the lines git's own diff marks as added and removed.
+        detected; a modified or renamed file with the lines git's own diff marks as added
+        and removed (an added or removed file changes all of its lines: it has none here).
 
         git's diff stops at the first object it cannot read (a partial clone, a snapshot
         without its large blobs). Then the files with an absent object are left
@@ -427,10 +430,14 @@ class GitRepo:
 
     def _changes(self, sides: tuple[str, str], paths: tuple[str, ...]) -> list[Change]:
         raw = self._git("diff", "--raw", "-z", "--no-abbrev", "-M", *sides, "--", *paths)
+        # Lines are read from the patch of modified and renamed files only: an added or a
+        # removed file changes every line, which its content tells (engine_runner.delta_of),
+        # and a commit adding half a million generated files made a patch of gigabytes.
         patch = self._git(
             "diff",
             "-U0",
             "-M",
+            "--diff-filter=MRT",
             "--no-ext-diff",
             "--no-textconv",
             "--src-prefix=a/",
