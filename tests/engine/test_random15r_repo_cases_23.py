@@ -164,3 +164,38 @@ VkInstanceHandle = make_handle("VkInstance")
 """
     assert _rules("binding/handles.py", source) == set()
     assert _layers("binding/handles.py", source) == {"portable": 4}
+
+
+# -- LiamTyler/Progression-Vulkan-Old: three.js material chunks in the vendored GLTFLoader.js -----
+
+
+def test_threejs_chunk_arrays_with_one_glsl_sign_each_are_kernel() -> None:
+    # ext/basis_universal/webgl/gltf/GLTFLoader.js (and meshoptimizer's copy): the
+    # specular-glossiness extension's chunks, each an array of GLSL lines joined with '\n',
+    # spliced into the standard material's fragment shader.
+    source = b"""\
+var parsChunk = [
+  '#ifdef USE_GLOSSMAP',
+  '  uniform sampler2D glossMap;',
+  '#endif'
+].join( '\\n' );
+
+var readChunk = [
+  'float gloss = glossiness;',
+  '#ifdef USE_GLOSSMAP',
+  '  vec4 texelGloss = texture2D( glossMap, vUv );',
+  '  gloss *= texelGloss.a;',
+  '#endif'
+].join( '\\n' );
+"""
+    assert _rules("loaders/GLTFLoader.js", source) == {"vulkan.glsl-string"}
+    assert _layers("loaders/GLTFLoader.js", source) == {"kernel": 8, "portable": 4}
+
+
+def test_js_strings_naming_samplers_in_prose_stay_portable() -> None:
+    source = b"""\
+const hint = 'bind a uniform sampler2D before drawing';
+const label = 'texture2D lookups feed vec4 colors';
+"""
+    assert _rules("ui/hints.js", source) == set()
+    assert _layers("ui/hints.js", source) == {"portable": 2}
