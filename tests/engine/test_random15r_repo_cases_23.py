@@ -199,3 +199,31 @@ const label = 'texture2D lookups feed vec4 colors';
 """
     assert _rules("ui/hints.js", source) == set()
     assert _layers("ui/hints.js", source) == {"portable": 2}
+
+
+# -- LambdaLabsML/DeepSpeedExamples: nvidia-smi run on each host through ssh ---------------------
+
+
+def test_nvidia_smi_over_ssh_is_vendor_path() -> None:
+    # applications/DeepSpeed-Chat/training/cuda_device_check.py: asks every host of the
+    # hostfile for its NVIDIA GPUs by running nvidia-smi remotely.
+    source = b"""\
+import asyncio
+
+async def probe(node):
+    proc = await asyncio.create_subprocess_shell(f'ssh {node} "nvidia-smi"')
+    return await proc.wait()
+"""
+    assert _rules("tools/host_check.py", source) == {"cuda.tool-call"}
+    assert _layers("tools/host_check.py", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_other_command_over_ssh_stays_portable() -> None:
+    source = b"""\
+import subprocess
+
+def load(node):
+    return subprocess.run(f"ssh {node} uptime", shell=True)
+"""
+    assert _rules("tools/host_load.py", source) == set()
+    assert _layers("tools/host_load.py", source) == {"portable": 3}
