@@ -227,3 +227,19 @@ def load(node):
 """
     assert _rules("tools/host_load.py", source) == set()
     assert _layers("tools/host_load.py", source) == {"portable": 3}
+
+
+# -- LiamTyler/Progression-Vulkan-Old: the asset converter shelling out to glslc -----------------
+
+
+def test_cpp_converter_running_glslc_is_vendor_path() -> None:
+    # progression/resource/converters/shader_converter.cpp: builds a glslc command line for
+    # the debug and release SPIR-V of each shader and runs it with system().
+    source = b"""\
+int CompileVariant(const std::string& src, const std::string& dst, bool debug) {
+    std::string cmd = "glslc -DDEBUG_BUILD=" + std::string(debug ? "1" : "0") + " " + src + " -o " + dst;
+    return system(cmd.c_str());
+}
+"""
+    assert _rules("tools/convert_shaders.cpp", source) == {"build.vulkan-python"}
+    assert _layers("tools/convert_shaders.cpp", source) == {"vendor-path": 1, "portable": 3}
