@@ -60,8 +60,9 @@ GLOBAL void accumulate_grads(
 
 #endif
 """
+    # The templated GLOBAL form has a row of its own (its template head read at the statement).
     assert _rules("csrc/raster/include/raster.accumulate.device.h", source) == {
-        "portable-gpu.kernel-macro"
+        "portable-gpu.templated-kernel-macro"
     }
     assert _layers("csrc/raster/include/raster.accumulate.device.h", source) == {
         "kernel": 17,
