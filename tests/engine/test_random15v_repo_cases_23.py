@@ -110,3 +110,57 @@ def free_bytes(device):
     return 0
 """
     assert "vendor-path" in _layers("modules/attention_split.py", source)
+
+
+# -- blixt/voxels: a Cargo dependency declared with its Metal feature on ------------------------
+
+
+def test_cargo_dependency_with_metal_feature_is_vendor_path() -> None:
+    # world-terrain-diffusion/Cargo.toml: candle's crates pulled in on macOS with their Metal
+    # back end switched on, optional behind the crate's own feature.
+    source = b"""\
+[package]
+name = "terrain-model"
+version = "0.1.0"
+
+[target.'cfg(target_os = "macos")'.dependencies]
+candle-core = { version = "0.9", features = ["metal"], optional = true }
+candle-nn = { version = "0.9", features = ["metal"], optional = true }
+sha2 = "0.10"
+"""
+    assert _rules("terrain-model/Cargo.toml", source) == {"deps.metal-crate"}
+    assert _layers("terrain-model/Cargo.toml", source) == {"vendor-path": 2, "portable": 5}
+
+
+def test_cargo_wgpu_features_stay_portable() -> None:
+    # render/Cargo.toml: wgpu with its WGSL front end, which reaches every vendor.
+    source = b"""\
+[dependencies]
+wgpu = { version = "30", default-features = false, features = ["wgsl"] }
+bytemuck = { version = "1", features = ["derive"] }
+"""
+    assert _rules("render/Cargo.toml", source) == set()
+    assert _layers("render/Cargo.toml", source) == {"portable": 3}
+
+
+# -- blixt/voxels: already right before this lane ----------------------------------------------
+
+
+def test_wgsl_file_is_kernel_as_a_whole() -> None:
+    # render/src/shaders/ui_present.wgsl: a full-screen vertex and fragment pair.
+    source = b"""\
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var samp: sampler;
+
+@vertex
+fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
+    return textureLoad(src, vec2<i32>(p.xy), 0);
+}
+"""
+    assert _layers("shaders/present.wgsl", source) == {"kernel": 11}
