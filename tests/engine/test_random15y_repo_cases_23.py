@@ -122,3 +122,36 @@ dtype: bf16
 """
     assert _rules("recipes/configs/lora.yaml", source) == {"torch.device-flag"}
     assert _layers("recipes/configs/lora.yaml", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_bare_cuda_driver_calls_through_ctypes_binding_are_vendor_path() -> None:
+    # Chapter10/mandelbrot_driver.py: a local ctypes binding of libcuda is star-imported and
+    # its C-named driver calls made bare: init, load a PTX module, launch, synchronise.
+    source = b"""\
+from ctypes import byref, c_int, c_void_p, c_char_p
+from drv_binding import *
+
+def run(n):
+    cuInit(0)
+    ctx = c_void_p()
+    cuCtxCreate(byref(ctx), 0, c_int(0))
+    mod = c_void_p()
+    cuModuleLoad(byref(mod), c_char_p(b"./scale.ptx"))
+    cuCtxSynchronize()
+    return n
+"""
+    assert _rules("driver_run.py", source) == {"cuda.python-bindings"}
+    assert _layers("driver_run.py", source) == {"vendor-path": 4, "portable": 6}
+
+
+def test_cumulative_helpers_named_cu_are_portable() -> None:
+    # The bare-call alternative reads the driver's verbs only: a cumulative helper is none.
+    source = b"""\
+import numpy as np
+
+def cuMemo(xs):
+    return np.cumsum(xs)
+
+cuMean = cuMemo([1, 2, 3])
+"""
+    assert _rules("stats.py", source) == set()
