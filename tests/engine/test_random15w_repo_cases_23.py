@@ -182,3 +182,44 @@ struct BlendSlot
 """
     assert _rules("DNIData/BlendSlot.h", source) == {"vulkan.host-api"}
     assert _layers("DNIData/BlendSlot.h", source)["vendor-path"] >= 3
+
+
+def test_cpu_vendor_test_naming_amd_is_portable() -> None:
+    # CodeXL/AMDTApplicationFramework/src/afGlobalVariablesManager.cpp: the CPU profiler asks
+    # whether the processor is AMD's, by brand string or CPUID's vendor id.
+    source = b"""\
+bool CpuIsAmd(const std::string& cpuBrand, const std::string& cpuId)
+{
+    if ("Advanced Micro Devices, Inc." == cpuBrand || ("AuthenticAMD" == cpuId))
+        return true;
+    return false;
+}
+"""
+    assert _rules("src/CpuCheck.cpp", source) == set()
+    assert _layers("src/CpuCheck.cpp", source) == {"portable": 6}
+
+
+def test_gpu_vendor_test_naming_amd_stays_vendor_path() -> None:
+    # CodeXL/Components/GpuDebugging/AMDTOpenCLServer/src/csDevicesMonitor.cpp (right before the
+    # fix): an OpenCL device's reported vendor compared with AMD's name.
+    source = b"""\
+bool DeviceIsAmd(const std::string& vendor)
+{
+    return vendor == "Advanced Micro Devices, Inc.";
+}
+"""
+    assert _rules("src/DeviceCheck.cpp", source) == {"opencl.amd-vendor-check"}
+    assert _layers("src/DeviceCheck.cpp", source) == {"vendor-path": 1, "portable": 3}
+
+
+def test_opencl_platform_vendor_named_amd_two_ways_stays_vendor_path() -> None:
+    # CodeXL/Components/GpuDebugging/AMDTOpenCLServer/src/csDevicesMonitor.cpp: a platform's
+    # vendor compared with AMD's GPU runtime name and its CPU runtime's CPUID string.
+    source = b"""\
+bool PlatformIsAmd(const std::string& vendorName)
+{
+    return ("Advanced Micro Devices, Inc." == vendorName) || ("AuthenticAMD" == vendorName);
+}
+"""
+    assert _rules("src/PlatformCheck.cpp", source) == {"opencl.amd-vendor-check"}
+    assert _layers("src/PlatformCheck.cpp", source) == {"vendor-path": 1, "portable": 3}
