@@ -120,8 +120,11 @@ __global__ void run(float *a, int n)
 """
 module = DynamicSourceModule(code, no_extern_c=True)
 '''
-    assert "cuda.source-string" in _rules("scripts/run.py", source)
-    assert _layers("scripts/run.py", source)["kernel"] == 13
+    # Since lane h51-random-x pycuda.source-module follows the variable into
+    # DynamicSourceModule and claims the whole literal with its quote lines, as it does for
+    # SourceModule (14; cuda.source-string alone gave 13; 12 lines of CUDA inside).
+    assert _rules("scripts/run.py", source) & {"cuda.source-string", "pycuda.source-module"}
+    assert _layers("scripts/run.py", source)["kernel"] == 14
 
 
 def test_vitis_hls_sort_file_is_kernel() -> None:
