@@ -215,3 +215,23 @@ public final class Endpoints {
 }
 """
     assert _layers("src/main/java/demo/Endpoints.java", source) == {"portable": 11}
+
+
+def test_buck_target_compiled_with_nvcc_flags_is_vendor_path() -> None:
+    # backends/cuda/runtime/targets.bzl: Buck library targets given nvcc_flags (built by nvcc
+    # for NVIDIA GPUs) beside a plain host target with compiler_flags only.
+    source = b"""\
+def define_common_targets():
+    runtime.cxx_library(
+        name = "stream_guard",
+        srcs = ["stream_guard.cpp"],
+        nvcc_flags = arch_flags() + ["-lineinfo"],
+    )
+    runtime.cxx_library(
+        name = "host_only",
+        srcs = ["host_only.cpp"],
+        compiler_flags = ["-Wno-global-constructors"],
+    )
+"""
+    assert "build.bazel-cuda" in _rules("runtime/targets.bzl", source)
+    assert _layers("runtime/targets.bzl", source) == {"vendor-path": 1, "portable": 10}
