@@ -235,3 +235,20 @@ def define_common_targets():
 """
     assert "build.bazel-cuda" in _rules("runtime/targets.bzl", source)
     assert _layers("runtime/targets.bzl", source) == {"vendor-path": 1, "portable": 10}
+
+
+def test_buck_targets_file_is_starlark_and_read_by_build_rules() -> None:
+    # backends/cuda/runtime/TARGETS (before the move to targets.bzl): Buck's build file by its
+    # fbcode name, holding the same nvcc_flags target; a BUCK file is Starlark too.
+    source = b"""\
+load(":targets.bzl", "define_common_targets")
+
+cpp_library(
+    name = "gpu_guard",
+    srcs = ["gpu_guard.cpp"],
+    nvcc_flags = ["-lineinfo"],
+)
+"""
+    assert "build.bazel-cuda" in _rules("backends/gpu/TARGETS", source)
+    assert _layers("backends/gpu/TARGETS", source) == {"vendor-path": 1, "portable": 5}
+    assert _layers("backends/gpu/BUCK", b'define_common_targets()\n') == {"portable": 1}
