@@ -252,3 +252,20 @@ cpp_library(
     assert "build.bazel-cuda" in _rules("backends/gpu/TARGETS", source)
     assert _layers("backends/gpu/TARGETS", source) == {"vendor-path": 1, "portable": 5}
     assert _layers("backends/gpu/BUCK", b'define_common_targets()\n') == {"portable": 1}
+
+
+def test_wheel_matrix_input_enabling_cuda_rows_is_vendor_path() -> None:
+    # .github/workflows/build-wheels-cuda-linux.yml: the shared matrix generator is asked for
+    # its CUDA rows only; the disabled CPU and ROCm inputs name nothing.
+    source = b"""\
+jobs:
+  generate-matrix:
+    uses: pytorch/test-infra/.github/workflows/generate_binary_build_matrix.yml@main
+    with:
+      package-type: wheel
+      with-cuda: enable
+      with-rocm: disable
+      with-cpu: disable
+"""
+    assert "ci.nvidia-gpu-runner" in _rules(".github/workflows/wheels.yml", source)
+    assert _layers(".github/workflows/wheels.yml", source) == {"vendor-path": 1, "portable": 7}
