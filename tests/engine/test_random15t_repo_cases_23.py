@@ -251,7 +251,7 @@ cpp_library(
 """
     assert "build.bazel-cuda" in _rules("backends/gpu/TARGETS", source)
     assert _layers("backends/gpu/TARGETS", source) == {"vendor-path": 1, "portable": 5}
-    assert _layers("backends/gpu/BUCK", b'define_common_targets()\n') == {"portable": 1}
+    assert _layers("backends/gpu/BUCK", b"define_common_targets()\n") == {"portable": 1}
 
 
 def test_wheel_matrix_input_enabling_cuda_rows_is_vendor_path() -> None:
