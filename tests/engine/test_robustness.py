@@ -48,6 +48,7 @@ COMMENT = {
     "IDL": "// ID3D12Device D3D12_COMMAND_LIST_TYPE",  # hlsl.directml-host (lane h41-random-g)
     "SPIR-V Assembly": "; OpEntryPoint GLCompute cuda",  # vulkan.spirv-assembly-file (h42-random-c)
     "Lua": '-- add_requires("vulkan-headers") "glslangValidator"',  # build.xmake-vulkan
+    "Zig": _SLASH_COMMENT,  # Metal from Zig (metal.host-api, build.zig-metal-framework)
     # WESL files are kernel code whole (wgsl.shader-file): a `#` line would be a code line.
     "WebGPU Enhanced Shading Language": "// @compute @workgroup_size(64)",
     # Helm's named templates (.tpl) are read as Smarty, whose comments are {* *}; `#` is text
