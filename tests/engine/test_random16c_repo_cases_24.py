@@ -33,7 +33,7 @@ def test_srun_container_image_from_nvidia_internal_registry_is_vendor_path() -> 
 #!/bin/bash
 #SBATCH -p luna -A adlr -t 00:20:00 --nodes=1 --exclusive
 RUN_DIR=/lustre/runs
-srun --output $RUN_DIR/out.log --container-image gitlab-master.nvidia.com/dl/dgx/pytorch:22.04-py3-devel \\
+srun -o $RUN_DIR/out.log --container-image gitlab-master.nvidia.com/dl/dgx/pytorch:22.04-py3 \\
   --container-mounts $RUN_DIR:/workspace/runs bash -c "bash /workspace/run_test.sh"
 """
     assert _rules("tests/sbatch_resume.sh", source) == {"image.nvidia-base"}
