@@ -87,6 +87,25 @@ static svd_fn pick(int is_double) {
     assert _layers("svd_pick.c", source) == {"vendor-library": 1, "portable": 3}
 
 
+def test_cula_header_and_status_queries_are_vendor_library() -> None:
+    # pycula.h: the library's header, then an error helper that asks CULA for the failing
+    # argument and the status text; the helper's own name (cula_error) is the project's.
+    source = b"""\
+#include <cula.h>
+#include "numpy_glue.h"
+
+static inline int status_failed(culaStatus st, const char* where) {
+  if (st == culaNoError) return 0;
+  report(where, culaGetStatusString(st), culaGetErrorInfo());
+  return 1;
+}
+"""
+    assert _rules("pylapack.h", source) == {"cuda-libs.call"}
+    layers = _layers("pylapack.h", source)
+    assert layers["vendor-library"] == 2
+    assert layers["portable"] == 5
+
+
 def test_words_that_only_contain_cula_stay_portable() -> None:
     source = b"""\
 double calculateMean(const double* v, int n);
