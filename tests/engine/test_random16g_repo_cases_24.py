@@ -116,3 +116,34 @@ float quantize(float v, float steps) {
 """
     assert _rules("src/three/quantize.ts", source) == {"vulkan.glsl-tagged-string"}
     assert _layers("src/three/quantize.ts", source) == {"kernel": 7, "portable": 5}
+
+
+# -- torch-spyre/triton: Gluon device helpers (checked right) ------------------------------------
+
+
+def test_gluon_constexpr_helpers_beside_jit_helpers_are_kernel_checked_right() -> None:
+    # python/triton/tools/triton_to_gluon_translator/translator_helpers.py: layout helpers run
+    # at kernel compile time (@gluon.constexpr_function) beside @gluon.jit device helpers over
+    # the NVIDIA Hopper modules; the host-side descriptor conversion stays portable.
+    source = b"""\
+from triton.experimental import gluon
+from triton.experimental.gluon import language as ttgl
+from triton.experimental.gluon.language.nvidia.hopper import mbarrier
+
+
+@gluon.constexpr_function
+def row_layout(width, num_warps):
+    return ttgl.BlockedLayout([1, width], [1, 32], [num_warps, 1], [1, 0])
+
+
+@gluon.jit
+def wait_then_load(bar, ptr, phase):
+    mbarrier.wait(bar, phase)
+    return ttgl.load(ptr)
+
+
+def host_shape(desc):
+    return list(desc.shape)
+"""
+    assert _rules("tools/translator/helpers.py", source) == {"triton.gluon-nvidia"}
+    assert _layers("tools/translator/helpers.py", source) == {"kernel": 7, "portable": 5}
