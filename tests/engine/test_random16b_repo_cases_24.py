@@ -197,3 +197,18 @@ Probe makeProbe(vec3 o, vec3 d) {
 """
     path = "shaders/probe-types.glsl"
     assert _layers(path, source) == {"kernel": 9}
+
+
+def test_a_rust_extern_block_of_cuda_memory_shims_is_vendor_path() -> None:
+    # eridiffusion/crates/training/src/cuda_pinned.rs: C shims over cudaHostAlloc and
+    # cudaMemcpyAsync (built from utils_pinned.cu) declared for Rust under snake_case cuda_*
+    # names. Before, the file read as portable.
+    source = b"""\
+extern "C" {
+    pub fn cuda_malloc_host_buffer(bytes: usize) -> *mut core::ffi::c_void;
+    pub fn cuda_free_host_buffer(ptr: *mut core::ffi::c_void);
+}
+"""
+    path = "crates/io/src/host_pinned.rs"
+    assert _rules(path, source) == {"cuda.rust-bindings"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 2}
