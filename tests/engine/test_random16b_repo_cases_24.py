@@ -212,3 +212,53 @@ extern "C" {
     path = "crates/io/src/host_pinned.rs"
     assert _rules(path, source) == {"cuda.rust-bindings"}
     assert _layers(path, source) == {"vendor-path": 2, "portable": 2}
+
+
+def test_glsl_in_a_coffeescript_triple_quoted_string_is_kernel_code() -> None:
+    # shaders/RayTraceFrag.coffee (commit 902b267b, before the shaders moved to .glsl files):
+    # the fragment shader is one """ string assigned to a class property. CoffeeScript came
+    # from scc's table with one-quote strings only, so its lines read as portable code.
+    source = b'''\
+Tracer.fragSource = """
+#version 300 es
+precision mediump float;
+
+in  vec2 uv;
+out vec4 color;
+uniform sampler2D dataSampler;
+
+void main() {
+    vec4 t = texelFetch(dataSampler, ivec2(uv * 64.0), 0);
+    color = vec4(t.rgb, 1.0);
+}
+"""
+
+### Compiled once the context exists. ###
+Tracer.compile = (gl) -> gl.createShader(gl.FRAGMENT_SHADER)
+'''
+    path = "shaders/TracerFrag.coffee"
+    assert _rules(path, source) == {"vulkan.glsl-string"}
+    layers = _layers(path, source)
+    assert 9 <= layers["kernel"] <= 11
+    assert layers["portable"] <= 4
+
+
+def test_coffeescript_without_a_shader_stays_portable() -> None:
+    # src/GLCommon.coffee of the same commit: texture set-up through the WebGL API, a
+    # docstring-like block comment, no shader source. Already portable; pinned so the
+    # language row's strings and comments read it the same.
+    source = b'''\
+###
+Uploads a float buffer as an RGBA32F texture.
+###
+class GLCommon
+  @floatTexture: (gl, data, width) ->
+    tex = gl.createTexture()
+    gl.bindTexture(gl.TEXTURE_2D, tex)
+    label = """float buffer #{width} wide"""
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32F, width, 1, 0, gl.RGBA, gl.FLOAT, data)
+    tex
+'''
+    path = "src/GLCommon.coffee"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 7}
