@@ -129,3 +129,91 @@ let devices (pattern: System.Text.RegularExpressions.Regex) deviceType =
 """
     assert _rules("Benchmarks/Helpers.fs", source) == set()
     assert set(_layers("Benchmarks/Helpers.fs", source)) == {"portable"}
+
+
+def test_hccl_collectives_wrapped_as_tf_ops_are_vendor_library() -> None:
+    # tf_adapter/python/npu_bridge/hccl/hccl_ops.py: thin Python wrappers that hand a tensor to
+    # the generated hcom_* ops, which run HCCL's collectives on Ascend NPUs.
+    source = b"""\
+from npu_bridge.helper import helper
+
+_ops = helper.get_gen_ops()
+
+def all_gather(t, ranks, group="world"):
+    out = _ops.hcom_all_gather(
+        input=t,
+        group=group,
+        rank_size=ranks)
+    return out
+"""
+    assert _rules("bridge/collective_ops.py", source) == {"ascend.hccl", "ascend.torch-plugin"}
+    assert _layers("bridge/collective_ops.py", source) == {
+        "vendor-library": 4,
+        "vendor-path": 1,
+        "portable": 3,
+    }
+
+
+def test_hccl_rank_query_in_npu_session_setup() -> None:
+    # tf_adapter/python/npu_bridge/estimator/npu/npu_plugin.py: reads the rank from HCCL's
+    # management module while building the NPU session options.
+    source = b"""\
+from hccl.manage.api import get_rank_id
+import json
+
+def session_options(level=0):
+    opts = {"op_debug_level": str(level)}
+    opts["rank"] = str(get_rank_id())
+    return json.dumps(opts)
+"""
+    assert _rules("bridge/session_setup.py", source) == {"ascend.hccl"}
+    assert _layers("bridge/session_setup.py", source) == {"vendor-library": 1, "portable": 5}
+
+
+def test_hccl_c_api_call_is_vendor_library_and_lookalikes_are_not() -> None:
+    # The C side of the same library, and a TensorFlow op class named Hcom... that is a stub.
+    source = b"""\
+#include <hccl/hccl.h>
+class HcomBroadcastStub {};
+int bcast(void* buf, unsigned long n, HcclComm comm, void* stream) {
+    return HcclBroadcast(buf, n, HCCL_DATA_TYPE_FP16, 0, comm, stream);
+}
+"""
+    assert _rules("comm/npu_bcast.cpp", source) == {"ascend.hccl"}
+    assert _layers("comm/npu_bcast.cpp", source) == {"vendor-library": 3, "portable": 2}
+
+
+def test_tf_script_importing_npu_bridge_is_vendor_path() -> None:
+    # The TensorFlow scripts beside the adapter start with `from npu_bridge.npu_init import *`
+    # and build NPU run configs; the import ties the script to Ascend as torch_npu does.
+    source = b"""\
+import tensorflow as tf
+from npu_bridge.npu_init import *
+
+def make_config():
+    cfg = tf.compat.v1.ConfigProto()
+    cfg.allow_soft_placement = True
+    return cfg
+"""
+    assert _rules("scripts/train_npu.py", source) == {"ascend.torch-plugin"}
+    assert _layers("scripts/train_npu.py", source) == {"vendor-path": 1, "portable": 5}
+
+
+# -- ROCm/rocm-systems: the KFD thunk below ROCr --------------------------------------------
+
+
+def test_kfd_thunk_status_and_calls_are_vendor_path() -> None:
+    # projects/rocr-runtime/libhsakmt/src/libhsakmt.h and kfdtest: guards returning
+    # HSAKMT_STATUS_* and hsaKmt* calls into AMD's KFD driver interface.
+    source = b"""\
+#include "hsakmt/hsakmt.h"
+#include <stdint.h>
+extern unsigned long open_count;
+int queue_count(void) {
+    if (open_count == 0)
+        return HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED;
+    return hsaKmtGetVersion(0);
+}
+"""
+    assert _rules("thunk/src/queues.h", source) == {"hip.hsa-runtime"}
+    assert _layers("thunk/src/queues.h", source) == {"vendor-path": 4, "portable": 4}
