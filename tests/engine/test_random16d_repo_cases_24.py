@@ -217,3 +217,34 @@ int queue_count(void) {
 """
     assert _rules("thunk/src/queues.h", source) == {"hip.hsa-runtime"}
     assert _layers("thunk/src/queues.h", source) == {"vendor-path": 4, "portable": 4}
+
+
+# -- zzhx1/vllm-ascend: the build beside the Ascend C kernels --------------------------------
+
+
+def test_find_module_for_cann_tiling_library_is_vendor_path() -> None:
+    # csrc/cmake/modules/Findoptiling.cmake: globs CANN's liboptiling.so next to the toolkit.
+    source = b"""\
+unset(TILING_LIB_DIR)
+file(GLOB_RECURSE TILING_SO ${TOOLKIT_DIR}/../liboptiling.so)
+if(TILING_SO)
+    list(GET TILING_SO 0 TILING_SO_PATH)
+    message(STATUS "found ${TILING_SO_PATH}")
+endif()
+"""
+    assert _rules("cmake/modules/Findtiling.cmake", source) == {"build.ascend-cann"}
+    assert _layers("cmake/modules/Findtiling.cmake", source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_subdirectory_loop_cmake_stays_portable() -> None:
+    # csrc/moe/dequant_swiglu_quant/CMakeLists.txt: adds every operator subdirectory.
+    source = b"""\
+file(GLOB DIRS RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/*)
+foreach(D ${DIRS})
+    if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${D}/CMakeLists.txt")
+        add_subdirectory(${D})
+    endif()
+endforeach()
+"""
+    assert _rules("ops/moe/CMakeLists.txt", source) == set()
+    assert _layers("ops/moe/CMakeLists.txt", source) == {"portable": 6}
