@@ -248,3 +248,34 @@ endforeach()
 """
     assert _rules("ops/moe/CMakeLists.txt", source) == set()
     assert _layers("ops/moe/CMakeLists.txt", source) == {"portable": 6}
+
+
+def test_simd_vector_function_is_kernel_code() -> None:
+    # csrc/attention/common/op_kernel/arch35/vf/vf_basic_block_*_sfa.h: a register-level
+    # vector function marked __simd_vf__, called from an __aicore__ wrapper; both are device
+    # code, and only the guard, include and namespace lines stay portable.
+    source = b"""\
+#ifndef ROW_SCALE_H
+#define ROW_SCALE_H
+#include "vf_utils.h"
+namespace VecApi {
+template <typename T>
+__simd_vf__ void RowScaleVF(__ubuf__ T* dst, __ubuf__ T* src, const T k, uint16_t n)
+{
+    AscendC::MicroAPI::RegTensor<T> r;
+    for (uint16_t i = 0; i < n; ++i) {
+        Load(r, src + i * 64);
+        Muls(r, r, k);
+        Store(dst + i * 64, r);
+    }
+}
+template <typename T>
+__aicore__ inline void RowScale(const LocalTensor<T>& dst, const LocalTensor<T>& src, T k, uint16_t n)
+{
+    RowScaleVF<T>((__ubuf__ T*)dst.GetPhyAddr(), (__ubuf__ T*)src.GetPhyAddr(), k, n);
+}
+}
+#endif
+"""
+    assert _rules("op_kernel/arch35/vf/row_scale.h", source) == {"ascend.aicore-kernel"}
+    assert _layers("op_kernel/arch35/vf/row_scale.h", source) == {"kernel": 15, "portable": 6}
