@@ -270,7 +270,7 @@ __simd_vf__ void RowScaleVF(__ubuf__ T* dst, __ubuf__ T* src, const T k, uint16_
     }
 }
 template <typename T>
-__aicore__ inline void RowScale(const LocalTensor<T>& dst, const LocalTensor<T>& src, T k, uint16_t n)
+__aicore__ inline void RowScale(const LocalTensor<T>& dst, const LocalTensor<T>& src, T k, int n)
 {
     RowScaleVF<T>((__ubuf__ T*)dst.GetPhyAddr(), (__ubuf__ T*)src.GetPhyAddr(), k, n);
 }
