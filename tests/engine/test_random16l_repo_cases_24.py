@@ -77,3 +77,78 @@ void GpuPathIntegrator::Render(const Scene& scene, bool benchmark)
 """
     assert _rules("src/gpu_path.cpp", source) == set()
     assert _layers("src/gpu_path.cpp", source) == {"portable": 4}
+
+
+# -- hjiang13/LLMs-in-IR: a memory space written on a class --------------------------------
+
+
+def test_managed_attribute_on_class_definition_stays_portable() -> None:
+    # processed_data/decompilation_result/GPT_llama3/NumberGroups.cpp: an LLM's decompiled
+    # C++ gives libc's FILE structures `__attribute__((__managed__))`; a class lives in no
+    # memory space, nvcc ignores the attribute, and the bodies are plain host declarations.
+    source = b"""\
+#include <cstdio>
+
+class __attribute__((__managed__)) StreamState {
+public:
+    int fd;
+    char *buffer;
+    long offset;
+};
+
+int main() {
+    StreamState s{};
+    return s.fd;
+}
+"""
+    assert _rules("decompiled/Groups.cpp", source) == set()
+    assert _layers("decompiled/Groups.cpp", source) == {"portable": 11}
+
+
+def test_managed_variable_is_still_kernel() -> None:
+    # The memory space on a variable, as CUDA means it: unified memory the device reads.
+    source = b"""\
+#include <cstdio>
+
+__managed__ int hits[64];
+
+int main() {
+    printf("%d\\n", hits[0]);
+    return 0;
+}
+"""
+    assert _rules("count.cu", source) == {"cuda.shared-memory"}
+    assert _layers("count.cu", source) == {"kernel": 1, "portable": 5}
+
+
+# -- bettyballin/StackoverflowVSllms: answers stored as one physical line -----------------------
+
+
+def test_one_line_cuda_answer_counts_one_kernel_line() -> None:
+    # llama31/C/6341.c (history): an LLM's answer saved with its newlines escaped, so the
+    # whole kernel and its host program are one physical line: one kernel line.
+    source = (
+        b"__global__ void scale(float *v, float k) {\\n    int i = blockIdx.x * blockDim.x"
+        b" + threadIdx.x;\\n    v[i] *= k;\\n}\n"
+    )
+    assert _layers("answers/41.c", source) == {"kernel": 1}
+
+
+# -- juandi-etcheverry/RayTracing and SimpleRayTracer: a metal material is no Metal ----------
+
+
+def test_metallic_material_class_stays_portable() -> None:
+    # ObligatorioDA1/Domain/MetallicMaterial.cs: a ray tracer's metal material, CPU code
+    # whose name only sounds like Apple's Metal.
+    source = b"""\
+namespace Domain
+{
+    public class MetallicMaterial : Material
+    {
+        public double Blur { get; set; }
+        public override string Describe() => "metallic, blur " + Blur;
+    }
+}
+"""
+    assert _rules("Domain/MetallicMaterial.cs", source) == set()
+    assert _layers("Domain/MetallicMaterial.cs", source) == {"portable": 8}
