@@ -273,6 +273,37 @@ export const TintMaterial = shaderMaterial(
     assert 10 <= layers["kernel"] <= 15
 
 
+def test_three_js_chunk_spliced_before_a_built_in_include_is_kernel() -> None:
+    # app/expo2025/Playground.tsx: onBeforeInit replaces `#include <alphamap_fragment>` with
+    # scalar distances, a `diffuseColor = vec4(...)` write and the include itself. The literal
+    # had no GLSL sign the rule knew: 5 kernel lines against 12 by hand, now 16.
+    source = b"""\
+export function tint(params) {
+  params.fragmentShader = params.fragmentShader.replace(
+    "#include <alphamap_fragment>",
+    `
+      float near = distance(uPointer * 0.5, vPosition);
+      if (near < 0.3) {
+        diffuseColor = vec4(uTint, 1.0);
+      }
+      #include <alphamap_fragment>
+    `
+  );
+}
+"""
+    assert _rules("app/eye/Tint.ts", source) == {"vulkan.glsl-string"}
+    assert _layers("app/eye/Tint.ts", source) == {"kernel": 7, "portable": 5}
+
+
+def test_the_chunk_name_a_splice_searches_for_is_no_kernel() -> None:
+    source = b"""\
+export function swap(shader, chunk) {
+  shader.vertexShader = shader.vertexShader.replace("#include <begin_vertex>", chunk);
+}
+"""
+    assert _layers("app/swap.ts", source) == {"portable": 3}
+
+
 def test_tensorflow_op_registered_for_gpu_under_google_cuda_is_vendor_path() -> None:
     # lingvo/core/ops/assert_kernels.cc (checked right): a CPU kernel registered plainly and
     # the same op registered for DEVICE_GPU inside `#if GOOGLE_CUDA`.
