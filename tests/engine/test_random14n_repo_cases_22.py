@@ -135,6 +135,8 @@ RUN pip install --no-cache-dir /app/plugin
 
 
 def test_dockerfile_arg_defaulting_to_vllm_rocm_image_is_not_nvidia_base() -> None:
+    # Not NVIDIA's image; since lane h52-random-r, image.rocm-base reads the ARG form as
+    # image.nvidia-base does (zhumingjue138/vllm-omni's docker/Dockerfile.rocm).
     source = b"""\
 ARG BASE_IMAGE=vllm/vllm-openai-rocm:v0.9.2
 FROM ${BASE_IMAGE}
@@ -142,8 +144,8 @@ WORKDIR /app
 COPY . /app/plugin
 RUN pip install --no-cache-dir /app/plugin
 """
-    assert _rules("docker/Dockerfile.rocm", source) == set()
-    assert _layers("docker/Dockerfile.rocm", source) == {"portable": 5}
+    assert _rules("docker/Dockerfile.rocm", source) == {"image.rocm-base"}
+    assert _layers("docker/Dockerfile.rocm", source) == {"vendor-path": 1, "portable": 4}
 
 
 # -- zhangj1an/vllm-omni: verdicts that were already right ------------------------------------
