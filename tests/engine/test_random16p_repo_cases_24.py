@@ -165,3 +165,23 @@ echo "launched $TOTAL ranks"
 """
     assert _rules("run.sh", source) == {"build.nvcc", "env.cuda-variables"}
     assert _layers("run.sh", source) == {"vendor-path": 2, "portable": 3}
+
+
+# -- MolecularCartography/ili: a minified three.js build's shader chunks ---------------------
+
+
+def test_minified_shader_chunks_joined_by_newline_escapes_are_kernel() -> None:
+    # js/lib/three.min.js: each chunk is one literal on one line, its GLSL lines joined by \n
+    # escapes; lockin counted 6 of its ~135 chunk lines before this lane. The object's other
+    # values (a version string, a scalar-only chunk with no GLSL type) stay portable.
+    source = b"""\
+var Parts = {
+\t\tfade_pars: "#ifdef USE_FADE\\n\\tuniform sampler2D fadeMap;\\n\\tuniform float fadeAmount;\\n#endif",
+\t\tfade_frag: "#ifdef USE_FADE\\n\\tvec4 shade = texture2D( fadeMap, vUv );\\n\\tcolor.a *= shade.r;\\n#endif",
+\t\tflip_vert: "#ifdef FLIP_Y\\n\\tgl_Position.y = - gl_Position.y;\\n#endif",
+\t\tcount_frag: "#ifdef COUNTED\\n\\tcount += 1.0;\\n#endif",
+\t\trevision: "127"
+\t};
+"""
+    assert _rules("js/lib/engine.min.js", source) == {"vulkan.glsl-string"}
+    assert _layers("js/lib/engine.min.js", source) == {"kernel": 3, "portable": 4}
