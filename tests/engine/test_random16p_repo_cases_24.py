@@ -113,7 +113,8 @@ scale = mod.get_function("scale")
 
 def run(x, k):
     out = np.empty_like(x)
-    scale(drv.In(x), drv.Out(out), np.float32(k), np.int32(x.size), block=(256, 1, 1), grid=((x.size + 255) // 256, 1))
+    grid = ((x.size + 255) // 256, 1)
+    scale(drv.In(x), drv.Out(out), np.float32(k), np.int32(x.size), block=(256, 1, 1), grid=grid)
     return out
 '''
     assert _rules("filters.py", source) == {
@@ -121,7 +122,7 @@ def run(x, k):
         "pycuda.host-api",
         "pycuda.source-module",
     }
-    assert _layers("filters.py", source) == {"kernel": 10, "vendor-path": 5, "portable": 5}
+    assert _layers("filters.py", source) == {"kernel": 10, "vendor-path": 5, "portable": 6}
 
 
 # -- MolecularCartography/ili: a WebGL shader concatenated from JS strings (already right) -----
@@ -176,8 +177,8 @@ def test_minified_shader_chunks_joined_by_newline_escapes_are_kernel() -> None:
     # values (a version string, a scalar-only chunk with no GLSL type) stay portable.
     source = b"""\
 var Parts = {
-\t\tfade_pars: "#ifdef USE_FADE\\n\\tuniform sampler2D fadeMap;\\n\\tuniform float fadeAmount;\\n#endif",
-\t\tfade_frag: "#ifdef USE_FADE\\n\\tvec4 shade = texture2D( fadeMap, vUv );\\n\\tcolor.a *= shade.r;\\n#endif",
+\t\tfade_pars: "#ifdef USE_FADE\\n\\tuniform sampler2D fadeMap;\\n\\tuniform float k;\\n#endif",
+\t\tfade_frag: "#ifdef USE_FADE\\n\\tvec4 s = texture2D( fadeMap, vUv );\\n\\tc.a *= s.r;\\n#endif",
 \t\tflip_vert: "#ifdef FLIP_Y\\n\\tgl_Position.y = - gl_Position.y;\\n#endif",
 \t\tcount_frag: "#ifdef COUNTED\\n\\tcount += 1.0;\\n#endif",
 \t\trevision: "127"
