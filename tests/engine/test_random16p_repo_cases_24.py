@@ -173,8 +173,9 @@ echo "launched $TOTAL ranks"
 
 def test_minified_shader_chunks_joined_by_newline_escapes_are_kernel() -> None:
     # js/lib/three.min.js: each chunk is one literal on one line, its GLSL lines joined by \n
-    # escapes; lockin counted 6 of its ~135 chunk lines before this lane. The object's other
-    # values (a version string, a scalar-only chunk with no GLSL type) stay portable.
+    # escapes; the branch point counted 6 of its ~135 chunk lines, lane h52-random-n's rule
+    # reads them. The object's other values (a version string, a scalar-only chunk with no
+    # GLSL type) stay portable.
     source = b"""\
 var Parts = {
 \t\tfade_pars: "#ifdef USE_FADE\\n\\tuniform sampler2D fadeMap;\\n\\tuniform float k;\\n#endif",
