@@ -215,4 +215,6 @@ def test_glsl_raymarching_vendored_glm_cuda_qualifiers() -> None:
     assert _rules("extern/glm/core/setup.hpp", source) >= {"cuda.build-guard"}
     # The chain's link (`#define GLM_FUNC_QUALIFIER GLM_CUDA_FUNC_DEF inline`) declares no
     # function: portable since issue 27 lane h52-random-n; the qualifier #define stays kernel.
-    assert _layers("extern/glm/core/setup.hpp", source)["portable"] == 9
+    # `#if(defined(GLM_FORCE_CUDA) || ...)`, the parenthesis against the directive, is a CUDA
+    # branch since lane h52-random-p: its #if line is vendor-path (it was portable).
+    assert _layers("extern/glm/core/setup.hpp", source)["portable"] == 8
