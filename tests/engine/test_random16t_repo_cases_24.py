@@ -188,3 +188,48 @@ def build(params, lr, fused):
 """
     assert _rules("train/optim.py", source) == set()
     assert _layers("train/optim.py", source) == {"portable": 3}
+
+
+# -- PremiumGraphicsCodes/ParticleFluids: vendored Eigen's host-and-device functions -----------
+
+
+def test_eigen_generic_function_in_header_testing_cuda_arch_is_not_kernel() -> None:
+    # CGLib/CrystalNumerics/ThirdParty/eigen-3.3.9/Eigen/src/Core/MathFunctions.h: generic
+    # scalar helpers marked EIGEN_DEVICE_FUNC (host and device alike) in a header whose other
+    # lines test __CUDA_ARCH__; only the guarded lines are CUDA's.
+    source = b"""\
+namespace internal {
+template<typename T>
+struct square_op
+{
+  EIGEN_DEVICE_FUNC
+  static inline T run(const T& v)
+  {
+    return v * v;
+  }
+};
+#if defined(__CUDA_ARCH__)
+  #define EIGEN_MATH_USING(F) using ::F;
+#else
+  #define EIGEN_MATH_USING(F) using std::F;
+#endif
+}
+"""
+    assert _rules("Eigen/src/Core/Square.h", source) == {"cuda.arch-guard"}
+    assert _layers("Eigen/src/Core/Square.h", source) == {"kernel": 2, "portable": 14}
+
+
+def test_eigen_cuda_packet_op_is_still_kernel() -> None:
+    # eigen-3.3.9/Eigen/src/Core/arch/CUDA/MathFunctions.h: a packet op on CUDA's float4,
+    # its signature broken after the qualifiers, stays device code.
+    source = b"""\
+#if defined(__CUDACC__) && defined(EIGEN_USE_GPU)
+template<> EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE
+float4 psin<float4>(const float4& v)
+{
+  return make_float4(sinf(v.x), sinf(v.y), sinf(v.z), sinf(v.w));
+}
+#endif
+"""
+    assert "cuda.device-qualifier-macro-header" in _rules("Eigen/src/Core/arch/CUDA/Sin.h", source)
+    assert _layers("Eigen/src/Core/arch/CUDA/Sin.h", source)["kernel"] == 5
