@@ -160,3 +160,26 @@ TEST(NegTest, works)
     layers = _layers("tests/DeviceNeg.cu", source)
     assert layers["kernel"] == 5
     assert layers["vendor-path"] == 3
+
+
+# -- DCC-Lab/RayTracing: PyOpenCL host calls under another alias -----------------------------
+
+
+def test_pyopencl_host_calls_under_pycl_alias_are_vendor_path() -> None:
+    # raytracing/matrix.py: the tracer imports PyOpenCL as `pycl` and builds its context,
+    # queue and buffers through it; the kernel source beside them is kernel code.
+    source = b"""\
+import numpy as np
+
+def trace_gpu(rays):
+    import pyopencl as pycl
+    platform = pycl.get_platforms()[0]
+    context = pycl.Context(devices=platform.get_devices())
+    queue = pycl.CommandQueue(context)
+    flags = pycl.mem_flags
+    src_buf = pycl.Buffer(context, flags.READ_ONLY | flags.COPY_HOST_PTR, hostbuf=rays)
+    out = np.empty_like(rays)
+    return queue, src_buf, out
+"""
+    assert _rules("optics/tracer.py", source) == {"opencl.pyopencl-host"}
+    assert _layers("optics/tracer.py", source) == {"vendor-path": 5, "portable": 5}
