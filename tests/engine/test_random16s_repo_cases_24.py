@@ -148,3 +148,33 @@ const material = new THREE.ShaderMaterial({
     assert _rules("src/viewer.ts", source) == {"vulkan.glsl-string"}
     layers = _layers("src/viewer.ts", source)
     assert 5 <= layers["kernel"] <= 8
+
+
+# -- PaddlePaddle/Paddle2ONNX: a deploy-backend choice is no CUDA wheel ----------------------
+
+
+def test_argparse_choice_naming_tensorrt_is_no_wheel_pin() -> None:
+    # paddle2onnx/command.py: --deploy_backend picks how quantized ops are laid out in the
+    # exported ONNX model; "tensorrt" is one choice of a command-line option, nothing installed.
+    source = b"""\
+import argparse
+
+def arguments():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--target", "-t", type=str, default="onnxruntime",
+                        choices=["onnxruntime", "tensorrt", "openvino", "others"],
+                        help="runtime the quantized model is laid out for")
+    return parser.parse_args()
+"""
+    assert _rules("tools/convert_cli.py", source) == set()
+    assert _layers("tools/convert_cli.py", source) == {"portable": 7}
+
+
+def test_setup_extra_pinning_the_tensorrt_wheel_stays_vendor_path() -> None:
+    # The same name as a requirement in setup.py still pulls NVIDIA's wheel.
+    source = b"""\
+from setuptools import setup
+
+setup(name="exporter", extras_require={"trt": ["tensorrt>=8.6"]})
+"""
+    assert _rules("setup.py", source) == {"deps.cuda-wheel-python"}
