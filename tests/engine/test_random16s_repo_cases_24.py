@@ -178,3 +178,29 @@ from setuptools import setup
 setup(name="exporter", extras_require={"trt": ["tensorrt>=8.6"]})
 """
     assert _rules("setup.py", source) == {"deps.cuda-wheel-python"}
+
+
+# -- SCIInstitute/fluorender: OpenCL pieces in raw strings -----------------------------------
+
+
+def test_opencl_piece_holding_only_a_sampler_or_image_helper_is_kernel_code() -> None:
+    # FluoRender/Converter/ConvVolMeshCode.h: the marching-cubes program is assembled from
+    # raw-string pieces; the head defines the sampler, a helper reads a 3D image. Neither
+    # holds a kernel head, both use words only OpenCL C has.
+    source = b"""\
+inline constexpr const char* MC_HEAD = R"K(
+const sampler_t nearest =
+	CLK_NORMALIZED_COORDS_FALSE |
+	CLK_ADDRESS_CLAMP_TO_EDGE |
+	CLK_FILTER_NEAREST;
+)K";
+inline constexpr const char* MC_SAMPLE = R"K(
+float density(__read_only image3d_t field, int4 at)
+{
+	return read_imagef(field, nearest, at).x;
+}
+)K";
+static const int kPieceCount = 2;
+"""
+    assert _rules("mesh/McCode.h", source) == {"opencl.source-string"}
+    assert _layers("mesh/McCode.h", source) == {"kernel": 12, "portable": 1}
