@@ -53,6 +53,7 @@ _WHOLE_FILE_SEARCH = frozenset(
         "hlsl.tagged-raw-string",
         "slang.tagged-raw-string",
         "vulkan.glsl-tagged-string",
+        "vulkan.glsl-tagged-raw-string",
         "wgsl.tagged-string",
     }
 )
