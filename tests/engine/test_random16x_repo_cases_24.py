@@ -128,7 +128,8 @@ def test_wgpu_buffer_layout_in_rust_stays_portable() -> None:
     # src/debug_draw.rs: a vertex layout described through wgpu, which runs on every backend.
     source = b"""\
 impl LineVertex {
-    const ATTRS: [wgpu::VertexAttribute; 2] = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
+    const ATTRS: [wgpu::VertexAttribute; 2] =
+        wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
     pub fn layout() -> wgpu::VertexBufferLayout<'static> {
         wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<LineVertex>() as wgpu::BufferAddress,
@@ -138,7 +139,7 @@ impl LineVertex {
     }
 }
 """
-    assert _layers("src/line_draw.rs", source) == {"portable": 10}
+    assert _layers("src/line_draw.rs", source) == {"portable": 11}
 
 
 def test_wgsl_shader_file_is_kernel() -> None:
