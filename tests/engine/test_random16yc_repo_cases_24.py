@@ -106,3 +106,50 @@ void wait_on(cudaStream_t producer, cudaStream_t consumer) {
 """
     assert _rules("src/sync.cpp", source) == {"cuda.runtime"}
     assert set(_layers("src/sync.cpp", source)) == {"vendor-path", "portable"}
+
+
+# -- DenisovAV/flutter_gemma: tensorflow.js's WebGL helpers in template literals ---------------
+
+
+def test_glsl_helper_with_wrapped_parameters_is_kernel() -> None:
+    # packages/flutter_gemma/example/web/tensorflow.js: a routine whose parameter list wraps
+    # over two lines, kept in its own template literal beside the others.
+    source = b"""\
+const cellHelper = `
+vec2 cellFromFlat(int rows, int cols,
+    int batch, int row, int col) {
+  int index = batch * rows + row * cols + col;
+  return vec2(float(index), float(rows));
+}
+`;
+export { cellHelper };
+"""
+    assert _rules("web/tfjs.js", source) == {"vulkan.glsl-string"}
+    assert _layers("web/tfjs.js", source) == {"kernel": 7, "portable": 1}
+
+
+def test_glsl_helper_with_precision_qualified_result_is_kernel() -> None:
+    # The same bundle's float-packing routine: its result type carries `lowp`, its parameter
+    # `highp`, and scalar constants come first.
+    source = b"""\
+const packer = `
+  const float BIG = 1.0e30;
+  lowp vec4 packValue(highp float v) {
+    return vec4(v / BIG, 0.0, 0.0, 1.0);
+  }
+`;
+export { packer };
+"""
+    assert _rules("web/pack.js", source) == {"vulkan.glsl-string"}
+    assert _layers("web/pack.js", source) == {"kernel": 6, "portable": 1}
+
+
+def test_prose_literal_opening_on_a_vector_word_stays_portable() -> None:
+    # A help text naming vectors with a wrapped parenthesis but no body is no routine.
+    source = b"""\
+const help = `
+vec2 offsets (one per corner,
+  in pixels) are read from the atlas
+`;
+"""
+    assert _rules("web/help.js", source) == set()
