@@ -23,6 +23,9 @@ names; the expected layers are what a porting engineer reading that file would s
 
 from __future__ import annotations
 
+import re
+
+from bot.engine.languages import LANGUAGES
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 # -- vllm-project/ci-infra: Terraform for TPU runners ------------------------------------------
@@ -120,3 +123,51 @@ __global__ void twice_kernel(int n, int *out, const int *in){
 }
 """
     assert _layers("cuda/twice.cu", source) == {"kernel": 10, "portable": 2}
+
+
+# -- tk-yoshimura/TensorShader: CUDA built in C# interpolated verbatim strings -----------------
+
+
+def test_quotes_inside_an_interpolated_verbatim_hole_do_not_end_the_cuda_source() -> None:
+    # TensorShaderCudaBackend/Shaders/Complex/Convolution/FloatPrecision/KernelProduct2D.cs:
+    # a CUDA kernel in a $@"..." string whose holes pick guard lines with ?: between nested
+    # strings; the kernel runs to the closing quote, not to the first nested one.
+    source = b"""\
+public sealed class Scale : Shader {
+    public Scale(uint n, bool guard) {
+        string code = $@"
+        __global__ void scale(float* x, float a) {{
+            unsigned int i = {Defines.IndexX};
+            { (guard ? $"if(i >= {n}){{ return; }}" : "") }
+            x[i] *= a;
+            { (guard ? "" : "/* unguarded */") }
+            __syncthreads();
+        }}";
+        this.Kernel = new Kernel(code, "scale");
+    }
+}
+"""
+    assert "cuda.source-string" in _rules("Shaders/Scale.cs", source)
+    assert _layers("Shaders/Scale.cs", source) == {"kernel": 8, "portable": 5}
+
+
+def test_interpolated_verbatim_string_tokens() -> None:
+    # The lexer's view of the same construct: one string from $@" to its closing quote,
+    # doubled quotes and braces inside, a hole that never closes leaving its brace plain.
+    pattern = re.compile(LANGUAGES["C#"].family.tokens.pattern)
+    source = 'var s = $@"a {(c ? $"x{{" : "y")} ""q"" {{b}}\nc"; // end\nvar t = @$"{ open\n";\n'
+    tokens = [(m.lastgroup, m.group()) for m in pattern.finditer(source)]
+    assert tokens == [
+        ("string", '$@"a {(c ? $"x{{" : "y")} ""q"" {{b}}\nc"'),
+        ("comment", "// end"),
+        ("string", '@$"{ open\n"'),
+    ]
+
+
+def test_plain_verbatim_string_keeps_braces_and_quotes_as_before() -> None:
+    # TensorShaderCudaBackend: a verbatim string that is not interpolated; a brace followed by
+    # a doubled quote is text, and the literal still ends at its single closing quote.
+    pattern = re.compile(LANGUAGES["C#"].family.tokens.pattern)
+    source = 'var s = @"{ ""k"": 1 }"; var u = "v";\n'
+    tokens = [m.group() for m in pattern.finditer(source)]
+    assert tokens == ['@"{ ""k"": 1 }"', '"v"']
