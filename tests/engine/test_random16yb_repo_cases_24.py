@@ -171,3 +171,31 @@ def test_plain_verbatim_string_keeps_braces_and_quotes_as_before() -> None:
     source = 'var s = @"{ ""k"": 1 }"; var u = "v";\n'
     tokens = [m.group() for m in pattern.finditer(source)]
     assert tokens == ['@"{ ""k"": 1 }"', '"v"']
+
+
+# -- flashserve/flash-linear-attention-npu: Ascend builds and kernels -------------------------
+
+
+def test_cann_ai_cpu_kernel_module_build_is_vendor_path() -> None:
+    # examples/add_example/op_kernel_aicpu/CMakeLists.txt: an operator's AI CPU kernels built
+    # by the CANN operator project's CMake function, with the toolkit's cross compiler.
+    source = b"""\
+if (WITH_CANN)
+  file(GLOB CPU_SRC ${CMAKE_CURRENT_SOURCE_DIR}/*_cpu.cpp)
+  set(OBJ gather_cpu_obj)
+  add_aicpu_cust_kernel_modules(${OBJ})
+  target_sources(${OBJ} PRIVATE ${CPU_SRC})
+endif()
+"""
+    assert "build.ascend-cann" in _rules("op_kernel_cpu/CMakeLists.txt", source)
+    assert _layers("op_kernel_cpu/CMakeLists.txt", source) == {"vendor-path": 1, "portable": 5}
+
+
+def test_plain_cmake_target_for_cpu_ops_stays_portable() -> None:
+    # The same project's ordinary targets: nothing in them names the NPU toolchain.
+    source = b"""\
+file(GLOB CPU_SRC ${CMAKE_CURRENT_SOURCE_DIR}/*_cpu.cpp)
+add_library(cpu_ops STATIC ${CPU_SRC})
+target_include_directories(cpu_ops PRIVATE include)
+"""
+    assert _layers("ops/CMakeLists.txt", source) == {"portable": 3}
