@@ -31,8 +31,11 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     triple-quoted strings, which hold the C and CUDA its ``{.emit.}`` pragmas paste in). Longer
     openers are tried first, so Lua's ``--[[`` opens a block where ``--`` would open a line
     comment, and Nim's triple quote a long string where one quote would open a short one.
-    ``heredoc`` names the one opener of a here-document (Ruby's ``<<``): see heredoc_pattern."""
-    unknown = set(syntax) - {"line", "block", "quotes", "verbatim", "long", "heredoc"}
+    ``heredoc`` names the one opener of a here-document (Ruby's ``<<``): see heredoc_pattern.
+    ``interpolated`` names verbatim strings whose ``{...}`` holes may hold quoted strings
+    (C#'s ``$@"..."``): a quote inside a hole opens a nested string, not the end."""
+    keys = {"line", "block", "quotes", "verbatim", "long", "heredoc", "interpolated"}
+    unknown = set(syntax) - keys
     if unknown:
         raise LanguageDataError(f"unknown syntax keys: {sorted(unknown)}")
     comments: list[tuple[str, str]] = []
@@ -47,6 +50,16 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
         comments.append((str(line), rf"{re.escape(str(line))}[^\n]*"))
     comments.sort(key=lambda item: -len(item[0]))
     strings, quotes = [], []
+    for pair in syntax.get("interpolated", ()):
+        if not (
+            isinstance(pair, list | tuple) and len(pair) == 2 and pair[0] and len(str(pair[1])) == 1
+        ):
+            raise LanguageDataError(
+                f"an interpolated string is an [open, quote] pair, not {pair!r}"
+            )
+        opens, q = str(pair[0]), re.escape(str(pair[1]))
+        quotes.append(opens[0])
+        strings.append(interpolated_pattern(re.escape(opens), q))
     for pair in syntax.get("verbatim", ()):
         if not (
             isinstance(pair, list | tuple) and len(pair) == 2 and pair[0] and len(str(pair[1])) == 1
@@ -89,6 +102,18 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     # A lookahead on the characters a token may start with lets re skip plain code quickly.
     first = "".join(sorted(re.escape(c) for c in starts))
     return f"(?=[{first}])(?:" + "|".join(groups) + ")"
+
+
+def interpolated_pattern(opens: str, q: str) -> str:
+    """A verbatim string with holes (C#'s ``$@"...{x}..."``): a doubled quote is one quote,
+    and a run of braces may open a hole ``{...}`` holding no brace but one-line strings, whose
+    quotes do not end the literal (TensorShader builds CUDA sources with ``{(c ? $"if(i){{"
+    : "")}`` in them). A hole that does not close leaves its braces plain characters. Every
+    loop is possessive and its pieces start with different characters, so no text is
+    scanned twice."""
+    nested = rf"{q}[^{q}\\\n]*+(?:\\[^\n][^{q}\\\n]*+)*+{q}"
+    hole = rf"(?:[^{{}}{q}]*+(?:{nested}[^{{}}{q}]*+)*+\}})?"
+    return rf"{opens}[^{q}{{]*+(?:(?:{q}{q}|\{{+{hole})[^{q}{{]*+)*+{q}?"
 
 
 def heredoc_pattern(opener: str) -> str:
