@@ -126,3 +126,41 @@ def train(model, loader, args):
 """
     assert _rules("pretrain_ds.py", source) == set()
     assert _layers("pretrain_ds.py", source) == {"portable": 8}
+
+
+# -- Maiwosz/Vulkan3DEngine: a vendored math library's compiler-detection chain ---------------
+
+
+def test_sycl_device_only_branch_setting_one_macro_is_not_kernel_code() -> None:
+    # Libs/VulkanSDK/Include/glm/simd/platform.h: an #elif chain names the compiler; the SYCL
+    # device branch only defines the compiler id, so nothing in it is device code.
+    source = b"""\
+#if defined(__INTEL_COMPILER)
+#  define MATHLIB_COMPILER 10
+// SYCL
+#elif defined(__SYCL_DEVICE_ONLY__)
+#  define MATHLIB_COMPILER 20
+
+// Clang
+#elif defined(__clang__)
+#  define MATHLIB_COMPILER 30
+#endif
+"""
+    assert _rules("mathlib/platform.h", source) == set()
+    assert _layers("mathlib/platform.h", source) == {"portable": 7}
+
+
+def test_sycl_device_only_branch_with_device_code_stays_kernel() -> None:
+    # The same guard around a device overload is still SYCL device code.
+    source = b"""\
+inline float fast_exp(float x) {
+#if defined(__SYCL_DEVICE_ONLY__)
+#  define USED_NATIVE 1
+  return sycl::native::exp(x);
+#else
+  return std::exp(x);
+#endif
+}
+"""
+    assert "sycl.device-only-guard" in _rules("mathlib/fast.h", source)
+    assert _layers("mathlib/fast.h", source)["kernel"] >= 2
