@@ -50,25 +50,19 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
         comments.append((str(line), rf"{re.escape(str(line))}[^\n]*"))
     comments.sort(key=lambda item: -len(item[0]))
     strings, quotes = [], []
-    for pair in syntax.get("interpolated", ()):
-        if not (
-            isinstance(pair, list | tuple) and len(pair) == 2 and pair[0] and len(str(pair[1])) == 1
-        ):
-            raise LanguageDataError(
-                f"an interpolated string is an [open, quote] pair, not {pair!r}"
-            )
-        opens, q = str(pair[0]), re.escape(str(pair[1]))
-        quotes.append(opens[0])
-        strings.append(interpolated_pattern(re.escape(opens), q))
-    for pair in syntax.get("verbatim", ()):
-        if not (
-            isinstance(pair, list | tuple) and len(pair) == 2 and pair[0] and len(str(pair[1])) == 1
-        ):
-            raise LanguageDataError(f"a verbatim string is an [open, quote] pair, not {pair!r}")
-        opens, q = str(pair[0]), re.escape(str(pair[1]))
-        quotes.append(opens[0])
-        # Unterminated, it runs to the end of the file, as a block comment does.
-        strings.append(rf"{re.escape(opens)}[^{q}]*(?:{q}{q}[^{q}]*)*{q}?")
+    # Both kinds are an opener and the one quote that closes them (doubled, it is a quote).
+    for kind, pattern in (("interpolated", interpolated_pattern), ("verbatim", verbatim_pattern)):
+        for pair in syntax.get(kind, ()):
+            if not (
+                isinstance(pair, list | tuple)
+                and len(pair) == 2
+                and pair[0]
+                and len(str(pair[1])) == 1
+            ):
+                raise LanguageDataError(f"{kind} string: an [open, quote] pair, not {pair!r}")
+            opens = str(pair[0])
+            quotes.append(opens[0])
+            strings.append(pattern(re.escape(opens), re.escape(str(pair[1]))))
     for pair in syntax.get("long", ()):
         if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(pair)):
             raise LanguageDataError(f"a long string is an [open, close] pair, not {pair!r}")
@@ -102,6 +96,12 @@ def syntax_pattern(syntax: Mapping[str, Sequence[object]]) -> str:
     # A lookahead on the characters a token may start with lets re skip plain code quickly.
     first = "".join(sorted(re.escape(c) for c in starts))
     return f"(?=[{first}])(?:" + "|".join(groups) + ")"
+
+
+def verbatim_pattern(opens: str, q: str) -> str:
+    """A verbatim string (C#'s ``@"..."``): no escapes, a doubled quote is one quote.
+    Unterminated, it runs to the end of the file, as a block comment does."""
+    return rf"{opens}[^{q}]*(?:{q}{q}[^{q}]*)*{q}?"
 
 
 def interpolated_pattern(opens: str, q: str) -> str:
