@@ -87,9 +87,17 @@ async def run_job(services: Services, job: Job) -> JobOutcome:
                     outcome = outcome.worst(JobOutcome.ERROR)
                     transient_only = transient_only and transient(exc)
                     job_log.exception("handler %s failed", running)
-    except TimeoutError:
+    except (TimeoutError, asyncio.CancelledError) as exc:
         if not deadline.expired():
             raise
+        if isinstance(exc, asyncio.CancelledError):
+            # Stopped again while a handler's shielded cleanup (completing its check run)
+            # outlasted the deadline: arq's own limit, a few seconds later, or a shutdown.
+            # The cleanup goes on in its own task; this job is still one that ran out of
+            # time, so it is logged and its delivery forgotten like one, and it ends here.
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         outcome = JobOutcome.TIMEOUT
         transient_only = False
         job_log.error(

@@ -24,6 +24,7 @@ class Fault:
     times: int
     kind: str
     retry_after: int
+    delay: float | None = None  # a "timeout" held this long, not the fake's timeout_delay
 
     def matches(self, method: str, path: str) -> bool:
         return (
@@ -46,7 +47,10 @@ def respond(fault: Fault, timeout_delay: float) -> FaultResponse:
     retry = {"retry-after": str(fault.retry_after)}
     if fault.kind == "timeout":
         return FaultResponse(
-            504, {"message": "We couldn't respond to your request in time."}, {}, timeout_delay
+            504,
+            {"message": "We couldn't respond to your request in time."},
+            {},
+            timeout_delay if fault.delay is None else fault.delay,
         )
     if fault.kind == "secondary":
         return FaultResponse(403, {"message": SECONDARY_MESSAGE, "documentation_url": DOCS}, retry)

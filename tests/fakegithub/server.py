@@ -225,12 +225,15 @@ class FakeGitHub:
         times: int = 1,
         kind: str = "status",
         retry_after: int = 1,
+        delay: float | None = None,
     ) -> None:
         """Make the next `times` matching requests fail (path_pattern: a regex searched in the
-        request path; method "*" matches any)."""
+        request path; method "*" matches any); a "timeout" is held ``delay`` seconds, else
+        ``timeout_delay``."""
         if kind not in KINDS:
             raise ValueError(f"unknown fault kind {kind!r}; one of {sorted(KINDS)}")
-        self._faults.append(Fault(method.upper(), path_pattern, status, times, kind, retry_after))
+        fault = Fault(method.upper(), path_pattern, status, times, kind, retry_after, delay)
+        self._faults.append(fault)
 
     def requests_to(self, method: str, path_pattern: str) -> list[Recorded]:
         return [

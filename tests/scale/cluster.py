@@ -208,11 +208,12 @@ class Cluster:
         log.close()
         return process, log_path
 
-    async def start_web(self, *, ready: bool = True) -> Web:
+    async def start_web(self, *, ready: bool = True, **extra: str) -> Web:
         """A `lockin serve` replica, started until ready (or only alive: `ready=False`)."""
         port = free_port()
         name = f"web{next(self._numbers)}"
-        process, log_path = await self._spawn(name, "serve", self.environ(PORT=str(port)))
+        environ = self.environ(PORT=str(port), **extra)
+        process, log_path = await self._spawn(name, "serve", environ)
         web = Web(name, process, log_path, port)
         self.webs.append(web)
         probe = "/readyz" if ready else "/healthz"
