@@ -19,6 +19,7 @@ import gidgethub.abc
 from gidgethub import sansio
 
 from bot.github.errors import GitHubUnavailable, error_for, translated
+from bot.github.retry import RetryPolicy
 from bot.github.transport import Transport
 
 JSON = sansio.accept_format()
@@ -30,15 +31,16 @@ UrlVars = Mapping[str, Any]
 class _GidgetAPI(gidgethub.abc.GitHubAPI):
     """gidgethub over our transport. Credentials come from the transport, not from here."""
 
-    def __init__(self, transport: Transport, *, post_idempotent: bool) -> None:
+    def __init__(self, transport: Transport, *, post_idempotent: bool, resend: bool = True) -> None:
         super().__init__(transport.config.user_agent, base_url=transport.config.api_url)
         self._transport = transport
         self._post_idempotent = post_idempotent
+        self._resend = resend
 
     async def _request(
         self, method: str, url: str, headers: Mapping[str, str], body: bytes = b""
     ) -> tuple[int, Mapping[str, str], bytes]:
-        idempotent = method != "POST" or self._post_idempotent
+        idempotent = self._resend and (method != "POST" or self._post_idempotent)
         reply = await self._transport.send(method, url, headers, body, idempotent=idempotent)
         return reply.status, reply.headers, reply.body
 
@@ -61,6 +63,7 @@ class GitHub:
         self._transport = transport
         self._api = _GidgetAPI(transport, post_idempotent=False)
         self._idempotent_api = _GidgetAPI(transport, post_idempotent=True)
+        self._once_api = _GidgetAPI(transport, post_idempotent=False, resend=False)
 
     @property
     def requests_made(self) -> int:
@@ -70,6 +73,11 @@ class GitHub:
     @property
     def rate_limit_remaining(self) -> int | None:
         return self._transport.rate_limit_remaining
+
+    @property
+    def policy(self) -> RetryPolicy:
+        """How this client resends: for callers that resend a write themselves."""
+        return self._transport.config.policy
 
     async def getitem(
         self, url: str, url_vars: UrlVars | None = None, *, accept: str = JSON
@@ -114,10 +122,19 @@ class GitHub:
             return await api.post(url, url_vars or {}, data=data, accept=accept)
 
     async def patch(
-        self, url: str, url_vars: UrlVars | None = None, *, data: Any, accept: str = JSON
+        self,
+        url: str,
+        url_vars: UrlVars | None = None,
+        *,
+        data: Any,
+        accept: str = JSON,
+        resend: bool = True,
     ) -> Any:
+        """Change something. ``resend=False``: not resent after an ambiguous failure (a 5xx
+        or timeout), for a caller that must look again before it writes again."""
+        api = self._api if resend else self._once_api
         with _our_errors():
-            return await self._api.patch(url, url_vars or {}, data=data, accept=accept)
+            return await api.patch(url, url_vars or {}, data=data, accept=accept)
 
     async def put(
         self, url: str, url_vars: UrlVars | None = None, *, data: Any = b"", accept: str = JSON

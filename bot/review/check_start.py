@@ -159,9 +159,14 @@ def error_output(exc: BaseException) -> CheckOutput:
 
 async def _complete_with_error(ctx: JobContext, run: CheckRun, exc: BaseException) -> None:
     try:
-        await run.complete(error_output(exc))
+        completed = await run.complete_if_open(error_output(exc))
     except GitHubError:
         ctx.log.warning("could not complete check run %s after an error", run.id)
+        return
+    if completed:
+        ctx.log.info("check run %s completed as failed: the job stopped", run.id)
+    else:
+        ctx.log.info("check run %s was completed by another job: its result stays", run.id)
 
 
 async def failed_before_start(

@@ -7,12 +7,13 @@ and later PATCHes append the rest (GitHub appends annotations to a run's output)
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from bot.github.errors import GitHubError
+from bot.github.errors import GitHubError, GitHubUnavailable
 
 if TYPE_CHECKING:
     from bot.github.client import GitHub
@@ -140,21 +141,47 @@ class CheckRun:
 
     async def complete(self, result: CheckOutput) -> None:
         annotations = result.annotations[:MAX_ANNOTATIONS]
-        first = annotations[:ANNOTATIONS_PER_REQUEST]
-        await self._gh.patch(
-            self._url,
-            data={
-                "status": "completed",
-                "conclusion": result.conclusion,
-                "completed_at": now(),
-                "output": result.output(first),
-                "actions": [RECOUNT_ACTION],
-            },
-        )
+        await self._gh.patch(self._url, data=_completion(result, annotations))
         self.completed = True
         for start in range(ANNOTATIONS_PER_REQUEST, len(annotations), ANNOTATIONS_PER_REQUEST):
             batch = annotations[start : start + ANNOTATIONS_PER_REQUEST]
             await self._gh.patch(self._url, data={"output": result.output(batch, text=False)})
+
+    async def complete_if_open(self, error: CheckOutput) -> bool:
+        """Complete the run with ``error`` (no annotations) unless it is completed already;
+        False when it was.
+
+        For a stopped job's cleanup, which may land late: a redelivered job may have reused
+        the run meanwhile (it was still in progress) and completed it with a real count,
+        which an error must not replace. The run is read before each attempt, and an attempt
+        whose fate is unknown (a 5xx, a timeout) is not resent as it is: the next reads first.
+        """
+        policy = self._gh.policy
+        for attempt in range(1, policy.attempts + 1):
+            run = await self._gh.getitem(self._url)
+            if run.get("status") == "completed":
+                return False
+            try:
+                await self._gh.patch(self._url, data=_completion(error, []), resend=False)
+            except GitHubUnavailable:
+                if attempt == policy.attempts:
+                    raise
+                await asyncio.sleep(policy.backoff_delay(attempt))
+                continue
+            break
+        self.completed = True
+        return True
+
+
+def _completion(result: CheckOutput, annotations: list[dict[str, Any]]) -> dict[str, Any]:
+    """The PATCH completing a run, with the first of ``annotations`` GitHub takes at once."""
+    return {
+        "status": "completed",
+        "conclusion": result.conclusion,
+        "completed_at": now(),
+        "output": result.output(annotations[:ANNOTATIONS_PER_REQUEST]),
+        "actions": [RECOUNT_ACTION],
+    }
 
 
 async def _create(

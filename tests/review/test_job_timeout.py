@@ -75,3 +75,32 @@ async def test_a_job_stopped_before_its_run_exists_still_reports_failure(
     assert [h["status"] for h in run.history] == ["completed"]  # created so, in one write
     assert not fake_github.requests_to("GET", r"/pulls/\d+/files$")
     assert fake_github.contract_errors == []
+
+
+async def test_a_stopped_jobs_failed_write_is_read_again_before_it_is_resent(
+    fake_github: FakeGitHub, aiohttp_client: Any
+) -> None:
+    # GitHub answers the cleanup's completing PATCH with a 502: whether it was applied is
+    # unknown, and another job may have completed the run meanwhile, so the cleanup reads
+    # the run before it writes again (a blind resend could put the error over a count).
+    fake_github.timeout_delay = 120.0
+    settings = settings_for(fake_github, job_timeout=2.0, request_timeout=120.0)
+    bot = Bot(fake_github, await aiohttp_client(create_app(settings)))
+    repo = new_repo(fake_github)
+    repo.commit({"csrc/k.cu": KERNEL}, branch="feature", message="a kernel")
+    pr = repo.open_pr(head_branch="feature", body="A change")
+    fake_github.fail("GET", r"/pulls/\d+/files$", kind="timeout", times=1)
+    fake_github.fail("PATCH", r"/check-runs/\d+$", status=502, times=1)
+
+    await bot.pr_event(repo, pr, "opened")
+    await bot.settle()
+
+    [run] = bot.runs(repo, pr.head_sha)
+    assert (run.status, run.output["title"]) == ("completed", ERROR_TITLE)
+    trail = [
+        r.method
+        for r in fake_github.requests
+        if r.path.rstrip("/").endswith(f"/check-runs/{run.id}") and r.method in ("GET", "PATCH")
+    ]
+    assert trail == ["GET", "PATCH", "GET", "PATCH"]
+    assert fake_github.contract_errors == []
