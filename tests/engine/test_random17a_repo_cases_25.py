@@ -292,3 +292,30 @@ uint PackColour(half3 rgb)
     path = "Assets/Points/Shaders/Pack.cginc"
     assert _rules(path, source) == {"hlsl.shader-file"}
     assert _layers(path, source) == {"kernel": 7}
+
+
+def test_tensorrt_libraries_preloaded_by_name_are_vendor_path() -> None:
+    # robot_concept/src/yolo_seg_detector.cpp (already vendor-path for its providers; these
+    # lines were portable): TensorRT's runtime and parser loaded with dlopen before ONNX
+    # Runtime's TensorRT provider starts. The prefix searched among file names loads nothing.
+    source = b"""\
+#include <dlfcn.h>
+
+static void preload_trt()
+{
+    static const char* libs[] = {
+        "/usr/lib/x86_64-linux-gnu/libnvinfer.so.10",
+        "/usr/lib/x86_64-linux-gnu/libnvonnxparser.so.10",
+    };
+    for (const char* lib : libs)
+        dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+}
+
+static bool is_builder_resource(const std::string& name)
+{
+    return name.rfind("libnvinfer_builder_resource_", 0) == 0;
+}
+"""
+    path = "src/trt_loader.cpp"
+    assert _rules(path, source) == {"cuda.library-load-name"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 12}
