@@ -57,6 +57,9 @@ COMMENT = {
     # OpenQASM's comments are //; the VideoCore QPU rule's negative example is a quantum
     # circuit kept as .qasm (videocore.qpu-assembly-file, h50-random-b).
     "OpenQASM": "// cuda nvidia.com/gpu -gencode",
+    # Dart's comments are //: ONNX Runtime's C API bound through dart:ffi
+    # (onnxruntime.cuda-provider-api, lane h53-random-a).
+    "Dart": "// OrtSessionOptionsAppendExecutionProvider_CUDA nvidia.com/gpu",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
