@@ -91,6 +91,82 @@ struct ClampBelow
     assert layers["vendor-path"] == 1
 
 
+# -- yuzawa-san/onnxruntime-java: execution providers through the C API's bindings -----------
+
+
+def test_ort_rocm_provider_options_binding_is_vendor_path() -> None:
+    # onnxruntime_extern/OrtROCMProviderOptions.java: jextract's class for the ROCm provider's
+    # options struct, as OrtCUDAProviderOptions.java is for CUDA's.
+    source = b"""\
+package ort.bind;
+
+public class OrtROCMProviderOptions {
+    OrtROCMProviderOptions() {
+    }
+
+    static final GroupLayout LAYOUT = MemoryLayout.structLayout(
+            C_INT.withName("device_id"),
+            C_INT.withName("tunable_op_enable"));
+}
+"""
+    assert _rules("ort/bind/OrtROCMProviderOptions.java", source) == {
+        "onnxruntime.rocm-provider-api"
+    }
+    layers = _layers("ort/bind/OrtROCMProviderOptions.java", source)
+    assert layers["vendor-path"] == 2
+    assert layers["portable"] >= 3
+
+
+def test_ort_provider_config_through_the_api_table_is_vendor_path() -> None:
+    # ExecutionProviderCUDAConfig.java and ExecutionProviderROCMConfig.java: the C API's
+    # function table reached through the binding (api.SessionOptionsAppendExecutionProvider_*).
+    cuda = b"""\
+final class NvidiaConfig extends ProviderConfig {
+    MemorySegment create(Api api, MemorySegment out) {
+        return api.CreateCUDAProviderOptions.apply(out);
+    }
+
+    MemorySegment append(Api api, MemorySegment opts, MemorySegment cfg) {
+        return api.SessionOptionsAppendExecutionProvider_CUDA_V2.apply(opts, cfg);
+    }
+}
+"""
+    assert _rules("ort/NvidiaConfig.java", cuda) == {"onnxruntime.cuda-provider-api"}
+    assert _layers("ort/NvidiaConfig.java", cuda)["vendor-path"] == 2
+    amd = b"""\
+final class AmdConfig extends ProviderConfig {
+    void append(Api api, Arena arena, MemorySegment opts) {
+        MemorySegment cfg = OrtROCMProviderOptions.allocate(arena);
+        copyInteger("device_id", cfg, OrtROCMProviderOptions::device_id);
+        api.checkStatus(api.SessionOptionsAppendExecutionProvider_ROCM.apply(opts, cfg));
+    }
+}
+"""
+    assert _rules("ort/AmdConfig.java", amd) == {"onnxruntime.rocm-provider-api"}
+    assert _layers("ort/AmdConfig.java", amd)["vendor-path"] == 3
+
+
+def test_ort_provider_catalogue_enum_stays_portable() -> None:
+    # ExecutionProvider.java (already right): an enum naming every vendor's provider is the
+    # library's catalogue, choosing among vendors.
+    source = b"""\
+public enum Provider {
+    CPU("CPUExecutionProvider"),
+    CUDA("CUDAExecutionProvider"),
+    ROCM("ROCMExecutionProvider"),
+    OPENVINO("OpenVINOExecutionProvider");
+
+    private final String name;
+
+    Provider(String name) {
+        this.name = name;
+    }
+}
+"""
+    assert _rules("ort/Provider.java", source) == set()
+    assert _layers("ort/Provider.java", source) == {"portable": 10}
+
+
 # -- already right: kernels held in strings and ShaderLab blocks ------------------------------
 
 
