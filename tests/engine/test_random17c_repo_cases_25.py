@@ -165,3 +165,100 @@ unit_vars:
   gpu_mem_util: 0.85
 """
     assert _layers("presets/llm/big-model.yaml", source) == {"portable": 8}
+
+
+# -- EnzymeAD/Enzyme-JAX: MLIR tests whose device code is one block of the file ---------------
+
+
+def test_mlir_gpu_module_targeting_nvvm_is_kernel_and_its_host_function_is_not() -> None:
+    # test/lit_tests/lowering/addrspace-mismatch.mlir: a host function allocates and launches,
+    # the gpu.module built for #nvvm.target holds the kernel. Before, all 17 lines were kernel.
+    source = b"""\
+// RUN: compiler-opt %s --lower-gpu | FileCheck %s
+module attributes {gpu.container_module} {
+  func.func @host(%n: index) {
+    %one = arith.constant 1 : index
+    %buf = gpu.alloc (%one) : memref<?xf32>
+    gpu.launch_func @dev::@fill blocks in (%one, %one, %one) threads in (%n, %one, %one)
+    return
+  }
+
+  gpu.module @dev [#nvvm.target<chip = "sm_90">] {
+    gpu.func @fill(%m: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %c = arith.constant 2.0 : f32
+      memref.store %c, %m[%t] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+    assert _rules("test/lowering/fill.mlir", source) == {"cuda.mlir-nvvm-kernel"}
+    assert _layers("test/lowering/fill.mlir", source) == {"kernel": 8, "portable": 8}
+
+
+def test_mlir_ptx_kernel_function_with_block_labels_is_kernel_in_full() -> None:
+    # test/lit_tests/lowering/cpu.mlir: an llvm.func of the ptx_kernel convention, its block
+    # labels printed at the function's own indentation, beside a stablehlo host function.
+    source = b"""\
+module {
+  llvm.func internal ptx_kernelcc @twice(%p: !llvm.ptr<1>) {
+    %lim = llvm.mlir.constant(31 : i32) : i32
+    %t = nvvm.read.ptx.sreg.tid.x : i32
+    %big = llvm.icmp "ugt" %t, %lim : i32
+    llvm.cond_br %big, ^bb2, ^bb1
+  ^bb1:
+    %v = llvm.load %p : !llvm.ptr<1> -> i64
+    %w = llvm.add %v, %v : i64
+    llvm.store %w, %p : i64, !llvm.ptr<1>
+    llvm.return
+  ^bb2:
+    llvm.return
+  }
+  func.func @main(%x: tensor<32xi64>) -> tensor<32xi64> {
+    %r = enzymexla.jit_call @twice (%x) : (tensor<32xi64>) -> tensor<32xi64>
+    return %r : tensor<32xi64>
+  }
+}
+"""
+    assert _layers("test/lowering/twice.mlir", source) == {"kernel": 13, "portable": 6}
+
+
+def test_mlir_function_calling_an_nvvm_op_is_kernel_beside_runtime_declarations() -> None:
+    # test/lit_tests/lowering/convert-cudart-to-hiprt.mlir: declarations and calls of the CUDA
+    # runtime in a host function (not counted as kernel), and a function using an NVVM barrier.
+    source = b"""\
+module {
+  llvm.func @cudaDeviceSynchronize() -> i32
+  llvm.func @host_sync() -> i32 {
+    %0 = llvm.call @cudaDeviceSynchronize() : () -> i32
+    llvm.return %0 : i32
+  }
+  llvm.func @with_barrier(%p: !llvm.ptr) {
+    %c = llvm.mlir.constant(7 : i32) : i32
+    llvm.store %c, %p : i32, !llvm.ptr
+    nvvm.barrier0
+    llvm.return
+  }
+}
+"""
+    layers = _layers("test/lowering/barrier.mlir", source)
+    assert layers["kernel"] == 6
+
+
+def test_mlir_generic_gpu_dialect_without_a_target_stays_portable() -> None:
+    # test/lit_tests/lowering/unhandled-conversion-cast-diagnostic.mlir (already right): a
+    # wrapper of the compiler's own dialect and generic gpu ops name no vendor.
+    source = b"""\
+module {
+  func.func @wrapped(%n: index, %m: memref<?xf64>, %v: f64) {
+    %c0 = arith.constant 0 : index
+    %w = "mydialect.gpu_wrapper"(%n) ({
+      memref.store %v, %m[%c0] : memref<?xf64>
+      "mydialect.yield"() : () -> ()
+    }) : (index) -> index
+    return
+  }
+}
+"""
+    assert _rules("test/lowering/wrapped.mlir", source) == set()
