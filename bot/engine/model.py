@@ -45,6 +45,7 @@ LAYERS: tuple[Layer, ...] = (*NON_PORTABLE, Layer.PORTABLE)
 #: Broadcom's VideoCore GPUs (Raspberry Pi) run QPU assembly kernels: "broadcom".
 #: Sophgo's TPUs (BM1684X, SG2260) run tpu_kernel.h firmware kernels and tpuDNN: "sophgo".
 #: MetaX's GPUs (C500 series) run MACA: its mc* runtime, mcBLAS and mcDNN: "metax".
+#: Tecorigin's SDAA accelerators run torch_sdaa's operators and TCCL: "tecorigin".
 VENDORS: tuple[str, ...] = (
     "nvidia",
     "amd",
@@ -64,6 +65,7 @@ VENDORS: tuple[str, ...] = (
     "broadcom",
     "sophgo",
     "metax",
+    "tecorigin",
 )
 #: Targets of the portability matrix: where a team might want to move to.
 TARGETS: tuple[str, ...] = ("amd", "intel", "apple", "google")

@@ -46,9 +46,12 @@ def test_negative_example_yields_no_finding(case: tuple[RuleSpec, Example]) -> N
 #: read before. vulkan.glsl-tagged-string's match is a comment (`/* glsl */` before a
 #: literal), which the keyword windows, read in the code with comments and literals masked,
 #: never hold; it reads only JavaScript and TypeScript, one search of the text each. So does
-#: wgsl.tagged-string, its `/* wgsl */` twin.
+#: wgsl.tagged-string, its `/* wgsl */` twin. cuda.mlir-nvvm-kernel's match is an MLIR
+#: function or GPU module from its header to its closing brace, past any keyword window; it
+#: reads only MLIR files its file-level condition finds NVVM in.
 _WHOLE_FILE_SEARCH = frozenset(
     {
+        "cuda.mlir-nvvm-kernel",
         "hlsl.shaderlab-program",
         "hlsl.tagged-raw-string",
         "slang.tagged-raw-string",
