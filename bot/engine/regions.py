@@ -1354,7 +1354,8 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
             found = pattern.search(text[body:end])
             if found:
                 first = max(first, bisect_right(src.starts, body + found.end() - 1))
-            yield from _program_lines(src, first, last)
+            for lo, hi in _jit_defs(src, first, last):
+                yield from _program_lines(src, lo, hi)
             continue
         if not def_line:
             yield from _program_lines(src, first, last)
@@ -1363,6 +1364,51 @@ def _python_string_def(src: Source, pattern: re.Pattern[str], keywords: Keywords
             continue
         last_def = def_line
         yield _decorated_def(lines, ends, def_line)
+
+
+def _jit_defs(src: Source, first: int, last: int) -> Iterator[Span]:
+    """Lines ``first``..``last`` of a literal holding a Python program, less its host code
+    when ``first`` opens with a ``@triton.`` decorator on a line of its own: the decorated
+    ``def`` and its indented body are the kernel, and a launcher or test ``def`` after it
+    (an LLM's answer quoted whole: kernel, then ``def add(x, y)`` calling it) is host code, as
+    it is in a ``.py`` file. Another ``@triton.`` decorator at the same indentation opens
+    the next kernel. A literal whose match is no such line is kept whole from ``first``."""
+    text, starts = src.lexed.text, src.starts
+    line = _line_text(text, starts, first)
+    base = len(line) - len(line.lstrip(" \t"))
+    if not line.startswith("@triton.", base):
+        yield first, last
+        return
+    start, end, header = first, first, True
+    for number in range(first + 1, last + 1):
+        line = _line_text(text, starts, number)
+        code = line.lstrip(" \t")
+        if not code.strip() or code.startswith("#"):
+            continue  # a comment may sit at any column, in a body or between kernels
+        indent = len(line) - len(code)
+        if number == last and _CLOSING_ONLY.match(code):
+            break  # the literal's closing quote: the statement holding the program
+        if indent > base or (indent == base and code[0] in ")]"):
+            end = number  # the body, or a signature spread over lines
+        elif indent == base and code.startswith("@triton."):
+            if not start:
+                start = number
+            end, header = number, True
+        elif start and header and indent == base and code.startswith(("def ", "async def ")):
+            end, header = number, False
+        elif start:
+            yield start, end
+            start = 0
+    else:
+        if start:
+            yield start, end
+        return
+    if start:
+        yield start, last
+
+
+#: A line holding only the quote closing a literal and what closes the statement.
+_CLOSING_ONLY = fixed_regex(r"(?:\"\"\"|\'\'\'|```)[\s,;)\]}]*(?:\"\"\"|\'\'\')?[\s,;)\]}]*$")
 
 
 #: A Python literal's prefix and opening quote.
