@@ -195,3 +195,62 @@ philox_round:
     ret
 """
     assert _rules("a64fx/rng/philox.S", source) == set()
+
+
+# -- awayjs/renderer: AGAL shader programs assembled from string pieces ----------------------
+
+
+def test_agal_program_assembled_in_strings_is_kernel() -> None:
+    # lib/base/ShaderBase.ts: the vertex and fragment programs are AGAL instructions appended
+    # a line at a time, an opcode literal followed by the registers joined in with ', ';
+    # the whole file counted as portable.
+    source = b"""\
+import { ShaderRegisterCache, ShaderRegisterElement } from '@awayjs/stage';
+
+export class ProgramParts {
+    public vertex: string = '';
+    public fragment: string = '';
+
+    public addTint(cache: ShaderRegisterCache, out: ShaderRegisterElement): void {
+        const t = cache.getFreeFragmentVectorTemp();
+        this.fragment += 'mul ' + t + '.xyz, ' + out + ', ' + this.tint + '\\n' +
+            'add ' + out + '.xyz, ' + t + ', ' + this.offset + '\\n';
+        this.vertex += `mov ${this.uvOut}, ${this.uvIn}\\n`;
+        this.vertex += 'm44 ' + this.clip + ', ' + this.pos + ', ' + this.matrix + '\\n';
+    }
+}
+"""
+    assert _rules("lib/base/ProgramParts.ts", source) == {"agal.shader-string"}
+    assert _layers("lib/base/ProgramParts.ts", source) == {"kernel": 4, "portable": 8}
+
+
+def test_agal_instruction_array_is_kernel() -> None:
+    # lib/elements/LineElements.ts: a thick line's vertex program as an array of instruction
+    # strings, one a line, with a comment after each.
+    source = b"""\
+export function lineProgram(cache: ShaderRegisterCache, q0: string, q1: string): string {
+    const dir = cache.getFreeVertexVectorTemp();
+    return [
+        'm44 ' + q0 + ', ' + this.p0 + ', ' + this.scene + '\\n', // first end to eye space
+        'm44 ' + q1 + ', ' + this.p1 + ', ' + this.scene + '\\n',
+        'sub ' + dir + ', ' + q1 + ', ' + q0 + '\\n', // along the line
+        'nrm ' + dir + '.xyz, ' + dir + '\\n',
+    ].join('');
+}
+"""
+    assert _rules("lib/elements/Lines.ts", source) == {"agal.shader-string"}
+    assert _layers("lib/elements/Lines.ts", source).get("kernel") == 4
+
+
+def test_opcode_words_in_a_renderer_without_agal_registers_are_portable() -> None:
+    # lib/events/MaterialEvent.ts and the sampled portable files: a renderer's TypeScript
+    # that names no AGAL register or assembler keeps words like 'add ' as words.
+    source = b"""\
+export class Stats {
+    public describe(lo: number, hi: number): string {
+        const verb = 'add ';
+        return 'min ' + lo + ', max ' + hi + ' (' + verb + ')';
+    }
+}
+"""
+    assert _rules("lib/Stats.ts", source) == set()
