@@ -40,7 +40,7 @@ public:
     unsigned int Part1 = 0;
     unsigned char Rest[12] = {};
     VkGuid() = default;
-    bool operator==(const VkGuid& other) const { return std::memcmp(this, &other, sizeof(VkGuid)) == 0; }
+    bool operator==(const VkGuid& other) const { return std::memcmp(this, &other, 16) == 0; }
 };
 
 class AssetTable
@@ -143,7 +143,8 @@ size_t count_set(const cudaStream_t& stream, size_t n, const T* data) {
 """
     layers = _layers("src/count.cuh", source)
     assert layers["kernel"] == 4
-    assert "vendor-library" in layers and "vendor-path" in layers
+    assert "vendor-library" in layers
+    assert "vendor-path" in layers
 
 
 # -- lighttransport/gemm: CUDA held as NVRTC source, Vulkan compute shaders (pinned) ---------
