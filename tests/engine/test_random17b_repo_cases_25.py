@@ -17,7 +17,11 @@ the files lockin calls non-portable (up to 20) and GPU-looking files it calls po
 10) checked apart, files outside the sample that hold kernel lines counted by hand (up to 5 a
 repository), and up to three commits touching GPU code (``random.Random("owner/name:commits")``)
 judged against ``lockin diff``. Every sampled verdict, kernel count and commit verdict was
-already right, so these cases pin them. Each snippet is a small rewrite, in our own words, of a
+already right, so most cases pin them. Read apart, vllm-omni's per-platform pip files
+(requirements/rocm.txt, npu.txt) were never counted: a .txt under a requirements/ folder is
+now Requirements when a line reads as one, and deps.rocm-wheel reads ONNX Runtime's and
+TensorFlow's ROCm builds (onnxruntime-rocm, onnxruntime-migraphx, tensorflow-rocm),
+build.ascend-cann ONNX Runtime's CANN build. Each snippet is a small rewrite, in our own words, of a
 pattern found in the repository its test names; the expected layers are what a porting
 engineer reading that file would say.
 """
@@ -26,6 +30,8 @@ from __future__ import annotations
 
 import json
 
+from bot.engine import languages
+from bot.engine.classify import classify
 from tests.engine.test_ml_repo_cases import _layers, _rules
 
 
@@ -335,3 +341,56 @@ def test_notebook_raw_cell_with_cuda_path_exports_is_not_counted() -> None:
     source = json.dumps(notebook, indent=1).encode()
     assert _rules("notes/setup.ipynb", source) == set()
     assert _layers("notes/setup.ipynb", source) == {"portable": 3}
+
+
+# -- zzhuoxin1508/vllm-omni: one pip file a platform under requirements/ --------------------
+
+
+def test_platform_requirements_file_in_requirements_folder_pins_rocm_build() -> None:
+    # zzhuoxin1508/vllm-omni requirements/rocm.txt: no name says requirements, the folder does;
+    # it pulls in the shared list and pins ONNX Runtime's ROCm build, which was never read
+    # (Plain Text) and, read, named no ROCm wheel.
+    source = b"""\
+-r base.txt
+onnxruntime-rocm>=1.20
+"""
+    assert languages.may_hold_code("requirements/rocm.txt")
+    assert classify("requirements/rocm.txt", source).language == "Requirements"
+    assert _rules("requirements/rocm.txt", source) == {"deps.rocm-wheel"}
+    assert _layers("requirements/rocm.txt", source) == {"vendor-path": 1, "portable": 1}
+
+
+def test_platform_requirements_file_pins_cann_build_of_onnxruntime() -> None:
+    # zzhuoxin1508/vllm-omni requirements/npu.txt: ONNX Runtime's build with the CANN
+    # execution provider, Huawei Ascend only.
+    source = b"""\
+-r base.txt
+onnxruntime-cann>=1.20
+soundfile>=0.12
+"""
+    assert _rules("requirements/npu.txt", source) == {"build.ascend-cann"}
+    assert _layers("requirements/npu.txt", source) == {"vendor-path": 1, "portable": 2}
+
+
+def test_shared_requirements_file_in_requirements_folder_is_portable() -> None:
+    # zzhuoxin1508/vllm-omni requirements/common.txt and cuda.txt: plain wheels and the
+    # vendor-neutral onnxruntime are counted, portable.
+    source = b"""\
+-r base.txt
+onnxruntime>=1.20
+librosa>=0.10
+imageio[ffmpeg]>=2.30
+pydub
+"""
+    assert _rules("requirements/common.txt", source) == set()
+    assert _layers("requirements/common.txt", source) == {"portable": 5}
+
+
+def test_prose_txt_in_requirements_folder_stays_text() -> None:
+    # The requirements folder fix: a note beside the pip files holds no requirement line.
+    source = b"""\
+Each file here lists what one platform installs.
+Pick one with pip's -r option, after the shared list.
+"""
+    assert classify("requirements/README.txt", source).language == "Plain Text"
+    assert _layers("requirements/README.txt", source) == {}
