@@ -185,3 +185,38 @@ def load(url):
     return torch.hub.load_state_dict_from_url(url, map_location=loc)
 """
     assert _rules("models/load.py", source) == set()
+
+
+def test_cxx_lambda_named_like_an_opencl_builtin_stays_portable() -> None:
+    # tensorflow/compiler/xla/service/hlo_sharding.cc (extra kernel file): a host lambda
+    # called get_group_id was read as OpenCL's work-group id and its callers as kernels.
+    source = b"""\
+#include <map>
+#include <vector>
+
+Tiles Regroup(const Tiles& tiles) {
+  auto get_group_id = [&](const std::vector<long>& idx) {
+    long id = 0;
+    for (long i : idx) id = id * 4 + i;
+    return id;
+  };
+  std::map<long, long> first;
+  tiles.Each([&](const std::vector<long>& idx, long dev) { first[get_group_id(idx)] = dev; });
+  return Tiles(first);
+}
+"""
+    assert _rules("service/sharding.cc", source) == set()
+    assert _layers("service/sharding.cc", source) == {"portable": 12}
+
+
+def test_opencl_work_group_id_in_a_device_function_is_kernel() -> None:
+    # The same built-in in an OpenCL device helper stays kernel code.
+    source = b"""\
+void reduce_tile(__global float* out, __local float* tmp)
+{
+  const size_t g = get_group_id(0);
+  out[g] = tmp[0];
+}
+"""
+    assert _rules("device/reduce.h", source) == {"opencl.device-body"}
+    assert _layers("device/reduce.h", source) == {"kernel": 5}
