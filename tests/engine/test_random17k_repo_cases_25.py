@@ -157,3 +157,34 @@ class Shade {
     path = "src/shade/Shade.cuh"
     assert _rules(path, source) == {"cuda.device-function"}
     assert _layers(path, source) == {"kernel": 3, "portable": 3}
+
+
+# -- Jack-GVDL/RayTracer: an exported C API whose return types are macro calls ---------------
+
+
+def test_header_of_export_macro_declarations_is_no_instantiation_unit() -> None:
+    # CUDA/Dynamic/inc/RayTracer_Dynamic.cuh: every line `EXPORT_DLL(int) Name(args);`, the
+    # C API a Python front end loads; nothing in it is CUDA.
+    source = b"""\
+#ifndef SCENE_API_CUH
+#define SCENE_API_CUH
+#include "scene.cuh"
+LIB_EXPORT(void) Scene_open(void);
+LIB_EXPORT(int)  Scene_add_sphere(double *center, double radius);
+LIB_EXPORT(int)  Scene_render (int camera, void *pixels, int w, int h);
+#endif
+"""
+    path = "src/api/scene_api.cuh"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 7}
+
+
+def test_unit_of_instantiation_macro_calls_still_counts() -> None:
+    source = b"""\
+#include "ops/reduce.cuh"
+REDUCE_INSTANCE(float, 256);
+REDUCE_INSTANCE(double, 128);
+"""
+    path = "src/ops/reduce_f32.cu"
+    assert _rules(path, source) == {"cuda.macro-instantiation-unit"}
+    assert _layers(path, source) == {"vendor-path": 3}
