@@ -1262,6 +1262,9 @@ _WRAPPING = fixed_regex(r"""R"\w*\(|\)\w*"|\\[nrt]|\\$|["'`+,;()\s]""")
 _ESCAPES_BLANK = fixed_regex(r"\\[nrt]|\\$|\s")
 # A line holding only a literal of blanks and escaped newlines (``" \\n"``).
 _BLANK_LITERAL = fixed_regex(r'[ \t]*"(?:[ \t]|\\[nrt])*"[ \t]*\r?\n?')
+# A line whose last literal ends before its program line does (no escaped newline before
+# the closing quote): the next line's literal goes on with the same program line.
+_OPEN_LITERAL_END = fixed_regex(r'(?<!\\n)"[ \t,+]*\r?\n?$')
 # The first quote of a line: what follows it on the line that opens a program is the
 # program's first text, which may open a comment (`out.write("/* license ...`).
 _FIRST_QUOTE = fixed_regex(r"""["'`]""")
@@ -1290,13 +1293,22 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
                 bool(content)
                 or (number == first and not _blank_literal(line))
                 or _closing_inside(src, line, starts[number - 1])
+                or (
+                    run > 0
+                    and _blank_literal(line)
+                    and _ends_open(_line_text(text, starts, number - 1))
+                )
             ) and not content.startswith("//")
         if code:
             run = run or number
         elif run:
             yield run, number - 1
             run = 0
-    if first < last and _blank_literal(_line_text(text, starts, last)):
+    if (
+        first < last
+        and _blank_literal(_line_text(text, starts, last))
+        and not (run and _ends_open(_line_text(text, starts, last - 1)))
+    ):
         # A closing literal that holds only a newline (ViennaCL's generated sources end each
         # kernel on `" \n"`, its `;` on the next line) is no more code than the blank one
         # that opens them.
@@ -1309,6 +1321,14 @@ def _program_lines(src: Source, first: int, last: int) -> Iterator[Span]:
 def _line_text(text: str, starts: list[int], number: int) -> str:
     end = starts[number] if number < len(starts) else len(text)
     return text[starts[number - 1] : end]
+
+
+def _ends_open(line: str) -> bool:
+    """Whether ``line`` ends on a literal whose program line goes on into the next line's
+    literal: a formatter that wraps each program line in two literals (the text, then
+    ``" \\n"`` padded out to the column) leaves the newline on the second, and that line
+    is as much the kernel's as the first (ROCm/clr's ocltst kernels)."""
+    return _OPEN_LITERAL_END.search(line) is not None
 
 
 def _blank_literal(line: str) -> bool:
