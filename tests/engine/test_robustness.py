@@ -60,6 +60,9 @@ COMMENT = {
     # Dart's comments are //: ONNX Runtime's C API bound through dart:ffi
     # (onnxruntime.cuda-provider-api, lane h53-random-a).
     "Dart": "// OrtSessionOptionsAppendExecutionProvider_CUDA nvidia.com/gpu",
+    # Lisp's comments start with `;`: opencl.source-file's negative example is Common Lisp
+    # kept as .cl, now read as Lisp (lane h53-random-m).
+    "Lisp": "; cuda nvidia.com/gpu -gencode",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
