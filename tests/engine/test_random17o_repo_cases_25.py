@@ -44,7 +44,7 @@ jobs:
   unit:
     runs-on: [self-hosted, gaudi]
     container:
-      image: vault.habana.ai/gaudi-docker/1.20.0/ubuntu24.04/habanalabs/pytorch-installer-2.6.0:latest
+      image: vault.habana.ai/gaudi-docker/1.20.0/ubuntu24.04/habanalabs/pytorch-installer-2.6.0
       options: --runtime=habana -e HABANA_VISIBLE_DEVICES=all --cap-add=sys_nice
     steps:
       - uses: actions/checkout@v4
