@@ -25,6 +25,8 @@ query called with no argument (a host helper in a Python f-string) as OpenCL C; 
 metal.device-string passes over an assertion that a tensor is not on the Apple GPU and a
 ternary sending "mps" to the CPU; cuda-libs.python-extension reads tiny-cuda-nn's
 ``tcnn.Encoding``/``tcnn.Network`` calls where the alias is imported from a project module.
+A build finding or linking OpenVINO, sourcing its setupvars script or building ONNX
+Runtime ``--use_openvino`` is vendor-path (openvino.build), the build side of openvino.api.
 Each snippet is a small rewrite, in our own words, of a
 pattern found in the repository its test names; the expected layers are what a porting
 engineer reading that file would say.
@@ -347,3 +349,54 @@ def check(field):
 """
     assert _rules("fields/check.py", source) == set()
     assert _layers("fields/check.py", source) == {"portable": 6}
+
+
+def test_cmake_sample_built_against_openvino_genai_is_vendor_path() -> None:
+    # onnx/working-groups generative-ai/genai-interfaces/samples/text2text-pipeline/
+    # CMakeLists.txt: one branch finds OpenVINO GenAI and links its target, the other builds
+    # on ONNX Runtime GenAI; portable before openvino.build.
+    source = b"""\
+cmake_minimum_required(VERSION 3.18)
+project(demo_chat)
+
+if(USE_OV)
+  message("using the OpenVINO runtime")
+  find_package(OpenVINOGenAI REQUIRED)
+  add_executable(chat chat.cpp)
+  target_link_libraries(chat PUBLIC openvino::genai)
+else()
+  add_executable(chat chat.cpp)
+  target_link_libraries(chat PUBLIC onnxruntime-genai)
+endif()
+"""
+    assert _rules("samples/chat/CMakeLists.txt", source) == {"openvino.build"}
+    assert _layers("samples/chat/CMakeLists.txt", source) == {"vendor-path": 2, "portable": 9}
+
+
+def test_batch_script_sourcing_openvino_and_building_its_provider_is_vendor_path() -> None:
+    # onnx/working-groups .../text2text-pipeline/buildOrt.bat: loads OpenVINO's environment and
+    # builds ONNX Runtime with its OpenVINO execution provider.
+    source = b"""\
+@echo off
+set "OV_HOME=C:\\sdk\\openvino"
+call %OV_HOME%\\setupvars.bat || exit /b 1
+cd %ORT_SRC%
+call build.bat --config Release --use_openvino --build_shared_lib --skip_tests
+cmake --build build --config Release
+"""
+    assert _rules("scripts/build_ort.bat", source) == {"openvino.build"}
+    assert _layers("scripts/build_ort.bat", source) == {"vendor-path": 2, "portable": 4}
+
+
+def test_cmake_naming_openvino_in_messages_only_stays_portable() -> None:
+    # onnx/working-groups (the openvino.build fix): a project that only mentions OpenVINO and
+    # links ONNX Runtime builds nothing against it.
+    source = b"""\
+project(demo_image)
+message("an OpenVINO build is described in README.md")
+set(OPENVINO_DIR "" CACHE PATH "unused here")
+add_executable(image image.cpp)
+target_link_libraries(image PRIVATE onnxruntime)
+"""
+    assert _rules("samples/image/CMakeLists.txt", source) == set()
+    assert _layers("samples/image/CMakeLists.txt", source) == {"portable": 5}
