@@ -125,3 +125,21 @@ def start():
     path = "modules/heads.py"
     assert _rules(path, source) == {"torch.device-string"}
     assert _layers(path, source) == {"vendor-path": 1, "portable": 9}
+
+
+# -- SciSharp/TensorFlow.NET: fetching TensorFlow's CUDA C library from PowerShell -----------
+
+
+def test_powershell_download_of_the_libtensorflow_gpu_archive_is_vendor_path() -> None:
+    # tools/scripts/Copy-NativeTensorFlowLibs.ps1 fetches the libtensorflow-gpu archives that
+    # its GPU redistributable packages ship; the rule read no PowerShell before.
+    source = b"""\
+param([string] $Version = "2.11.0")
+$BaseUrl = "https://storage.googleapis.com/tensorflow/libtensorflow"
+$CpuZip = "$BaseUrl/libtensorflow-cpu-linux-x86_64-$Version.tar.gz"
+$GpuZip = "$BaseUrl/libtensorflow-gpu-linux-x86_64-$Version.tar.gz"
+Invoke-WebRequest -Uri $GpuZip -OutFile "$PSScriptRoot/native.tar.gz"
+"""
+    path = "tools/scripts/Fetch-Native.ps1"
+    assert _rules(path, source) == {"deps.cuda-prebuilt-library"}
+    assert _layers(path, source) == {"vendor-path": 1, "portable": 4}
