@@ -143,3 +143,32 @@ Invoke-WebRequest -Uri $GpuZip -OutFile "$PSScriptRoot/native.tar.gz"
     path = "tools/scripts/Fetch-Native.ps1"
     assert _rules(path, source) == {"deps.cuda-prebuilt-library"}
     assert _layers(path, source) == {"vendor-path": 1, "portable": 4}
+
+
+# -- NVIDIA/bare-metal-manager-core: NVIDIA's distroless runtime images ----------------------
+
+
+def test_nvidia_distroless_base_image_is_no_cuda_image() -> None:
+    # bluefield/containers/*/Dockerfile: the agents are Rust binaries copied onto NGC's
+    # distroless C runtime, which carries no CUDA; before, every such file was vendor-path.
+    source = b"""\
+ARG BASE=nvcr.io/nvidia/distroless/cc
+ARG TAG=v3.2.1
+FROM --platform=linux/arm64 ${BASE}:${TAG}-dev
+COPY target/release/agent /usr/local/bin/agent
+ENTRYPOINT ["/usr/local/bin/agent"]
+"""
+    path = "containers/agent/Dockerfile"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 5}
+
+
+def test_ngc_framework_image_in_the_same_shape_stays_vendor_path() -> None:
+    source = b"""\
+ARG BASE=nvcr.io/nvidia/pytorch
+FROM nvcr.io/nvidia/tritonserver:24.05-py3
+COPY model_repository /models
+"""
+    path = "containers/serve/Dockerfile"
+    assert _rules(path, source) == {"image.nvidia-base"}
+    assert _layers(path, source) == {"vendor-path": 2, "portable": 1}
