@@ -113,6 +113,40 @@ waitIdle dev = do
     assert _layers("src/Example.hs", source) == {"vendor-path": 6, "portable": 4}
 
 
+def test_hsc_vulkan_binding_module_is_counted_as_vendor_path() -> None:
+    # vulkan-raw/src-gen/Vulkan/Types/Enum/VkAttachmentLoadOp.hsc: hsc2hs source (no language
+    # before, so 2,500 such modules went uncounted) that includes the C header and defines
+    # the API's constants as pattern synonyms.
+    source = b"""\
+{-# LANGUAGE PatternSynonyms #-}
+
+#include <vulkan/vulkan.h>
+
+module Vulkan.Types.Enum.VkFrontFace where
+
+type VkFrontFace = #{type int}
+
+pattern VK_FRONT_FACE_CLOCKWISE :: (Eq a, Num a) => a
+pattern VK_FRONT_FACE_CLOCKWISE = 1
+"""
+    assert _rules("src-gen/Vulkan/Types/Enum/VkFrontFace.hsc", source) == {"vulkan.haskell-host"}
+    # The LANGUAGE pragma is a {- -} comment to the lexer: every code line is the API's.
+    assert _layers("src-gen/Vulkan/Types/Enum/VkFrontFace.hsc", source) == {"vendor-path": 5}
+
+
+def test_hsc_binding_of_another_c_library_stays_portable() -> None:
+    # An hsc2hs binding of a C library that is no GPU API counts, and stays portable.
+    source = b"""\
+#include <zlib.h>
+
+module Codec.Zlib.Raw where
+
+type ZStream = #{type int}
+"""
+    assert _rules("src/Codec/Zlib/Raw.hsc", source) == set()
+    assert _layers("src/Codec/Zlib/Raw.hsc", source) == {"portable": 3}
+
+
 def test_haskell_vulkan_binding_generator_stays_portable() -> None:
     # genvulkan/src/Autogen/Packager.hs: the generator that writes the bindings out of vk.xml
     # names commands in strings and imports none of them.
