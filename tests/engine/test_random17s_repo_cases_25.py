@@ -15,9 +15,10 @@ sampled with ``random.Random("owner/name")`` over every file lockin counts and l
 any fix, with the files lockin calls non-portable (up to 20) and GPU-looking files it calls
 portable (up to 10) checked apart, files outside the sample that hold kernel lines counted by
 hand (up to 5 a repository), and up to three commits touching GPU code
-(``random.Random("owner/name:commits")``) judged against ``lockin diff``. The fix:
+(``random.Random("owner/name:commits")``) judged against ``lockin diff``. The fixes:
 wgsl.source-string reads WGSL's texture builtins (textureSampleLevel, textureLoad,
-textureStore, textureDimensions, ...) as a shader fragment in a literal that runs past its line.
+textureStore, textureDimensions, ...) as a shader fragment in a literal that runs past its
+line, and deps.cuda-wheel reads a CUDA build tag given to a command-line option (``--cuda=cu121``).
 Each snippet is a small rewrite, in our own words, of a pattern found in the repository its
 test names; the expected layers are what a porting engineer reading that file would say.
 """
@@ -117,3 +118,32 @@ class Handler:
 """
     assert _rules("handlers/stream.py", source) == {"torch.device-string"}
     assert _layers("handlers/stream.py", source) == {"vendor-path": 2, "portable": 4}
+
+
+def test_ci_step_installing_with_a_cuda_tag_option_is_vendor_path() -> None:
+    # pytorch/serve .github/workflows/ci_gpu.yml: the GPU job installs its dependencies with
+    # the set-up script's `--cuda=cu121` option, choosing the CUDA 12.1 builds; portable before
+    # deps.cuda-wheel read a build tag given to an option.
+    source = b"""\
+name: GPU tests
+on: [workflow_dispatch]
+jobs:
+  gpu:
+    runs-on: [self-hosted, gpu-box]
+    steps:
+      - uses: actions/checkout@v4
+      - run: python scripts/install_deps.py --environment=dev --cuda=cu121
+      - run: python -m pytest tests
+"""
+    assert _rules(".github/workflows/gpu.yml", source) == {"deps.cuda-wheel"}
+    assert _layers(".github/workflows/gpu.yml", source) == {"vendor-path": 1, "portable": 8}
+
+
+def test_cpu_choice_given_to_the_same_option_stays_portable() -> None:
+    source = b"""\
+jobs:
+  cpu:
+    steps:
+      - run: python scripts/install_deps.py --environment=dev --cuda=cpu
+"""
+    assert _rules(".github/workflows/cpu.yml", source) == set()
