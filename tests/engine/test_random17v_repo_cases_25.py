@@ -154,3 +154,49 @@ import torch
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 """
     assert _layers("quantize/config.py", source) == {"vendor-path": 1, "portable": 1}
+
+
+# -- jiayev/CreationEngineRaytracing: the C++ host's branch of an HLSL include ----------------
+
+
+def test_hlsl_include_cplusplus_branch_is_the_hosts() -> None:
+    # interop/Instance.hlsli: a struct both the shaders and the C++ renderer include; its
+    # `#ifdef __cplusplus` branch holds the host's constructor and setter, which no HLSL
+    # compiler reads. Before, all 53 lines were kernel (a hand count gives 28).
+    source = b"""\
+struct LightSlots
+{
+    uint Packed[4];
+
+    uint Get(uint i)
+    {
+        return (Packed[i / 4] >> ((i % 4) * 8)) & 0xFFu;
+    }
+
+#ifdef __cplusplus
+    LightSlots() = default;
+
+    void Set(uint i, uint v)
+    {
+        Packed[i / 4] |= (v & 0xFFu) << ((i % 4) * 8);
+    }
+#endif
+};
+"""
+    assert _rules("interop/LightSlots.hlsli", source) == {"hlsl.shader-file"}
+    assert _layers("interop/LightSlots.hlsli", source) == {"kernel": 10, "portable": 5}
+
+
+def test_hlsl_include_without_the_host_branch_stays_whole_kernel() -> None:
+    # interop/Light.hlsli: `#ifndef __cplusplus` (the shader's branch) keeps its lines kernel.
+    source = b"""\
+#ifndef __cplusplus
+typedef bool BOOL;
+#endif
+struct LightRecord
+{
+    float3 Color;
+    BOOL Enabled;
+};
+"""
+    assert _layers("interop/LightRecord.hlsli", source) == {"kernel": 8}
