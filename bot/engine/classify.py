@@ -32,7 +32,12 @@ from bot.engine.lexer import FILL, Lexed, lex, templated
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.notebooks import VirtualFile
 from bot.engine.precompiled import fixed_regex
-from bot.engine.preprocessor import CONDITIONAL_LINE, host_compiled, switched_off
+from bot.engine.preprocessor import (
+    CONDITIONAL_LINE,
+    cplusplus_only,
+    host_compiled,
+    switched_off,
+)
 from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import HIP_WORDS, scan_c, spliced_includes, switches_on_hip
@@ -711,6 +716,8 @@ def _classify(path: str, data: bytes) -> FileReport:
         if lang.family.name == "c":
             # `#if 0` branches are never compiled: no claim owns their lines.
             off = switched_off(lexed.masked)
+            if lang.name == "HLSL" and "__cplusplus" in lexed.masked:
+                off += cplusplus_only(lexed.masked)  # the host's branch, no shader's
             claims = _not_in_host_branches(claims, lexed.masked)
         line_rules = _resolve(claims, code, layers, ecosystems, findings, off)
     shim, includes = (

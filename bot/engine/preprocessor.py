@@ -280,6 +280,23 @@ def host_compiled(masked: str) -> list[tuple[int, int]]:
     return _first_branches(masked, _NOT_CUDA)
 
 
+# `#ifdef __cplusplus`, `#if defined(__cplusplus)`: a group only a C++ compiler reads, alone in
+# its condition. HLSL's compilers (DXC, FXC) define no __cplusplus: in an .hlsli that its C++
+# host includes too, that branch holds the host's constructors and static_asserts.
+_CPLUSPLUS = fixed_regex(
+    r"\#[ \t]*(?:ifdef[ \t]+|if[ \t]+defined[ \t]*(?:\([ \t]*)?)"
+    r"__cplusplus\b(?:[ \t]*\))?[ \t]*(?=\n|$)"
+)
+
+
+def cplusplus_only(masked: str) -> list[tuple[int, int]]:
+    """The lines only a C++ compiler reads, as ``switched_off`` gives them: each
+    ``#ifdef __cplusplus`` group's first branch. In a shading language's file they are the
+    host's share of a header both sides include (jiayev/CreationEngineRaytracing's
+    interop/Instance.hlsli: a struct's C++ constructors and setters)."""
+    return _first_branches(masked, _CPLUSPLUS)
+
+
 def _first_branches(masked: str, condition: re.Pattern[str]) -> list[tuple[int, int]]:
     """The first branch of each group whose opening directive ``condition`` matches, as
     ``switched_off`` describes them."""

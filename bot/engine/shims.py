@@ -273,8 +273,21 @@ def spliced_headers(files: Iterable[SplicedFacts]) -> dict[str, str]:
         name = posixpath.basename(f.path)
         named[name] = None if name in named else f.path
 
+    # Windows toolchains (MSVC, DXC for Direct3D) open includes whatever their case: a shader's
+    # `#include "Raytracing/Include/SHARC/SharcCommon.h"` finds include/SHaRC/SharcCommon.h
+    # (jiayev/CreationEngineRaytracing). Tried only once the exact walk found nothing, over
+    # the tree's paths folded to lower case (a folded path two files share names neither).
+    folded_paths: dict[str, str | None] = {}
+    for f in files:
+        low = f.path.lower()
+        folded_paths[low] = None if low in folded_paths else f.path
+    folded = Includes(set(folded_paths))
+
     def target(including: str, include: str) -> str | None:
         found = includes.target(including, include)
+        if found is None:
+            low = folded.target(including.lower(), include.lower())
+            found = folded_paths.get(low) if low is not None else None
         return found if found is not None or "/" in include else named.get(include)
 
     # A header including Apple's simd types is written for the host as well: Metal's
