@@ -14,6 +14,7 @@ from typing import Any
 from bot.review.check_writer import ERROR_TITLE
 from bot.server.app import create_app
 from tests.fakegithub import FakeGitHub
+from tests.fakegithub.state import PullRequest, Repo
 from tests.review.conftest import Bot
 from tests.review.test_pr_check import KERNEL, new_repo
 from tests.support.server import settings_for
@@ -58,12 +59,7 @@ async def test_a_job_stopped_before_its_run_exists_still_reports_failure(
 ) -> None:
     # The deadline strikes while the configuration is read, before a run is created: the
     # required check must not go missing (GitHub never redelivers by itself).
-    fake_github.timeout_delay = 120.0
-    settings = settings_for(fake_github, job_timeout=1.0, request_timeout=120.0)
-    bot = Bot(fake_github, await aiohttp_client(create_app(settings)))
-    repo = new_repo(fake_github)
-    repo.commit({"csrc/k.cu": KERNEL}, branch="feature", message="a kernel")
-    pr = repo.open_pr(head_branch="feature", body="A change")
+    bot, repo, pr = await _kernel_pr(fake_github, aiohttp_client, job_timeout=1.0)
     fake_github.fail("GET", r"/contents/\.github/lockin\.yml", kind="timeout", times=1)
 
     await bot.pr_event(repo, pr, "opened")
@@ -83,12 +79,7 @@ async def test_a_stopped_jobs_failed_write_is_read_again_before_it_is_resent(
     # GitHub answers the cleanup's completing PATCH with a 502: whether it was applied is
     # unknown, and another job may have completed the run meanwhile, so the cleanup reads
     # the run before it writes again (a blind resend could put the error over a count).
-    fake_github.timeout_delay = 120.0
-    settings = settings_for(fake_github, job_timeout=2.0, request_timeout=120.0)
-    bot = Bot(fake_github, await aiohttp_client(create_app(settings)))
-    repo = new_repo(fake_github)
-    repo.commit({"csrc/k.cu": KERNEL}, branch="feature", message="a kernel")
-    pr = repo.open_pr(head_branch="feature", body="A change")
+    bot, repo, pr = await _kernel_pr(fake_github, aiohttp_client, job_timeout=2.0)
     fake_github.fail("GET", r"/pulls/\d+/files$", kind="timeout", times=1)
     fake_github.fail("PATCH", r"/check-runs/\d+$", status=502, times=1)
 
@@ -104,3 +95,16 @@ async def test_a_stopped_jobs_failed_write_is_read_again_before_it_is_resent(
     ]
     assert trail == ["GET", "PATCH", "GET", "PATCH"]
     assert fake_github.contract_errors == []
+
+
+async def _kernel_pr(
+    fake_github: FakeGitHub, aiohttp_client: Any, *, job_timeout: float
+) -> tuple[Bot, Repo, PullRequest]:
+    """The server with a short JOB_TIMEOUT, and a pull request adding a kernel; a request a
+    test makes time out is held far longer than the job may take."""
+    fake_github.timeout_delay = 120.0
+    settings = settings_for(fake_github, job_timeout=job_timeout, request_timeout=120.0)
+    bot = Bot(fake_github, await aiohttp_client(create_app(settings)))
+    repo = new_repo(fake_github)
+    repo.commit({"csrc/k.cu": KERNEL}, branch="feature", message="a kernel")
+    return bot, repo, repo.open_pr(head_branch="feature", body="A change")
