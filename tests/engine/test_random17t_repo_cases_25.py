@@ -62,6 +62,23 @@ def emit(out, nccl, major, minor):
     assert _layers(path, source) == {"vendor-path": 3, "portable": 2}
 
 
+def test_toolkit_apt_packages_and_an_nvidia_base_image_in_a_generator_are_vendor_path() -> None:
+    # modules/cuda_dev.py and images/cuda_dev.py: the toolkit's apt packages pinned to the
+    # image's CUDA version, and a variant built on an nvidia/cuda base image.
+    source = b"""\
+def packages(ver):
+    pkgs = ["cuda-cudart-dev-$ver", "cuda-nvrtc-dev-$ver", "git"]
+    pkgs.append("cuda-nsight-systems-$ver")
+    return pkgs
+
+
+VARIANTS = {"dev-2204": {"base": "nvidia/cuda:12.2.0-devel-ubuntu22.04"}}
+"""
+    path = "modules/toolkit_dev.py"
+    assert _rules(path, source) == {"deps.cuda-wheel-python"}
+    assert _layers(path, source) == {"vendor-path": 3, "portable": 2}
+
+
 def test_a_cuda_version_table_for_image_variants_stays_portable() -> None:
     # images/ml_dev.py: the variants' CUDA versions are data handed to the CUDA module, which
     # holds the vendor-specific steps; a version under a key is no pin (as in build.toml).
