@@ -177,10 +177,13 @@ def test_slow_alternatives_left_out_where_they_cannot_match(
 def test_some_rule_patterns_have_slow_alternatives_and_match_the_same_without() -> None:
     skipped = [p for p in RULE_PATTERNS if literals.skippable(p, "", {}) is not p]
     assert len(skipped) >= 10
+    # A pattern searched as written matches the same by definition: only the ones the
+    # examples leave alternatives out of are searched twice (each search of the examples'
+    # whole text costs time the suite pays on a loaded machine).
     for pattern in RULE_PATTERNS:
-        assert _spans(literals.skippable(pattern, EXAMPLES, {}), EXAMPLES) == _spans(
-            pattern, EXAMPLES
-        ), pattern.pattern
+        searched = literals.skippable(pattern, EXAMPLES, {})
+        if searched is not pattern:
+            assert _spans(searched, EXAMPLES) == _spans(pattern, EXAMPLES), pattern.pattern
 
 
 @settings(max_examples=300, deadline=None)
