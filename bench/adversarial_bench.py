@@ -372,6 +372,18 @@ def html_shader_elements(size: int) -> tuple[str, str]:
     return "index.html", _repeat(unit, size)
 
 
+def fortran_attribute_lists(size: int) -> tuple[str, str]:
+    # One declaration line of device attributes without `::`: each `, device` was read to the
+    # line's end looking for it (cuda.fortran-host, 5 s for 40 KB until stop 53).
+    return "k.f90", "program p\nuse cudafor\nreal" + _repeat(", device", size) + "\nend\n"
+
+
+def csharp_struct_heads(size: int) -> tuple[str, str]:
+    # One line of struct heads without a base list, ending in ComputeSharp's interface: each
+    # `struct` was read to the line's end for a colon (hlsl.computesharp-shader, 0.5 s for 45 KB).
+    return "k.cs", "using X;\n" + _repeat("struct A ", size) + "IComputeShader\n"
+
+
 INPUTS: dict[str, Maker] = {
     "long-macro": long_macro,
     "if-branches": if_branches,
@@ -431,6 +443,8 @@ INPUTS: dict[str, Maker] = {
     "notebook-one-line": notebook_one_line,
     "dotted-file-name": dotted_file_name,
     "html-shader-elements": html_shader_elements,
+    "fortran-attribute-lists": fortran_attribute_lists,
+    "csharp-struct-heads": csharp_struct_heads,
 }
 #: Inputs measured at the 4 MiB pull-request file limit whatever --mb says.
 _FULL_SIZE = {"single-line-4mb": 4 * 1024 * 1024}

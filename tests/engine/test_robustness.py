@@ -222,6 +222,10 @@ ADVERSARIAL = [
     ("run.sh", b"cmake -D" + b"CUDA" * 50_000 + b"=OFF\n"),
     ("run.sh", b"cmake -D" + b"HIP" * 60_000 + b"=OFF\n"),
     ("run.sh", b"cmake -D" + b"SYCL" * 50_000 + b"=OFF\n"),
+    # Attribute lists and base lists on one line, each item once read to the line's end
+    # (cuda.fortran-host, hlsl.computesharp-shader: found by bench/rule_lines_bench.py).
+    ("k.f90", b"program p\nuse cudafor\nreal" + b", device" * 50_000 + b"\nend\n"),
+    ("k.cs", b"struct A " * 50_000 + b"IComputeShader\n"),
     ("k.cu", b"x" * 5_000_000),  # a 5 MB one-line file
     ("min.py", (b"a=torch.cuda.x;" * 330_000)),  # a 5 MB one-line file with hits
 ]
