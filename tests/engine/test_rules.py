@@ -57,6 +57,7 @@ _WHOLE_FILE_SEARCH = frozenset(
         "slang.tagged-raw-string",
         "vulkan.glsl-tagged-string",
         "vulkan.glsl-tagged-raw-string",
+        "vulkan.haskell-shader-quasiquote",
         "wgsl.tagged-string",
     }
 )
