@@ -213,8 +213,10 @@ func queryBoards(ctx context.Context) ([]byte, error) {
 	return exec.CommandContext(ctx, "nvidia-smi", args...).Output()
 }
 """
+    # The argument list counts too: --query-gpu= is nvidia-smi's option alone (lane
+    # h54-random-i).
     assert _rules("hw/smi.go", source) == {"cuda.tool-call"}
-    assert _layers("hw/smi.go", source) == {"vendor-path": 2, "portable": 10}
+    assert _layers("hw/smi.go", source) == {"vendor-path": 3, "portable": 9}
 
 
 def test_install_script_switching_cmake_to_cuda_is_vendor_path() -> None:

@@ -128,8 +128,10 @@ function Get-NvidiaInfo {
   return $cuda
 }
 """
+    # The line running the query counts too: --query-gpu= is nvidia-smi's option alone (lane
+    # h54-random-i).
     assert _rules("install-webui.ps1", source) == {"cuda.tool-call"}
-    assert _layers("install-webui.ps1", source) == {"vendor-path": 2, "portable": 8}
+    assert _layers("install-webui.ps1", source) == {"vendor-path": 3, "portable": 7}
 
 
 def test_sd_webui_codex_cuda_oom_classifier_is_vendor_path() -> None:
