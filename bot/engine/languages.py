@@ -72,7 +72,7 @@ _FILES = ("languages.yml", "languages-scc.yml")
 def _load() -> tuple[
     dict[str, Language], dict[str, Language], dict[str, Language], re.Pattern[str] | None,
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
-    dict[str, Language], re.Pattern[str],
+    dict[str, Language], re.Pattern[str], tuple[str, ...],
 ]:  # fmt: skip
     folder = resources.files("bot.engine").joinpath("data")
     files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
@@ -138,6 +138,7 @@ def _load() -> tuple[
     store.save()
     return (
         by_name, by_file, by_ext, glob_re, globs, heuristics, groups, by_interpreter, glob_words,
+        tuple(ext.lower() for ext in raw.get("documents", ())),
     )  # fmt: skip
 
 
@@ -159,7 +160,7 @@ def _glob_words(globs: list[tuple[str, Language]]) -> str:
 
 (
     LANGUAGES, _BY_FILE, _BY_EXT, _GLOB_RE, _GLOBS, _HEURISTICS, GROUPS, _BY_INTERPRETER,
-    _GLOB_WORDS,
+    _GLOB_WORDS, _DOCUMENTS,
 ) = _load()  # fmt: skip
 
 # "#!/usr/bin/env -S python3 -u" or "#! /bin/bash": the interpreter's name, without the env
@@ -189,7 +190,14 @@ def by_path(path: str) -> tuple[Language | None, str]:
     filename = path.rsplit("/", 1)[-1]
     if filename in _BY_FILE:
         return _BY_FILE[filename], ""
-    if _GLOB_RE is not None and _GLOB_WORDS.search(filename) and _GLOB_RE.match(filename):
+    # A document's extension outranks the globs (data/languages.yml `documents`): a
+    # Dockerfile.md or dockerfile-notes.md is prose about a Dockerfile, not one.
+    if (
+        _GLOB_RE is not None
+        and _GLOB_WORDS.search(filename)
+        and _GLOB_RE.match(filename)
+        and not filename.lower().endswith(_DOCUMENTS)
+    ):
         for glob, lang in _GLOBS:
             if fnmatch.fnmatchcase(filename, glob):
                 return lang, ""
