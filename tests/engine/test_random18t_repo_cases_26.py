@@ -111,6 +111,49 @@ private:
     assert set(layers) == {"vendor-path", "portable"}
 
 
+def test_imgui_vulkan_back_end_calls_are_vendor_path() -> None:
+    # source/owl/gui/UiLayer.cpp (a non-portable file outside the sample; vendor-path 1 line
+    # before, the VkFormat vector only): the UI layer starts Dear ImGui's Vulkan back end and
+    # hands it each frame's command buffer. Another API needs another back end: edits.
+    source = b"""\
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_vulkan.h>
+
+void Overlay::attach(GLFWwindow* window, gfx::Backend backend) {
+    if (backend == gfx::Backend::Vulkan) {
+        ImGui_ImplGlfw_InitForVulkan(window, true);
+        auto setup = gfx::vulkan::Context::get().imguiSetup();
+        ImGui_ImplVulkan_Init(&setup);
+    }
+}
+
+void Overlay::end(gfx::Backend backend) {
+    ImGui::Render();
+    if (backend == gfx::Backend::Vulkan)
+        ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), gfx::vulkan::frameCmd());
+}
+"""
+    path = "src/ui/Overlay.cpp"
+    assert _rules(path, source) == {"vulkan.host-api"}
+    assert _layers(path, source) == {"vendor-path": 5, "portable": 10}
+
+
+def test_imgui_opengl_back_end_calls_stay_portable() -> None:
+    # The same layer on the OpenGL back end: OpenGL host code is portable.
+    source = b"""\
+#include <backends/imgui_impl_opengl3.h>
+
+void Overlay::attach(GLFWwindow* window) {
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 410");
+}
+"""
+    path = "src/ui/Overlay.cpp"
+    assert _rules(path, source) == set()
+    assert _layers(path, source) == {"portable": 5}
+
+
 def test_renderer_class_in_a_vulkan_folder_without_the_api_is_portable() -> None:
     # source/owl/renderer/vulkan/DrawData.h (sampled; right before): the back end's draw
     # object declares only the engine's own types; the folder's name is no Vulkan call.
