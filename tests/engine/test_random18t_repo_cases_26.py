@@ -37,6 +37,8 @@ function(show_target_settings TGT)
             BUILD_RPATH
             COMPILE_OPTIONS
             CROSSCOMPILING_EMULATOR
+
+            # the CUDA language's own
             CUDA_ARCHITECTURES
             CUDA_EXTENSIONS
             CUDA_PTX_COMPILATION
