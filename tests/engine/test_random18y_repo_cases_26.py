@@ -36,7 +36,7 @@ export default {
   id: 'ec2-9',
   title: 'Accelerated computing instances',
   summary: 'GPU families suit training and rendering.',
-  example: 'Sizing note:\\n`g5.12xlarge` -> 4 GPUs, 96 GB of GPU memory.\\nUse it for batch inference.',
+  example: 'Sizing note:\\n`g5.12xlarge` -> 4 GPUs, 96 GB.\\nFor batch jobs.',
   tags: ['ec2', 'gpu'],
 };
 """
