@@ -16,7 +16,7 @@ import re
 import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Protocol
 
@@ -261,26 +261,29 @@ class SplicedFacts(IncludeFacts, Protocol):
     def spliced(self) -> tuple[tuple[str, str], ...]: ...
 
 
+def _sole(paths: Iterable[str], key: Callable[[str], str]) -> dict[str, str | None]:
+    """Each key -> the one path that has it, or None where two or more paths share it."""
+    sole: dict[str, str | None] = {}
+    for path in paths:
+        k = key(path)
+        sole[k] = None if k in sole else path
+    return sole
+
+
 def spliced_headers(files: Iterable[SplicedFacts]) -> dict[str, str]:
     """Path -> rule of each file of the tree that is included only inside kernel regions (by
     the rule of the first such region, in path order), never by a directive outside one."""
     files = sorted(files, key=lambda f: f.path)
-    includes = Includes({f.path for f in files})
+    paths = [f.path for f in files]
+    includes = Includes(set(paths))
     # A bare name the include path finds in a folder of its own (QUICK builds with
     # -I src/gpu/iclass): the one file of the tree with that name, if only one has it.
-    named: dict[str, str | None] = {}
-    for f in files:
-        name = posixpath.basename(f.path)
-        named[name] = None if name in named else f.path
-
+    named = _sole(paths, posixpath.basename)
     # Windows toolchains (MSVC, DXC for Direct3D) open includes whatever their case: a shader's
     # `#include "Raytracing/Include/SHARC/SharcCommon.h"` finds include/SHaRC/SharcCommon.h
     # (jiayev/CreationEngineRaytracing). Tried only once the exact walk found nothing, over
     # the tree's paths folded to lower case (a folded path two files share names neither).
-    folded_paths: dict[str, str | None] = {}
-    for f in files:
-        low = f.path.lower()
-        folded_paths[low] = None if low in folded_paths else f.path
+    folded_paths = _sole(paths, str.lower)
     folded = Includes(set(folded_paths))
 
     def target(including: str, include: str) -> str | None:
