@@ -32,6 +32,69 @@ from tests.engine.test_ml_repo_cases import _layers, _rules
 # -- sultim-t/RayTracedGL1: GLSL ray tracer, helpers and structs kept as .h -----------------
 
 
+def test_glsl_struct_header_in_shader_folder_is_kernel() -> None:
+    # Source/Shaders/Structs.h (sampled; portable before, 43 lines read as a C header): the
+    # payload and triangle records the ray tracing shaders share, members typed with GLSL's
+    # vectors and matrices, no function in the file.
+    source = b"""\
+#ifndef SHADER_RECORDS_H_
+#define SHADER_RECORDS_H_
+
+struct HitRecord
+{
+    mat3    corners;
+    mat3x2  uvs[ 2 ];
+    vec4    tangent;
+    uint    materialIndex;
+};
+
+struct ShadowRecord
+{
+    uint    blocked;
+};
+
+#endif
+"""
+    path = "Renderer/Shaders/Records.h"
+    assert _rules(path, source) == {"vulkan.shader-file"}
+    assert _layers(path, source) == {"kernel": 14}
+
+
+def test_struct_header_shared_with_cpp_in_shader_folder_stays_c() -> None:
+    # The negative: a header the host and the shaders both include, vec4 aliased to glm's for
+    # C++ under __cplusplus, is the host's layout too and stays a C header.
+    source = b"""\
+#pragma once
+#ifdef __cplusplus
+#include "glm/glm.hpp"
+typedef glm::vec4 vec4;
+#endif
+
+struct LightRecord
+{
+    vec4 position;
+    vec4 color;
+};
+"""
+    path = "Renderer/Shaders/SharedLight.h"
+    assert _rules(path, source) == set()
+    assert set(_layers(path, source)) == {"portable"}
+
+
+def test_struct_with_vec_members_outside_shader_folder_stays_c() -> None:
+    # The same struct in a host source folder is left to C: only a shader folder or a shader
+    # name makes the vector-typed members GLSL.
+    source = b"""\
+struct Particle
+{
+    vec3 position;
+    vec3 velocity;
+};
+"""
+    assert _rules("engine/src/Particle.h", source) == set()
+    assert set(_layers("engine/src/Particle.h", source)) == {"portable"}
+
+
 def test_vulkan_compute_pass_host_code_is_vendor_path() -> None:
     # Source/Sharpening.h-like host class (sampled, already right): a pass that records a
     # compute dispatch with Vulkan handles.
