@@ -33,10 +33,13 @@ OURS = DATA / "languages.yml"
 OUT = DATA / "languages-scc.yml"
 
 #: scc names for languages data/languages.yml already has under its own name.
+#: BASH and Zsh (their dotfiles too) and PKGBUILD are Shell here, Scons Python, Rakefile
+#: Ruby, Bazel Starlark, XMake's xmake.lua Lua.
 ALIASES = frozenset(
     {
-        "BASH", "Zsh", "Jupyter", "Docker ignore", "gitignore", "ignore", "Bazel", "Rakefile",
-        "Jenkins Buildfile", "Just", "PKGBUILD", "Scons", "XMake", "Systemd",
+        "BASH", "Zsh", "Jupyter", "Bazel", "Rakefile", "PKGBUILD", "Scons", "XMake",
+        # scc names .gitignore and .ignore but never counts them: its walker skips them.
+        "gitignore", "ignore",
         "Bitbucket Pipeline",  # a file name scc matches whole: YAML here
         "FORTRAN Legacy",  # Fortran (fixed form), by columns: scc takes `call` for a comment
         "JSX",  # JavaScript here, as in GitHub linguist (TypeScript takes .tsx alike)
@@ -65,7 +68,6 @@ AMBIGUOUS = {
     "ls": "LiveScript, and listings",
     "do": "Stata, and redo scripts",
     "mc": "Monkey C, and message compiler files",
-    "bb": "Bitbake, and BlitzBasic",
     "ps": "PostScript, most of it generated",
     "hex": "firmware images",
     "ihex": "firmware images",
@@ -79,8 +81,6 @@ AMBIGUOUS = {
     "ft": "Forth, and many tools' inputs",
     "fr": "Forth, and translations",
     "rx": "Forth, and regular expressions",
-    "as": "ActionScript, and assembler sources",
-    "bas": "Basic dialects",
     "pi": "Picat, and many tools' inputs",
     "tl": "TL, and templates",
     "up": "Up, and many tools' inputs",
@@ -110,7 +110,7 @@ TEXT = frozenset(
         "TaskPaper", "Textile", "TOON", "Web Services Description Language", "XAML", "XHTML",
         "nuspec", "Game Maker Project", "Godot Scene", "Max", "Report Definition Language",
         "Gherkin Specification", "Verilog Args File", "W.I.S.E. Jobfile",
-        "Bean", "Ur/Web Project", "Spice Netlist",
+        "Bean", "Ur/Web Project", "Spice Netlist", "Docker ignore",
     }
 )  # fmt: skip
 

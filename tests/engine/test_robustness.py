@@ -63,6 +63,8 @@ COMMENT = {
     # Lisp's comments start with `;`: opencl.source-file's negative example is Common Lisp
     # kept as .cl, now read as Lisp (lane h53-random-m).
     "Lisp": "; cuda nvidia.com/gpu -gencode",
+    # A Jenkinsfile's comments are // (build.nvcc, image.nvidia-base, lane h55-scc-langs).
+    "Jenkins Buildfile": "// sh 'nvidia-smi' docker.image('nvidia/cuda:12.4.1-devel')",
 }
 SNIPPETS = [(ex.path, ex.code) for spec in SPECS for ex in (*spec.positive, *spec.negative)]
 
