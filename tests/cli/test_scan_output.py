@@ -164,6 +164,16 @@ def test_configuration_from_pyproject_tool_lockin(tmp_path: Path) -> None:
         f"lockin: error: {tmp_path}/pyproject.toml [tool.lockin]: layer: unknown key (did you "
         "mean 'layers'?)",
     ]
+    # A broken pyproject.toml that never names lockin (a merge's conflict markers left in
+    # its dependencies) holds no table of ours: the defaults count; one naming it is shown.
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\ndependencies = [\n<<<<<<< ours\n    "jax",\n=======\n]\n'
+    )
+    assert run("scan", root)[0] == 0
+    (tmp_path / "pyproject.toml").write_text("[tool.lockin]\nallowance = \n")
+    code, _, err = run("scan", root)
+    assert code == 2
+    assert "invalid TOML" in err
     # .github/lockin.yml, when there is one, is the configuration.
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github" / "lockin.yml").write_text("allowance: 3\n")
