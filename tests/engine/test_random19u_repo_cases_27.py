@@ -180,7 +180,7 @@ if(LIB_EMBEDS_DXIL_SHADERS)
     set(SHADER_CMDS ${SHADER_CMDS} COMMAND ShaderMake -p DXIL --compiler "${DXC_PATH}" ${ARGS})
 endif()
 if(LIB_EMBEDS_SPIRV_SHADERS)
-    set(SHADER_CMDS ${SHADER_CMDS} COMMAND ShaderMake -p SPIRV --compiler "${DXC_SPIRV_PATH}" ${ARGS})
+    set(SHADER_CMDS ${SHADER_CMDS} COMMAND ShaderMake -p SPIRV --compiler "${DXC_VK}" ${ARGS})
 endif()
 """
     path = "CMakeLists.txt"
