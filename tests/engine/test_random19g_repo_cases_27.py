@@ -97,8 +97,10 @@ COPY . /srv
 CMD ["uvicorn", "main:app", "--host", "0.0.0.0"]
 """
     path = "Dockerfile"
-    assert _rules(path, source) == {"image.nvidia-base"}
-    assert _layers(path, source)["vendor-path"] == 1
+    # The pip line installs PyCUDA into the image: vendor-path too since
+    # deps.cuda-pip-install-list (lane h55-random-v).
+    assert _rules(path, source) == {"image.nvidia-base", "deps.cuda-pip-install-list"}
+    assert _layers(path, source)["vendor-path"] == 2
 
 
 def test_sequential_aes_in_numpy_is_portable() -> None:
