@@ -286,18 +286,19 @@ def load_pyproject_policy(text: bytes, source: str = "pyproject.toml") -> Policy
         raise PolicyError.at(source, None, f"larger than {MAX_PYPROJECT_BYTES} bytes")
     try:
         document = tomllib.loads(text.decode("utf-8-sig"))
-    except UnicodeDecodeError as e:
-        if b"lockin" not in text:
-            return None
-        raise PolicyError.at(source, None, f"not UTF-8 text ({e.reason})") from None
-    except tomllib.TOMLDecodeError as e:
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         # A project's own file left broken (a merge's conflict markers in its dependency
         # list, alexisiddiqui/JAX-ENT, issue 27 lane h55-random-q) holds no [tool.lockin]
         # table when it never names us: the census goes on at the defaults, as it does for
         # a pyproject.toml without the table. One that names lockin is an error to show.
         if b"lockin" not in text:
             return None
-        raise PolicyError.at(source, None, f"invalid TOML: {e}") from None
+        why = (
+            f"not UTF-8 text ({e.reason})"
+            if isinstance(e, UnicodeDecodeError)
+            else f"invalid TOML: {e}"
+        )
+        raise PolicyError.at(source, None, why) from None
     tool = document.get("tool")
     table = tool.get("lockin") if isinstance(tool, dict) else None
     if table is None:
