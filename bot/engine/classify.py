@@ -497,7 +497,10 @@ def _not_headed(
         if not 0 < span[0] <= span[1] <= len(starts):
             kept[span] = None
             continue
-        start = _statement_head(src, starts[span[0] - 1])
+        # An indented language's region opens its own statement (a decorated def): the C
+        # scan back to a `;` or a brace would take in the defs above it, their decorators too.
+        first = starts[span[0] - 1]
+        start = first if src.family == "indent" else _statement_head(src, first)
         end = masked.find("\n", starts[span[1] - 1])
         end = len(masked) if end < 0 else end
         match = pattern.search(masked, start, end)
