@@ -1,31 +1,30 @@
 """Cases from repositories drawn at random from a fixed sub-pool (issue 27, lane h56-random-b).
 
 The sub-pool is ``/work/pool-h55-gpu.txt``: the names of pool ``/work/pool-h54.txt``, ordered
-with ``random.seed("h54-pool")``, from its position 253 on, that hold a GPU term by the
-written rule in ``/work/pool/h55_gpu_rule.py`` (a rule on the name's text alone, so some are
-not GPU code at all). This lane took sub-pool positions 127-133. One was skipped:
-dreamyloong2005/cgpui (128) had no snapshot to fetch. Read were PluseggWill/SiriusEngine_VulkanReboot
-(a Vulkan renderer in C++ with GLSL shaders, vendoring the Vulkan SDK, glm, GLFW, Dear ImGui
-and stb under lib/), doodlum/skyrim-community-shaders (an SKSE plugin replacing Skyrim's
-Direct3D 11 shaders: HLSL shaders and a C++ host on Direct3D 11, NVIDIA Streamline for DLSS
-and Reflex), arsonrivvers/ShaderToy-to-ISF-converter (a Swift macOS app and package converting
-Shadertoy GLSL to ISF, with a Metal preview and mixer, GLSL test fixtures in Swift strings and
-ISF .fs files), KumarLabJax/JABS-behavior-classifier (a Python/Qt mouse behaviour classifier
-with a PyTorch HRNet pose package and a GPU Dockerfile), rachit7645/VulkanRenderer (a Vulkan
-renderer in C++ with GLSL shaders, ray tracing, and headers shared by C++ and GLSL) and
-AFMahmuda/RayTracer (a C# ray tracer and a C++ port in a folder named CUDA whose project
-builds with the CUDA 8 customisations but holds no device code). Fifteen files of each
-repository were sampled with ``random.Random("owner/name")`` over every file lockin counts
-and labelled before any fix from their contents, with the files lockin calls non-portable (up
-to 20) and GPU-looking files it calls portable (up to 10) checked apart, files outside the
-sample that hold kernel lines counted by hand (up to 5 a repository), and three commits
-touching GPU code (``random.Random("owner/name:commits")``) judged against ``lockin diff``.
-Every counted verdict was right before any fix. Outside the counts, the headers
-VulkanRenderer shares between its C++ host and its GLSL shaders hold their GLSL under
-``#ifndef __cplusplus`` and were portable: the rule ``vulkan.glsl-shared-header-branch``
-now takes those branches as kernel code. Each snippet below is a small rewrite, in our own
-words, of a pattern found in the repository its test names; the expected layers are what a
-porting engineer reading that file would say.
+with ``random.seed("h54-pool")``, from its position 253 on, that hold a GPU term by the written
+rule in ``/work/pool/h55_gpu_rule.py`` (a rule on the name's text alone, so some are not GPU
+code at all). This lane took sub-pool positions 127-133. One was skipped: dreamyloong2005/cgpui
+(128) had no snapshot to fetch. Read were PluseggWill/SiriusEngine_VulkanReboot (a Vulkan
+renderer in C++ with GLSL shaders, vendoring the Vulkan SDK, glm, GLFW, Dear ImGui and stb under
+lib/), doodlum/skyrim-community-shaders (an SKSE plugin replacing Skyrim's Direct3D 11 shaders:
+HLSL shaders and a C++ host on Direct3D 11, NVIDIA Streamline for DLSS and Reflex),
+arsonrivvers/ShaderToy-to-ISF-converter (a Swift macOS app and package converting Shadertoy GLSL
+to ISF, with a Metal preview and mixer, GLSL test fixtures in Swift strings and ISF .fs files),
+KumarLabJax/JABS-behavior-classifier (a Python/Qt mouse behaviour classifier with a PyTorch
+HRNet pose package and a GPU Dockerfile), rachit7645/VulkanRenderer (a Vulkan renderer in C++
+with GLSL shaders, ray tracing, and headers shared by C++ and GLSL) and AFMahmuda/RayTracer (a
+C# ray tracer and a C++ port in a folder named CUDA whose project builds with the CUDA 8
+customisations but holds no device code). Fifteen files of each repository were sampled with
+``random.Random("owner/name")`` over every file lockin counts and labelled before any fix from
+their contents, with the files lockin calls non-portable (up to 20) and GPU-looking files it
+calls portable (up to 10) checked apart, files outside the sample that hold kernel lines counted
+by hand (up to 5 a repository), and three commits touching GPU code
+(``random.Random("owner/name:commits")``) judged against ``lockin diff``. Every counted verdict
+was right before any fix. Outside the counts, the headers VulkanRenderer shares between its C++
+host and its GLSL shaders hold their GLSL under ``#ifndef __cplusplus`` and were portable: the
+rule ``vulkan.glsl-shared-header-branch`` now takes those branches as kernel code. Each snippet
+below is a small rewrite, in our own words, of a pattern found in the repository its test names;
+the expected layers are what a porting engineer reading that file would say.
 """
 
 from __future__ import annotations
@@ -73,7 +72,8 @@ void Renderer::CreateRecordBuffers()
 {
     const VkDeviceSize bytes = static_cast<VkDeviceSize>(kSlots) * sizeof(Record);
     for (auto& frame : myFrames) {
-        CreateBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VMA_MEMORY_USAGE_CPU_ONLY, frame.records);
+        CreateBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VMA_MEMORY_USAGE_CPU_ONLY,
+                     frame.records);
         void* mapped = nullptr;
         vmaMapMemory(myAllocator, frame.records.allocation, &mapped);
         frame.mapped = mapped;
@@ -157,7 +157,8 @@ ID3D11PixelShader* LoadPixelShader(ID3D11Device* device, const std::wstring& fil
     if (FAILED(D3DReadFileToBlob(file.c_str(), &blob)))
         return nullptr;
     ID3D11PixelShader* shader = nullptr;
-    HRESULT hr = device->CreatePixelShader(blob->GetBufferPointer(), blob->GetBufferSize(), nullptr, &shader);
+    HRESULT hr = device->CreatePixelShader(blob->GetBufferPointer(), blob->GetBufferSize(),
+                                           nullptr, &shader);
     blob->Release();
     return SUCCEEDED(hr) ? shader : nullptr;
 }
@@ -181,7 +182,9 @@ final class Blender {
     private let pipeline: MTLRenderPipelineState
 
     init?(device: MTLDevice) {
-        guard let lib = try? device.makeLibrary(source: Blender.msl, options: nil) else { return nil }
+        guard let lib = try? device.makeLibrary(source: Blender.msl, options: nil) else {
+            return nil
+        }
         let desc = MTLRenderPipelineDescriptor()
         desc.vertexFunction = lib.makeFunction(name: "quad_vs")
         desc.fragmentFunction = lib.makeFunction(name: "blend_fs")
@@ -221,7 +224,7 @@ import XCTest
 final class PassTests: XCTestCase {
     func testSinglePassKeepsItsName() {
         let pass = ShaderPass(
-            code: "void mainImage(out vec4 c, in vec2 f){c=vec4(f.x, 0.0, 0.0, 1.0);}", name: "Image")
+            code: "void mainImage(out vec4 c, in vec2 f){c=vec4(f.x, 0.0, 1.0);}", name: "Image")
         XCTAssertEqual(Builder.build([pass]).first?.name, "Image")
     }
 }
