@@ -355,13 +355,14 @@ inline void llk_math_eltwise_unary_sfpu_cube_init() {
 }
 template <bool APPROXIMATE>
 inline void llk_math_eltwise_unary_sfpu_cube(uint dst_index) {
-    llk_math_eltwise_unary_sfpu_params<APPROXIMATE>(ckernel::sfpu::calculate_cube<APPROXIMATE>, dst_index);
+    llk_math_eltwise_unary_sfpu_params<APPROXIMATE>(
+        ckernel::sfpu::calculate_cube<APPROXIMATE>, dst_index);
 }
 }
 """
     path = "tt_metal/hw/ckernels/metal/llk_api/llk_sfpu/llk_math_eltwise_unary_sfpu_cube.h"
     assert _rules(path, source) == {"tenstorrent.tt-metal-kernel"}
-    assert _layers(path, source) == {"kernel": 13}
+    assert _layers(path, source) == {"kernel": 14}
 
 
 def test_program_factory_setting_runtime_args_is_vendor_path() -> None:
