@@ -46,7 +46,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``device-string``         a string-literal naming a device, unless it sits in a collection
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
-                          pattern opens, and string constants assigned to names used there
+                          pattern opens, and string constants assigned to names used there;
+                          a call through a name the file imports a keyword as (``import
+                          SourceModule as SM``) opens one where the keyword's call would
 ``call-argument-string-or-call`` the same, or, when no call in the file shows a source
                           (one read from a file), each call's line: the API the call compiles
                           for is named nowhere else (MLX's mx.fast.metal_kernel)
@@ -1816,6 +1818,48 @@ def _names_several_kinds(src: Source, opener: int, closer: int) -> bool:
     return at < len(positions) and other[at] < bisect_left(positions, closer)
 
 
+# A builder imported under another name: `from pycuda.compiler import SourceModule as SM`,
+# `from pycuda.elementwise import ElementwiseKernel as EWK` (Python), `use m::K as L;` (Rust),
+# `import { K as L }` (JavaScript). The call then spells the alias, which the rule's pattern
+# never names.
+_AS_ALIAS = fixed_regex(r"[ \t]+as[ \t]+([A-Za-z_]\w*)\b")
+#: Characters after an alias's call a rule's pattern may read (its lookaheads on the argument).
+_ALIAS_PROBE = 400
+_CALLED_NAME = fixed_regex(r"(?<![\w.])[A-Za-z_]\w*(?=[ \t]*\()")
+
+
+def _calls_opened(
+    src: Source, pattern: re.Pattern[str], keywords: Keywords
+) -> list[tuple[int, int, str]]:
+    """Each call the pattern opens, as (where it starts, where its arguments start, the text
+    matched), in order: the pattern's own matches, and calls through an alias the file gives a
+    keyword (``_AS_ALIAS``) where the pattern matches the keyword put in the alias's place."""
+    opened = [(m.start(), m.end(), m.group()) for m in src.finditer(pattern, keywords)]
+    masked = src.masked
+    aliases: dict[str, str] = {}
+    for keyword in keywords:
+        if not keyword.isidentifier():
+            continue
+        for at in src.occurrences.get(keyword, ()):  # the keyword's offsets, found already
+            if at and (masked[at - 1].isalnum() or masked[at - 1] in "_."):
+                continue
+            alias = _AS_ALIAS.match(masked, at + len(keyword))
+            if alias and alias.group(1) not in keywords:
+                aliases.setdefault(alias.group(1), keyword)
+    if not aliases:
+        return opened
+    # One pass over the names called, whatever the number of aliases (a file may hold many).
+    for m in _CALLED_NAME.finditer(masked):
+        aliased = aliases.get(m.group())
+        if aliased is None:
+            continue
+        hit = pattern.match(aliased + masked[m.end() : m.end() + _ALIAS_PROBE])
+        if hit and hit.end() > len(aliased):
+            opened.append((m.start(), m.end() + hit.end() - len(aliased), hit.group()))
+    opened.sort()
+    return opened
+
+
 def _call_argument_string(
     src: Source, pattern: re.Pattern[str], keywords: Keywords, bare_calls: bool = False
 ) -> Iterator[Span]:
@@ -1825,12 +1869,11 @@ def _call_argument_string(
     calls: list[int] = []  # each call's offset, for a file where no call shows its source
     found = False
     scanned = 0  # arguments already read: several matches may share one statement
-    for m in src.finditer(pattern, keywords):
-        start = m.end()
+    for opened, start, text in _calls_opened(src, pattern, keywords):
         if start < scanned:  # inside arguments already read (nested or repeated calls)
             continue
-        calls.append(m.start())
-        end = src.strings.argument_end(start, value=not m.group().rstrip().endswith("("))
+        calls.append(opened)
+        end = src.strings.argument_end(start, value=not text.rstrip().endswith("("))
         if start < end:
             # The string literals starting inside the arguments, as line spans (inlined
             # ``Source.span``: a file may hold a call per line), less the blank and comment
