@@ -292,8 +292,9 @@ def run(img, r, threads=16):
     d_in = cuda.mem_alloc(img.nbytes)
     d_out = cuda.mem_alloc(img.nbytes)
     cuda.memcpy_htod(d_in, img)
+    blocks = ((w + threads - 1) // threads, (h + threads - 1) // threads)
     box(d_in, d_out, np.int32(w), np.int32(h), np.int32(r),
-        block=(threads, threads, 1), grid=((w + threads - 1) // threads, (h + threads - 1) // threads))
+        block=(threads, threads, 1), grid=blocks)
     out = np.empty_like(img)
     cuda.memcpy_dtoh(out, d_out)
     return out
