@@ -40,6 +40,11 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
     "node_modules/",
     # A committed virtualenv or interpreter tree: installed packages, none of them the team's.
     "site-packages/",
+    # Jupyter's installed notebook and lab extensions beside it (VENV/share/jupyter/...):
+    # webpack bundles of pip packages' front ends, such as pydeck's deck.gl or plotly's, whose
+    # WebGL shaders counted as the team's kernel code.
+    "**/share/jupyter/nbextensions/",
+    "**/share/jupyter/labextensions/",
     # Jupyter's autosaved copy of each notebook beside it: counted, every notebook twice.
     ".ipynb_checkpoints/",
     ".git/",
