@@ -202,7 +202,8 @@ def test_jni_c_calling_a_vulkan_function_pointer_is_vendor_path() -> None:
 void* toPointer(jlong l);
 PFN_vkVoidFunction toFunction(jlong l);
 
-void Java_org_example_vulkan_PFNvkCmdSetLineWidth_callNative(JNIEnv* env, jclass c, jlong fn, jlong cmd, jfloat w){
+void Java_org_example_vulkan_PFNvkCmdSetLineWidth_callNative(
+    JNIEnv* env, jclass c, jlong fn, jlong cmd, jfloat w){
     (void)env;
     (void)c;
     PFN_vkCmdSetLineWidth f = (PFN_vkCmdSetLineWidth)toFunction(fn);
