@@ -126,6 +126,9 @@ _HEAD_WINDOW = 400
 _NESTED_CHOICES = 32  # narrower claims tried per line, the strongest first
 # A line that opens with a string literal (a call's first argument a line below its name).
 _STRING_OPENS_LINE = fixed_regex(r'[ \t]*"')
+# A line ending in a call whose first argument, a string, opens and is continued by a
+# backslash on the next line (`__asm__("\` then `.section .text \n\`): C splices the two.
+_STRING_CONTINUES = fixed_regex(r'\([ \t]*(?:L|u8?|U)?"\\$')
 
 
 def _vendor_relation(wider: bool) -> dict[int, frozenset[int]]:
@@ -627,7 +630,9 @@ def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
     ends (before a macro's backslash) by opening a call whose first argument, a string,
     starts that line, blank and comment lines and conditional directives between left out
     (``asm volatile(`` then ``"movq %0, %%rax"``: sgtsnepi's csb/csbsym.h; ``#if 0`` between
-    them: FFmpeg's postprocess_template.c)."""
+    them: FFmpeg's postprocess_template.c). Or spliced to the next line when that string
+    opens at the line's end and a backslash continues it (``__asm__("\\`` then the template's
+    first directive: VirtualBox's SUPDrvTracer.cpp, as pkgsrc-wip patches it)."""
     text, code = lexed.text, lexed.code
     end = text.find("\n", starts[index])
     line = text[starts[index] : end if end >= 0 else len(text)]
@@ -640,6 +645,9 @@ def _line_as_read(lexed: Lexed, starts: list[int], index: int) -> str:
         if below < len(code) and _STRING_OPENS_LINE.match(text, starts[below]):
             close = text.find("\n", starts[below])
             line += "\n" + text[starts[below] : close if close >= 0 else len(text)]
+    elif end >= 0 and index + 1 < len(starts) and _STRING_CONTINUES.search(line):
+        close = text.find("\n", starts[index + 1])
+        line = line[:-1] + text[starts[index + 1] : close if close >= 0 else len(text)]
     return line
 
 
