@@ -222,10 +222,12 @@ def test_render_setup_naming_d3d12_resource_states_is_vendor_path() -> None:
 void render_system::upload(command_list& list, gpu_buffer& dst, gpu_buffer& staging)
 {
     dst.copy_from(list, staging);
-    dst.barrier(list, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+    dst.barrier(list, D3D12_RESOURCE_STATE_COPY_DEST,
+        D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
 }
 
-void render_system::build(command_list& list, gpu_buffer& vtx, gpu_buffer& idx, size_t nv, size_t ni)
+void render_system::build(command_list& list, gpu_buffer& vtx, gpu_buffer& idx,
+    size_t nv, size_t ni)
 {
     mGeometry = blas::create(D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAG_PREFER_FAST_TRACE,
         list, mDevice, vtx->GetGPUVirtualAddress(), nv, idx->GetGPUVirtualAddress(), ni);
