@@ -281,7 +281,10 @@ export const GPU_STYLES = { transform: "translateZ(0)", willChange: "transform" 
 
 export function Scrollable({ children }: { children: React.ReactNode }) {
   return (
-    <div className={cn("flex-1 overflow-y-auto transform-gpu will-change-scroll")} style={GPU_STYLES}>
+    <div
+      className={cn("flex-1 overflow-y-auto transform-gpu will-change-scroll")}
+      style={GPU_STYLES}
+    >
       {children}
     </div>
   );
