@@ -279,7 +279,9 @@ def test_vulkan_layer_hook_is_vendor_path() -> None:
     source = b"""\
 #include <Backends/Vulkan/Tables/DeviceDispatchTable.h>
 
-VKAPI_ATTR VkResult VKAPI_CALL Hook_vkCreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* info, const VkAllocationCallbacks* alloc, VkRenderPass* out)
+VKAPI_ATTR VkResult VKAPI_CALL Hook_vkCreateRenderPass(
+    VkDevice device, const VkRenderPassCreateInfo* info,
+    const VkAllocationCallbacks* alloc, VkRenderPass* out)
 {
     auto table = DeviceDispatchTable::Get(GetInternalTable(device));
     VkResult result = table->next_vkCreateRenderPass(device, info, alloc, out);
