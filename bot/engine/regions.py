@@ -46,7 +46,9 @@ the masked code into a ``(first_line, last_line)`` span, 1-based and inclusive:
 ``device-string``         a string-literal naming a device, unless it sits in a collection
                           naming the device kinds of several vendors (dispatch code)
 ``call-argument-string``  the string literals inside the call (or ``name=`` value) the
-                          pattern opens, and string constants assigned to names used there;
+                          pattern opens, and string constants assigned to names used there,
+                          less those naming a file or back end (``backend='nvrtc'``) and,
+                          where no source shows, the kernel's name;
                           a call through a name the file imports a keyword as (``import
                           SourceModule as SM``) opens one where the keyword's call would
 ``call-argument-string-or-call`` the same, or, when no call in the file shows a source
@@ -82,7 +84,7 @@ from bot.engine.logical_lines import PY_DEF, LogicalLines
 from bot.engine.precompiled import fixed_regex
 from bot.engine.preprocessor import Preprocessor
 from bot.engine.source_text import Keywords, SourceText, Span
-from bot.engine.string_literals import StringLiterals, dict_key, past_blanks
+from bot.engine.string_literals import REFERENCE, StringLiterals, dict_key, past_blanks
 
 _C_STMT_END = fixed_regex(r"[;{}]")
 # Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
@@ -128,6 +130,9 @@ _PY_BOUND = fixed_regex(
 )
 _BOUND_LINKS = 3  # names followed from a launch's argument to a def: kernel = k2 = partial(k)
 _NAME = fixed_regex(r"\b[A-Za-z_]\w*\b")
+# A name in a call's arguments that is no keyword argument's (``backend`` of
+# ``backend='nvrtc'``): a name whose value the call may be handed.
+_VALUE_NAME = fixed_regex(r"\b[A-Za-z_]\w*\b(?![ \t]*=(?!=))")
 _WORD = fixed_regex(r"\w+")
 # The name a ``#define`` directive's first line defines.
 _DEFINE_NAME = fixed_regex(r"[ \t]*\#[ \t]*define[ \t]+(\w+)")
@@ -1867,6 +1872,7 @@ def _call_argument_string(
     string_starts = src.strings.string_starts()
     names: set[str] = set()
     calls: list[int] = []  # each call's offset, for a file where no call shows its source
+    names_only: list[Span] = []  # the kernel's name, counted beside a source shown
     found = False
     scanned = 0  # arguments already read: several matches may share one statement
     for opened, start, text in _calls_opened(src, pattern, keywords):
@@ -1881,21 +1887,31 @@ def _call_argument_string(
             for k in range(bisect_left(string_starts, start), bisect_left(string_starts, end)):
                 if src.strings.option(k):
                     continue  # a compiler flag beside a source from elsewhere (options=['-I'])
+                named = src.strings.reference(k)
+                if named == REFERENCE:
+                    continue  # a file or back end: the source is elsewhere (path='k.cubin')
+                s, e = strings[k]
+                first, last = bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
+                if named:
+                    # The kernel's name: a line of it beside its source, not a source alone
+                    # (``RawKernel(open('k.cu').read(), 'scale')``, the .cu file counted).
+                    names_only.append((first, last))
+                    continue
                 found = True
                 if src.strings.mapping_key(k) or src.strings.empty(k):
                     continue  # a name the source is formatted with, or nothing
-                s, e = strings[k]
-                first, last = bisect_right(starts, s), bisect_right(starts, e - 1 if e > s else s)
                 if first == last:
                     yield first, last
                 else:
                     yield from _program_lines(src, first, last)
-            names.update(_NAME.findall(masked, start, end))
+            names.update(_VALUE_NAME.findall(masked, start, end))
             scanned = end
     if names:
         for first, last in src.strings.assigned_strings(names):
             found = True
             yield from _program_lines(src, first, last)
+    if found:
+        yield from names_only
     if bare_calls and not found:
         # No call shows its source: it is read from a file kept beside the module (a .metal
         # file, counted there) or built elsewhere, and each call compiling it is all this file

@@ -62,6 +62,22 @@ _PROVIDER_KIND = {
 _KEY_REACH = 200
 #: Characters a compiler option's literal may span (``option``): a flag, not a program.
 _OPTION_REACH = 200
+#: A keyword argument whose value names what a call compiles rather than holding its source:
+#: CuPy's ``backend='nvrtc'``, ``path='k.cubin'``, ``name_expressions=['f']``, a kernel's
+#: ``name=`` (``reference``), read in the characters before the literal on its line.
+_REFERENCE_KEYWORD = fixed_regex(
+    r"\b(backend|path|name|name_expressions)[ \t]*=[ \t]*[\[(]?[ \t]*$"
+)
+_REFERENCE_REACH = 40
+#: A literal that is one file's name (``open('scale.cu')``): the source is read from there.
+_FILE_NAME = fixed_regex(
+    r"[\w./\\-]{1,160}\.(?:cu|cuh|ptx|cubin|fatbin|cl|metal|h|hpp|cpp|cc|c|txt)"
+)
+#: A literal that is one name of three characters or more (``RawKernel(code, 'scale')``): the
+#: kernel's name, no statement of it (a one-letter ``map_expr='x'`` is one).
+_ONE_NAME = fixed_regex(r"[A-Za-z_]\w{2,80}")
+#: What ``reference`` tells of a literal: it names a file or back end, or the kernel.
+REFERENCE, NAME = 1, 2
 
 
 def past_blanks(masked: str, pos: int) -> int:
@@ -325,6 +341,29 @@ class StringLiterals:
             return False
         token = self.text.lexed.text[start:end]
         return token.lstrip("bBrRuUfF")[1:2] == "-" and "\n" not in token
+
+    def reference(self, index: int) -> int:
+        """Whether literal ``index``, on one line, names the program rather than holding it:
+        ``REFERENCE`` for a file's name (``'kernels/scale.cu'``) or the value of ``backend=``,
+        ``path=`` or ``name_expressions=`` (CuPy's ``RawModule(code=src, backend='nvrtc')``);
+        ``NAME`` for one name (``'scale_kernel'``) or a ``name=`` value, the kernel's name beside
+        its source; 0 for anything else."""
+        start, end = self.text.lexed.strings[index]
+        if end - start > _OPTION_REACH:
+            return 0
+        token = self.text.lexed.text[start:end]
+        if "\n" in token:
+            return 0
+        body = string_body(token.lstrip("bBrRuUfF"))
+        if _FILE_NAME.fullmatch(body):
+            return REFERENCE
+        masked = self.text.masked
+        reach = max(0, start - _REFERENCE_REACH)
+        line_start = masked.rfind("\n", reach, start) + 1 or reach
+        keyword = _REFERENCE_KEYWORD.search(masked, line_start, start)
+        if keyword is not None and keyword.group(1) != "name":
+            return REFERENCE
+        return NAME if keyword is not None or _ONE_NAME.fullmatch(body) else 0
 
     def assigned_strings(self, names: set[str]) -> list[Span]:
         """The lines of every statement assigning one of ``names`` a string literal
