@@ -12,6 +12,7 @@ so the start-up scan of bot.review.stale cannot find them).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import time
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("lockin.open_runs")
 #: A run recorded this long ago is forgotten: GitHub's own checks give up after 14 days.
 RECORD_TTL = 14 * 24 * 3600.0
+#: Seconds a sweep waits for the store's runs before it sweeps this process's own (memory).
+STORE_PATIENCE = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,14 +117,19 @@ class MemoryOpenRuns:
 
 class StoredOpenRuns:
     """The embedded mode's runs in progress: in memory, and in the trend store, which a
-    restarted process reads. The store is optional: while it is degraded a run is kept in
-    memory only (its writes are not worth a place in the store's backlog) and the sweep
-    reads this process's own runs from memory. A row left behind by a forgetting the store
-    missed costs its recovery job one request: the job finds the run completed."""
+    restarted process reads. The store is optional: while it is starting, degraded or behind
+    its backlog a run is kept in memory only (its writes are not worth a place in the
+    backlog), so the sweep reads this process's own runs from memory whatever the store's
+    state, and adds the store's (a killed predecessor's). A row left behind by a forgetting
+    the store missed costs its recovery job one request: the job finds the run completed."""
 
-    def __init__(self, store: Store, memory: OpenRuns | None = None) -> None:
+    def __init__(
+        self, store: Store, memory: OpenRuns | None = None, *, patience: float = STORE_PATIENCE
+    ) -> None:
         self._store = store
         self._memory: OpenRuns = memory or MemoryOpenRuns()
+        self._patience = patience
+        self._reading: asyncio.Task[list[dict[str, Any]]] | None = None
 
     async def add(self, run: OpenRun) -> None:
         await self._memory.add(run)
@@ -139,18 +147,36 @@ class StoredOpenRuns:
             log.warning("open runs: could not forget stored run %s (%s)", run_id, exc)
 
     async def older_than(self, seconds: float) -> list[OpenRun]:
-        moment = dt.datetime.fromtimestamp(time.time() - seconds, dt.UTC)
-        try:
-            stored = await self._store.open_runs_before(moment)
-        except StoreUnavailable:
-            return await self._memory.older_than(seconds)
-        runs = []
-        for data in stored:
+        runs = {run.key: run for run in await self._memory.older_than(seconds)}
+        for data in await self._stored_before(time.time() - seconds):
             try:
-                runs.append(OpenRun.from_dict(data))
+                run = OpenRun.from_dict(data)
             except (ValueError, KeyError, TypeError):
                 log.warning("open runs: a stored run cannot be read: %r", data)
-        return runs
+                continue
+            runs.setdefault(run.key, run)
+        return list(runs.values())
+
+    async def _stored_before(self, moment: float) -> list[dict[str, Any]]:
+        """The store's runs, or none when it is unavailable or does not answer in time. The
+        read is not cancelled mid-statement (a cancelled SQLite statement can leave its
+        connection's thread gone and the next reader waiting forever): a slow one finishes
+        on its own, and the next sweep takes its answer instead of starting another."""
+        if self._reading is None:
+            at = dt.datetime.fromtimestamp(moment, dt.UTC)
+            self._reading = asyncio.create_task(self._store.open_runs_before(at))
+        done, _ = await asyncio.wait({self._reading}, timeout=self._patience)
+        if not done:
+            log.warning("open runs: the store did not answer in %gs: memory's only", self._patience)
+            return []
+        reading, self._reading = self._reading, None
+        try:
+            return reading.result()
+        except StoreUnavailable:
+            return []
+        except Exception:  # the sweep goes on from memory whatever the store does
+            log.exception("open runs: reading the stored runs failed")
+            return []
 
     async def claim_sweep(self, interval: float) -> bool:
         return True  # one process per store in the embedded mode

@@ -33,8 +33,14 @@ async def sweep_open_runs(
     """Every `interval` seconds, until cancelled."""
     while True:
         await asyncio.sleep(interval)
-        if not await runs.claim_sweep(interval):
-            continue
+        try:
+            await _sweep(runs, queue, interval, job_timeout)
+        except Exception:  # a failed tick (Redis away) must not end the sweeps to come
+            log.exception("sweep: could not look for runs left in progress")
+
+
+async def _sweep(runs: OpenRuns, queue: JobQueue, interval: float, job_timeout: float) -> None:
+    if await runs.claim_sweep(interval):
         for run in await runs.older_than(abandoned_after(job_timeout)):
             job = Job(
                 f"open-run:{run.key}:{run.opened_at:.0f}",

@@ -64,7 +64,7 @@ async def test_a_run_whose_completion_github_refused_is_finished_by_the_sweep(
     run_id = await left_in_progress(bot, repo, pr)
 
     run = repo.check_runs[run_id]
-    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
+    await until(lambda: run.status == "completed", "the sweep finished the run", within=240)
     # Checked again into the same run, with the check's verdict.
     assert [r.id for r in bot.runs(repo, pr.head_sha)] == [run_id]
     assert (run.conclusion, run.output["title"] != ERROR_TITLE) == ("failure", True)
@@ -80,7 +80,7 @@ async def test_a_run_on_a_replaced_head_is_cancelled_by_the_sweep(start: StartBo
     run = repo.check_runs[await left_in_progress(bot, repo, pr)]
     repo.push_to_pr(pr.number, {"csrc/more.cu": KERNEL})  # no delivery for it (yet)
 
-    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
+    await until(lambda: run.status == "completed", "the sweep finished the run", within=240)
     assert run.conclusion == "cancelled"
     assert run.output["title"] == f"Superseded by {pr.head_sha[:7]}"
     assert pr.head_sha in run.output["summary"]
@@ -142,7 +142,7 @@ async def test_a_merge_groups_run_left_in_progress_is_checked_again_by_the_sweep
     bot = await start(job_timeout=15.0, stale_run_sweep_interval=0.5)
     repo, _, head, run = await group_left_in_progress(bot)
 
-    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
+    await until(lambda: run.status == "completed", "the sweep finished the run", within=240)
     # The queue still holds the commit: checked again into the same run, with a verdict.
     assert [r.id for r in bot.runs(repo, head)] == [run.id]
     assert (run.conclusion, run.output["title"] != ERROR_TITLE) == ("failure", True)
@@ -166,7 +166,7 @@ async def test_a_run_on_a_merge_group_the_queue_left_is_cancelled_by_the_sweep(
         rebuilt = repo.commit({"README.md": "# ml, rebuilt\n"}, branch=branch)  # a new base
         title = f"Superseded by {rebuilt[:7]}"
 
-    await until(lambda: run.status == "completed", "the sweep finished the run", within=120)
+    await until(lambda: run.status == "completed", "the sweep finished the run", within=240)
     assert (run.conclusion, run.output["title"]) == ("cancelled", title)
     assert head in run.output["summary"]
     assert [r.id for r in bot.runs(repo, head)] == [run.id]  # not checked again

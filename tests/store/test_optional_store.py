@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ import pytest
 from bot.github.refs import RepoRef
 from bot.review.check_writer import ERROR_TITLE
 from tests.fakegithub import FakeGitHub, PullRequest, Repo
+from tests.fakegithub.state import CheckRun
 from tests.recount.conftest import FILES, KERNEL, Bot
 from tests.scale.cluster import free_port, until
 from tests.store.conftest import postgres_cluster, store_of
@@ -275,14 +277,16 @@ class WriteLock:
         assert await asyncio.wait_for(self.process.wait(), 30) == 0
 
 
-async def app_on_file(fake: FakeGitHub, aiohttp_client: Any, database: Path) -> Bot:
+async def app_on_file(
+    fake: FakeGitHub, aiohttp_client: Any, database: Path, **overrides: Any
+) -> Bot:
     """The real app (every router) on a SQLite file, quick to give up on a lock and to
     retry."""
     from bot.features import ROUTER
     from bot.server.app import create_app
 
     settings = settings_for(
-        fake, db_path=str(database), store_busy_seconds=0.3, store_retry_seconds=0.2
+        fake, db_path=str(database), store_busy_seconds=0.3, store_retry_seconds=0.2, **overrides
     )
     return Bot(fake, await aiohttp_client(create_app(settings, router=ROUTER)))
 
@@ -358,6 +362,82 @@ async def test_the_pr_check_never_waits_for_a_store_that_does_not_answer(
         )
         other.rollback()
     assert await store_of(bot).points("octo-org/kernels")  # answers again once released
+
+
+#: A run left in progress: GitHub refuses both the verdict and the completion as failed; one
+#: attempt per request, and the sweep looks every half second for runs older than 30 s.
+LEFT_OPEN = {"retry_attempts": 1, "job_timeout": 15.0, "stale_run_sweep_interval": 0.5}
+#: Far enough for the sweep on a loaded machine (it acts 30 s after the run opened); the
+#: test's own timeout stays above it.
+SWEEP_WITHIN = 240.0
+
+
+async def open_left_in_progress(bot: Bot, repo: Repo, pr: PullRequest) -> CheckRun:
+    bot.fake.fail("PATCH", r"/check-runs/\d+$", status=502, times=2)
+    assert (
+        await bot.deliver("pull_request", pull_request_event(bot.fake, repo, pr, "opened")) == 202
+    )
+    await bot.settle()
+    [run] = repo.check_runs.values()
+    assert run.status == "in_progress"
+    return run
+
+
+@pytest.mark.timeout(300)
+async def test_a_run_recorded_while_the_store_was_locked_is_still_swept(
+    fake_github: FakeGitHub, aiohttp_client: Any, tmp_path: Path
+) -> None:
+    """A run that went in progress while the store refused writes is known to memory only;
+    once the store answers again, the sweep still finishes it."""
+    database = tmp_path / "lockin.db"
+    bot = await app_on_file(fake_github, aiohttp_client, database, **LEFT_OPEN)
+    repo, pr = kernels_pr(fake_github)
+    lock = await WriteLock.take(database)
+    try:
+        run = await open_left_in_progress(bot, repo, pr)
+    finally:
+        await lock.release()
+    await until(lambda: store_of(bot).problem is None, "the store no longer degraded")
+    assert await store_of(bot).open_runs_before(dt.datetime.now(dt.UTC)) == []  # not stored
+
+    await until(
+        lambda: run.status == "completed", "the sweep finished the run", within=SWEEP_WITHIN
+    )
+    assert (run.conclusion, run.output["title"] != ERROR_TITLE) == ("failure", True)
+
+
+@pytest.mark.timeout(300)
+async def test_the_sweep_goes_on_while_the_store_does_not_answer(
+    fake_github: FakeGitHub, aiohttp_client: Any, postgres_cluster: Any, caplog: Any
+) -> None:
+    """A store whose reads hang (a lock held for minutes) costs the sweep a few seconds a
+    tick: it finishes the runs it knows in memory meanwhile."""
+    from bot.features import ROUTER
+    from bot.server.app import create_app
+
+    url = postgres_cluster.new_database()
+    settings = settings_for(fake_github, database_url=url, store_busy_seconds=600, **LEFT_OPEN)
+    bot = Bot(fake_github, await aiohttp_client(create_app(settings, router=ROUTER)))
+    repo, pr = kernels_pr(fake_github)
+    run = await open_left_in_progress(bot, repo, pr)
+    [stored] = await store_of(bot).open_runs_before(dt.datetime.now(dt.UTC))
+    assert stored["run_id"] == run.id
+
+    def reads_of_the_run() -> int:  # the sweep's job reads the run first
+        return len(fake_github.requests_to("GET", rf"/check-runs/{run.id}$"))
+
+    before = reads_of_the_run()
+
+    with psycopg.connect(url) as other:
+        # The store's reads of the runs wait ten minutes for this lock; the sweep does not.
+        other.execute("LOCK TABLE open_runs IN ACCESS EXCLUSIVE MODE")
+        await until(lambda: reads_of_the_run() > before, "the sweep's job ran", within=SWEEP_WITHIN)
+        assert any(
+            r.getMessage().startswith("open runs: the store did not answer") for r in caplog.records
+        )
+        other.rollback()
+    await until(lambda: run.status == "completed", "the sweep's job finished the run")
+    assert (run.conclusion, run.output["title"] != ERROR_TITLE) == ("failure", True)
 
 
 @pytest.mark.parametrize("spelling", ["sqlite:///{path}", "sqlite+aiosqlite:///{path}"])
