@@ -48,7 +48,8 @@ def test_negative_example_yields_no_finding(case: tuple[RuleSpec, Example]) -> N
 #: never hold; it reads only JavaScript and TypeScript, one search of the text each. So does
 #: wgsl.tagged-string, its `/* wgsl */` twin. cuda.mlir-nvvm-kernel's match is an MLIR
 #: function or GPU module from its header to its closing brace, past any keyword window; it
-#: reads only MLIR files its file-level condition finds NVVM in.
+#: reads only MLIR files its file-level condition finds NVVM in. vulkan.shaderlab-compiled-glsl
+#: runs from a dumped program's stage guard to its closing quote, past any window too.
 _WHOLE_FILE_SEARCH = frozenset(
     {
         "cuda.mlir-nvvm-kernel",
@@ -58,6 +59,7 @@ _WHOLE_FILE_SEARCH = frozenset(
         "vulkan.glsl-tagged-string",
         "vulkan.glsl-tagged-raw-string",
         "vulkan.haskell-shader-quasiquote",
+        "vulkan.shaderlab-compiled-glsl",
         "wgsl.tagged-string",
     }
 )
