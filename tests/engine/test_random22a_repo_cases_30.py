@@ -73,6 +73,20 @@ void refresh(Float& values) {
     assert _layers(path, source).keys() == {"portable"}
 
 
+def test_drjit_branch_on_any_gpu_backend_is_no_cuda_branch() -> None:
+    # src/rfilters/gaussian.cpp: a CPU-only table, skipped on both GPU back ends (CUDA and
+    # Metal), asks for no one vendor.
+    source = b"""\
+void precompute() {
+    if constexpr (!dr::is_cuda_v<Float> && !dr::is_metal_v<Float>) {
+        build_table();
+    }
+}
+"""
+    path = "src/rfilters/gaussian.cpp"
+    assert "cuda.drjit-backend-branch" not in _rules(path, source)
+
+
 def test_optix_intersection_program_is_kernel_code() -> None:
     # src/shapes/optix/sphere.cuh (sampled, kernel): an OptiX intersection program under
     # __CUDACC__, reading the hit group's data and reporting a hit.
