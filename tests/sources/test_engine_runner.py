@@ -47,7 +47,10 @@ def test_the_parent_takes_chunks_while_the_workers_are_busy_and_order_holds() ->
 def test_a_budget_holds_for_the_files_the_parent_classifies(tmp_path: Path) -> None:
     # Slow files among many small ones: wherever each is classified (the parent or its
     # worker), one over its budget is left out as not counted, and the others are counted.
-    slow = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(32_000))
+    # The budget sits far from both: a small file takes a fraction of a millisecond, a slow
+    # one some 200 ms; ITIMER_PROF counts every thread of the process, so a budget of 1 ms
+    # was broken by a loaded machine's other threads charging a small file.
+    slow = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(100_000))
     paths = []
     for i in range(120):
         name = f"m{i:03}.py"
@@ -56,7 +59,7 @@ def test_a_budget_holds_for_the_files_the_parent_classifies(tmp_path: Path) -> N
     # A process's first files build what the engine keeps (keyword automata: milliseconds),
     # on their own budget: warmed first, the forked worker inherits it.
     scan_paths(str(tmp_path), paths[1:3], jobs=1)
-    census = scan_paths(str(tmp_path), paths, jobs=2, file_seconds=0.001)
+    census = scan_paths(str(tmp_path), paths, jobs=2, file_seconds=0.02)
     skipped = {path for path, _ in census.not_counted()}
     assert skipped == {name for i, name in enumerate(paths) if i % 15 == 0}
     assert len(census.files()) == 120 - len(skipped)
