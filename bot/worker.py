@@ -38,6 +38,7 @@ from bot.runtime.jobs import Job, JobOutcome
 from bot.runtime.logs import REDACTOR, configure_logging
 from bot.runtime.services import Services
 from bot.runtime.settings import Settings, SettingsError
+from bot.runtime.shutdown import within
 from bot.runtime.sweep import sweep_open_runs
 from bot.scale.backend import RedisBackend
 from bot.scale.connection import DELIVERY_JOB, QUEUE_NAME, dump_job, load_job
@@ -158,7 +159,7 @@ async def _stop(ctx: dict[str, Any]) -> None:
     if _SERVICES in ctx:
         ctx[_SERVICES].engine.close()
     if _SERVICES in ctx and ctx[_SERVICES].store is not None:
-        await ctx[_SERVICES].store.close()
+        await within("closing the trend store", ctx[_SERVICES].store.close())
 
 
 async def run_delivery(

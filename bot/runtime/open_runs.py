@@ -123,12 +123,9 @@ class StoredOpenRuns:
     state, and adds the store's (a killed predecessor's). A row left behind by a forgetting
     the store missed costs its recovery job one request: the job finds the run completed."""
 
-    def __init__(
-        self, store: Store, memory: OpenRuns | None = None, *, patience: float = STORE_PATIENCE
-    ) -> None:
+    def __init__(self, store: Store, memory: OpenRuns | None = None) -> None:
         self._store = store
         self._memory: OpenRuns = memory or MemoryOpenRuns()
-        self._patience = patience
         self._reading: asyncio.Task[list[dict[str, Any]]] | None = None
 
     async def add(self, run: OpenRun) -> None:
@@ -165,9 +162,9 @@ class StoredOpenRuns:
         if self._reading is None:
             at = dt.datetime.fromtimestamp(moment, dt.UTC)
             self._reading = asyncio.create_task(self._store.open_runs_before(at))
-        done, _ = await asyncio.wait({self._reading}, timeout=self._patience)
+        done, _ = await asyncio.wait({self._reading}, timeout=STORE_PATIENCE)
         if not done:
-            log.warning("open runs: the store did not answer in %gs: memory's only", self._patience)
+            log.warning("open runs: the store did not answer in %gs: memory's only", STORE_PATIENCE)
             return []
         reading, self._reading = self._reading, None
         try:

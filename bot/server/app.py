@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 
 import aiohttp
 from aiohttp import web
@@ -22,6 +22,7 @@ from bot.runtime.logs import REDACTOR
 from bot.runtime.metrics import Metrics
 from bot.runtime.open_runs import StoredOpenRuns
 from bot.runtime.settings import Settings
+from bot.runtime.shutdown import within
 from bot.runtime.sweep import sweep_open_runs
 from bot.server.access import add_signin_routes
 from bot.server.badge import add_badge_routes
@@ -139,29 +140,13 @@ async def _github_and_workers(app: web.Application) -> AsyncIterator[None]:
     yield
     for task in background:
         task.cancel()
-    await _within("the background tasks", asyncio.gather(*background, return_exceptions=True))
+    await within("the background tasks", asyncio.gather(*background, return_exceptions=True))
     await queue.close()  # bounded by SHUTDOWN_TIMEOUT
     services.engine.close()
-    await _within("closing the trend store", store.close())
+    await within("closing the trend store", store.close())
     if backend is not None:
-        await _within("closing Redis", backend.close())
+        await within("closing Redis", backend.close())
     await session.close()
-
-
-#: Seconds one step of the shutdown after the jobs may take before the process goes on.
-SHUTDOWN_STEP = 10.0
-
-
-async def _within(what: str, step: Awaitable[object]) -> None:
-    """One step of the shutdown, waited for at most SHUTDOWN_STEP: a store or a Redis that
-    stopped answering must not keep the process (or a deploy's rollout) from ending."""
-    task = asyncio.ensure_future(step)
-    done, _ = await asyncio.wait({task}, timeout=SHUTDOWN_STEP)
-    if not done:
-        log.error("shutdown: %s did not finish in %gs; going on without it", what, SHUTDOWN_STEP)
-        task.cancel()
-    elif not task.cancelled() and task.exception() is not None:
-        log.error("shutdown: %s failed: %s", what, task.exception())
 
 
 async def _introduce(auth: AppAuth) -> None:
