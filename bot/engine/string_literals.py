@@ -234,12 +234,18 @@ class StringLiterals:
         joined, starts = self._joined, self._joined_starts
         if joined is None:
             joined = self._joined = "\n".join(self.tokens())
+        # Most keywords asked for stand in no literal (10,356 of 11,276 over the bench
+        # corpus, 20 MB of literals): one scan says so, where a count and a find took two.
+        i = joined.find(keyword)
+        if i < 0:
+            found = self._holding_keyword[keyword] = []
+            return found
         if starts is None:
             # Where each literal starts in the joined text: past the ones before and their
             # newlines (the last entry is one past the end).
             lengths = map(len, self.tokens())
             starts = self._joined_starts = [0, *accumulate(map((1).__add__, lengths))]
-        if joined.count(keyword) * _BULK_SHARE > len(starts):
+        if joined.count(keyword, i) * _BULK_SHARE > len(starts):
             # In a good share of the literals (``"cuda"`` in dispatch code): each literal
             # tested at C speed beats a search and a bisection a literal in Python.
             tokens = self.tokens()
@@ -249,7 +255,6 @@ class StringLiterals:
             self._holding_keyword[keyword] = found
             return found
         found = self._holding_keyword[keyword] = []
-        i = joined.find(keyword)
         while i >= 0:
             index = bisect_right(starts, i) - 1
             if i + len(keyword) < starts[index + 1]:  # within the literal, not its newline
