@@ -84,7 +84,13 @@ from bot.engine.logical_lines import PY_DEF, LogicalLines
 from bot.engine.precompiled import fixed_regex
 from bot.engine.preprocessor import Preprocessor
 from bot.engine.source_text import Keywords, SourceText, Span
-from bot.engine.string_literals import REFERENCE, StringLiterals, dict_key, past_blanks
+from bot.engine.string_literals import (
+    REFERENCE,
+    CutLiterals,
+    StringLiterals,
+    dict_key,
+    past_blanks,
+)
 
 _C_STMT_END = fixed_regex(r"[;{}]")
 # Where a walk over a lambda's launch and header stops: a statement's end, a brace block to
@@ -175,7 +181,7 @@ class Source(SourceText):
         family: Family,
         occurrences: dict[str, list[int]],
         present: dict[str, bool] | None = None,
-        literals: tuple[list[str], str] | None = None,
+        literals: CutLiterals | None = None,
     ) -> None:
         super().__init__(
             lexed, family.nesting, occurrences, family.preprocessor, family.line_statements, present
