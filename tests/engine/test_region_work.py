@@ -609,3 +609,13 @@ def test_a_keyword_the_literals_search_did_not_find_is_looked_for_in_no_literal(
     assert trusted.strings_holding(("hip",)) == []
     assert alone.strings_holding(("hip",)) == [2]
 
+
+def test_device_strings_cut_only_the_literals_they_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One device kind in a file of many other literals: the literal holding it is cut, and
+    # no other (``device_kinds``, which cuts them all, is read only for a literal that
+    # passes the other checks).
+    cut = _counting(monkeypatch, string_literals, "string_body")
+    text = "".join(f"x{i} = 'a{i}'\n" for i in range(400)) + "d = t['cuda']\n"
+    spans, _ = _run("k.py", text, "torch.device-string")
+    assert spans == []
+    assert cut[0] == 1
