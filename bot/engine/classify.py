@@ -41,6 +41,7 @@ from bot.engine.preprocessor import (
 from bot.engine.regions import KINDS, SPECIFICITY, Source, called_functions, file_region
 from bot.engine.registry import RULES, RULES_BY_LANGUAGE, SPECS
 from bot.engine.shims import HIP_WORDS, scan_c, spliced_includes, switches_on_hip
+from bot.engine.string_literals import CutLiterals
 
 _SNIFF = 8192
 # CUDA device code that a file switching on HIP builds for AMD too: kernel rules, but not
@@ -364,12 +365,13 @@ def _claims(lang: Language, lexed: Lexed, in_code: dict[str, list[int]]) -> list
     # String kinds only ever find their keywords inside a literal: search the literals, one
     # a line (keywords hold no newline), not the whole text.
     in_literals: set[str] = set()
-    literal_texts: tuple[list[str], str] | None = None  # handed on to the string kinds
+    literal_texts: CutLiterals | None = None  # handed on to the string kinds
     if lexed.strings and rules.string_keywords.keywords:
         # Cut by map, with no Python frame per literal (a file may hold thousands).
         tokens = list(map(lexed.text.__getitem__, starmap(slice, lexed.strings)))
-        literal_texts = tokens, "\n".join(tokens)
-        in_literals = rules.string_keywords.found(literal_texts[1])
+        joined = "\n".join(tokens)
+        in_literals = rules.string_keywords.found(joined)
+        literal_texts = CutLiterals(tokens, joined, rules.string_keywords.keywords, in_literals)
     claimed: dict[int, dict[tuple[int, int], None]] = {}  # spec index -> its regions' spans
     src: Source | None = None
     searched: dict[re.Pattern[str], bool] = {}

@@ -583,3 +583,39 @@ def test_an_assignment_inside_an_open_statement_is_read_with_it() -> None:
     assert spans[0][0] == 2
     assert len(spans) <= lines // 1000 + 1
     assert all(a[1] < b[0] for a, b in pairwise(spans))
+
+
+def test_a_keyword_the_literals_search_did_not_find_is_looked_for_in_no_literal() -> None:
+    # classify hands the string kinds what its search of the joined literals looked for and
+    # found: a keyword looked for and not found holds no literal, unscanned (most keywords a
+    # string kind asks for); any other is looked for, as without that search.
+    text = 'a = "cuda:0"\nb = f("xpu", "hip")\nc = "mps" + "cudaMalloc"\n'
+    language, _ = by_path("k.py")
+    assert language is not None
+    lexed = lex(text, language.family)
+    occurrences = RULES_BY_LANGUAGE[language.name].keywords.occurrences(lexed.masked)
+    tokens = [text[start:end] for start, end in lexed.strings]
+    joined = "\n".join(tokens)
+    searched = frozenset({"cuda", "xpu", "rocm", "metal"})
+    found = {keyword for keyword in searched if keyword in joined}
+    cut = string_literals.CutLiterals(tokens, joined, searched, found)
+    searched_first = Source(lexed, language.family, occurrences, literals=cut).strings
+    alone = _source("k.py", text).strings
+    for keywords in [("cuda",), ("rocm",), ("xpu", "metal"), ("hip",), ("mps", "rocm"), ("x",)]:
+        assert searched_first.strings_holding(keywords) == alone.strings_holding(keywords)
+    # Taken at its word: "hip" said missing is not looked for.
+    missing = cut._replace(searched=searched | {"hip"})
+    trusted = Source(lexed, language.family, occurrences, literals=missing).strings
+    assert trusted.strings_holding(("hip",)) == []
+    assert alone.strings_holding(("hip",)) == [2]
+
+
+def test_device_strings_cut_only_the_literals_they_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One device kind in a file of many other literals: the literal holding it is cut, and
+    # no other (``device_kinds``, which cuts them all, is read only for a literal that
+    # passes the other checks).
+    cut = _counting(monkeypatch, string_literals, "string_body")
+    text = "".join(f"x{i} = 'a{i}'\n" for i in range(400)) + "d = t['cuda']\n"
+    spans, _ = _run("k.py", text, "torch.device-string")
+    assert spans == []
+    assert cut[0] == 1
