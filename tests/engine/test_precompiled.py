@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from array import array
 from importlib import resources
 from pathlib import Path
 
@@ -269,7 +270,20 @@ def test_a_program_the_regex_engine_refuses_is_compiled_again(rules: Path, tmp_p
     (path,) = _cached_files(cache)
     stored = marshal.loads(path.read_bytes())
     for key, (flags, code, *rest) in stored["programs"].items():
-        stored["programs"][key] = (flags, [0xFFFF, *code], *rest)  # not an opcode
+        not_an_opcode = array("I", [0xFFFF]).tobytes()
+        stored["programs"][key] = (flags, not_an_opcode + code, *rest)
+    path.write_bytes(marshal.dumps(stored))
+    assert _load(rules, cache) == good
+
+
+def test_a_program_of_the_wrong_shape_is_compiled_again(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    good = _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    for key, (flags, code, *rest) in stored["programs"].items():
+        stored["programs"][key] = (flags, code[:-1], *rest)  # a word cut short
+    stored["programs"][next(iter(stored["programs"]))] = (0, b"")  # too few parts
     path.write_bytes(marshal.dumps(stored))
     assert _load(rules, cache) == good
 
