@@ -8,7 +8,6 @@ import re
 from collections.abc import Set
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from bot.engine import literal_first as literal_first_module
 from bot.engine import literals
@@ -16,6 +15,7 @@ from bot.engine.keywords import KeywordIndex
 from bot.engine.lexer import FAMILIES, TEMPLATE_TAGS, Family, lex
 from bot.engine.literal_first import literal_first
 from bot.engine.precompiled import (
+    DATA,
     Precompiled,
     cache_dir,
     fixed_regex,
@@ -74,8 +74,7 @@ def _load() -> tuple[
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
     dict[str, Language], re.Pattern[str], tuple[str, ...],
 ]:  # fmt: skip
-    folder = resources.files("bot.engine").joinpath("data")
-    files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
+    files = [(name, (DATA / name).read_bytes()) for name in _FILES]
     # Parsed, rewritten and compiled once per content, like the rule registry
     # (precompiled.py): the source of the code deriving from the rows is part of the key.
     deriving = module_sources(literal_first_module, literals)
