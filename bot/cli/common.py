@@ -10,7 +10,10 @@ contract on the floors of bot.cli keeps it so).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
 
 from bot.engine.census import Census
@@ -105,10 +108,41 @@ def named_in(snapshot: Snapshot, path: str) -> str:
     return f"{snapshot.label}:{path}"
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cycle collector paused while a report is built: a tree of new dicts and lists
+    (the bench corpus's scan document: 4,017 files', with their findings) that holds no
+    reference cycle, yet the collector would traverse it again and again as it grows (2 of
+    the 20 ms of CPU the JSON document took, serial after the last file is counted)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def finish_scan(
     census: Census, args: argparse.Namespace, root: str, out: TextIO, err: TextIO
 ) -> int:
     """Print a scan as ``args`` ask; 1 when it is above ``--fail-above``."""
+    with _collector_paused():
+        _print_scan(census, args, root, out)
+    uncounted = census.not_counted()
+    if uncounted:
+        err.write(f"lockin: warning: {not_counted_line(uncounted)}\n")
+    reason = args.fail_above.exceeded(census) if args.fail_above else None
+    if args.fail_above and uncounted and not reason:
+        # A threshold cannot pass over files it did not count: they could hold the lines.
+        reason = f"--fail-above cannot pass: {len(uncounted):,} not counted"
+    if reason:
+        err.write(f"lockin: failure: {reason}\n")
+        return 1
+    return 0
+
+
+def _print_scan(census: Census, args: argparse.Namespace, root: str, out: TextIO) -> None:
     if args.format == "csv":
         out.write(scan_tables.render_csv(census, by_file=args.by_file, sort=args.sort))
     elif args.format == "text":
@@ -124,17 +158,6 @@ def finish_scan(
         )
     else:
         out.write(render_scan(census, args.format, root, args.top, pretty=out.isatty()))
-    uncounted = census.not_counted()
-    if uncounted:
-        err.write(f"lockin: warning: {not_counted_line(uncounted)}\n")
-    reason = args.fail_above.exceeded(census) if args.fail_above else None
-    if args.fail_above and uncounted and not reason:
-        # A threshold cannot pass over files it did not count: they could hold the lines.
-        reason = f"--fail-above cannot pass: {len(uncounted):,} not counted"
-    if reason:
-        err.write(f"lockin: failure: {reason}\n")
-        return 1
-    return 0
 
 
 def _files(paths: list[str]) -> tuple[str, str]:

@@ -8,14 +8,15 @@ import re
 from collections.abc import Set
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from typing import Any
 
+from bot.engine import lexer, literals, syntax
 from bot.engine import literal_first as literal_first_module
-from bot.engine import literals
 from bot.engine.keywords import KeywordIndex
 from bot.engine.lexer import FAMILIES, TEMPLATE_TAGS, Family, lex
 from bot.engine.literal_first import literal_first
 from bot.engine.precompiled import (
+    DATA,
     Precompiled,
     cache_dir,
     fixed_regex,
@@ -74,13 +75,22 @@ def _load() -> tuple[
     list[tuple[str, Language]], list[_Heuristic], dict[str, frozenset[str]],
     dict[str, Language], re.Pattern[str], tuple[str, ...],
 ]:  # fmt: skip
-    folder = resources.files("bot.engine").joinpath("data")
-    files = [(name, folder.joinpath(name).read_bytes()) for name in _FILES]
+    files = [(name, (DATA / name).read_bytes()) for name in _FILES]
     # Parsed, rewritten and compiled once per content, like the rule registry
     # (precompiled.py): the source of the code deriving from the rows is part of the key.
-    deriving = module_sources(literal_first_module, literals)
+    deriving = module_sources(literal_first_module, literals, syntax, lexer)
     store = Precompiled(cache_dir(), [*files, *deriving], name="languages")
     raw, imported = store.documents(lambda: [load_yaml(data.decode("utf-8")) for _, data in files])
+    # Each syntax-described language's master regex, and the globs' one, as built from the
+    # rows: kept with the cache, as building them was half the table's load (3 of 6 ms).
+    patterns: dict[str, str] = dict(store.derived("patterns") or {})
+
+    def tokens(name: str, described: dict[str, Any]) -> re.Pattern[str]:
+        pattern = patterns.get(name)
+        if pattern is None:
+            pattern = patterns[name] = syntax_pattern(described)
+        return store.regex(pattern, 0)
+
     if overlap := raw["languages"].keys() & imported["languages"].keys():
         raise ValueError(f"languages named twice: {sorted(overlap)}")
     by_name: dict[str, Language] = {}
@@ -92,7 +102,7 @@ def _load() -> tuple[
         family = (
             FAMILIES[spec["family"]]
             if "family" in spec
-            else syntax_family(name, store.regex(syntax_pattern(spec.get("syntax", {})), 0))
+            else syntax_family(name, tokens(name, spec.get("syntax", {})))
         )
         template = spec.get("template")
         if template is not None and template not in TEMPLATE_TAGS:
@@ -116,7 +126,9 @@ def _load() -> tuple[
             found = rewritten[source] = literal_first(source)
         return found
 
-    glob_re = regex("|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs), 0) if globs else None
+    if globs and "" not in patterns:  # "" names no language
+        patterns[""] = "|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs)
+    glob_re = regex(patterns[""], 0) if globs else None
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),
@@ -135,6 +147,7 @@ def _load() -> tuple[
         store.keep("glob_words", words := _glob_words(globs))
     glob_words = regex(words, 0)
     store.keep("rewritten", rewritten)
+    store.keep("patterns", patterns)
     store.save()
     return (
         by_name, by_file, by_ext, glob_re, globs, heuristics, groups, by_interpreter, glob_words,

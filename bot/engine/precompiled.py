@@ -40,6 +40,7 @@ import os
 import re
 import sys
 import time
+from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -55,11 +56,22 @@ try:
 except ImportError:  # pragma: no cover - not CPython
     _sre = None
 
+#: The engine's data files (rules, languages, ecosystems), read beside its modules as the
+#: cache keys read the modules' own source (``module_sources``): importlib.resources, with
+#: the tempfile, shutil and zipfile it loads, was 4 ms of every start-up.
+DATA = Path(__file__).with_name("data")
+
 #: Bump when the layout of the cached file changes.
-FORMAT = 2
+FORMAT = 3
 #: Cache files of other keys kept beside the current one (other checkouts, other versions).
 KEEP = 4
-_Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+#: A compiled program's code words as ``_sre.compile`` takes them (a list of ints) is kept
+#: as the bytes of an ``array`` of them: marshal reads a string of bytes at once, where the
+#: registry's half a million words, one object each, were 8 of its 12 ms to load; making
+#: the list of each regex as it is built costs about 3. The words' size and byte order are
+#: part of the key (``_CODE``).
+_CODE = "I"
+_Program = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 _Key = tuple[str | bytes, int]
 
 
@@ -87,9 +99,10 @@ def _program(pattern: str | bytes, flags: int) -> _Program | None:
         built = _sre.compile(pattern, *program, tuple(indexgroup))
     except Exception:  # a private API changed: compile as usual, cache nothing
         return None
-    if built != re.compile(pattern, flags):
+    if built != re.compile(pattern, flags) or array(_CODE).itemsize != _sre.CODESIZE:
         return None
-    return (*program, tuple(indexgroup))
+    flags, _, groups, groupindex = program
+    return flags, array(_CODE, code).tobytes(), groups, groupindex, tuple(indexgroup)
 
 
 #: The files that name the installed PyYAML's and fastjsonschema's versions: what parses
@@ -137,7 +150,12 @@ class Precompiled:
         """``inputs``: (name, bytes) of every file the documents come from; ``name`` the
         cached file's prefix (the rule registry, the language table)."""
         digest = hashlib.sha256()
-        versions = (FORMAT, sys.version, *(_stamp(*where) for where in _PARSERS))
+        versions = (
+            FORMAT,
+            sys.version,
+            sys.byteorder,
+            *(_stamp(*where) for where in _PARSERS),
+        )
         digest.update(repr(versions).encode())
         for file_name, data in inputs:
             digest.update(f"\0{file_name}\0{len(data)}\0".encode())
@@ -207,7 +225,10 @@ class Precompiled:
         program = self._programs.get((pattern, flags))
         if program is not None and _sre is not None:
             try:
-                cached: re.Pattern[AnyStr] = _sre.compile(pattern, *program)
+                flags_, code, groups, groupindex, indexgroup = program
+                cached: re.Pattern[AnyStr] = _sre.compile(
+                    pattern, flags_, array(_CODE, code).tolist(), groups, groupindex, indexgroup
+                )
                 return cached
             except (RuntimeError, TypeError, ValueError, OverflowError):
                 pass  # _sre checks a program before running it: one it refuses is compiled again

@@ -24,8 +24,6 @@ import re
 from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from keyword import kwlist
 from pathlib import Path
 from types import MappingProxyType
@@ -38,6 +36,7 @@ from bot.engine.languages import LANGUAGES, expand, heuristic_keywords
 from bot.engine.literal_first import literal_first
 from bot.engine.model import VENDORS, Layer, Rule
 from bot.engine.precompiled import (
+    DATA,
     Precompiled,
     cache_dir,
     fixed_regex,
@@ -46,7 +45,9 @@ from bot.engine.precompiled import (
 )
 from bot.engine.regions import KINDS, STRING_KINDS
 
-if TYPE_CHECKING:  # a type only: the validator is built on a cache miss alone
+if TYPE_CHECKING:  # types only: the validator is built on a cache miss alone
+    from importlib.resources.abc import Traversable
+
     import fastjsonschema
 
 RULE_ID = fixed_regex(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+$")
@@ -145,8 +146,7 @@ class RuleSpec:
 def _tables(cache: Path | None) -> tuple[Any, Any]:
     """data/ecosystems.yml and data/renamed-rules.yml, parsed once per content like the
     rule files (a warm start-up parses no YAML)."""
-    folder = resources.files("bot.engine").joinpath("data")
-    files = [(name, folder.joinpath(name).read_bytes()) for name in _TABLES]
+    files = [(name, (DATA / name).read_bytes()) for name in _TABLES]
     store = Precompiled(cache, files, name="tables")
     ecosystems, renamed = store.documents(
         lambda: [load_yaml(data.decode("utf-8")) for _, data in files]
@@ -158,7 +158,7 @@ def _tables(cache: Path | None) -> tuple[Any, Any]:
 _TABLES = ("ecosystems.yml", "renamed-rules.yml")
 
 
-_SCHEMA_FILE = resources.files("bot.engine").joinpath("data/rules.schema.json")
+_SCHEMA_FILE = DATA / "rules.schema.json"
 
 
 @cache
@@ -405,9 +405,7 @@ def _learn_patterns(store: Precompiled, specs: list[RuleSpec]) -> None:
 
 _ECOSYSTEM_TABLE, _RENAMED_TABLE = _tables(cache_dir())
 _ECOSYSTEMS = _load_ecosystems(_ECOSYSTEM_TABLE)
-SPECS: tuple[RuleSpec, ...] = load_specs(
-    resources.files("bot.engine").joinpath("data/rules"), _ECOSYSTEMS, cache_dir()
-)
+SPECS: tuple[RuleSpec, ...] = load_specs(DATA / "rules", _ECOSYSTEMS, cache_dir())
 ECOSYSTEMS: MappingProxyType[str, Ecosystem] = MappingProxyType(_ECOSYSTEMS)
 RULES: MappingProxyType[str, Rule] = MappingProxyType({s.rule.id: s.rule for s in SPECS})
 

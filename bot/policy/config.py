@@ -12,7 +12,7 @@ import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.engine.model import Layer
@@ -22,8 +22,9 @@ from bot.policy.patterns import repo_path
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
+# Read beside this module, as the engine reads its data (bot/engine/precompiled.py DATA).
 SCHEMA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("lockin.schema.json").read_text("utf-8")
+    Path(__file__).with_name("lockin.schema.json").read_text("utf-8")
 )
 
 

@@ -15,11 +15,9 @@ busy machine does not put a file over it.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
@@ -32,6 +30,8 @@ from bot.sources import cpu_budget
 from bot.sources.files import UNREADABLE, classify_entry, classify_file, skipped
 
 if TYPE_CHECKING:  # a scan needs neither a change nor git's patches (unidiff)
+    from concurrent.futures import Future
+
     from bot.sources.changes import Change
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
@@ -55,13 +55,6 @@ BESIDE_PARENT = 2
 POOL_THRESHOLD = 64
 
 Progress = Callable[[int, int], None]  # (files done, files in total)
-# Forked workers inherit the loaded rule registry; spawned ones would load it again each
-# (a quarter of a second). The CLI forks before starting any thread.
-_CONTEXT = (
-    multiprocessing.get_context("fork")
-    if "fork" in multiprocessing.get_all_start_methods()
-    else None
-)
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -265,6 +258,18 @@ def _run(
                 seen += len(chunk)
                 yield from report(work(*prefix, chunk))
         return
+    # Late: a job small enough to run here needs no pool, and multiprocessing with
+    # concurrent.futures (sockets, pickle, logging, threads) was 8 ms of every start-up.
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    # Forked workers inherit the loaded rule registry; spawned ones would load it again each
+    # (a quarter of a second). The CLI forks before starting any thread.
+    context = (
+        multiprocessing.get_context("fork")
+        if "fork" in multiprocessing.get_all_start_methods()
+        else None
+    )
     initializer = cpu_budget.install if budgeted else None
     # The parent is one of the ``jobs``: between handing chunks out it classifies one itself,
     # rather than wait on the workers. A chunk classified here is neither pickled nor passed
@@ -280,7 +285,7 @@ def _run(
     with (
         _frozen_heap(),
         cpu_budget.handling() if budgeted and here else nullcontext(),
-        ProcessPoolExecutor(workers, mp_context=_CONTEXT, initializer=initializer) as pool,
+        ProcessPoolExecutor(workers, mp_context=context, initializer=initializer) as pool,
     ):
         pending: deque[Future[list[R]]] = deque()
         queued: list[Future[list[R]]] = []

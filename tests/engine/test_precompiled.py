@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from array import array
 from importlib import resources
 from pathlib import Path
 
@@ -269,7 +270,20 @@ def test_a_program_the_regex_engine_refuses_is_compiled_again(rules: Path, tmp_p
     (path,) = _cached_files(cache)
     stored = marshal.loads(path.read_bytes())
     for key, (flags, code, *rest) in stored["programs"].items():
-        stored["programs"][key] = (flags, [0xFFFF, *code], *rest)  # not an opcode
+        not_an_opcode = array("I", [0xFFFF]).tobytes()
+        stored["programs"][key] = (flags, not_an_opcode + code, *rest)
+    path.write_bytes(marshal.dumps(stored))
+    assert _load(rules, cache) == good
+
+
+def test_a_program_of_the_wrong_shape_is_compiled_again(rules: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    good = _load(rules, cache)
+    (path,) = _cached_files(cache)
+    stored = marshal.loads(path.read_bytes())
+    for key, (flags, code, *rest) in stored["programs"].items():
+        stored["programs"][key] = (flags, code[:-1], *rest)  # a word cut short
+    stored["programs"][next(iter(stored["programs"]))] = (0, b"")  # too few parts
     path.write_bytes(marshal.dumps(stored))
     assert _load(rules, cache) == good
 
@@ -431,6 +445,38 @@ def test_the_glob_words_come_from_the_cache_as_computed(
     stored["derived"]["glob_words"] = "read|from|the|cache"
     path.write_bytes(marshal.dumps(stored))
     assert languages._load()[8].pattern == "read|from|the|cache"
+
+
+def test_the_syntax_patterns_come_from_the_cache_as_built(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The master regex of each language described by its syntax, and the globs' regex, are
+    built once per content, kept with the language table's cache and read back from it;
+    another version of the code building them (syntax.py, lexer.py) is another key."""
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", "")
+    built = languages._load()
+    monkeypatch.setenv("LOCKIN_CACHE_DIR", str(tmp_path))
+    languages._load()
+    (path,) = tmp_path.glob("languages-*.marshal")
+    stored = marshal.loads(path.read_bytes())
+    patterns = stored["derived"]["patterns"]
+    assert patterns["Perl"] == built[0]["Perl"].family.tokens.pattern
+    assert built[3] is not None
+    assert patterns[""] == built[3].pattern
+    patterns["Perl"], patterns[""] = "(?P<comment>read)", "from|the|cache"
+    path.write_bytes(marshal.dumps(stored))
+    cached = languages._load()
+    assert cached[0]["Perl"].family.tokens.pattern == "(?P<comment>read)"
+    assert cached[3] is not None
+    assert cached[3].pattern == "from|the|cache"
+    for module in (languages.syntax, languages.lexer):
+        source = module.__file__
+        assert source is not None
+        edited = tmp_path / f"{module.__name__}.py"
+        edited.write_text(Path(source).read_text() + "# edited\n")
+        monkeypatch.setattr(module, "__file__", str(edited))
+    assert languages._load() == built
+    assert len(list(tmp_path.glob("languages-*.marshal"))) == 2
 
 
 def test_a_store_keeps_only_the_programs_its_load_asked_for(tmp_path: Path) -> None:
