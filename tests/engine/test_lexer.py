@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.lexer import FAMILIES, lex, triple_quoted_rest, until
+from bot.engine.lexer import FAMILIES, code_line_count, lex, triple_quoted_rest, until
 
 # (an opening as written, its pattern, the unrolled rest, the lazy rest it replaces): literal
 # closes of one and of several characters, self-overlapping ones, and closes naming a group.
@@ -76,6 +76,22 @@ def test_triple_quoted_strings_end_where_their_escaped_reading_ends_them(text: s
         )
         now = re.compile(q + triple_quoted_rest(quote))
         assert [m.span() for m in now.finditer(text)] == [m.span() for m in escaped.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    family=st.sampled_from(sorted(FAMILIES)),
+    text=st.lists(
+        st.sampled_from(
+            [*"a \t\r\n\x0b\x0c\x1c\x85\xa0\u2028#'\"`", "//", "/*", "*/", '"""', 'R"(', ')"']
+        ),
+        max_size=40,
+    ).map("".join),
+)
+@example(family="python", text='x = """\n\n"""\n')  # an empty line inside a string is code
+def test_code_line_count_counts_the_lines_lex_finds_code_in(family: str, text: str) -> None:
+    # Every kind of blank Python's str.rstrip strips, and strings that span lines.
+    assert code_line_count(text, FAMILIES[family]) == lex(text, FAMILIES[family]).code.count(True)
 
 
 def test_go_keeps_the_cgo_preamble_and_directives_as_code() -> None:
