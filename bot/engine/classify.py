@@ -28,7 +28,7 @@ from bot.engine.languages import (
     content_extension,
     refine,
 )
-from bot.engine.lexer import FILL, Lexed, lex, templated
+from bot.engine.lexer import FILL, Lexed, code_line_count, lex, templated
 from bot.engine.model import FileReport, Finding, Layer, zero_layers
 from bot.engine.notebooks import VirtualFile
 from bot.engine.precompiled import fixed_regex
@@ -253,7 +253,7 @@ def _report(path: str, language: str | None, nlines: int, skipped: str | None) -
 
 def _text_report(path: str, lang: Language, text: str, data: bytes) -> FileReport:
     """Documentation or data: its lines counted apart, no rule reads it."""
-    counted = sum(lex(text, lang.family).code)
+    counted = code_line_count(text, lang.family)
     return FileReport(
         path, lang.name, 0, zero_layers(), {}, [], [None] * _line_count(data), text_lines=counted
     )

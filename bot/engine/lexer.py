@@ -194,14 +194,31 @@ _FORTRAN_FIXED = fixed_regex(
     re.M,
 )
 
+
+def triple_quoted_rest(quote: str) -> str:
+    """The rest of a Python triple-quoted string after its first ``quote``: the two other
+    quotes, the body (where a backslash escapes the character after it) and the close, or
+    else the end of the text.
+
+    Read first with its body running from quote to quote, ``[^"]*+``, which re reads in a
+    loop of its own, where a class of two characters (``[^"\\]``) costs a call per character
+    (the bench corpus's Python tokens in 60 ms, not 66). An escaped quote inside is read as
+    any other, so this ends where the escape-aware reading ends, at the first three quotes,
+    unless a backslash stands right before them: then that reading fails, and the body is
+    read again from its start, escapes and all. The same token either way.
+    """
+    q = quote
+    unescaped = rf"[^{q}]*+(?:{q}(?!{q}{q})[^{q}]*+)*+(?:(?<!\\){q}{q}{q}|\Z)"
+    escaped = rf"[^{q}\\]*(?:(?:\\[\s\S]?|{q}(?!{q}{q}))[^{q}\\]*)*(?:{q}{q}{q}|\Z)"
+    return rf"{q}{q}(?:{unescaped}|{escaped})"
+
+
 # Triple-quoted strings match groups of their own: a docstring is one of them that stands as a
 # statement (``_docstring_prefix``), and only they need that look.
 _PY = fixed_regex(
     r"\#(?P<comment>[^\n]*)"
-    r'|"(?:(?P<triple_dq>""[^"\\]*(?:(?:\\[\s\S]?|"(?!""))[^"\\]*)*(?:"""|\Z))'
-    rf"|(?P<dq_string>{_DQ_REST}))"
-    r"|'(?:(?P<triple_sq>''[^'\\]*(?:(?:\\[\s\S]?|'(?!''))[^'\\]*)*(?:'''|\Z))"
-    rf"|(?P<sq_string>{_SQ_REST}))" + _NEVER
+    rf'|"(?:(?P<triple_dq>{triple_quoted_rest(chr(34))})|(?P<dq_string>{_DQ_REST}))'
+    rf"|'(?:(?P<triple_sq>{triple_quoted_rest(chr(39))})|(?P<sq_string>{_SQ_REST}))" + _NEVER
 )
 # Julia: '#' comments and '#= ... =#' blocks, "..." and """...""" strings (docstrings are code,
 # as scc counts them). A single quote is a character literal or the adjoint operator (A'), so
@@ -388,9 +405,35 @@ def lex(text: str, family: Family) -> Lexed:
     """``text`` lexed as ``family`` writes it."""
     # _mask's token lists are gone before the lines are made: one or the other at a time.
     masked, strings, spans = _mask(text, family)
+    lines = _lines(masked)
+    return Lexed(text, masked, strings, lines, _code(text, lines, spans))
+
+
+# A line holding more than blanks, to its end: findall gives each its empty group, one
+# shared string, where splitting the text made a string of every line.
+_CODE_LINE = fixed_regex(r"\S()[^\n]*")
+
+
+def code_line_count(text: str, family: Family) -> int:
+    """How many lines of ``text`` ``lex`` finds code in, for a text only counted (a
+    document's): where no string literal spans lines, without the list of lines (the bench
+    corpus's 380 documents in 15 ms, not 18)."""
+    masked, _, spans = _mask(text, family)
+    if not spans:
+        return len(_CODE_LINE.findall(masked))
+    return _code(text, _lines(masked), spans).count(True)
+
+
+def _lines(masked: str) -> list[str]:
+    """The lines of ``masked``, with no empty one after its last newline."""
     lines = masked.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    return lines
+
+
+def _code(text: str, lines: list[str], spans: list[tuple[int, int]]) -> list[bool]:
+    """Whether each of the masked ``lines`` holds code, given ``_mask``'s ``spans``."""
     # A line holds code unless it is all blanks: rstrip answers as strip does, and returns
     # the line itself when it does not end in a blank (most), where strip copies every
     # indented line.
@@ -403,7 +446,7 @@ def lex(text: str, family: Family) -> Lexed:
         previous = start
         span = code[line : line + newlines + 1]
         code[line : line + len(span)] = [True] * len(span)
-    return Lexed(text, masked, strings, lines, code)
+    return code
 
 
 def _mask(text: str, family: Family) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:

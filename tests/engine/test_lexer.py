@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.lexer import FAMILIES, lex, until
+from bot.engine.lexer import FAMILIES, code_line_count, lex, triple_quoted_rest, until
 
 # (an opening as written, its pattern, the unrolled rest, the lazy rest it replaces): literal
 # closes of one and of several characters, self-overlapping ones, and closes naming a group.
@@ -59,6 +59,39 @@ def test_literal_first_families_find_the_same_tokens(text: str) -> None:
         assert [(m.span(), m.lastindex) for m in now.finditer(text)] == [
             (m.span(), m.lastindex) for m in before.finditer(text)
         ]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*"\"'\\a\n", '"""', "'''", '\\"', "\\\\"]), max_size=30).map(
+        "".join
+    )
+)
+def test_triple_quoted_strings_end_where_their_escaped_reading_ends_them(text: str) -> None:
+    # The reading with no escaped quote, tried first, against the escape-aware one alone.
+    for quote in "\"'":
+        q = re.escape(quote)
+        escaped = re.compile(
+            rf"{q}{q}{q}[^{q}\\]*(?:(?:\\[\s\S]?|{q}(?!{q}{q}))[^{q}\\]*)*(?:{q}{q}{q}|\Z)"
+        )
+        now = re.compile(q + triple_quoted_rest(quote))
+        assert [m.span() for m in now.finditer(text)] == [m.span() for m in escaped.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    family=st.sampled_from(sorted(FAMILIES)),
+    text=st.lists(
+        st.sampled_from(
+            [*"a \t\r\n\x0b\x0c\x1c\x85\xa0\u2028#'\"`", "//", "/*", "*/", '"""', 'R"(', ')"']
+        ),
+        max_size=40,
+    ).map("".join),
+)
+@example(family="python", text='x = """\n\n"""\n')  # an empty line inside a string is code
+def test_code_line_count_counts_the_lines_lex_finds_code_in(family: str, text: str) -> None:
+    # Every kind of blank Python's str.rstrip strips, and strings that span lines.
+    assert code_line_count(text, FAMILIES[family]) == lex(text, FAMILIES[family]).code.count(True)
 
 
 def test_go_keeps_the_cgo_preamble_and_directives_as_code() -> None:
