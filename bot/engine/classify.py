@@ -168,6 +168,12 @@ _INSTANTIATION = fixed_regex(
 _INSTANTIATION_MAX_LINES = 30
 _INSTANTIATING_LANGUAGES = frozenset({"CUDA", "HIP", "C++"})
 _DIRECTIVE = fixed_regex(r"^[ \t]*\#[^\n]*", re.M)
+#: GitHub linguist's test for minified files (``Generated#minified_files?``): JavaScript whose
+#: lines average more than 110 characters is a bundler's output, as linguist and so GitHub's
+#: language bar read it. A Vite or webpack bundle repeats the WGSL and GLSL shaders of the
+#: source beside it, a build's copy of kernel code the team keeps once.
+_MINIFIED_LANGUAGES = frozenset({"JavaScript"})
+_MINIFIED_LINE = 110
 # Such a file holds nothing but namespaces, braces and body-less template statements once its
 # directives are gone: a function body (tensorflow/custom-op's time_two_kernels.cu.cc, a
 # kernel and its launcher before the instantiation) makes it hand-written code.
@@ -264,11 +270,18 @@ def _line_count(data: bytes) -> int:
 
 
 def _generated(
-    lang: Language, text: str, masked: str, code_lines: int, template: bool = False
+    lang: Language,
+    text: str,
+    masked: str,
+    code_lines: int,
+    template: bool = False,
+    embedded: bool = False,
 ) -> bool:
-    """Whether the file is generated: marked so, preprocessor output, or (not a ``template``)
-    an instantiation stub. A template of stubs (flashinfer's csrc/*_kernel_inst.jinja) is
-    the generator's own source, written by hand, not what it generates."""
+    """Whether the file is generated: marked so, preprocessor output, minified (a whole file,
+    not a page's scripts: a demo page may inline a minified library beside its own shaders),
+    or (not a ``template``) an instantiation stub. A template of stubs (flashinfer's
+    csrc/*_kernel_inst.jinja) is the generator's own source, written by hand, not what it
+    generates."""
     # Preprocessor output (gcc -E, nvcc's kept .cudafe1.cpp files that gtcasl/gpuocelot checks
     # in beside each .cu): line markers first, then every header it included, expanded.
     if text.startswith(_PREPROCESSED) and _PREPROCESSED_BUILTIN in text[:_GENERATED_HEAD]:
@@ -289,6 +302,8 @@ def _generated(
             for m in marks
         ):
             return True
+    if not embedded and lang.name in _MINIFIED_LANGUAGES and _minified(text):
+        return True
     return (
         not template
         and lang.name in _INSTANTIATING_LANGUAGES
@@ -296,6 +311,15 @@ def _generated(
         and literals.search(_INSTANTIATION, masked)
         and _BODILESS.fullmatch(_DIRECTIVE.sub("", masked)) is not None
     )
+
+
+def _minified(text: str) -> bool:
+    """Whether ``text``'s lines average more than ``_MINIFIED_LINE`` characters, newlines not
+    counted, by whole characters as linguist divides (a final newline ends a line, it does not
+    start an empty one)."""
+    newlines = text.count("\n")
+    lines = newlines + (0 if text.endswith("\n") else 1)
+    return lines > 0 and (len(text) - newlines) // lines > _MINIFIED_LINE
 
 
 def _banner_string(masked: str, at: int) -> bool:
@@ -698,7 +722,8 @@ def classify(path: str, data: bytes) -> FileReport:
             gc.enable()
 
 
-def _classify(path: str, data: bytes) -> FileReport:
+def _classify(path: str, data: bytes, embedded: bool = False) -> FileReport:
+    """``classify`` of a file, or (``embedded``) of the scripts a page or notebook holds."""
     named, ext = by_path(path)
     if named is not None and named.name == notebooks.LANGUAGE:
         return _notebook(path, data)
@@ -784,7 +809,7 @@ def _classify(path: str, data: bytes) -> FileReport:
         ecosystems=ecosystems,
         findings=findings,
         line_rules=line_rules,
-        generated=_generated(lang, text, lexed.masked, code_lines, tags is not None),
+        generated=_generated(lang, text, lexed.masked, code_lines, tags is not None, embedded),
         shim=shim,
         includes=includes,
         spliced=spliced,
@@ -836,7 +861,7 @@ def _embedded(path: str, language: str, lines: int, files: list[VirtualFile]) ->
     findings: list[Finding] = []
     report = FileReport(path, language, 0, zero_layers(), {}, findings, line_rules)
     for file in files:
-        part = _classify(file.path, file.text.encode())
+        part = _classify(file.path, file.text.encode(), embedded=True)
         if part.language is None or part.skipped is not None:
             continue  # a file of a language lockin does not read (a cell magic's)
         at = file.lines

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import classify
+from bot.engine.census import Census, FileSummary
+from bot.engine.model import Layer
 
 
 @pytest.mark.parametrize(
@@ -91,3 +93,49 @@ def test_an_explicit_instantiation_unit_is_generated() -> None:
 )
 def test_a_generators_banner_string_is_no_mark(path: str, source: str, generated: bool) -> None:
     assert classify(path, source.encode()).generated is generated
+
+
+# A bundler's output: the WGSL shader of a hand-written module, joined into lines of
+# minified JavaScript (a Vite build's docs/assets/index-<hash>.js, issue 27 lane
+# h58-rest-c); the same shader in the source it was built from.
+_SHADER = "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {}"
+_BUNDLED = (
+    'const a=document.querySelector("canvas"),b=await navigator.gpu.requestAdapter();'
+    + f"const c=b.createShaderModule({{code:`{_SHADER}`}});"
+    + "function d(e,f){return e.map((g,h)=>g*f[h]).reduce((i,j)=>i+j,0)}"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "generated"),
+    [
+        ("docs/assets/index-4f9a2c1e.js", _BUNDLED + "\n", True),
+        ("docs/assets/index-4f9a2c1e.js", _BUNDLED, True),
+        # Lines of 111 characters on average are minified; of 110, not (linguist's bound).
+        ("dist/app.js", "x=1;" + "y" * 107 + "\n", True),
+        ("dist/app.js", "x=1;" + "y" * 106 + "\n", False),
+        # The module it was built from, one statement a line.
+        (
+            "src/shader.js",
+            "const device = await adapter.requestDevice();\n"
+            f"const module = device.createShaderModule({{\n  code: `\n{_SHADER}\n`,\n}});\n",
+            False,
+        ),
+        # Only JavaScript: a long line of TypeScript or C++ is someone's own.
+        ("src/table.ts", _BUNDLED + "\n", False),
+        ("src/k.cu", "__global__ void k(float* x) { x[threadIdx.x] = 0; }" * 3 + "\n", False),
+        # A page's scripts: a demo inlining a minified library beside its own code is not
+        # set apart whole.
+        ("demo/index.html", f"<html>\n<script>\n{_BUNDLED}\n</script>\n</html>\n", False),
+    ],
+)
+def test_minified_javascript_is_generated(path: str, source: str, generated: bool) -> None:
+    assert classify(path, source.encode()).generated is generated
+
+
+def test_a_bundle_repeating_a_shader_adds_no_kernel_lines_to_the_census() -> None:
+    report = classify("docs/assets/index-4f9a2c1e.js", (_BUNDLED + "\n").encode())
+    assert report.layers[Layer.KERNEL] == 1  # the shader is read, then set apart as generated
+    summaries = [FileSummary.of(report)]
+    assert Census(summaries, include_generated=False).totals.non_portable_lines == 0
+    assert Census(summaries, include_generated=True).totals.non_portable_lines == 1
