@@ -34,7 +34,8 @@ from bot.cli.entry import parse_args
 from bot.cli.scan import TOP, scan_census
 from bot.engine import RULES
 from bot.engine.census import LOCKED_LAYERS
-from bot.engine.model import LAYERS, ChangeDelta
+from bot.engine.delta import ChangeDelta
+from bot.engine.model import LAYERS
 from bot.github.refs import RepoRef, merge_group_pulls
 from bot.policy.config import PolicyError
 from bot.policy.decisions import find_links

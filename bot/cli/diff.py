@@ -25,9 +25,8 @@ from bot.cli.common import (
 from bot.cli.help import add_command
 from bot.engine import RULES
 from bot.engine.census import FileSummary
-from bot.engine.delta import change_delta
+from bot.engine.delta import ChangeDelta, change_delta
 from bot.engine.languages import may_hold_code
-from bot.engine.model import ChangeDelta
 from bot.github.refs import RepoRef
 from bot.policy.approvals import RecordReview, approval
 from bot.policy.baseline import BASELINE_PATH, Baseline, load_baseline

@@ -12,7 +12,7 @@ import argparse
 import os
 import posixpath
 
-from bot.engine.model import ChangeDelta
+from bot.engine.delta import ChangeDelta
 from bot.policy.config import Policy
 from bot.policy.gate import Verdict, draft_decision
 from bot.render.fix import Fix, Via, fix_of, write_command

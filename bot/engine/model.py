@@ -180,83 +180,6 @@ def zero_layers() -> dict[Layer, int]:
     return dict.fromkeys(LAYERS, 0)
 
 
-@dataclass(slots=True)
-class FileDelta:
-    """The change to one file between two versions, in code lines.
-
-    A line is added when it is in the new version and not in the old, as git counts it (a
-    modified line is one removed and one added); added lines take the layer they have in
-    the new version, removed lines the layer they had in the old one.
-    """
-
-    path: str
-    status: str  # "added" | "removed" | "modified" | "renamed"
-    old_path: str | None = None
-    added: dict[Layer, int] = field(default_factory=zero_layers)
-    removed: dict[Layer, int] = field(default_factory=zero_layers)
-    added_ecosystems: dict[str, int] = field(default_factory=dict)
-    removed_ecosystems: dict[str, int] = field(default_factory=dict)
-    # Added non-portable ranges in the new version, one per contiguous run of one rule.
-    added_ranges: list[Finding] = field(default_factory=list)
-    # Non-portable lines per rule id: those added and removed, and each whole version's. The
-    # gate pairs a changed line with a removed one of its rule, sees an ecosystem new to the
-    # file, and measures the file against a recorded baseline.
-    added_rules: dict[str, int] = field(default_factory=dict)
-    removed_rules: dict[str, int] = field(default_factory=dict)
-    old_rules: dict[str, int] = field(default_factory=dict)
-    new_rules: dict[str, int] = field(default_factory=dict)
-    # Added non-portable lines that replace, in the same hunk, a removed line of the same
-    # rule (an edit that keeps its rule): what not to point at as new lock-in.
-    kept_lines: list[int] = field(default_factory=list)
-    # Ecosystems whose added lines hold no code the removed ones did not (a reformat that
-    # spreads the same code over more lines): known only when both texts were at hand.
-    reflowed: list[str] = field(default_factory=list)
-    # Per ecosystem: added vendor-path lines that are a line the old version held under the
-    # same rule with another version number (CUDA 13.1 listed beside 13.0): one more version
-    # of a dependency the file already had, known only when both texts were at hand.
-    versioned: dict[str, int] = field(default_factory=dict)
-    # The stripped text of the non-portable lines removed and added, per rule id (known when
-    # the texts were at hand): the gate tells code moved between files from new code.
-    removed_code: dict[str, list[str]] = field(default_factory=dict)
-    added_code: dict[str, list[str]] = field(default_factory=dict)
-    skipped: str | None = None  # "binary", "too-large", ...: not counted
-    generated: bool = False  # either version looks machine-generated
-    # Added lines inline markers took out (counted as portable in ``added``), one entry per
-    # marker clipped to the added lines; and markers on added lines that ignored nothing.
-    ignored: list[Ignored] = field(default_factory=list)
-    marker_problems: list[MarkerProblem] = field(default_factory=list)
-
-    @property
-    def added_non_portable(self) -> int:
-        return sum(self.added[layer] for layer in NON_PORTABLE)
-
-    @property
-    def removed_non_portable(self) -> int:
-        return sum(self.removed[layer] for layer in NON_PORTABLE)
-
-
-@dataclass(slots=True)
-class ChangeDelta:
-    """The change between two trees (a PR, or ``lockin diff BASE HEAD``)."""
-
-    files: list[FileDelta]
-    skipped_files: int = 0
-
-    def not_counted(self) -> list[tuple[str, str]]:
-        """(path, why) of the files the engine gave up on: a change it cannot judge."""
-        return not_counted((f.path, f.skipped) for f in self.files)
-
-    def added(self) -> dict[Layer, int]:
-        return _sum_layers(f.added for f in self.files)
-
-    def removed(self) -> dict[Layer, int]:
-        return _sum_layers(f.removed for f in self.files)
-
-    def ignored_lines(self) -> int:
-        """Added lines inline markers took out of their layer."""
-        return sum(i.lines for f in self.files for i in f.ignored)
-
-
 #: How the reason a file was skipped begins when the engine gave up on it (its CPU-time
 #: budget ran out): never a verdict, so a gate cannot pass over it.
 NOT_COUNTED = "not counted: "
@@ -269,11 +192,3 @@ def not_counted(skips: Iterable[tuple[str, str | None]]) -> list[tuple[str, str]
         for path, why in skips
         if why and why.startswith(NOT_COUNTED)
     ]
-
-
-def _sum_layers(parts) -> dict[Layer, int]:
-    total = zero_layers()
-    for part in parts:
-        for layer, n in part.items():
-            total[layer] += n
-    return total

@@ -42,7 +42,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.engine import RULES
-from bot.engine.model import FileDelta, Finding, Layer
+from bot.engine.delta import FileDelta
+from bot.engine.model import Finding, Layer
 
 
 @dataclass(frozen=True)

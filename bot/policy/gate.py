@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.engine.census import FileSummary
-from bot.engine.model import NON_PORTABLE, ChangeDelta, FileDelta, Layer
+from bot.engine.delta import ChangeDelta, FileDelta
+from bot.engine.model import NON_PORTABLE, Layer
 from bot.policy.approvals import RecordReview, approval
 from bot.policy.baseline import Baseline
 from bot.policy.config import Policy

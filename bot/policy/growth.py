@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.census import FileSummary
-from bot.engine.model import ChangeDelta
+from bot.engine.delta import ChangeDelta
 from bot.policy.config import Policy
 from bot.policy.decisions import COMPUTE_API, DecisionRecord
 

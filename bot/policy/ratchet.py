@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from bot.engine.census import FileSummary
-from bot.engine.model import FileDelta, Layer
+from bot.engine.delta import FileDelta
+from bot.engine.model import Layer
 from bot.policy.config import RatchetSettings
 from bot.policy.counting import nvidia_only_lines
 

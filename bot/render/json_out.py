@@ -18,19 +18,12 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from bot.engine.census import Census, FileSummary
-from bot.engine.model import (
-    LAYERS,
-    ChangeDelta,
-    FileDelta,
-    Finding,
-    Ignored,
-    Layer,
-    MarkerProblem,
-)
+from bot.engine.model import LAYERS, Finding, Ignored, Layer, MarkerProblem
 from bot.engine.trend import census_figures
 from bot.render import scan_tables
 
-if TYPE_CHECKING:  # the gate's types: a scan document needs none of the gate's modules
+if TYPE_CHECKING:  # a change's and the gate's types: a scan document needs none of them
+    from bot.engine.delta import ChangeDelta, FileDelta
     from bot.policy.counting import FileLines
     from bot.policy.gate import Verdict
     from bot.policy.ratchet import Ratchet

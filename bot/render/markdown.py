@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.census import Census, FileSummary
-from bot.engine.delta import ecosystem_totals
-from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, FileDelta, Finding, Layer
+from bot.engine.delta import ChangeDelta, FileDelta, ecosystem_totals
+from bot.engine.model import LAYERS, NON_PORTABLE, Finding, Layer
 from bot.render import markers_out
 from bot.render.counting import counting_note
 from bot.render.md_safe import code, plain

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.model import FileDelta
+from bot.engine.delta import FileDelta
 from bot.render.rules_page import rule_url
 
 

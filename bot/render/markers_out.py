@@ -5,9 +5,13 @@ and the PR comment all show both whenever there is anything to show."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from bot.engine.census import Census
-from bot.engine.model import ChangeDelta, Ignored, MarkerProblem
+from bot.engine.model import Ignored, MarkerProblem
+
+if TYPE_CHECKING:  # a change's types: a scan never loads the delta's module (unidiff)
+    from bot.engine.delta import ChangeDelta
 
 #: Entries listed before "and N more".
 MAX_LISTED = 50

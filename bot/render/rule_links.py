@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.engine.model import ChangeDelta
+from bot.engine.delta import ChangeDelta
 from bot.render.md_safe import code
 from bot.render.rules_page import rule_url
 

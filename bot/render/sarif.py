@@ -18,7 +18,8 @@ from urllib.parse import quote
 
 from bot import DISTRIBUTION
 from bot.engine.census import Census
-from bot.engine.model import ChangeDelta, Finding, Ignored, Layer, MarkerProblem, Rule
+from bot.engine.delta import ChangeDelta
+from bot.engine.model import Finding, Ignored, Layer, MarkerProblem, Rule
 from bot.render import markers_out
 from bot.render.rules_page import rule_url
 from bot.render.wording import COST

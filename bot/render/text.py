@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.engine.census import Census
-from bot.engine.model import LAYERS, NON_PORTABLE, ChangeDelta, Finding
+from bot.engine.model import LAYERS, NON_PORTABLE, Finding
 from bot.render import markers_out, scan_tables
 from bot.render.counting import counting_note
 from bot.render.wording import (
@@ -19,6 +19,9 @@ from bot.render.wording import (
     signed,
     skipped_reasons,
 )
+
+if TYPE_CHECKING:  # a change's types: a scan never loads the delta's module (unidiff)
+    from bot.engine.delta import ChangeDelta
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from bot.engine.model import NOT_COUNTED, ChangeDelta, Layer
+from bot.engine.model import NOT_COUNTED, Layer
+
+if TYPE_CHECKING:  # a change's types: a scan never loads the delta's module (unidiff)
+    from bot.engine.delta import ChangeDelta
 
 #: What moving a layer's lines to another vendor costs, in the words of the reports.
 COST: dict[Layer, str] = {

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.engine.delta import (
+    ChangeDelta,
+    FileDelta,
     adds_a_version,
     change_delta,
     changed_lines,
@@ -38,7 +40,7 @@ from bot.engine.delta import (
     file_delta,
 )
 from bot.engine.languages import may_hold_code
-from bot.engine.model import ChangeDelta, FileDelta, FileReport
+from bot.engine.model import FileReport
 from bot.github.contents import BlobReader, file_contents, read_tree
 from bot.github.errors import NotFound
 from bot.review.pr_files import PRFile, list_pr_files

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.engine import RULES
-from bot.engine.delta import ecosystem_totals
-from bot.engine.model import NON_PORTABLE, ChangeDelta, Finding, Layer
+from bot.engine.delta import ChangeDelta, ecosystem_totals
+from bot.engine.model import NON_PORTABLE, Finding, Layer
 from bot.render import markers_out
 from bot.render.census_md import render_census
 from bot.render.counting import counting_note

@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from bot.engine.model import NON_PORTABLE, ChangeDelta
+from bot.engine.delta import ChangeDelta
+from bot.engine.model import NON_PORTABLE
 from bot.github.contents import BlobReader
 from bot.github.errors import GitHubError, NotFound
 from bot.github.payloads import PullRequest

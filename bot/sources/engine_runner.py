@@ -25,13 +25,14 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.engine.census import Census, FileSummary
-from bot.engine.model import NOT_COUNTED, FileDelta, FileReport
+from bot.engine.model import NOT_COUNTED, FileReport
 from bot.sources import cpu_budget
 from bot.sources.files import UNREADABLE, classify_entry, classify_file, skipped
 
 if TYPE_CHECKING:  # a scan needs neither a change nor git's patches (unidiff)
     from concurrent.futures import Future
 
+    from bot.engine.delta import FileDelta
     from bot.sources.changes import Change
 
 #: Files per task sent to a worker: large enough to amortise IPC, small enough to balance.
@@ -121,7 +122,7 @@ def delta_of(
 ) -> FileDelta:
     """The FileDelta of one changed file: both sides classified, git's lines placed."""
     # Late: the delta's module loads unidiff, which a scan (this module's other use) skips.
-    from bot.engine.delta import file_delta
+    from bot.engine.delta import FileDelta, file_delta
 
     change = item.change
     if (change.old_blob and item.old is None) or (change.new_blob and item.new is None):
@@ -164,6 +165,8 @@ def _texts(
 def _deltas(
     include_generated: bool, markers_allowed: bool, seconds: float, items: Sequence[ChangedFile]
 ) -> list[FileDelta]:
+    from bot.engine.delta import FileDelta  # late, as in delta_of
+
     out = []
     for item in items:
         delta = cpu_budget.bounded(

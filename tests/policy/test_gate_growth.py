@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from bot.engine import classify
 from bot.engine.census import FileSummary
-from bot.engine.delta import changed_lines, file_delta, hunks
-from bot.engine.model import ChangeDelta, FileDelta
+from bot.engine.delta import ChangeDelta, FileDelta, changed_lines, file_delta, hunks
 from bot.policy.baseline import Baseline, dump_baseline, load_baseline, record_baseline
 from bot.policy.config import DEFAULT_POLICY, PolicyError, load_policy
 from bot.policy.counting import count_lines, moved_lines

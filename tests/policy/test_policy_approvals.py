@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.model import ChangeDelta
+from bot.engine.delta import ChangeDelta
 from bot.policy.approvals import Approver, Owners, RecordReview, approval, parse_owners
 from bot.policy.config import DEFAULT_POLICY
 from bot.policy.decisions import parse_decision

@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from bot.engine.model import ChangeDelta, FileDelta, Finding, Layer
+from bot.engine.delta import ChangeDelta, FileDelta
+from bot.engine.model import Finding, Layer
 from bot.policy.approvals import Approver, RecordReview
 from bot.policy.config import DEFAULT_POLICY, Policy, load_policy
 from bot.policy.decisions import (
