@@ -79,8 +79,9 @@ def _load() -> tuple[
     deriving = module_sources(literal_first_module, literals, syntax, lexer)
     store = Precompiled(cache_dir(), [*files, *deriving], name="languages")
     raw, imported = store.documents(lambda: [load_yaml(data.decode("utf-8")) for _, data in files])
-    # Each syntax-described language's master regex, and the globs' one, as built from the
-    # rows: kept with the cache, as building them was half the table's load (3 of 6 ms).
+    # Each syntax-described language's master regex as built from its row, and the globs'
+    # one (``glob_pattern``): kept with the cache, as building them was half the table's load
+    # (3 of 6 ms).
     patterns: dict[str, str] = dict(store.derived("patterns") or {})
 
     def tokens(name: str, described: dict[str, Any]) -> re.Pattern[str]:
@@ -124,9 +125,13 @@ def _load() -> tuple[
             found = rewritten[source] = literal_first(source)
         return found
 
-    if globs and "" not in patterns:  # "" names no language
-        patterns[""] = "|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs)
-    glob_re = regex(patterns[""], 0) if globs else None
+    glob_re = None
+    if globs:
+        glob_pattern = store.derived("glob_pattern")
+        if glob_pattern is None:
+            glob_pattern = "|".join(f"(?:{fnmatch.translate(g)})" for g, _ in globs)
+            store.keep("glob_pattern", glob_pattern)
+        glob_re = regex(glob_pattern, 0)
     heuristics = [
         _Heuristic(
             frozenset(h["extensions"]),

@@ -462,8 +462,8 @@ def test_the_syntax_patterns_come_from_the_cache_as_built(
     patterns = stored["derived"]["patterns"]
     assert patterns["Perl"] == built[0]["Perl"].family.tokens.pattern
     assert built[3] is not None
-    assert patterns[""] == built[3].pattern
-    patterns["Perl"], patterns[""] = "(?P<comment>read)", "from|the|cache"
+    assert stored["derived"]["glob_pattern"] == built[3].pattern
+    patterns["Perl"], stored["derived"]["glob_pattern"] = "(?P<comment>read)", "from|the|cache"
     path.write_bytes(marshal.dumps(stored))
     cached = languages._load()
     assert cached[0]["Perl"].family.tokens.pattern == "(?P<comment>read)"
